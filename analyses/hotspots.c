@@ -1,0 +1,410 @@
+/*
+ * spaa-hotspots: where does the time (or the events) go?
+ *
+ * One event of the profile, one of its metrics (by default the header's
+ * first event and its primary metric; several events are never mixed
+ * into one total).  Every stack of that event adds its weight:
+ *   - self to the function of its leaf (or of its exclusive frame), total
+ *     to every function on it, once even when the function recurses;
+ *   - to its call path, to its thread and to its CPU;
+ *   - self, again, to the DSO of the leaf function.
+ * The tables rank these by weight, with each weight's share of the event
+ * total.  Weights are shown in the class their metric means (durations
+ * for clocks, numbers in "cycles" for counters, sizes for bytes).
+ *
+ * With --begin/--end the stack records are not used: the sample records
+ * inside the range are folded instead (see aggregate.h).  A profile
+ * without sample records cannot be cut in time; the tables then cover
+ * the whole profile and their titles say so.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "analysis.h"
+#include "report.h"
+#include "util.h"
+
+static const char *opt_event, *opt_metric;
+static int64_t opt_pid = SPAA_NO_ID, opt_tid = SPAA_NO_ID;
+
+static const struct lami_option options[] = {
+	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
+	  "event to analyse (default: the header's first event)" },
+	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
+	  "weight to rank by (default: the event's primary metric)" },
+	{ "pid", LAMI_OPT_I64, &opt_pid, "PID", "only stacks of this process" },
+	{ "tid", LAMI_OPT_I64, &opt_tid, "TID", "only stacks of this thread" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+enum { T_FUNCTIONS, T_STACKS, T_THREADS, T_CPUS, T_DSOS };
+
+static const struct lami_column functions_cols[] = {
+	{ "Function", LAMI_STRING, NULL },
+	{ "DSO", LAMI_PATH, NULL },
+	{ "Self", LAMI_MIXED, NULL },
+	{ "Self share", LAMI_RATIO, NULL },
+	{ "Total", LAMI_MIXED, NULL },
+	{ "Total share", LAMI_RATIO, NULL },
+	{ "Self samples", LAMI_INT, NULL },
+};
+
+static const struct lami_column stacks_cols[] = {
+	{ "Call path", LAMI_STRING, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Share", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column threads_cols[] = {
+	{ "Process", LAMI_PROCESS, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Share", LAMI_RATIO, NULL },
+	{ "Hottest function", LAMI_STRING, NULL },
+};
+
+static const struct lami_column cpus_cols[] = {
+	{ "CPU", LAMI_CPU, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Share", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column dsos_cols[] = {
+	{ "DSO", LAMI_PATH, NULL },
+	{ "Self", LAMI_MIXED, NULL },
+	{ "Share", LAMI_RATIO, NULL },
+};
+
+#define COLS(c) c, sizeof(c) / sizeof(c[0])
+
+static const struct lami_table_class classes[] = {
+	[T_FUNCTIONS] = { "functions", "Functions by self weight", COLS(functions_cols) },
+	[T_STACKS] = { "stacks", "Hot call paths", COLS(stacks_cols) },
+	[T_THREADS] = { "threads", "Weight per process and thread", COLS(threads_cols) },
+	[T_CPUS] = { "cpus", "Weight per CPU", COLS(cpus_cols) },
+	[T_DSOS] = { "dsos", "Self weight per DSO", COLS(dsos_cols) },
+};
+
+/* Everything one run needs to fill its tables. */
+struct hotspots {
+	struct spaa_run *run;
+	const struct spaa_profile *p;
+	struct spaa_agg agg;
+	struct spaa_agg cpu_agg;        /* from samples, when records lack CPUs */
+	bool has_cpu_agg;
+	struct spaa_metric_sem sem;
+	uint32_t event, metric;
+	int64_t begin, end;
+	char what[512];         /* "event 'x', metric 'y'" and any caveat */
+};
+
+static int fold_sample(void *data, const struct spaa_profile *p,
+		       const struct spaa_sample *s, struct spaa_error *err)
+{
+	(void)p;
+	return spaa_fold_add(data, s, err);
+}
+
+/* A table of class c whose weight columns get the metric's class. */
+static struct lami_table *table(struct hotspots *h, int c, const size_t *wcols,
+				size_t nwcols)
+{
+	struct lami_table *t = lami_table_new(&classes[c], h->begin, h->end);
+
+	lami_table_set_title(t, "%s (%s)", classes[c].title, h->what);
+	for (size_t i = 0; i < nwcols; i++)
+		spaa_report_weight_column(t, wcols[i], &h->sem);
+	return t;
+}
+
+static size_t limit(const struct hotspots *h, size_t n)
+{
+	return h->run->opts->limit < n ? (size_t)h->run->opts->limit : n;
+}
+
+static void functions_table(struct hotspots *h)
+{
+	static const size_t wcols[] = { 2, 4 };
+	const struct spaa_profile *p = h->p;
+	const struct spaa_agg *a = &h->agg;
+	uint32_t nfn = spaa_profile_nfunctions(p);
+	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
+	struct lami_table *t = table(h, T_FUNCTIONS, wcols, 2);
+	size_t n = 0;
+
+	for (uint32_t f = 0; f < nfn; f++)
+		if (a->fn_total[f] || a->fn_self[f])
+			rank[n++] = (struct spaa_rank){
+				a->fn_self[f], a->fn_total[f],
+				spaa_str(p, p->functions[f].name), f, f,
+			};
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(h, n); i++) {
+		uint32_t f = rank[i].idx;
+
+		lami_row_begin(t);
+		lami_cell_string(t, spaa_str(p, p->functions[f].name));
+		lami_cell_path(t, spaa_str(p, p->dsos[p->functions[f].dso].name));
+		spaa_report_weight_cell(t, &h->sem, a->fn_self[f]);
+		spaa_report_share_cell(t, a->fn_self[f], a->total);
+		spaa_report_weight_cell(t, &h->sem, a->fn_total[f]);
+		spaa_report_share_cell(t, a->fn_total[f], a->total);
+		if (a->samples_known)
+			lami_cell_int(t, (int64_t)a->fn_samples[f]);
+		else
+			lami_cell_unknown(t);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&h->run->results, t);
+}
+
+static void stacks_table(struct hotspots *h)
+{
+	static const size_t wcols[] = { 1 };
+	const struct spaa_agg *a = &h->agg;
+	uint32_t npaths = a->paths.nr;
+	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
+	struct lami_table *t = table(h, T_STACKS, wcols, 1);
+	size_t n = 0;
+
+	/* path 0 is the empty sequence of the string table, never a stack */
+	for (uint32_t i = 1; i < npaths; i++)
+		if (a->path_weight[i])
+			rank[n++] = (struct spaa_rank){
+				a->path_weight[i], 0, spaa_agg_path_name(a, i), i, i,
+			};
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(h, n); i++) {
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		spaa_report_weight_cell(t, &h->sem, rank[i].key);
+		spaa_report_share_cell(t, rank[i].key, a->total);
+		lami_row_end(t);
+	}
+	for (size_t i = 0; i < n; i++)
+		free((char *)rank[i].name);
+	free(rank);
+	lami_results_add(&h->run->results, t);
+}
+
+/* The function with the most self weight in each thread. */
+static uint32_t *hottest_per_thread(const struct hotspots *h)
+{
+	const struct spaa_agg *a = &h->agg;
+	uint32_t *best = spaa_xmalloc((a->threads.nr + 1) * sizeof(*best));
+
+	for (uint32_t t = 0; t < a->threads.nr; t++)
+		best[t] = SPAA_NONE;
+	for (uint32_t i = 0; i < a->thread_fn.nr; i++) {
+		const uint32_t *k = spaa_map_key(&a->thread_fn, i);   /* thread, fn */
+		uint32_t cur = best[k[0]];
+		uint64_t w = a->thread_fn_self[i];
+
+		if (cur == SPAA_NONE || w > a->thread_fn_self[cur] ||
+		    (w == a->thread_fn_self[cur] &&
+		     strcmp(spaa_str(h->p, h->p->functions[k[1]].name),
+			    spaa_str(h->p, h->p->functions[((const uint32_t *)
+				spaa_map_key(&a->thread_fn, cur))[1]].name)) < 0))
+			best[k[0]] = i;
+	}
+	return best;
+}
+
+static void threads_table(struct hotspots *h)
+{
+	static const size_t wcols[] = { 1 };
+	const struct spaa_profile *p = h->p;
+	const struct spaa_agg *a = &h->agg;
+	struct spaa_rank *rank = spaa_xmalloc((a->threads.nr + 1) * sizeof(*rank));
+	uint32_t *best = hottest_per_thread(h);
+	struct lami_table *t = table(h, T_THREADS, wcols, 1);
+
+	for (uint32_t i = 0; i < a->threads.nr; i++) {
+		const int64_t *k = spaa_map_key(&a->threads, i);       /* pid, tid */
+
+		rank[i] = (struct spaa_rank){ a->thread_weight[i], 0, NULL, k[1], i };
+	}
+	spaa_rank_sort(rank, a->threads.nr);
+	for (size_t i = 0; i < limit(h, a->threads.nr); i++) {
+		uint32_t th = rank[i].idx;
+		const int64_t *k = spaa_map_key(&a->threads, th);
+		uint32_t comm = a->thread_comm[th];
+
+		lami_row_begin(t);
+		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL,
+				  k[0] == SPAA_NO_ID ? LAMI_NO_ID : k[0],
+				  k[1] == SPAA_NO_ID ? LAMI_NO_ID : k[1]);
+		spaa_report_weight_cell(t, &h->sem, a->thread_weight[th]);
+		spaa_report_share_cell(t, a->thread_weight[th], a->total);
+		if (best[th] == SPAA_NONE || !a->thread_fn_self[best[th]]) {
+			lami_cell_unknown(t);
+		} else {
+			const uint32_t *fk = spaa_map_key(&a->thread_fn, best[th]);
+
+			lami_cell_string(t, spaa_str(p, p->functions[fk[1]].name));
+		}
+		lami_row_end(t);
+	}
+	free(best);
+	free(rank);
+	lami_results_add(&h->run->results, t);
+}
+
+static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
+{
+	static const size_t wcols[] = { 1 };
+	struct spaa_rank *rank = spaa_xmalloc((a->cpus.nr + 1) * sizeof(*rank));
+	struct lami_table *t = table(h, T_CPUS, wcols, 1);
+
+	for (uint32_t i = 0; i < a->cpus.nr; i++)
+		rank[i] = (struct spaa_rank){
+			a->cpu_weight[i], 0, NULL,
+			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
+		};
+	spaa_rank_sort(rank, a->cpus.nr);
+	for (size_t i = 0; i < limit(h, a->cpus.nr); i++) {
+		lami_row_begin(t);
+		lami_cell_cpu(t, rank[i].tie);
+		spaa_report_weight_cell(t, &h->sem, rank[i].key);
+		spaa_report_share_cell(t, rank[i].key, a->total);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&h->run->results, t);
+}
+
+static void dsos_table(struct hotspots *h)
+{
+	static const size_t wcols[] = { 1 };
+	const struct spaa_profile *p = h->p;
+	const struct spaa_agg *a = &h->agg;
+	uint32_t ndso = spaa_profile_ndsos(p);
+	struct spaa_rank *rank = spaa_xmalloc((ndso + 1) * sizeof(*rank));
+	struct lami_table *t = table(h, T_DSOS, wcols, 1);
+	size_t n = 0;
+
+	for (uint32_t d = 0; d < ndso; d++)
+		if (a->dso_self[d])
+			rank[n++] = (struct spaa_rank){
+				a->dso_self[d], 0, spaa_str(p, p->dsos[d].name), d, d,
+			};
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(h, n); i++) {
+		lami_row_begin(t);
+		lami_cell_path(t, rank[i].name);
+		spaa_report_weight_cell(t, &h->sem, rank[i].key);
+		spaa_report_share_cell(t, rank[i].key, a->total);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&h->run->results, t);
+}
+
+/* Sums the chosen event and metric, from records or from samples in range. */
+static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
+		     struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	const struct lami_opts *o = h->run->opts;
+	bool restrict_time = o->has_begin || o->has_end;
+	int at;
+
+	if (spaa_report_select(p, opt_event, opt_metric, &h->event, &h->metric, err))
+		return -1;
+	spaa_metric_semantics(p, h->event, h->metric,
+			      spaa_metric_unit(p, h->event, h->metric), &h->sem);
+	spaa_report_range(o, p, &h->begin, &h->end);
+	at = snprintf(h->what, sizeof(h->what), "event '%s', %s '%s'",
+		      spaa_str(p, p->events[h->event].name),
+		      h->metric == p->events[h->event].primary_metric ?
+		      "primary metric" : "metric", spaa_str(p, h->metric));
+
+	spaa_agg_init(&h->agg, p);
+	if (restrict_time && p->nsamples)
+		return spaa_agg_add_fold(&h->agg, fold, h->event, h->metric,
+					 opt_pid, opt_tid, err);
+	if (restrict_time)
+		snprintf(h->what + at, sizeof(h->what) - at,
+			 "; whole profile: it has no sample records to restrict to --begin/--end");
+	if (spaa_agg_add_records(&h->agg, h->event, h->metric, opt_pid, opt_tid, err))
+		return -1;
+	/* records rarely say which CPU ran them; samples often do */
+	if (h->agg.cpus_known || !p->nsamples)
+		return 0;
+	spaa_agg_init(&h->cpu_agg, p);
+	h->has_cpu_agg = true;
+	return spaa_agg_add_fold(&h->cpu_agg, fold, h->event, h->metric,
+				 opt_pid, opt_tid, err);
+}
+
+static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
+{
+	const struct lami_opts *o = run->opts;
+	struct spaa_load_opts lo = run->load;
+	struct spaa_profile p;
+	struct spaa_fold fold;
+	struct hotspots h = { .run = run, .p = &p };
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
+		       o->has_end ? o->end : INT64_MAX);
+	lo.on_sample = fold_sample;
+	lo.data = &fold;
+	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
+	    aggregate(&h, &fold, err))
+		goto out;
+
+	functions_table(&h);
+	stacks_table(&h);
+	if (h.agg.threads.nr)
+		threads_table(&h);
+	if (h.agg.cpus_known)
+		cpus_table(&h, &h.agg);
+	else if (h.has_cpu_agg && h.cpu_agg.cpus_known)
+		cpus_table(&h, &h.cpu_agg);
+	dsos_table(&h);
+	ret = 0;
+out:
+	if (h.agg.p)
+		spaa_agg_release(&h.agg);
+	if (h.has_cpu_agg)
+		spaa_agg_release(&h.cpu_agg);
+	spaa_fold_release(&fold);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+/* Compatible: a SPAA profile that loads and has stacks or samples. */
+static int hotspots_compatible(struct spaa_run *run, const char *path,
+			       struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = { 0 };
+	int ret;
+
+	(void)run;
+	spaa_profile_init(&p);
+	ret = spaa_load(&p, &path, 1, &lo, err);
+	if (!ret && !p.nrecords && !p.nsamples)
+		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+				    "the profile has no stack or sample records");
+	spaa_profile_release(&p);
+	return ret;
+}
+
+const struct spaa_analysis spaa_this_analysis = {
+	.name = "hotspots",
+	.title = "SPAA hotspots",
+	.description = "Where the time or events of a stack profile go: functions "
+		       "by self and total weight, hot call paths, and weight per "
+		       "thread, CPU and DSO.",
+	.synopsis = "PROFILE",
+	.classes = classes,
+	.nclasses = sizeof(classes) / sizeof(classes[0]),
+	.options = options,
+	.run = hotspots_run,
+	.compatible = hotspots_compatible,
+};

@@ -1,0 +1,423 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "util.h"
+
+struct thread_key {
+	int64_t pid, tid;
+};
+
+struct thread_fn_key {
+	uint32_t thread, fn;
+};
+
+struct fold_key {
+	uint32_t stack, event;
+	int64_t pid, tid, cpu;
+};
+
+static int overflow(struct spaa_error *err)
+{
+	return spaa_error_set(err, SPAA_E_LIMIT,
+			      "a sum of weights overflows 64 bits");
+}
+
+static int add_to(uint64_t *sum, uint64_t v, struct spaa_error *err)
+{
+	return spaa_add_u64(*sum, v, sum) ? overflow(err) : 0;
+}
+
+void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p)
+{
+	uint32_t nfn = spaa_profile_nfunctions(p);
+
+	memset(a, 0, sizeof(*a));
+	a->p = p;
+	a->samples_known = true;
+	a->fn_self = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_total = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_samples = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_mark = spaa_xcalloc(nfn, sizeof(uint32_t));
+	a->dso_self = spaa_xcalloc(spaa_profile_ndsos(p), sizeof(uint64_t));
+	spaa_strtab_init(&a->paths);
+	spaa_map_init(&a->threads, sizeof(struct thread_key));
+	spaa_map_init(&a->thread_fn, sizeof(struct thread_fn_key));
+	spaa_map_init(&a->cpus, sizeof(int64_t));
+}
+
+void spaa_agg_release(struct spaa_agg *a)
+{
+	free(a->fn_self);
+	free(a->fn_total);
+	free(a->fn_samples);
+	free(a->fn_mark);
+	free(a->dso_self);
+	spaa_strtab_release(&a->paths);
+	free(a->path_weight);
+	spaa_map_release(&a->threads);
+	free(a->thread_weight);
+	free(a->thread_comm);
+	spaa_map_release(&a->thread_fn);
+	free(a->thread_fn_self);
+	spaa_map_release(&a->cpus);
+	free(a->cpu_weight);
+	free(a->seq);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Index of key in m, growing the parallel uint64 array with zeros. */
+static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
+		     size_t *alloc)
+{
+	bool created;
+	uint32_t i = spaa_map_intern(m, key, &created);
+
+	if (created) {
+		size_t old = *alloc;
+
+		SPAA_ALLOC_GROW(*vals, (size_t)i + 1, *alloc);
+		memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
+	}
+	return i;
+}
+
+static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
+		    struct spaa_error *err)
+{
+	const struct spaa_frame *frames = a->p->frames;
+	uint32_t path;
+
+	SPAA_ALLOC_GROW(a->seq, o->nframes, a->seq_alloc);
+	for (uint32_t i = 0; i < o->nframes; i++)
+		a->seq[i] = frames[o->frames[o->nframes - 1 - i]].fn;
+	path = spaa_strtab_intern(&a->paths, a->seq, o->nframes * sizeof(uint32_t));
+	if (path >= a->path_alloc) {
+		size_t old = a->path_alloc;
+
+		SPAA_ALLOC_GROW(a->path_weight, (size_t)path + 1, a->path_alloc);
+		memset(a->path_weight + old, 0,
+		       (a->path_alloc - old) * sizeof(*a->path_weight));
+	}
+	return add_to(&a->path_weight[path], o->weight, err);
+}
+
+static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
+		      uint32_t self_fn, struct spaa_error *err)
+{
+	struct thread_key k;
+	struct thread_fn_key fk;
+	size_t old = a->thread_alloc;
+	uint32_t t;
+
+	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.pid = o->pid;
+	k.tid = o->tid;
+	t = slot(&a->threads, &k, &a->thread_weight, &a->thread_alloc);
+	if (a->thread_alloc != old) {
+		a->thread_comm = spaa_xrealloc(a->thread_comm,
+					       a->thread_alloc * sizeof(uint32_t));
+		memset(a->thread_comm + old, 0,
+		       (a->thread_alloc - old) * sizeof(uint32_t));
+	}
+	if (!a->thread_comm[t])
+		a->thread_comm[t] = o->comm;
+	if (add_to(&a->thread_weight[t], o->weight, err))
+		return -1;
+	fk.thread = t;
+	fk.fn = self_fn;
+	return add_to(&a->thread_fn_self[slot(&a->thread_fn, &fk, &a->thread_fn_self,
+					      &a->thread_fn_alloc)], o->self, err);
+}
+
+int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+		 struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t self_fn = p->frames[o->self_frame].fn;
+
+	a->occurrences++;
+	if (add_to(&a->total, o->weight, err) ||
+	    add_to(&a->fn_self[self_fn], o->self, err) ||
+	    add_to(&a->dso_self[p->functions[self_fn].dso], o->self, err))
+		return -1;
+	if (!o->has_samples)
+		a->samples_known = false;
+	else if (add_to(&a->fn_samples[self_fn], o->samples, err))
+		return -1;
+
+	/* a recursive function is counted once per stack toward its total */
+	if (++a->gen == 0) {
+		memset(a->fn_mark, 0, spaa_profile_nfunctions(p) * sizeof(uint32_t));
+		a->gen = 1;
+	}
+	for (uint32_t i = 0; i < o->nframes; i++) {
+		uint32_t fn = p->frames[o->frames[i]].fn;
+
+		if (a->fn_mark[fn] == a->gen)
+			continue;
+		a->fn_mark[fn] = a->gen;
+		if (add_to(&a->fn_total[fn], o->weight, err))
+			return -1;
+	}
+	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
+		return -1;
+	if (o->cpu != SPAA_NO_ID) {
+		a->cpus_known = true;
+		return add_to(&a->cpu_weight[slot(&a->cpus, &o->cpu, &a->cpu_weight,
+						  &a->cpu_alloc)], o->weight, err);
+	}
+	return 0;
+}
+
+static bool record_samples(const struct spaa_profile *p,
+			   const struct spaa_record *r, uint64_t *n)
+{
+	uint32_t samples = spaa_strtab_find(&p->strings, "samples", 7);
+	uint32_t count = spaa_strtab_find(&p->strings, "count", 5);
+
+	return (samples != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, samples, n)) ||
+	       (count != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, count, n));
+}
+
+bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_occurrence *o)
+{
+	const struct spaa_record *r = &p->records[rec];
+
+	memset(o, 0, sizeof(*o));
+	if (!spaa_weights_get(p, r->weights, r->nweights, metric, &o->weight))
+		return false;
+	o->frames = spaa_record_frames(p, r);
+	o->nframes = r->nframes;
+	o->self_frame = o->frames[0];
+	o->self = o->weight;
+	if (r->excl_frame != SPAA_NONE &&
+	    spaa_weights_get(p, r->excl, r->nexcl, metric, &o->self))
+		o->self_frame = r->excl_frame;
+	o->has_samples = record_samples(p, r, &o->samples);
+	o->pid = r->pid;
+	o->tid = r->tid;
+	o->cpu = r->cpu;
+	o->comm = r->comm;
+	return true;
+}
+
+static bool keep(int64_t pid, int64_t tid, int64_t want_pid, int64_t want_tid)
+{
+	return (want_pid == SPAA_NO_ID || pid == want_pid) &&
+	       (want_tid == SPAA_NO_ID || tid == want_tid);
+}
+
+int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+			 int64_t pid, int64_t tid, struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		struct spaa_occurrence o;
+
+		if (r->event != event || r->absorbed || !keep(r->pid, r->tid, pid, tid))
+			continue;
+		if (spaa_record_occurrence(p, i, metric, &o) && spaa_agg_add(a, &o, err))
+			return -1;
+	}
+	return 0;
+}
+
+void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
+{
+	memset(f, 0, sizeof(*f));
+	f->begin = begin;
+	f->end = end;
+	spaa_map_init(&f->keys, sizeof(struct fold_key));
+}
+
+void spaa_fold_release(struct spaa_fold *f)
+{
+	spaa_map_release(&f->keys);
+	free(f->count);
+	free(f->in_count);
+	free(f->in_period);
+	free(f->in_all_period);
+	memset(f, 0, sizeof(*f));
+}
+
+int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
+		  struct spaa_error *err)
+{
+	struct fold_key k;
+	size_t old = f->alloc;
+	bool created;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.stack = s->stack;
+	k.event = s->event;
+	k.pid = s->pid;
+	k.tid = s->tid;
+	k.cpu = s->cpu;
+	i = spaa_map_intern(&f->keys, &k, &created);
+	if (created && i >= f->alloc) {
+		SPAA_ALLOC_GROW(f->count, (size_t)i + 1, f->alloc);
+		f->in_count = spaa_xrealloc(f->in_count, f->alloc * sizeof(uint64_t));
+		f->in_period = spaa_xrealloc(f->in_period, f->alloc * sizeof(uint64_t));
+		f->in_all_period = spaa_xrealloc(f->in_all_period, f->alloc * sizeof(bool));
+		for (size_t j = old; j < f->alloc; j++) {
+			f->count[j] = f->in_count[j] = f->in_period[j] = 0;
+			f->in_all_period[j] = true;
+		}
+	}
+	f->count[i]++;
+	if (s->time < f->begin || s->time > f->end)
+		return 0;
+	f->in_samples++;
+	f->in_count[i]++;
+	if (!s->has_period)
+		f->in_all_period[i] = false;
+	else if (add_to(&f->in_period[i], s->period, err))
+		return -1;
+	return 0;
+}
+
+/* The stack record a sample group belongs to: same stack, event, thread. */
+static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key *k)
+{
+	uint32_t any = SPAA_NONE;
+
+	for (uint32_t r = p->stacks[k->stack].first_record; r != SPAA_NONE;
+	     r = p->records[r].next_same_stack) {
+		const struct spaa_record *rec = &p->records[r];
+
+		if (rec->event != k->event)
+			continue;
+		if ((rec->pid == k->pid || rec->pid == SPAA_NO_ID || k->pid == SPAA_NO_ID) &&
+		    (rec->tid == k->tid || rec->tid == SPAA_NO_ID || k->tid == SPAA_NO_ID))
+			return r;
+		if (any == SPAA_NONE)
+			any = r;
+	}
+	return any;
+}
+
+/* v * num / den, rounded, without overflowing the intermediate product */
+static uint64_t share_of(uint64_t v, uint64_t num, uint64_t den)
+{
+	if (num == den)
+		return v;
+	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
+}
+
+int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
+		      struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	const char *m = spaa_str(p, metric);
+	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
+	bool period = !strcmp(m, "period");
+	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
+	uint32_t *rec_of = spaa_xmalloc((f->keys.nr + 1) * sizeof(uint32_t));
+	int ret = -1;
+
+	/* every sample of a record, in range or not, is its denominator */
+	for (uint32_t i = 0; i < f->keys.nr; i++) {
+		rec_of[i] = fold_record(p, spaa_map_key(&f->keys, i));
+		if (rec_of[i] != SPAA_NONE)
+			rec_samples[rec_of[i]] += f->count[i];
+	}
+	for (uint32_t i = 0; i < f->keys.nr; i++) {
+		const struct fold_key *k = spaa_map_key(&f->keys, i);
+		const struct spaa_stack *s = &p->stacks[k->stack];
+		struct spaa_occurrence o;
+
+		if (k->event != event || !f->in_count[i] || !keep(k->pid, k->tid, pid, tid))
+			continue;
+		if (rec_of[i] == SPAA_NONE ||
+		    !spaa_record_occurrence(p, rec_of[i], metric, &o)) {
+			if (!counts && !(period && f->in_all_period[i]))
+				continue;       /* no weight to share out */
+			memset(&o, 0, sizeof(o));
+			o.frames = p->frame_pool + s->frames;
+			o.nframes = s->nframes;
+			o.self_frame = o.frames[0];
+		}
+		if (counts) {
+			o.weight = o.self = f->in_count[i];
+		} else if (period && f->in_all_period[i]) {
+			o.weight = o.self = f->in_period[i];
+		} else {
+			o.self = share_of(o.self, f->in_count[i], rec_samples[rec_of[i]]);
+			o.weight = share_of(o.weight, f->in_count[i], rec_samples[rec_of[i]]);
+		}
+		o.has_samples = true;
+		o.samples = f->in_count[i];
+		o.pid = k->pid;
+		o.tid = k->tid;
+		o.cpu = k->cpu;
+		if (spaa_agg_add(a, &o, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(rec_samples);
+	free(rec_of);
+	return ret;
+}
+
+char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
+{
+	const struct spaa_profile *p = a->p;
+	/* the sequence is stored unaligned among strings: copy elements out */
+	const char *seq = spaa_strtab_get(&a->paths, path);
+	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t);
+	size_t len = 0, at = 0;
+	uint32_t fn;
+	char *s;
+
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
+		len += strlen(spaa_str(p, p->functions[fn].name)) + 1;
+	}
+	s = spaa_xmalloc(len + 1);
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name;
+		size_t l;
+
+		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
+		name = spaa_str(p, p->functions[fn].name);
+		l = strlen(name);
+
+		memcpy(s + at, name, l);
+		at += l;
+		if (i + 1 < n)
+			s[at++] = ';';
+	}
+	s[at] = '\0';
+	return s;
+}
+
+static int rank_cmp(const void *x, const void *y)
+{
+	const struct spaa_rank *a = x, *b = y;
+	int c;
+
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->key2 != b->key2)
+		return a->key2 > b->key2 ? -1 : 1;
+	c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+	if (c)
+		return c;
+	return a->tie < b->tie ? -1 : a->tie > b->tie;
+}
+
+void spaa_rank_sort(struct spaa_rank *r, size_t n)
+{
+	qsort(r, n, sizeof(*r), rank_cmp);
+}

@@ -1,0 +1,138 @@
+/*
+ * aggregate - the sums every analysis is made of.
+ *
+ * An occurrence is one weighted stack in one context: a stack record, or
+ * a group of sample records folded together.  spaa_agg_add adds it to:
+ *   - per function: self weight (to the function of the self frame),
+ *     total weight (to every function on the stack, once per stack even
+ *     when it recurses), self samples;
+ *   - per DSO: self weight;
+ *   - per call path: the folded root-to-leaf sequence of functions, so
+ *     stacks that differ only in addresses (perf) or call-tree nodes (V8)
+ *     are one path;
+ *   - per thread (pid, tid): weight, and self weight per function to name
+ *     each thread's hottest function;
+ *   - per CPU: weight, when the context says which CPU.
+ * Sums are unsigned 64-bit; an overflow is an error, never a wrap.
+ *
+ * Samples are folded before aggregation (spaa_fold): grouped by stack,
+ * event, thread and CPU, counted over the whole run and within a time
+ * range.  Their weight is then, by metric:
+ *   samples / count   the number of samples in range;
+ *   period            the sum of the samples' periods (when every sample
+ *                     in range has one);
+ *   anything else     the matching stack record's weight times the share
+ *                     of that record's samples that fall in range.
+ * So a range covering the whole run gives exactly the stack records' sums.
+ */
+#ifndef SPAA_AGGREGATE_H
+#define SPAA_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "load.h"
+#include "map.h"
+#include "profile.h"
+
+struct spaa_occurrence {
+	const uint32_t *frames; /* weak; leaf first */
+	uint32_t nframes;
+	uint32_t self_frame;    /* frame receiving the self weight */
+	uint64_t weight, self;
+	bool has_samples;
+	uint64_t samples;
+	int64_t pid, tid, cpu;  /* SPAA_NO_ID when unknown */
+	uint32_t comm;
+};
+
+struct spaa_agg {
+	const struct spaa_profile *p;   /* weak */
+	uint64_t total;
+	uint64_t occurrences;
+	bool samples_known;     /* every occurrence carried a sample count */
+	bool cpus_known;        /* some occurrence carried a CPU */
+	uint64_t *fn_self, *fn_total, *fn_samples;      /* by function */
+	uint32_t *fn_mark;      /* recursion guard: generation per function */
+	uint32_t gen;
+	uint64_t *dso_self;     /* by DSO */
+	struct spaa_strtab paths;       /* function sequences, root first */
+	uint64_t *path_weight;
+	size_t path_alloc;
+	struct spaa_map threads;        /* (pid, tid) */
+	uint64_t *thread_weight;
+	uint32_t *thread_comm;
+	size_t thread_alloc;
+	struct spaa_map thread_fn;      /* (thread, function) */
+	uint64_t *thread_fn_self;
+	size_t thread_fn_alloc;
+	struct spaa_map cpus;           /* cpu number */
+	uint64_t *cpu_weight;
+	size_t cpu_alloc;
+	uint32_t *seq;                  /* scratch */
+	size_t seq_alloc;
+};
+
+/* p must be fully loaded and outlive the aggregate. */
+void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p);
+void spaa_agg_release(struct spaa_agg *a);
+
+int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+		 struct spaa_error *err);
+
+/*
+ * The occurrence of stack record rec for metric: false when the record
+ * lacks the metric.  Self comes from the exclusive weights when they have
+ * the metric, else the whole weight goes to the logical leaf.
+ */
+bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_occurrence *o);
+
+/*
+ * Adds every record of event, skipping absorbed ones and, when pid/tid
+ * are not SPAA_NO_ID, those of other processes/threads.
+ */
+int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+			 int64_t pid, int64_t tid, struct spaa_error *err);
+
+/* Samples folded by (stack, event, thread, cpu), see above. */
+struct spaa_fold {
+	int64_t begin, end;     /* inclusive range counted as "in range" */
+	struct spaa_map keys;
+	uint64_t *count, *in_count, *in_period;
+	bool *in_all_period;
+	size_t alloc;
+	uint64_t in_samples;    /* samples in range */
+};
+
+void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end);
+void spaa_fold_release(struct spaa_fold *f);
+int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
+		  struct spaa_error *err);
+
+/* Adds the in-range samples of event, filtered like spaa_agg_add_records. */
+int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
+		      struct spaa_error *err);
+
+/*
+ * Writes the folded path of a path index as "root;...;leaf" function
+ * names into a malloc'ed string the caller owns.
+ */
+char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path);
+
+/*
+ * Ranking rows deterministically: key descending, then key2 descending,
+ * then name ascending (NULL sorts as ""), then tie ascending.
+ */
+struct spaa_rank {
+	uint64_t key, key2;
+	const char *name;
+	int64_t tie;
+	uint32_t idx;
+};
+
+void spaa_rank_sort(struct spaa_rank *r, size_t n);
+
+#endif

@@ -1,0 +1,107 @@
+/*
+ * input - opening profiles and reading them line by line.
+ *
+ * A path is a regular file, a directory (every profile inside it), or "-"
+ * for standard input.  Compression is recognised by magic bytes, never by
+ * name: zstd (28 B5 2F FD), gzip (1F 8B), anything else is plain text.
+ * Decompression streams through a fixed buffer, so memory does not grow
+ * with the file.  A compressed stream that ends early, holds corrupt data
+ * or is followed by garbage is an error: short data is never passed on as
+ * if it were the whole file.  Concatenated gzip members and zstd frames
+ * (what `cat a.gz b.gz` makes) are read as one stream.
+ *
+ * Lines end at LF; a CR before the LF is dropped.  A final line without LF
+ * is returned as a line.  A line longer than the configured maximum is an
+ * error naming the line number (memory stays bounded on hostile input).
+ */
+#ifndef SPAA_INPUT_H
+#define SPAA_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+
+/* Default bound on one line, in bytes (spaa_input_opts.max_line). */
+#define SPAA_INPUT_MAX_LINE_DEFAULT (64u << 20)
+
+enum spaa_compression {
+	SPAA_COMP_NONE,
+	SPAA_COMP_GZIP,
+	SPAA_COMP_ZSTD,
+};
+
+struct spaa_input_opts {
+	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+};
+
+struct spaa_input;
+
+/*
+ * Opens path ("-" = stdin, which is never closed by spaa_input_close) and
+ * sniffs its compression.  On success *out is a new reader owned by the
+ * caller (free with spaa_input_close).  Errors: SPAA_E_NOT_FOUND (no such
+ * path), SPAA_E_IO (permission, a directory, read error).  opts may be NULL.
+ */
+int spaa_input_open(struct spaa_input **out, const char *path,
+		    const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * Reads the next line.  Returns 1 with *line (NUL-terminated, without the
+ * line ending; weak: valid until the next call) and *len set; 0 at a clean
+ * end of input; -1 on error (SPAA_E_IO, SPAA_E_DECOMPRESS, SPAA_E_LIMIT),
+ * with err naming the file and line.  The line buffer may be modified by
+ * the caller in place.
+ */
+int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
+		       struct spaa_error *err);
+
+/* Number of the line last returned (1-based), 0 before the first. */
+unsigned long spaa_input_lineno(const struct spaa_input *in);
+
+/* The path as given ("-" for stdin); weak. */
+const char *spaa_input_name(const struct spaa_input *in);
+
+enum spaa_compression spaa_input_compression(const struct spaa_input *in);
+
+/*
+ * Bytes consumed from the underlying file so far (compressed bytes for
+ * compressed input) and the file's size (0 when unknown, e.g. a pipe).
+ * Progress is bytes_read / size.
+ */
+uint64_t spaa_input_bytes_read(const struct spaa_input *in);
+uint64_t spaa_input_size(const struct spaa_input *in);
+
+/* Closes and frees in; accepts NULL. */
+void spaa_input_close(struct spaa_input *in);
+
+/* Name -> kind of profile, by extension, for directory listings. */
+enum spaa_path_kind {
+	SPAA_PATH_SPAA,         /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst] */
+	SPAA_PATH_SPX,          /* SPX metadata *.json with a sibling *.txt.gz */
+	SPAA_PATH_OTHER,
+};
+
+struct spaa_pathlist {
+	char **paths;           /* owned, each owned */
+	enum spaa_path_kind *kinds;
+	size_t nr, alloc;
+};
+
+/*
+ * Expands path into the profiles it names, appending to list.  A file (or
+ * "-") is appended as is with kind SPAA_PATH_SPAA, whatever its name, so
+ * content decides.  A directory contributes its SPAA files and SPX reports
+ * (not recursive), sorted by name so runs are deterministic; a directory
+ * with none is an error (SPAA_E_NO_PROFILE).  Errors: SPAA_E_NOT_FOUND,
+ * SPAA_E_IO, SPAA_E_NO_PROFILE.
+ */
+int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err);
+
+/* Total size in bytes of the files in list (0 for stdin). */
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);
+
+void spaa_pathlist_release(struct spaa_pathlist *list);
+
+#endif

@@ -1,0 +1,245 @@
+/*
+ * lami - the LAMI protocol (specs/lami-0.1.md) as Trace Compass speaks it.
+ *
+ * Three parts:
+ *   1. option parsing shared by every analysis, plus each analysis' own
+ *      options from a table (both "--opt=value" and "--opt value");
+ *   2. metadata, written from static table-class descriptions;
+ *   3. result tables built cell by cell with typed cells, then written
+ *      as one results object; error objects; progress lines.
+ *
+ * Writers take the FILE to write to; only main.c chooses stdout.
+ *
+ * Trace Compass rules this module enforces (see DESIGN.md):
+ *   - every table class and the metadata carry a title;
+ *   - duration, size and timestamp values are integers, ratios fractions;
+ *     NaN/inf numbers become the unknown object;
+ *   - the results object starts with "{" alone on its first line, so a
+ *     U+2028 in a function name cannot hide the JSON from TC;
+ *   - a table without rows is never written;
+ *   - progress values are non-decreasing, at most ~100 lines per run,
+ *     flushed one by one.
+ */
+#ifndef SPAA_LAMI_H
+#define SPAA_LAMI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "error.h"
+
+/* ---- 1. options ------------------------------------------------------- */
+
+enum lami_opt_kind {
+	LAMI_OPT_BOOL,          /* flag; dest is bool*, set to true */
+	LAMI_OPT_STRING,        /* dest is const char** (points into argv) */
+	LAMI_OPT_U64,           /* dest is uint64_t*, decimal */
+	LAMI_OPT_I64,           /* dest is int64_t*, decimal, may be negative */
+	LAMI_OPT_LIST,          /* repeatable string; dest is struct lami_strlist* */
+};
+
+struct lami_option {
+	const char *name;       /* long name without "--"; NULL ends a table */
+	enum lami_opt_kind kind;
+	void *dest;             /* weak: usually a static of the analysis file */
+	const char *argname;    /* shown in --help, e.g. "NAME"; NULL for flags */
+	const char *help;       /* one line, lowercase, no full stop */
+};
+
+struct lami_strlist {
+	const char **items;     /* owned array; the strings point into argv */
+	size_t nr, alloc;
+};
+
+void lami_strlist_release(struct lami_strlist *l);
+
+#define LAMI_LIMIT_UNLIMITED UINT64_MAX
+
+/* The options every analysis understands. */
+struct lami_opts {
+	bool metadata;          /* --metadata */
+	bool mi_version;        /* --mi-version */
+	bool help;              /* --help, -h */
+	bool version;           /* --version */
+	bool output_progress;   /* --output-progress */
+	const char *test_compat;        /* --test-compatibility PATH, or NULL */
+	bool has_begin, has_end;
+	int64_t begin, end;     /* --begin/--end TS, ns, same epoch as the profile */
+	uint64_t limit;         /* --limit N|unlimited; default unlimited */
+	const char **paths;     /* owned array of positional arguments (into argv) */
+	size_t npaths;
+};
+
+/*
+ * Parses argv[1..argc) into o (initialized here) and the analysis' extra
+ * options (may be NULL).  "--" ends options; "-" is a path (stdin).
+ * Errors are SPAA_E_USAGE with a message such as "unknown option
+ * '--foo'", "option '--limit' needs a value", "invalid value 'x' for
+ * '--begin'", "'--begin' is after '--end'".  Release o with
+ * lami_opts_release.
+ */
+int lami_parse_args(int argc, char **argv, struct lami_opts *o,
+		    const struct lami_option *extra, struct spaa_error *err);
+void lami_opts_release(struct lami_opts *o);
+
+/*
+ * Writes the --help text: usage line "usage: PROG [OPTIONS] SYNOPSIS",
+ * description, the common options, the extra options, and a closing
+ * "See PROG(1)." line.  Options are listed one per line as
+ * "  --name ARG   help".
+ */
+void lami_help_write(FILE *out, const char *prog, const char *synopsis,
+		     const char *description, const struct lami_option *extra);
+
+/* ---- 2. metadata ------------------------------------------------------ */
+
+/* LAMI v0.1 column / data object classes. */
+enum lami_class {
+	LAMI_MIXED,
+	LAMI_STRING,
+	LAMI_INT,
+	LAMI_NUMBER,
+	LAMI_BOOL,
+	LAMI_RATIO,
+	LAMI_TIMESTAMP,
+	LAMI_TIME_RANGE,
+	LAMI_DURATION,
+	LAMI_SIZE,
+	LAMI_BITRATE,
+	LAMI_PROCESS,
+	LAMI_PATH,
+	LAMI_CPU,
+};
+
+/* "mixed", "string", "int", ... exactly as the spec spells them. */
+const char *lami_class_name(enum lami_class c);
+
+struct lami_column {
+	const char *title;
+	enum lami_class cls;    /* LAMI_MIXED: decided per run (see lami_table_set_column) */
+	const char *unit;       /* NULL; only for string/int/number/bool */
+};
+
+struct lami_table_class {
+	const char *name;       /* key in "table-classes", e.g. "functions" */
+	const char *title;
+	const struct lami_column *columns;
+	size_t ncolumns;
+};
+
+struct lami_meta {
+	const char *title;
+	const char *description;
+	const char *url;                /* may be NULL */
+	const char *const *authors;     /* NULL-terminated, may be NULL */
+	const char *const *tags;        /* NULL-terminated, may be NULL */
+	int version_major, version_minor, version_patch;
+	const char *version_extra;      /* may be NULL */
+	const struct lami_table_class *classes;
+	size_t nclasses;
+};
+
+/* Writes the metadata object (mi-version {0,1}) and a newline. */
+void lami_metadata_write(FILE *out, const struct lami_meta *m);
+
+/* ---- 3. results ------------------------------------------------------- */
+
+/* Absent pid or tid of a process cell. */
+#define LAMI_NO_ID INT64_MIN
+
+struct lami_table;
+
+/*
+ * Starts a table of class cls (weak: static storage) covering the time
+ * range [begin, end] ns.  Owned by the caller until lami_results_add.
+ */
+struct lami_table *lami_table_new(const struct lami_table_class *cls,
+				  int64_t begin, int64_t end);
+void lami_table_free(struct lami_table *t);
+
+/*
+ * Replaces the title for this result only (written as {"inherit": name,
+ * "title": ...}), e.g. to say "(whole profile: no samples to restrict
+ * to --begin/--end)".
+ */
+void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Gives a column declared LAMI_MIXED in the metadata its class for this
+ * run (e.g. duration, or number with unit "cycles").  A table with any
+ * such column is written with a full dynamic class (title and
+ * column-descriptions), since TC ignores column-descriptions next to
+ * "inherit".  unit may be NULL; it is copied.
+ */
+void lami_table_set_column(struct lami_table *t, size_t col,
+			   enum lami_class cls, const char *unit);
+
+size_t lami_table_rows(const struct lami_table *t);
+
+/*
+ * A row is lami_row_begin, exactly one cell call per column, lami_row_end
+ * (asserted).  Strings are copied.
+ */
+void lami_row_begin(struct lami_table *t);
+void lami_row_end(struct lami_table *t);
+
+void lami_cell_string(struct lami_table *t, const char *s);
+void lami_cell_int(struct lami_table *t, int64_t v);
+void lami_cell_number(struct lami_table *t, double v);     /* non-finite: unknown */
+void lami_cell_bool(struct lami_table *t, bool v);
+void lami_cell_ratio(struct lami_table *t, double v);      /* fraction; non-finite: unknown */
+void lami_cell_timestamp(struct lami_table *t, int64_t ns);
+void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end);
+void lami_cell_duration(struct lami_table *t, int64_t ns);
+void lami_cell_size(struct lami_table *t, int64_t bytes);
+void lami_cell_process(struct lami_table *t, const char *name /* or NULL */,
+		       int64_t pid, int64_t tid /* or LAMI_NO_ID */);
+void lami_cell_path(struct lami_table *t, const char *path);
+void lami_cell_cpu(struct lami_table *t, int64_t id);
+void lami_cell_unknown(struct lami_table *t);
+void lami_cell_empty(struct lami_table *t);                /* JSON null */
+
+struct lami_results {
+	struct lami_table **tables;     /* owned */
+	size_t nr, alloc;
+};
+
+void lami_results_init(struct lami_results *r);
+/* Takes ownership of t; a table without rows is freed, not kept. */
+void lami_results_add(struct lami_results *r, struct lami_table *t);
+void lami_results_release(struct lami_results *r);
+
+/*
+ * Writes {"results": [...]} with "{" alone on the first line and a final
+ * newline.  Columns of LAMI_MIXED class never set by
+ * lami_table_set_column are written as "mixed".
+ */
+void lami_results_write(FILE *out, const struct lami_results *r);
+
+/* Writes {"error-code": code, "error-message": msg} and a newline. */
+void lami_error_write(FILE *out, const char *code, const char *msg);
+
+/*
+ * Progress lines "VALUE MESSAGE" for --output-progress.  VALUE is
+ * done/total clamped to [0,1], written with two decimals ("0.42"); a line
+ * is written only when the value grew by at least 0.01 since the last
+ * one, so values never decrease and a run writes at most ~101 lines.
+ * With total 0 (unknown size, e.g. stdin) VALUE is "*": written on the
+ * first call and then once per 64 MiB of done, at most 100 lines.  Each
+ * line is flushed.  A disabled progress (out == NULL) writes nothing.
+ */
+struct lami_progress {
+	FILE *out;              /* weak; NULL = disabled */
+	double last;            /* last value written, -1 before the first */
+	uint64_t last_done;     /* done at the last "*" line */
+	unsigned lines;         /* lines written */
+};
+
+void lami_progress_init(struct lami_progress *p, FILE *out);
+void lami_progress_update(struct lami_progress *p, uint64_t done,
+			  uint64_t total, const char *msg);
+
+#endif

@@ -1,0 +1,62 @@
+/*
+ * load - turns paths into a profile: the single entry point analyses use.
+ *
+ * Each path may be a file (any compression), "-" (stdin) or a directory
+ * (every profile in it); all of them load into one struct spaa_profile.
+ * The format is decided by content: SPAA NDJSON is read by spaa_reader.
+ *
+ * Sample records are not stored: each is handed to opts->on_sample as it
+ * is read, so an analysis folds it into whatever it needs (time bins,
+ * per-stack sums).  A sample may name a stack defined later in the file:
+ * its `stack` index is valid but the stack may still be a placeholder;
+ * resolve stacks after spaa_load returns (an undefined one is an error by
+ * then).
+ */
+#ifndef SPAA_LOAD_H
+#define SPAA_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "error.h"
+#include "profile.h"
+
+/* Resource bounds (defaults; each configurable through spaa_load_opts). */
+#define SPAA_MAX_DEPTH_DEFAULT 65536u   /* frames in one stack */
+
+struct spaa_sample {
+	int64_t time;           /* ns, same epoch as the profile's time range */
+	uint32_t event;         /* index into events */
+	uint32_t stack;         /* index into stacks (maybe not yet defined) */
+	int64_t pid, tid, cpu;  /* SPAA_NO_ID when absent */
+	bool has_period;
+	uint64_t period;
+	uint32_t file;          /* index into files */
+	unsigned long line;
+};
+
+struct spaa_load_opts {
+	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
+	/*
+	 * Called for every sample record in file order.  Returning -1 (with
+	 * err filled) stops the load with that error.  May be NULL.
+	 */
+	int (*on_sample)(void *data, const struct spaa_profile *p,
+			 const struct spaa_sample *s, struct spaa_error *err);
+	void *data;             /* passed to on_sample */
+	/* Called now and then with bytes read so far over all inputs. */
+	void (*on_progress)(void *progress_data, uint64_t done, uint64_t total);
+	void *progress_data;
+	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
+};
+
+/*
+ * Loads every profile named by paths into p (initialized by the caller).
+ * On error returns -1 with err naming the file, the line and the cause;
+ * p is then partly filled and must still be released by the caller.
+ */
+int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
+	      const struct spaa_load_opts *opts, struct spaa_error *err);
+
+#endif

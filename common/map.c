@@ -1,0 +1,193 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "util.h"
+
+/*
+ * Tables are open addressing with linear probing over a slot array of
+ * dense indices; the keys themselves live in insertion order.  Load is
+ * kept under 1/2 so probes stay short.
+ */
+
+static uint64_t hash_key(const void *key, size_t n)
+{
+	return spaa_hash_bytes(key, n);
+}
+
+void spaa_map_init(struct spaa_map *m, size_t keysize)
+{
+	memset(m, 0, sizeof(*m));
+	m->keysize = keysize;
+}
+
+void spaa_map_release(struct spaa_map *m)
+{
+	free(m->keys);
+	free(m->slots);
+	spaa_map_init(m, m->keysize);
+}
+
+static void map_rehash(struct spaa_map *m)
+{
+	size_t n = m->slots ? (m->mask + 1) * 2 : 64;
+
+	free(m->slots);
+	m->slots = spaa_xmalloc(n * sizeof(*m->slots));
+	memset(m->slots, 0xff, n * sizeof(*m->slots));
+	m->mask = n - 1;
+	for (uint32_t i = 0; i < m->nr; i++) {
+		size_t s = hash_key(spaa_map_key(m, i), m->keysize) & m->mask;
+
+		while (m->slots[s] != SPAA_MAP_NONE)
+			s = (s + 1) & m->mask;
+		m->slots[s] = i;
+	}
+}
+
+static size_t map_probe(const struct spaa_map *m, const void *key)
+{
+	size_t s = hash_key(key, m->keysize) & m->mask;
+
+	while (m->slots[s] != SPAA_MAP_NONE &&
+	       memcmp(spaa_map_key(m, m->slots[s]), key, m->keysize))
+		s = (s + 1) & m->mask;
+	return s;
+}
+
+uint32_t spaa_map_find(const struct spaa_map *m, const void *key)
+{
+	if (!m->slots)
+		return SPAA_MAP_NONE;
+	return m->slots[map_probe(m, key)];
+}
+
+uint32_t spaa_map_intern(struct spaa_map *m, const void *key, bool *created)
+{
+	size_t s;
+
+	if (!m->slots || (size_t)m->nr * 2 >= m->mask + 1)
+		map_rehash(m);
+	s = map_probe(m, key);
+	if (m->slots[s] != SPAA_MAP_NONE) {
+		if (created)
+			*created = false;
+		return m->slots[s];
+	}
+	SPAA_ALLOC_GROW(m->keys, ((size_t)m->nr + 1) * m->keysize, m->alloc);
+	memcpy(m->keys + (size_t)m->nr * m->keysize, key, m->keysize);
+	m->slots[s] = m->nr;
+	if (created)
+		*created = true;
+	return m->nr++;
+}
+
+void spaa_strtab_init(struct spaa_strtab *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->chunk_size = 64 * 1024;
+	spaa_strtab_intern(t, "", 0);
+}
+
+void spaa_strtab_release(struct spaa_strtab *t)
+{
+	for (size_t i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	free(t->chunks);
+	free(t->strs);
+	free(t->lens);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+static void strtab_rehash(struct spaa_strtab *t)
+{
+	size_t n = t->slots ? (t->mask + 1) * 2 : 256;
+
+	free(t->slots);
+	t->slots = spaa_xmalloc(n * sizeof(*t->slots));
+	memset(t->slots, 0xff, n * sizeof(*t->slots));
+	t->mask = n - 1;
+	for (uint32_t i = 0; i < t->nr; i++) {
+		size_t s = hash_key(t->strs[i], t->lens[i]) & t->mask;
+
+		while (t->slots[s] != SPAA_MAP_NONE)
+			s = (s + 1) & t->mask;
+		t->slots[s] = i;
+	}
+}
+
+static size_t strtab_probe(const struct spaa_strtab *t, const void *s,
+			   size_t len)
+{
+	size_t i = hash_key(s, len) & t->mask;
+
+	while (t->slots[i] != SPAA_MAP_NONE) {
+		uint32_t k = t->slots[i];
+
+		if (t->lens[k] == len && !memcmp(t->strs[k], s, len))
+			break;
+		i = (i + 1) & t->mask;
+	}
+	return i;
+}
+
+uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s,
+			  size_t len)
+{
+	if (!t->slots)
+		return SPAA_MAP_NONE;
+	return t->slots[strtab_probe(t, s, len)];
+}
+
+/* Copies s into the chunk arena; big strings get a chunk of their own. */
+static char *strtab_store(struct spaa_strtab *t, const void *s, size_t len)
+{
+	char *dst;
+
+	if (!t->nchunks || t->chunk_used + len + 1 > t->chunk_size) {
+		size_t size = len + 1 > t->chunk_size ? len + 1 : t->chunk_size;
+
+		SPAA_ALLOC_GROW(t->chunks, t->nchunks + 1, t->chunks_alloc);
+		t->chunks[t->nchunks++] = spaa_xmalloc(size);
+		if (size > t->chunk_size) {
+			/* keep filling the previous, regular chunk */
+			char *big = t->chunks[t->nchunks - 1];
+
+			if (t->nchunks > 1) {
+				t->chunks[t->nchunks - 1] = t->chunks[t->nchunks - 2];
+				t->chunks[t->nchunks - 2] = big;
+			} else {
+				t->chunk_used = t->chunk_size;
+			}
+			memcpy(big, s, len);
+			big[len] = '\0';
+			return big;
+		}
+		t->chunk_used = 0;
+	}
+	dst = t->chunks[t->nchunks - 1] + t->chunk_used;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	t->chunk_used += len + 1;
+	return dst;
+}
+
+uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
+{
+	size_t slot;
+
+	if (len >= UINT32_MAX)
+		abort();        /* callers bound lengths long before this */
+	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
+		strtab_rehash(t);
+	slot = strtab_probe(t, s, len);
+	if (t->slots[slot] != SPAA_MAP_NONE)
+		return t->slots[slot];
+	SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
+	t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
+	t->strs[t->nr] = strtab_store(t, s, len);
+	t->lens[t->nr] = (uint32_t)len;
+	t->slots[slot] = t->nr;
+	return t->nr++;
+}

@@ -1,0 +1,43 @@
+/*
+ * report - what analyses share between the profile and their tables:
+ * choosing the event and metric, turning raw weights into LAMI cells of
+ * the right class (metrics.h), shares, and the time range of the results.
+ */
+#ifndef SPAA_REPORT_H
+#define SPAA_REPORT_H
+
+#include <stdint.h>
+
+#include "error.h"
+#include "lami.h"
+#include "metrics.h"
+#include "profile.h"
+
+/*
+ * Resolves --event NAME (NULL: the first event of the header) and
+ * --metric NAME (NULL: the event's primary metric) to indices.  Errors
+ * (SPAA_E_USAGE) list what the profile does have.
+ */
+int spaa_report_select(const struct spaa_profile *p, const char *event_name,
+		       const char *metric_name, uint32_t *event,
+		       uint32_t *metric, struct spaa_error *err);
+
+/* Declares column col of t as holding weights of semantics m. */
+void spaa_report_weight_column(struct lami_table *t, size_t col,
+			       const struct spaa_metric_sem *m);
+
+/* A weight cell: duration / size / int / number per m. */
+void spaa_report_weight_cell(struct lami_table *t,
+			     const struct spaa_metric_sem *m, uint64_t raw);
+
+/* part / whole as a ratio cell; unknown when whole is 0. */
+void spaa_report_share_cell(struct lami_table *t, uint64_t part, uint64_t whole);
+
+/*
+ * The time range the results cover: --begin/--end where given, else the
+ * profile's own span, else [0, 0] for a profile without time.
+ */
+void spaa_report_range(const struct lami_opts *o, const struct spaa_profile *p,
+		       int64_t *begin, int64_t *end);
+
+#endif

@@ -1,0 +1,1183 @@
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "spaa_reader.h"
+#include "util.h"
+
+/*
+ * The reader keeps, per file, maps from the file's own ids (dso, frame,
+ * stack, tid) to model indices; the model itself is shared by all files
+ * of a load.  Records are validated as they stream by; the few checks
+ * that need the whole file (references to stacks defined later, related
+ * stacks) run in reader_finish.
+ */
+
+#define MAX_WARN_KINDS 16
+
+/* Repeated warnings of one kind are folded into one line with a count. */
+struct warn_kind {
+	const char *key;        /* a string literal naming the kind */
+	unsigned long count, line;
+	char msg[256];          /* the first occurrence */
+};
+
+struct related_ref {
+	uint32_t record, stack;
+};
+
+/* per-file reference state of the stacks created by this file */
+enum { REF_NEEDED = 1, REF_RELATED = 2 };
+
+struct reader {
+	struct spaa_profile *p;
+	const struct spaa_load_opts *o;
+	struct spaa_input *in;
+	const char *path;
+	uint32_t file;
+	unsigned long line;
+	struct json_parser *jp;
+	uint64_t bytes_base, bytes_total;
+
+	bool seen_header;
+	unsigned long header_line;
+	bool root_to_leaf;
+	int time_exp10;         /* decimal scale from the header's time unit to ns */
+	uint32_t *events;       /* this file's events, as global indices */
+	uint32_t nevents;
+
+	struct spaa_map dso_ids;        /* u64 id -> dense, see dso_of */
+	uint32_t *dso_of;
+	size_t dso_of_alloc;
+	struct spaa_map frame_ids;
+	uint32_t *frame_of;
+	size_t frame_of_alloc;
+	struct spaa_map stack_ids;      /* id text (string index) -> dense */
+	uint32_t *stack_of;
+	size_t stack_of_alloc;
+	uint32_t stack_base;            /* first stack index of this file */
+	uint32_t record_base;           /* first record index of this file */
+	uint8_t *ref;                   /* REF_* by stack - stack_base */
+	size_t ref_alloc;
+	struct spaa_map tids;           /* tid -> dense, see thread_of */
+	uint32_t *thread_of;
+	size_t thread_of_alloc;
+
+	struct related_ref *related;
+	size_t nrelated, related_alloc;
+
+	uint32_t *fbuf;                 /* scratch: frames of the current stack */
+	size_t fbuf_alloc;
+	struct spaa_weight *wbuf;       /* scratch: weights */
+	size_t wbuf_alloc;
+
+	struct warn_kind warns[MAX_WARN_KINDS];
+	int nwarns;
+};
+
+static const char *const known_tools[] = {
+	"perf", "dtrace", "chrome-cpuprofile", "chrome-heapsnapshot",
+	"chrome-heaptimeline", "spx", "spaa-convert", "spaa-tools",
+	"heaptrack", "pprof", "jemalloc", "tcmalloc", "bpftrace", "ebpf",
+	"async-profiler", "py-spy", "folded", NULL,
+};
+
+static const char *const known_context[] = {
+	"event", "pid", "tid", "cpu", "comm", "probe", "execname", "uid",
+	"zonename", "trace_fields", NULL,
+};
+
+static bool in_list(const char *const *list, const char *s)
+{
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static void warn(struct reader *r, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void warn(struct reader *r, const char *key, const char *fmt, ...)
+{
+	struct warn_kind *w = NULL;
+	va_list ap;
+
+	for (int i = 0; i < r->nwarns; i++)
+		if (r->warns[i].key == key)
+			w = &r->warns[i];
+	if (!w) {
+		if (r->nwarns == MAX_WARN_KINDS)
+			return;
+		w = &r->warns[r->nwarns++];
+		w->key = key;
+		w->line = r->line;
+		va_start(ap, fmt);
+		vsnprintf(w->msg, sizeof(w->msg), fmt, ap);
+		va_end(ap);
+	}
+	w->count++;
+}
+
+static void flush_warnings(struct reader *r)
+{
+	for (int i = 0; i < r->nwarns; i++) {
+		struct warn_kind *w = &r->warns[i];
+
+		if (w->count > 1)
+			spaa_warn(&r->o->warn, r->path, w->line,
+				  "%s (and %lu more like it)", w->msg,
+				  w->count - 1);
+		else
+			spaa_warn(&r->o->warn, r->path, w->line, "%s", w->msg);
+	}
+	r->nwarns = 0;
+}
+
+static int bad(struct reader *r, struct spaa_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int bad(struct reader *r, struct spaa_error *err, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return spaa_error_at(err, SPAA_E_INVALID, r->path, r->line, "%s", msg);
+}
+
+/* ---- typed field access ------------------------------------------------ */
+
+/* A short, printable rendering of a value for messages. */
+static const char *show(const struct json_value *v, char *buf, size_t size)
+{
+	if (v->type == JSON_NUMBER)
+		snprintf(buf, size, "%.*s", (int)(v->len > 40 ? 40 : v->len), v->str);
+	else if (v->type == JSON_STRING)
+		snprintf(buf, size, "'%.*s'", (int)(v->len > 40 ? 40 : v->len), v->str);
+	else
+		snprintf(buf, size, "%s", json_type_name(v->type));
+	return buf;
+}
+
+/*
+ * Fetches member key of obj and checks its JSON type (JSON_TRUE stands for
+ * "a boolean").  Returns 1 if present, 0 if absent (or null) and not
+ * required, -1 with err set otherwise.
+ */
+static int field(struct reader *r, const struct json_value *obj,
+		 const char *rtype, const char *key, enum json_type want,
+		 bool required, const struct json_value **out,
+		 struct spaa_error *err)
+{
+	const struct json_value *v = json_get(obj, key);
+	enum json_type t;
+
+	*out = NULL;
+	if (!v || v->type == JSON_NULL) {
+		if (required)
+			return bad(r, err, "'%s' record has no '%s'", rtype, key);
+		return 0;
+	}
+	t = v->type == JSON_FALSE ? JSON_TRUE : v->type;
+	if (t != want)
+		return bad(r, err, "'%s' in '%s' record must be %s, not %s", key,
+			   rtype, want == JSON_TRUE ? "a boolean" :
+			   want == JSON_NUMBER ? "a number" :
+			   want == JSON_STRING ? "a string" :
+			   want == JSON_ARRAY ? "an array" : "an object",
+			   json_type_name(v->type));
+	*out = v;
+	return 1;
+}
+
+static int u64_value(struct reader *r, const struct json_value *v,
+		     const char *rtype, const char *key, uint64_t *out,
+		     struct spaa_error *err)
+{
+	char buf[64];
+
+	if (v->type != JSON_NUMBER || json_get_u64(v, out))
+		return bad(r, err, "'%s' in '%s' record must be a non-negative integer below 2^64, not %s",
+			   key, rtype, show(v, buf, sizeof(buf)));
+	return 0;
+}
+
+static int i64_value(struct reader *r, const struct json_value *v,
+		     const char *rtype, const char *key, int64_t *out,
+		     struct spaa_error *err)
+{
+	char buf[64];
+
+	if (v->type != JSON_NUMBER || json_get_i64(v, out))
+		return bad(r, err, "'%s' in '%s' record must be a 64-bit integer, not %s",
+			   key, rtype, show(v, buf, sizeof(buf)));
+	return 0;
+}
+
+/* Optional signed id field (pid, tid, cpu): SPAA_NO_ID when absent. */
+static int opt_i64(struct reader *r, const struct json_value *obj,
+		   const char *rtype, const char *key, int64_t *out,
+		   struct spaa_error *err)
+{
+	const struct json_value *v = json_get(obj, key);
+
+	*out = SPAA_NO_ID;
+	if (!v || v->type == JSON_NULL)
+		return 0;
+	if (i64_value(r, v, rtype, key, out, err))
+		return -1;
+	if (*out == SPAA_NO_ID)
+		return bad(r, err, "'%s' in '%s' record is out of range", key, rtype);
+	return 0;
+}
+
+static int opt_bool(struct reader *r, const struct json_value *obj,
+		    const char *rtype, const char *key, bool dflt, bool *out,
+		    struct spaa_error *err)
+{
+	const struct json_value *v;
+	int ret = field(r, obj, rtype, key, JSON_TRUE, false, &v, err);
+
+	if (ret < 0)
+		return -1;
+	*out = ret ? v->type == JSON_TRUE : dflt;
+	return 0;
+}
+
+/* Interned string member; 0 when absent and optional. */
+static int str_field(struct reader *r, const struct json_value *obj,
+		     const char *rtype, const char *key, bool required,
+		     uint32_t *out, struct spaa_error *err)
+{
+	const struct json_value *v;
+	int ret = field(r, obj, rtype, key, JSON_STRING, required, &v, err);
+
+	if (ret < 0)
+		return -1;
+	*out = ret ? spaa_strtab_intern(&r->p->strings, v->str, v->len) : 0;
+	return 0;
+}
+
+/* Index of s in names[], or -1 with an error naming the allowed values. */
+static int enum_value(struct reader *r, const struct json_value *v,
+		      const char *rtype, const char *key,
+		      const char *const *names, struct spaa_error *err)
+{
+	char allowed[256] = "";
+	char buf[64];
+
+	for (int i = 0; names[i]; i++) {
+		if (!strcmp(v->str, names[i]))
+			return i;
+		snprintf(allowed + strlen(allowed), sizeof(allowed) - strlen(allowed),
+			 "%s'%s'", i ? ", " : "", names[i]);
+	}
+	return bad(r, err, "'%s' in '%s' record is %s, not one of %s", key, rtype,
+		   show(v, buf, sizeof(buf)), allowed);
+}
+
+static int enum_field(struct reader *r, const struct json_value *obj,
+		      const char *rtype, const char *key, bool required,
+		      const char *const *names, int dflt, int *out,
+		      struct spaa_error *err)
+{
+	const struct json_value *v;
+	int ret = field(r, obj, rtype, key, JSON_STRING, required, &v, err);
+
+	if (ret < 0)
+		return -1;
+	if (!ret) {
+		*out = dflt;
+		return 0;
+	}
+	*out = enum_value(r, v, rtype, key, names, err);
+	return *out < 0 ? -1 : 0;
+}
+
+/* A stack id: a string, or a number kept as its digits. */
+static int stack_id_text(struct reader *r, const struct json_value *v,
+			 const char *rtype, const char *key, uint32_t *out,
+			 struct spaa_error *err)
+{
+	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
+		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
+			   key, rtype, json_type_name(v->type));
+	*out = spaa_strtab_intern(&r->p->strings, v->str, v->len);
+	return 0;
+}
+
+/* Time value in the file's unit (exp10 digits below ns) to ns, exactly. */
+static int time_value(struct reader *r, const struct json_value *v,
+		      const char *rtype, const char *key, int exp10,
+		      int64_t *out, struct spaa_error *err)
+{
+	char buf[64];
+
+	if (v->type != JSON_NUMBER || json_get_scaled(v, exp10, out))
+		return bad(r, err, "'%s' in '%s' record must be a time that fits in 64-bit nanoseconds, not %s",
+			   key, rtype, show(v, buf, sizeof(buf)));
+	return 0;
+}
+
+static int time_unit(struct reader *r, const struct json_value *v,
+		     const char *rtype, int *exp10, struct spaa_error *err)
+{
+	static const char *const names[] = {
+		"seconds", "s", "milliseconds", "ms", "microseconds", "us",
+		"nanoseconds", "ns", NULL,
+	};
+	static const int scale[] = { 9, 9, 6, 6, 3, 3, 0, 0 };
+	int i = enum_value(r, v, rtype, "unit", names, err);
+
+	if (i < 0)
+		return -1;
+	*exp10 = scale[i];
+	return 0;
+}
+
+/* ---- per-file id maps ---------------------------------------------------- */
+
+static uint32_t lookup(const struct spaa_map *m, const uint32_t *values,
+		       const void *key)
+{
+	uint32_t i = spaa_map_find(m, key);
+
+	return i == SPAA_MAP_NONE ? SPAA_NONE : values[i];
+}
+
+/* Returns false if key was already bound. */
+static bool bind(struct spaa_map *m, uint32_t **values, size_t *alloc,
+		 const void *key, uint32_t value)
+{
+	bool created;
+	uint32_t i = spaa_map_intern(m, key, &created);
+
+	if (!created)
+		return false;
+	SPAA_ALLOC_GROW(*values, (size_t)i + 1, *alloc);
+	(*values)[i] = value;
+	return true;
+}
+
+/* The stack named by id text, creating a placeholder on first sight. */
+static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
+{
+	struct spaa_profile *p = r->p;
+	uint32_t s = lookup(&r->stack_ids, r->stack_of, &id);
+
+	if (s == SPAA_NONE) {
+		s = p->nstacks++;
+		SPAA_ALLOC_GROW(p->stacks, p->nstacks, p->stacks_alloc);
+		p->stacks[s] = (struct spaa_stack){
+			.id = id, .file = r->file, .line = r->line,
+			.first_record = SPAA_NONE, .frames = 0, .nframes = 0,
+		};
+		bind(&r->stack_ids, &r->stack_of, &r->stack_of_alloc, &id, s);
+		SPAA_ALLOC_GROW(r->ref, (size_t)(s - r->stack_base) + 1, r->ref_alloc);
+		r->ref[s - r->stack_base] = 0;
+	}
+	if (!p->stacks[s].defined && !(r->ref[s - r->stack_base] & REF_NEEDED) &&
+	    how == REF_NEEDED)
+		p->stacks[s].line = r->line;    /* report the first hard reference */
+	r->ref[s - r->stack_base] |= how;
+	return s;
+}
+
+/* ---- records ----------------------------------------------------------- */
+
+static int read_event(struct reader *r, const struct json_value *ev,
+		      struct spaa_error *err)
+{
+	static const char *const kinds[] = {
+		"hardware", "software", "allocation", "deallocation", "timer",
+		"probe", NULL,
+	};
+	static const char *const modes[] = { "period", "frequency", "event", NULL };
+	struct spaa_profile *p = r->p;
+	const struct json_value *sampling, *v;
+	struct spaa_event e = { .tracks_frees = -1, .has_timestamps = -1 };
+	const char *rt = "header";
+	int kind, mode;
+	uint32_t idx;
+	int ret;
+
+	if (ev->type != JSON_OBJECT)
+		return bad(r, err, "events in 'header' record must be objects, not %s",
+			   json_type_name(ev->type));
+	if (str_field(r, ev, rt, "name", true, &e.name, err) ||
+	    enum_field(r, ev, rt, "kind", true, kinds, 0, &kind, err) ||
+	    field(r, ev, rt, "sampling", JSON_OBJECT, true, &sampling, err) < 0 ||
+	    enum_field(r, sampling, rt, "mode", true, modes, 0, &mode, err) ||
+	    str_field(r, sampling, rt, "primary_metric", true, &e.primary_metric, err))
+		return -1;
+	e.kind = kind;
+	e.mode = mode;
+	if ((ret = field(r, sampling, rt, "frequency_hz", JSON_NUMBER, false, &v, err)) < 0)
+		return -1;
+	if (ret && (json_get_double(v, &e.frequency_hz) || !(e.frequency_hz > 0)))
+		return bad(r, err, "'frequency_hz' of event '%s' must be a positive number",
+			   spaa_str(p, e.name));
+	if ((ret = field(r, sampling, rt, "sample_period", JSON_NUMBER, false, &v, err)) < 0 ||
+	    (ret && u64_value(r, v, rt, "sample_period", &e.sample_period, err)))
+		return -1;
+	if ((ret = field(r, ev, rt, "allocation_tracking", JSON_OBJECT, false, &v, err)) < 0)
+		return -1;
+	if (ret) {
+		bool b;
+
+		if (json_get(v, "tracks_frees")) {
+			if (opt_bool(r, v, rt, "tracks_frees", false, &b, err))
+				return -1;
+			e.tracks_frees = b;
+		}
+		if (json_get(v, "has_timestamps")) {
+			if (opt_bool(r, v, rt, "has_timestamps", false, &b, err))
+				return -1;
+			e.has_timestamps = b;
+		}
+	}
+
+	for (uint32_t i = 0; i < r->nevents; i++)
+		if (p->events[r->events[i]].name == e.name)
+			return bad(r, err, "event '%s' is declared twice in the header",
+				   spaa_str(p, e.name));
+	idx = spaa_profile_find_event(p, spaa_str(p, e.name));
+	if (idx == SPAA_NONE) {
+		idx = p->nevents++;
+		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
+		p->events[idx] = e;
+	} else if (p->events[idx].primary_metric != e.primary_metric) {
+		return bad(r, err, "event '%s' has primary metric '%s' here but '%s' in an earlier file",
+			   spaa_str(p, e.name), spaa_str(p, e.primary_metric),
+			   spaa_str(p, p->events[idx].primary_metric));
+	}
+	r->events = spaa_xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
+	r->events[r->nevents++] = idx;
+	return 0;
+}
+
+static int read_header(struct reader *r, const struct json_value *v,
+		       struct spaa_error *err)
+{
+	static const char *const orders[] = { "leaf_to_root", "root_to_leaf", NULL };
+	static const char *const modes[] = { "content_addressable", "local", NULL };
+	struct spaa_profile *p = r->p;
+	struct spaa_file *f = &p->files[r->file];
+	const struct json_value *fmt, *ver, *events, *tr;
+	const char *rt = "header";
+	int order, mode;
+
+	if (r->seen_header)
+		return bad(r, err, "second 'header' record (the first is on line %lu)",
+			   r->header_line);
+	r->seen_header = true;
+	r->header_line = r->line;
+
+	if (field(r, v, rt, "format", JSON_STRING, true, &fmt, err) < 0)
+		return -1;
+	if (strcmp(fmt->str, "spaa"))
+		return bad(r, err, "not a SPAA file: 'format' is '%s', not 'spaa'", fmt->str);
+	if (field(r, v, rt, "version", JSON_STRING, false, &ver, err) < 0)
+		return -1;
+	if (!ver)
+		warn(r, "no-version", "'header' record has no 'version'; assuming 1.0");
+	else if (strncmp(ver->str, "1.", 2) && strcmp(ver->str, "1"))
+		warn(r, "version", "SPAA version '%s' is not 1.x; reading it as 1.0",
+		     ver->str);
+	if (str_field(r, v, rt, "source_tool", false, &f->source_tool, err))
+		return -1;
+	if (!f->source_tool)
+		warn(r, "no-tool", "'header' record has no 'source_tool'");
+	else if (!in_list(known_tools, spaa_str(p, f->source_tool)))
+		warn(r, "tool", "unknown source_tool '%s'", spaa_str(p, f->source_tool));
+	if (enum_field(r, v, rt, "frame_order", true, orders, 0, &order, err) ||
+	    enum_field(r, v, rt, "stack_id_mode", true, modes, 0, &mode, err))
+		return -1;
+	r->root_to_leaf = f->root_to_leaf = order == 1;
+	f->content_addressable = mode == 0;
+
+	if (field(r, v, rt, "events", JSON_ARRAY, true, &events, err) < 0)
+		return -1;
+	if (!events->len)
+		return bad(r, err, "'header' record declares no events");
+	for (const struct json_value *e = events->child; e; e = e->next)
+		if (read_event(r, e, err))
+			return -1;
+
+	r->time_exp10 = 9;      /* samples are in seconds unless told otherwise */
+	if (field(r, v, rt, "time_range", JSON_OBJECT, false, &tr, err) < 0)
+		return -1;
+	if (tr) {
+		const struct json_value *start, *end, *unit;
+
+		if (field(r, tr, rt, "start", JSON_NUMBER, true, &start, err) < 0 ||
+		    field(r, tr, rt, "end", JSON_NUMBER, true, &end, err) < 0 ||
+		    field(r, tr, rt, "unit", JSON_STRING, true, &unit, err) < 0 ||
+		    time_unit(r, unit, rt, &r->time_exp10, err) ||
+		    time_value(r, start, rt, "start", r->time_exp10, &f->time_start, err) ||
+		    time_value(r, end, rt, "end", r->time_exp10, &f->time_end, err))
+			return -1;
+		if (f->time_end < f->time_start)
+			return bad(r, err, "'time_range' ends before it starts");
+		f->has_time_range = true;
+		spaa_profile_cover_time(p, f->time_start, f->time_end);
+	}
+	return 0;
+}
+
+static int read_dso(struct reader *r, const struct json_value *v,
+		    struct spaa_error *err)
+{
+	const struct json_value *idv;
+	uint32_t name, build_id;
+	uint64_t id;
+	bool is_kernel;
+
+	if (field(r, v, "dso", "id", JSON_NUMBER, true, &idv, err) < 0 ||
+	    u64_value(r, idv, "dso", "id", &id, err) ||
+	    str_field(r, v, "dso", "name", true, &name, err) ||
+	    str_field(r, v, "dso", "build_id", false, &build_id, err) ||
+	    opt_bool(r, v, "dso", "is_kernel", false, &is_kernel, err))
+		return -1;
+	if (!bind(&r->dso_ids, &r->dso_of, &r->dso_of_alloc, &id,
+		  spaa_profile_intern_dso(r->p, name, build_id, is_kernel)))
+		return bad(r, err, "duplicate dso id %" PRIu64, id);
+	return 0;
+}
+
+static int read_frame(struct reader *r, const struct json_value *v,
+		      struct spaa_error *err)
+{
+	static const char *const kinds[] = { "user", "kernel", "unknown", NULL };
+	struct spaa_profile *p = r->p;
+	const struct json_value *idv, *dsov, *depth;
+	struct spaa_frame f = { .inline_depth = -1 };
+	uint64_t id, dso_id;
+	uint32_t func, dso;
+	int kind, ret;
+
+	if (field(r, v, "frame", "id", JSON_NUMBER, true, &idv, err) < 0 ||
+	    u64_value(r, idv, "frame", "id", &id, err) ||
+	    str_field(r, v, "frame", "func", true, &func, err) ||
+	    field(r, v, "frame", "dso", JSON_NUMBER, true, &dsov, err) < 0 ||
+	    u64_value(r, dsov, "frame", "dso", &dso_id, err))
+		return -1;
+	dso = lookup(&r->dso_ids, r->dso_of, &dso_id);
+	if (dso == SPAA_NONE)
+		return bad(r, err, "frame %" PRIu64 " references unknown dso id %" PRIu64,
+			   id, dso_id);
+	if (str_field(r, v, "frame", "ip", false, &f.ip, err) ||
+	    str_field(r, v, "frame", "srcline", false, &f.srcline, err) ||
+	    opt_bool(r, v, "frame", "func_resolved", true, &f.func_resolved, err) ||
+	    opt_bool(r, v, "frame", "inlined", false, &f.inlined, err) ||
+	    enum_field(r, v, "frame", "kind", false, kinds,
+		       p->dsos[dso].is_kernel ? SPAA_FRAME_KERNEL : SPAA_FRAME_USER,
+		       &kind, err))
+		return -1;
+	f.kind = kind;
+	if ((ret = field(r, v, "frame", "inline_depth", JSON_NUMBER, false, &depth, err)) < 0)
+		return -1;
+	if (ret) {
+		uint64_t d;
+
+		if (u64_value(r, depth, "frame", "inline_depth", &d, err))
+			return -1;
+		if (d > 10000)
+			return bad(r, err, "'inline_depth' %" PRIu64 " is absurd", d);
+		f.inline_depth = (int)d;
+	}
+	f.fn = spaa_profile_intern_function(p, func, dso);
+
+	if (!bind(&r->frame_ids, &r->frame_of, &r->frame_of_alloc, &id, p->nframes))
+		return bad(r, err, "duplicate frame id %" PRIu64, id);
+	SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
+	p->frames[p->nframes++] = f;
+	return 0;
+}
+
+static int read_thread(struct reader *r, const struct json_value *v,
+		       struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	const struct json_value *pv, *tv;
+	int64_t pid, tid;
+	uint32_t comm, t;
+
+	if (field(r, v, "thread", "pid", JSON_NUMBER, true, &pv, err) < 0 ||
+	    i64_value(r, pv, "thread", "pid", &pid, err) ||
+	    field(r, v, "thread", "tid", JSON_NUMBER, true, &tv, err) < 0 ||
+	    i64_value(r, tv, "thread", "tid", &tid, err) ||
+	    str_field(r, v, "thread", "comm", false, &comm, err))
+		return -1;
+	t = spaa_profile_intern_thread(p, pid, tid);
+	if (comm)
+		p->threads[t].comm = comm;
+	/* tid alone identifies a thread within a file (spec 3.4): last wins */
+	if (!bind(&r->tids, &r->thread_of, &r->thread_of_alloc, &tid, t))
+		r->thread_of[spaa_map_find(&r->tids, &tid)] = t;
+	return 0;
+}
+
+/* The event a record names, or the only one when it names none. */
+static int record_event(struct reader *r, const struct json_value *name,
+			const char *rtype, uint32_t *out, struct spaa_error *err)
+{
+	if (!name) {
+		if (r->nevents != 1)
+			return bad(r, err, "'%s' record names no event and the header declares %u",
+				   rtype, r->nevents);
+		*out = r->events[0];
+		return 0;
+	}
+	for (uint32_t i = 0; i < r->nevents; i++) {
+		if (!strcmp(spaa_str(r->p, r->p->events[r->events[i]].name), name->str)) {
+			*out = r->events[i];
+			return 0;
+		}
+	}
+	return bad(r, err, "'%s' record names event '%s', which the header does not declare",
+		   rtype, name->str);
+}
+
+/* Fills in the pid of a thread known only by tid (spec 3.4). */
+static void thread_pid(struct reader *r, int64_t tid, int64_t *pid, uint32_t *comm)
+{
+	uint32_t t;
+
+	if (tid == SPAA_NO_ID)
+		return;
+	t = lookup(&r->tids, r->thread_of, &tid);
+	if (t == SPAA_NONE)
+		return;
+	if (*pid == SPAA_NO_ID)
+		*pid = r->p->threads[t].pid;
+	if (comm && !*comm)
+		*comm = r->p->threads[t].comm;
+}
+
+/* Parses a weights array into r->wbuf; returns the count or -1. */
+static int read_weights(struct reader *r, const struct json_value *arr,
+			const char *rtype, struct spaa_error *err)
+{
+	uint32_t n = 0;
+
+	SPAA_ALLOC_GROW(r->wbuf, arr->len, r->wbuf_alloc);
+	for (const struct json_value *w = arr->child; w; w = w->next) {
+		const struct json_value *val;
+		struct spaa_weight x;
+
+		if (w->type != JSON_OBJECT)
+			return bad(r, err, "weights in '%s' record must be objects, not %s",
+				   rtype, json_type_name(w->type));
+		if (str_field(r, w, rtype, "metric", true, &x.metric, err) ||
+		    str_field(r, w, rtype, "unit", false, &x.unit, err) ||
+		    field(r, w, rtype, "value", JSON_NUMBER, true, &val, err) < 0 ||
+		    u64_value(r, val, rtype, "value", &x.value, err))
+			return -1;
+		for (uint32_t i = 0; i < n; i++)
+			if (r->wbuf[i].metric == x.metric)
+				return bad(r, err, "metric '%s' appears twice in the weights of a '%s' record",
+					   spaa_str(r->p, x.metric), rtype);
+		r->wbuf[n++] = x;
+	}
+	return (int)n;
+}
+
+/*
+ * The frame order check of spec 7: inlined frames sharing an address are
+ * written deepest first in leaf-to-root order, so a depth that grows
+ * toward the leaf means the frames were written in the other order.
+ */
+static int check_inline_order(struct reader *r, const uint32_t *fr, uint32_t n,
+			      struct spaa_error *err)
+{
+	const struct spaa_frame *frames = r->p->frames;
+
+	for (uint32_t i = 0; i + 1 < n; i++) {
+		const struct spaa_frame *a = &frames[fr[i]], *b = &frames[fr[i + 1]];
+
+		if (a->inline_depth >= 0 && b->inline_depth >= 0 && a->ip &&
+		    a->ip == b->ip &&
+		    r->p->functions[a->fn].dso == r->p->functions[b->fn].dso &&
+		    a->inline_depth < b->inline_depth)
+			return bad(r, err, "frame order does not match the header's '%s': inline depth grows toward the leaf",
+				   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root");
+	}
+	return 0;
+}
+
+static int read_context(struct reader *r, const struct json_value *ctx,
+			struct spaa_record *rec, struct spaa_error *err)
+{
+	const struct json_value *ev = NULL;
+	const char *rt = "stack";
+
+	if (ctx) {
+		if (field(r, ctx, rt, "event", JSON_STRING, false, &ev, err) < 0 ||
+		    opt_i64(r, ctx, rt, "pid", &rec->pid, err) ||
+		    opt_i64(r, ctx, rt, "tid", &rec->tid, err) ||
+		    opt_i64(r, ctx, rt, "cpu", &rec->cpu, err) ||
+		    str_field(r, ctx, rt, "comm", false, &rec->comm, err))
+			return -1;
+		for (const struct json_value *m = ctx->child; m; m = m->next)
+			if (!in_list(known_context, m->key) && strncmp(m->key, "x_", 2))
+				warn(r, "context-key", "unknown context key '%s' (kept, not used)",
+				     m->key);
+	}
+	if (record_event(r, ev, rt, &rec->event, err))
+		return -1;
+	thread_pid(r, rec->tid, &rec->pid, &rec->comm);
+	return 0;
+}
+
+static int add_record(struct reader *r, struct spaa_record *rec)
+{
+	struct spaa_profile *p = r->p;
+	struct spaa_stack *s = &p->stacks[rec->stack];
+	uint32_t i = p->nrecords++;
+
+	SPAA_ALLOC_GROW(p->records, p->nrecords, p->records_alloc);
+	rec->next_same_stack = s->first_record;
+	s->first_record = i;
+	p->records[i] = *rec;
+	return 0;
+}
+
+static int read_stack(struct reader *r, const struct json_value *v,
+		      struct spaa_error *err)
+{
+	static const char *const types[] = { "unified", "user", "kernel", NULL };
+	struct spaa_profile *p = r->p;
+	const struct json_value *idv, *fr, *ctx, *weights, *excl, *rel;
+	struct spaa_record rec = {
+		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID, .cpu = SPAA_NO_ID,
+		.excl_frame = SPAA_NONE,
+	};
+	const char *rt = "stack";
+	struct spaa_stack *s;
+	uint32_t id, n = 0, si;
+	uint64_t primary;
+	int type, nw;
+
+	idv = json_get(v, "id");
+	if (!idv || idv->type == JSON_NULL)
+		return bad(r, err, "'stack' record has no 'id'");
+	if (stack_id_text(r, idv, rt, "id", &id, err) ||
+	    field(r, v, rt, "frames", JSON_ARRAY, true, &fr, err) < 0)
+		return -1;
+	if (!fr->len)
+		return bad(r, err, "stack '%s' has no frames", spaa_str(p, id));
+	if (fr->len > r->o->max_depth)
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "stack '%s' has %zu frames, more than the limit of %u",
+				     spaa_str(p, id), fr->len, r->o->max_depth);
+	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
+	for (const struct json_value *f = fr->child; f; f = f->next) {
+		uint64_t fid;
+
+		if (u64_value(r, f, rt, "frames", &fid, err))
+			return -1;
+		r->fbuf[n] = lookup(&r->frame_ids, r->frame_of, &fid);
+		if (r->fbuf[n] == SPAA_NONE)
+			return bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
+				   spaa_str(p, id), fid);
+		n++;
+	}
+	if (r->root_to_leaf) {
+		for (uint32_t i = 0; i < n / 2; i++) {
+			uint32_t t = r->fbuf[i];
+
+			r->fbuf[i] = r->fbuf[n - 1 - i];
+			r->fbuf[n - 1 - i] = t;
+		}
+	}
+	if (check_inline_order(r, r->fbuf, n, err) ||
+	    enum_field(r, v, rt, "stack_type", false, types, 0, &type, err) ||
+	    field(r, v, rt, "context", JSON_OBJECT, false, &ctx, err) < 0 ||
+	    read_context(r, ctx, &rec, err))
+		return -1;
+
+	/* weights, with the event's primary metric */
+	if (field(r, v, rt, "weights", JSON_ARRAY, true, &weights, err) < 0 ||
+	    (nw = read_weights(r, weights, rt, err)) < 0)
+		return -1;
+	rec.weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
+	rec.nweights = (uint32_t)nw;
+	if (!spaa_weights_get(p, rec.weights, rec.nweights,
+			      p->events[rec.event].primary_metric, &primary))
+		return bad(r, err, "stack '%s' lacks the primary metric '%s' of event '%s' in its weights",
+			   spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric),
+			   spaa_str(p, p->events[rec.event].name));
+	if (!primary)
+		warn(r, "zero", "stack '%s' has a zero '%s' weight",
+		     spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric));
+
+	/* exclusive: attributed to the logical leaf */
+	if (field(r, v, rt, "exclusive", JSON_OBJECT, false, &excl, err) < 0)
+		return -1;
+	if (excl) {
+		const struct json_value *xf, *xw;
+		uint64_t fid;
+		uint32_t frame;
+
+		if (field(r, excl, rt, "frame", JSON_NUMBER, true, &xf, err) < 0 ||
+		    u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
+		    field(r, excl, rt, "weights", JSON_ARRAY, true, &xw, err) < 0 ||
+		    (nw = read_weights(r, xw, rt, err)) < 0)
+			return -1;
+		frame = lookup(&r->frame_ids, r->frame_of, &fid);
+		if (frame == SPAA_NONE)
+			return bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
+				   fid, spaa_str(p, id));
+		if (frame != r->fbuf[0]) {
+			if (n > 1 && frame == r->fbuf[n - 1] &&
+			    p->frames[frame].fn != p->frames[r->fbuf[0]].fn)
+				return bad(r, err, "frame order does not match the header's '%s': the exclusive frame %" PRIu64 " of stack '%s' is at the root end",
+					   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root",
+					   fid, spaa_str(p, id));
+			return bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not its leaf frame",
+				   fid, spaa_str(p, id));
+		}
+		rec.excl_frame = frame;
+		rec.excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
+		rec.nexcl = (uint32_t)nw;
+	}
+
+	/* the stack itself: new, a placeholder now defined, or a repeat */
+	si = stack_ref(r, id, 0);
+	s = &p->stacks[si];
+	if (s->defined) {
+		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
+		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
+			return bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
+				   spaa_str(p, id), s->line);
+	} else {
+		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
+		s->nframes = n;
+		s->type = type;
+		s->defined = true;
+		s->line = r->line;
+	}
+	rec.stack = si;
+	rec.frames = s->frames;
+	rec.nframes = s->nframes;
+
+	if (field(r, v, rt, "related_stacks", JSON_ARRAY, false, &rel, err) < 0)
+		return -1;
+	for (const struct json_value *x = rel ? rel->child : NULL; x; x = x->next) {
+		uint32_t rid;
+
+		if (stack_id_text(r, x, rt, "related_stacks", &rid, err))
+			return -1;
+		SPAA_ALLOC_GROW(r->related, r->nrelated + 1, r->related_alloc);
+		r->related[r->nrelated++] = (struct related_ref){
+			p->nrecords, stack_ref(r, rid, REF_RELATED),
+		};
+	}
+	return add_record(r, &rec);
+}
+
+static int read_sample(struct reader *r, const struct json_value *v,
+		       struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	const struct json_value *ts, *sid, *ev, *per;
+	struct spaa_sample s = { .file = r->file, .line = r->line };
+	const char *rt = "sample";
+	uint32_t id;
+	int ret;
+
+	if (field(r, v, rt, "timestamp", JSON_NUMBER, true, &ts, err) < 0 ||
+	    time_value(r, ts, rt, "timestamp", r->time_exp10, &s.time, err))
+		return -1;
+	sid = json_get(v, "stack_id");
+	if (!sid || sid->type == JSON_NULL)
+		return bad(r, err, "'sample' record has no 'stack_id'");
+	if (stack_id_text(r, sid, rt, "stack_id", &id, err) ||
+	    field(r, v, rt, "event", JSON_STRING, false, &ev, err) < 0 ||
+	    record_event(r, ev, rt, &s.event, err) ||
+	    opt_i64(r, v, rt, "pid", &s.pid, err) ||
+	    opt_i64(r, v, rt, "tid", &s.tid, err) ||
+	    opt_i64(r, v, rt, "cpu", &s.cpu, err))
+		return -1;
+	if ((ret = field(r, v, rt, "period", JSON_NUMBER, false, &per, err)) < 0 ||
+	    (ret && u64_value(r, per, rt, "period", &s.period, err)))
+		return -1;
+	s.has_period = ret;
+	thread_pid(r, s.tid, &s.pid, NULL);
+	s.stack = stack_ref(r, id, REF_NEEDED);
+
+	p->nsamples++;
+	p->files[r->file].nsamples++;
+	spaa_profile_cover_time(p, s.time, s.time);
+	if (r->o->on_sample && r->o->on_sample(r->o->data, p, &s, err))
+		return -1;
+	return 0;
+}
+
+static int read_window(struct reader *r, const struct json_value *v,
+		       struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	const struct json_value *idv, *start, *end, *unit, *by;
+	struct spaa_window w = { .file = r->file };
+	const char *rt = "window";
+	int exp10 = r->time_exp10;
+
+	idv = json_get(v, "id");
+	if (idv && idv->type != JSON_NULL && stack_id_text(r, idv, rt, "id", &w.id, err))
+		return -1;
+	if (field(r, v, rt, "start", JSON_NUMBER, true, &start, err) < 0 ||
+	    field(r, v, rt, "end", JSON_NUMBER, true, &end, err) < 0 ||
+	    field(r, v, rt, "unit", JSON_STRING, false, &unit, err) < 0 ||
+	    (unit && time_unit(r, unit, rt, &exp10, err)) ||
+	    time_value(r, start, rt, "start", exp10, &w.start, err) ||
+	    time_value(r, end, rt, "end", exp10, &w.end, err) ||
+	    field(r, v, rt, "by_stack", JSON_ARRAY, false, &by, err) < 0)
+		return -1;
+	if (w.end < w.start)
+		return bad(r, err, "window ends before it starts");
+	w.entries = p->nwindow_entries;
+	for (const struct json_value *e = by ? by->child : NULL; e; e = e->next) {
+		const struct json_value *sid, *ws;
+		struct spaa_window_entry we;
+		uint32_t id;
+		int nw;
+
+		if (e->type != JSON_OBJECT)
+			return bad(r, err, "'by_stack' entries must be objects, not %s",
+				   json_type_name(e->type));
+		sid = json_get(e, "stack_id");
+		if (!sid || sid->type == JSON_NULL)
+			return bad(r, err, "'by_stack' entry of 'window' record has no 'stack_id'");
+		if (stack_id_text(r, sid, rt, "stack_id", &id, err) ||
+		    field(r, e, rt, "weights", JSON_ARRAY, true, &ws, err) < 0 ||
+		    (nw = read_weights(r, ws, rt, err)) < 0)
+			return -1;
+		we.stack = stack_ref(r, id, REF_NEEDED);
+		we.weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
+		we.nweights = (uint32_t)nw;
+		SPAA_ALLOC_GROW(p->window_entries, (size_t)p->nwindow_entries + 1,
+				p->window_entries_alloc);
+		p->window_entries[p->nwindow_entries++] = we;
+	}
+	w.nentries = p->nwindow_entries - w.entries;
+	SPAA_ALLOC_GROW(p->windows, (size_t)p->nwindows + 1, p->windows_alloc);
+	p->windows[p->nwindows++] = w;
+	spaa_profile_cover_time(p, w.start, w.end);
+	return 0;
+}
+
+static int read_record(struct reader *r, const struct json_value *v,
+		       struct spaa_error *err)
+{
+	const struct json_value *type;
+
+	if (v->type != JSON_OBJECT)
+		return bad(r, err, "record is a JSON %s, not an object",
+			   json_type_name(v->type));
+	type = json_get(v, "type");
+	if (!type)
+		return bad(r, err, "record has no 'type'");
+	if (type->type != JSON_STRING)
+		return bad(r, err, "'type' must be a string, not %s",
+			   json_type_name(type->type));
+	if (!r->seen_header && strcmp(type->str, "header"))
+		return bad(r, err, "the header is not the first record (found a '%s' record)",
+			   type->str);
+	switch (type->str[0]) {
+	case 'h':
+		if (!strcmp(type->str, "header"))
+			return read_header(r, v, err);
+		break;
+	case 'd':
+		if (!strcmp(type->str, "dso"))
+			return read_dso(r, v, err);
+		break;
+	case 'f':
+		if (!strcmp(type->str, "frame"))
+			return read_frame(r, v, err);
+		break;
+	case 't':
+		if (!strcmp(type->str, "thread"))
+			return read_thread(r, v, err);
+		break;
+	case 's':
+		if (!strcmp(type->str, "stack"))
+			return read_stack(r, v, err);
+		if (!strcmp(type->str, "sample"))
+			return read_sample(r, v, err);
+		break;
+	case 'w':
+		if (!strcmp(type->str, "window"))
+			return read_window(r, v, err);
+		break;
+	}
+	warn(r, "type", "skipped a record of unknown type '%s'", type->str);
+	r->p->files[r->file].ignored++;
+	return 0;
+}
+
+/* ---- end of file -------------------------------------------------------- */
+
+/*
+ * Related stacks (spec 4.2): a user stack and the kernel stack captured
+ * with it are one logical stack, kernel frames on top.  The user record
+ * gets the joined frames; the kernel records of the same context are
+ * absorbed so their weight, the same samples, is not counted twice.
+ */
+static void join_related(struct reader *r)
+{
+	struct spaa_profile *p = r->p;
+
+	for (size_t i = 0; i < r->nrelated; i++) {
+		struct related_ref *ref = &r->related[i];
+		struct spaa_record *rec = &p->records[ref->record];
+		const struct spaa_stack *own = &p->stacks[rec->stack];
+		const struct spaa_stack *k = &p->stacks[ref->stack];
+		uint32_t off, n;
+
+		if (!k->defined) {
+			warn(r, "related", "related stack '%s' is never defined",
+			     spaa_str(p, k->id));
+			continue;
+		}
+		/* joined from the user side only; kernel->user links are the same pairs */
+		if (own->type == SPAA_STACK_KERNEL || k->type != SPAA_STACK_KERNEL)
+			continue;
+		n = rec->nframes + k->nframes;
+		SPAA_ALLOC_GROW(r->fbuf, n, r->fbuf_alloc);
+		memcpy(r->fbuf, p->frame_pool + k->frames, k->nframes * sizeof(uint32_t));
+		memcpy(r->fbuf + k->nframes, p->frame_pool + rec->frames,
+		       rec->nframes * sizeof(uint32_t));
+		off = spaa_profile_add_frames(p, r->fbuf, n);
+		rec = &p->records[ref->record];
+		rec->frames = off;
+		rec->nframes = n;
+		rec->excl_frame = SPAA_NONE;    /* the logical leaf is now the kernel's */
+		for (uint32_t kr = k->first_record; kr != SPAA_NONE;
+		     kr = p->records[kr].next_same_stack) {
+			struct spaa_record *x = &p->records[kr];
+
+			if (x->event == rec->event && x->pid == rec->pid &&
+			    x->tid == rec->tid)
+				x->absorbed = true;
+		}
+	}
+}
+
+static int reader_finish(struct reader *r, struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+
+	if (!r->seen_header)
+		return spaa_error_at(err, SPAA_E_INVALID, r->path, 0,
+				     "empty file: no SPAA header record");
+	for (uint32_t s = r->stack_base; s < p->nstacks; s++) {
+		if ((r->ref[s - r->stack_base] & REF_NEEDED) && !p->stacks[s].defined)
+			return spaa_error_at(err, SPAA_E_INVALID, r->path, p->stacks[s].line,
+					     "stack '%s' is referenced but never defined",
+					     spaa_str(p, p->stacks[s].id));
+	}
+	join_related(r);
+	/* thread records may name a comm only after a stack used the thread */
+	for (uint32_t i = r->record_base; i < p->nrecords; i++) {
+		struct spaa_record *rec = &p->records[i];
+		uint32_t t;
+
+		if (rec->comm || rec->pid == SPAA_NO_ID || rec->tid == SPAA_NO_ID)
+			continue;
+		t = spaa_profile_find_thread(p, rec->pid, rec->tid);
+		if (t != SPAA_NONE)
+			rec->comm = p->threads[t].comm;
+	}
+	return 0;
+}
+
+static void reader_release(struct reader *r)
+{
+	json_parser_free(r->jp);
+	free(r->events);
+	spaa_map_release(&r->dso_ids);
+	free(r->dso_of);
+	spaa_map_release(&r->frame_ids);
+	free(r->frame_of);
+	spaa_map_release(&r->stack_ids);
+	free(r->stack_of);
+	free(r->ref);
+	spaa_map_release(&r->tids);
+	free(r->thread_of);
+	free(r->related);
+	free(r->fbuf);
+	free(r->wbuf);
+}
+
+int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
+		     const struct spaa_load_opts *opts, uint64_t bytes_base,
+		     uint64_t bytes_total, struct spaa_error *err)
+{
+	struct reader r = {
+		.p = p, .o = opts, .in = in, .path = spaa_input_name(in),
+		.bytes_base = bytes_base, .bytes_total = bytes_total,
+		.time_exp10 = 9,
+	};
+	struct json_error je;
+	char *line;
+	size_t len;
+	int ret = -1, got;
+
+	spaa_map_init(&r.dso_ids, sizeof(uint64_t));
+	spaa_map_init(&r.frame_ids, sizeof(uint64_t));
+	spaa_map_init(&r.stack_ids, sizeof(uint32_t));
+	spaa_map_init(&r.tids, sizeof(int64_t));
+	r.jp = json_parser_new();
+	r.stack_base = p->nstacks;
+	r.record_base = p->nrecords;
+	r.file = p->nfiles++;
+	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
+	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
+	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
+
+	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
+		const struct json_value *v;
+
+		r.line = spaa_input_lineno(in);
+		if ((r.line & 4095) == 0 && opts->on_progress)
+			opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
+					  bytes_total);
+		if (strspn(line, " \t\r") == len) {
+			if (!r.seen_header) {
+				bad(&r, err, "the header is not the first record (the line is blank)");
+				goto out;
+			}
+			warn(&r, "blank", "skipped a blank line");
+			continue;
+		}
+		v = json_parse(r.jp, line, len, &je);
+		if (!v) {
+			spaa_error_at(err, SPAA_E_PARSE, r.path, r.line,
+				      "invalid JSON at byte %zu: %s", je.offset + 1, je.msg);
+			goto out;
+		}
+		if (read_record(&r, v, err))
+			goto out;
+	}
+	if (got < 0)
+		goto out;
+	if (reader_finish(&r, err))
+		goto out;
+	if (opts->on_progress)
+		opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
+				  bytes_total);
+	ret = 0;
+out:
+	flush_warnings(&r);
+	reader_release(&r);
+	return ret;
+}

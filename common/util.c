@@ -1,0 +1,103 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "fatal: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *spaa_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *spaa_xcalloc(size_t nmemb, size_t size)
+{
+	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
+	return p ? p : oom(nmemb * size);
+}
+
+void *spaa_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *spaa_xstrndup(const char *s, size_t n)
+{
+	char *d = spaa_xmalloc(n + 1);
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+char *spaa_xstrdup(const char *s)
+{
+	return spaa_xstrndup(s, strlen(s));
+}
+
+int spaa_parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, (uint64_t)(*s - '0'), &v))
+			return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int spaa_parse_i64(const char *s, int64_t *out)
+{
+	uint64_t v;
+	int neg = *s == '-';
+
+	if (spaa_parse_u64(s + neg, &v))
+		return -1;
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+		return -1;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return 0;
+}
+
+/*
+ * Word-at-a-time multiply-xorshift hash: hashing is on the per-record path
+ * (every frame id, every stack id), so it must not go byte by byte.
+ */
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}
+
+uint64_t spaa_hash_bytes(const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (n * 0x100000001b3ULL);
+	uint64_t w;
+
+	for (; n >= 8; b += 8, n -= 8) {
+		memcpy(&w, b, 8);
+		h = (h ^ mix64(w)) * 0x9e3779b97f4a7c15ULL;
+	}
+	w = 0;
+	memcpy(&w, b, n);
+	h ^= mix64(w ^ n);
+	return mix64(h);
+}

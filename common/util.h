@@ -1,0 +1,57 @@
+/*
+ * util - allocation, checked arithmetic and small helpers used everywhere.
+ *
+ * Allocation failure is the one condition common/ does not report through
+ * struct spaa_error: the spaa_x* allocators print one line on stderr and
+ * abort(), because every caller would otherwise need an error path for a
+ * condition nobody can recover from (git's xmalloc makes the same choice).
+ */
+#ifndef SPAA_UTIL_H
+#define SPAA_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "banned.h"
+
+void *spaa_xmalloc(size_t n);
+void *spaa_xcalloc(size_t nmemb, size_t size);
+void *spaa_xrealloc(void *p, size_t n);
+/* Returns a malloc'ed copy of s; the caller owns it. */
+char *spaa_xstrdup(const char *s);
+char *spaa_xstrndup(const char *s, size_t n);
+
+#define SPAA_FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
+
+/*
+ * Grows array x (with *alloc slots) so that it holds at least nr elements;
+ * amortized doubling.  x may be NULL with *alloc == 0.
+ */
+#define SPAA_ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((size_t)(nr) > (alloc)) { \
+			size_t spaa_new_ = (alloc) ? (alloc) * 2 : 16; \
+			if (spaa_new_ < (size_t)(nr)) \
+				spaa_new_ = (size_t)(nr); \
+			(x) = spaa_xrealloc((x), spaa_new_ * sizeof(*(x))); \
+			(alloc) = spaa_new_; \
+		} \
+	} while (0)
+
+/* Returns 0 and stores a + b in *out, or -1 if the sum overflows. */
+static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	return __builtin_add_overflow(a, b, out) ? -1 : 0;
+}
+
+/*
+ * Parses a decimal integer that must fill the whole string (no sign for
+ * the unsigned variant, optional '-' for the signed one).  Returns 0 or -1.
+ */
+int spaa_parse_u64(const char *s, uint64_t *out);
+int spaa_parse_i64(const char *s, int64_t *out);
+
+/* A fast 64-bit hash for hash tables; never written to files. */
+uint64_t spaa_hash_bytes(const void *p, size_t n);
+
+#endif
