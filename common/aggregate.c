@@ -128,8 +128,9 @@ static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
 		return -1;
 	fk.thread = t;
 	fk.fn = self_fn;
-	return add_to(&a->thread_fn_self[slot(&a->thread_fn, &fk, &a->thread_fn_self,
-					      &a->thread_fn_alloc)], o->self, err);
+	/* slot() may move the array: index first, then address */
+	t = slot(&a->thread_fn, &fk, &a->thread_fn_self, &a->thread_fn_alloc);
+	return add_to(&a->thread_fn_self[t], o->self, err);
 }
 
 int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
@@ -165,9 +166,10 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
 		return -1;
 	if (o->cpu != SPAA_NO_ID) {
+		uint32_t c = slot(&a->cpus, &o->cpu, &a->cpu_weight, &a->cpu_alloc);
+
 		a->cpus_known = true;
-		return add_to(&a->cpu_weight[slot(&a->cpus, &o->cpu, &a->cpu_weight,
-						  &a->cpu_alloc)], o->weight, err);
+		return add_to(&a->cpu_weight[c], o->weight, err);
 	}
 	return 0;
 }

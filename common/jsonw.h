@@ -3,12 +3,16 @@
  * end calls into a growing buffer, keys in the order written, no parsing.
  *
  * Output is compact (no spaces or newlines) and always valid UTF-8 JSON:
- *   - '"', '\\' and control bytes are escaped (\n, \t, ... or \u00XX);
- *   - U+2028, U+2029 and U+0085 are always escaped as \uXXXX, because a
- *     Java line splitter (Trace Compass) breaks lines at them;
+ *   - '"', '\\' and control bytes are escaped (\b \f \n \r \t, others
+ *     \u00xx); hex digits are lowercase;
+ *   - U+2028, U+2029 and U+0085 are always escaped as \uXXXX, because
+ *     Trace Compass finds the JSON with a Java regex whose "." stops at
+ *     them;
  *   - with ascii_only set, every non-ASCII code point is escaped as \uXXXX
  *     (surrogate pairs above U+FFFF);
- *   - bytes that are not valid UTF-8 are written as U+FFFD, so a bad
+ *   - bytes that are not valid UTF-8 (overlong forms, surrogates, past
+ *     U+10FFFF, truncated sequences) are written as U+FFFD, one per
+ *     maximal invalid subsequence as Unicode recommends, so a bad
  *     function name can never make the output unparseable.
  * Doubles are written in the C locale with an explicit precision; NaN and
  * infinities are written as null, never as a bare word.
@@ -26,8 +30,12 @@
 
 #define JSONW_MAX_DEPTH 32
 
+/*
+ * A writer holds one JSON text: a single top-level value (asserted).
+ * Set ascii_only after jsonw_init.
+ */
 struct jsonw {
-	char *buf;              /* owned, NUL-terminated */
+	char *buf;              /* owned, NUL-terminated; "" after init */
 	size_t len, alloc;
 	bool ascii_only;
 	int depth;
@@ -37,9 +45,9 @@ struct jsonw {
 };
 
 void jsonw_init(struct jsonw *jw);
-/* Frees the buffer and reinitializes. */
+/* Frees the buffer and reinitializes (ascii_only too). */
 void jsonw_release(struct jsonw *jw);
-/* Empties the buffer for reuse, keeping its memory. */
+/* Empties the buffer for reuse, keeping its memory and ascii_only. */
 void jsonw_reset(struct jsonw *jw);
 
 void jsonw_object_begin(struct jsonw *jw);

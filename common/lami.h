@@ -74,11 +74,20 @@ struct lami_opts {
 
 /*
  * Parses argv[1..argc) into o (initialized here) and the analysis' extra
- * options (may be NULL).  "--" ends options; "-" is a path (stdin).
- * Errors are SPAA_E_USAGE with a message such as "unknown option
- * '--foo'", "option '--limit' needs a value", "invalid value 'x' for
- * '--begin'", "'--begin' is after '--end'".  Release o with
- * lami_opts_release.
+ * options (may be NULL; their dests are only written when given).  Every
+ * option with a value takes "--opt=value" and "--opt value" (the next
+ * argument, whatever it looks like: "--begin -5"); names must match
+ * exactly (no prefixes).  "--" ends options; "-" is a path (stdin).
+ * --limit takes a positive count or "unlimited"; --begin/--end decimal
+ * int64.  Errors are SPAA_E_USAGE with one of these messages:
+ *   "unknown option '--foo'"             (also "-x"; "--foo=1" too)
+ *   "option '--metadata' takes no value" (a flag given "=value")
+ *   "option '--limit' needs a value"     (last argument)
+ *   "invalid value 'x' for '--begin'"
+ *   "'--begin' (7) is after '--end' (5)"
+ * On failure o is already released.  Release o with lami_opts_release
+ * (harmless twice); LAMI_OPT_LIST dests are the caller's to release with
+ * lami_strlist_release, even after a failure.
  */
 int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 		    const struct lami_option *extra, struct spaa_error *err);
@@ -86,9 +95,11 @@ void lami_opts_release(struct lami_opts *o);
 
 /*
  * Writes the --help text: usage line "usage: PROG [OPTIONS] SYNOPSIS",
- * description, the common options, the extra options, and a closing
- * "See PROG(1)." line.  Options are listed one per line as
- * "  --name ARG   help".
+ * description (may be NULL), "LAMI options:" with the common options,
+ * "Analysis options:" with the extra ones (if any), and a closing
+ * "See PROG(1)." line, sections separated by blank lines.  Options are
+ * listed one per line as "  --name ARG  help" ("  -h, --help  ..."),
+ * the help texts aligned in one column.
  */
 void lami_help_write(FILE *out, const char *prog, const char *synopsis,
 		     const char *description, const struct lami_option *extra);
@@ -117,31 +128,35 @@ enum lami_class {
 const char *lami_class_name(enum lami_class c);
 
 struct lami_column {
-	const char *title;
+	const char *title;      /* may be NULL (TC then names it) */
 	enum lami_class cls;    /* LAMI_MIXED: decided per run (see lami_table_set_column) */
-	const char *unit;       /* NULL; only for string/int/number/bool */
+	const char *unit;       /* NULL; only for string/int/number/bool (asserted) */
 };
 
 struct lami_table_class {
-	const char *name;       /* key in "table-classes", e.g. "functions" */
-	const char *title;
+	const char *name;       /* key in "table-classes", e.g. "functions"; unique */
+	const char *title;      /* required (TC) */
 	const struct lami_column *columns;
 	size_t ncolumns;
 };
 
 struct lami_meta {
-	const char *title;
-	const char *description;
+	const char *title;              /* required (TC) */
+	const char *description;        /* may be NULL */
 	const char *url;                /* may be NULL */
 	const char *const *authors;     /* NULL-terminated, may be NULL */
 	const char *const *tags;        /* NULL-terminated, may be NULL */
 	int version_major, version_minor, version_patch;
 	const char *version_extra;      /* may be NULL */
 	const struct lami_table_class *classes;
-	size_t nclasses;
+	size_t nclasses;                /* at least 1 */
 };
 
-/* Writes the metadata object (mi-version {0,1}) and a newline. */
+/*
+ * Writes the metadata object (mi-version {0,1}) on one line and a
+ * newline.  NULL optional members are omitted, never written as null;
+ * version major/minor/patch are always written.
+ */
 void lami_metadata_write(FILE *out, const struct lami_meta *m);
 
 /* ---- 3. results ------------------------------------------------------- */
@@ -153,7 +168,8 @@ struct lami_table;
 
 /*
  * Starts a table of class cls (weak: static storage) covering the time
- * range [begin, end] ns.  Owned by the caller until lami_results_add.
+ * range [begin, end] ns (begin <= end, asserted).  Owned by the caller
+ * until lami_results_add.  lami_table_free accepts NULL.
  */
 struct lami_table *lami_table_new(const struct lami_table_class *cls,
 				  int64_t begin, int64_t end);
@@ -172,7 +188,8 @@ void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
  * run (e.g. duration, or number with unit "cycles").  A table with any
  * such column is written with a full dynamic class (title and
  * column-descriptions), since TC ignores column-descriptions next to
- * "inherit".  unit may be NULL; it is copied.
+ * "inherit".  unit may be NULL; it is copied.  May come before or after
+ * the rows; the column's cells must fit the class either way (asserted).
  */
 void lami_table_set_column(struct lami_table *t, size_t col,
 			   enum lami_class cls, const char *unit);
@@ -181,7 +198,14 @@ size_t lami_table_rows(const struct lami_table *t);
 
 /*
  * A row is lami_row_begin, exactly one cell call per column, lami_row_end
- * (asserted).  Strings are copied.
+ * (asserted).  Strings are copied.  Each cell must fit its column's
+ * class (asserted, rule R9 of tools/lami_check.py): a mixed column takes
+ * any cell, a number column number and int cells, other columns cells
+ * of their own class; empty and unknown fit anywhere.
+ *
+ * Values that TC or the spec would reject become the unknown object:
+ * non-finite numbers and ratios, a time range ending before it begins,
+ * a CPU id outside 32 bits.  A NULL string or path is an empty cell.
  */
 void lami_row_begin(struct lami_table *t);
 void lami_row_end(struct lami_table *t);
@@ -213,23 +237,35 @@ void lami_results_add(struct lami_results *r, struct lami_table *t);
 void lami_results_release(struct lami_results *r);
 
 /*
- * Writes {"results": [...]} with "{" alone on the first line and a final
- * newline.  Columns of LAMI_MIXED class never set by
- * lami_table_set_column are written as "mixed".
+ * Writes {"results": [...]} with "{" alone on the first line, the rest
+ * on the second, and a final newline.  r must hold at least one table
+ * (asserted: with none, write a no-data error object instead).  A
+ * table's "class" is its class name, {"inherit": name, "title": T} after
+ * lami_table_set_title alone, or a full {"title", "column-descriptions"}
+ * class after lami_table_set_column, in which columns of LAMI_MIXED
+ * class never set are written as "mixed".  Numbers and ratios carry 15
+ * significant digits.
  */
 void lami_results_write(FILE *out, const struct lami_results *r);
 
-/* Writes {"error-code": code, "error-message": msg} and a newline. */
+/*
+ * Writes {"error-code": code, "error-message": msg} on one line and a
+ * newline.  code may be NULL (omitted).
+ */
 void lami_error_write(FILE *out, const char *code, const char *msg);
 
 /*
  * Progress lines "VALUE MESSAGE" for --output-progress.  VALUE is
- * done/total clamped to [0,1], written with two decimals ("0.42"); a line
- * is written only when the value grew by at least 0.01 since the last
- * one, so values never decrease and a run writes at most ~101 lines.
- * With total 0 (unknown size, e.g. stdin) VALUE is "*": written on the
- * first call and then once per 64 MiB of done, at most 100 lines.  Each
- * line is flushed.  A disabled progress (out == NULL) writes nothing.
+ * done/total clamped to [0,1], rounded down to two decimals ("0.42"); a
+ * line is written on the first call and then only when the value grew
+ * by at least 0.01, so values never decrease and a run writes at most
+ * 101 lines.  With total 0 (unknown size, e.g. stdin) VALUE is "*":
+ * written on the first call and then once per 64 MiB of done, at most
+ * 100 lines.  The first line fixes the mode, as TC must not see "*" and
+ * numbers mixed: later calls of the other kind write nothing.  msg may
+ * be NULL or "" (no message); control characters in it become spaces
+ * and invalid UTF-8 U+FFFD.  Each line is flushed.  A disabled progress
+ * (out == NULL) writes nothing.
  */
 struct lami_progress {
 	FILE *out;              /* weak; NULL = disabled */

@@ -1,0 +1,361 @@
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "util.h"
+
+/*
+ * An initialized writer points at this empty string and owns nothing
+ * (alloc 0), like git's strbuf_slopbuf: init cannot fail and releasing an
+ * unused writer frees nothing.  It is never written to, because every
+ * append grows the buffer first.
+ */
+static char jsonw_slopbuf[1];
+
+void jsonw_init(struct jsonw *jw)
+{
+	memset(jw, 0, sizeof(*jw));
+	jw->buf = jsonw_slopbuf;
+}
+
+void jsonw_release(struct jsonw *jw)
+{
+	if (jw->alloc)
+		free(jw->buf);
+	jsonw_init(jw);
+}
+
+void jsonw_reset(struct jsonw *jw)
+{
+	jw->len = 0;
+	if (jw->alloc)
+		jw->buf[0] = '\0';
+	jw->depth = 0;
+	jw->want_value = false;
+}
+
+static void jsonw_grow(struct jsonw *jw, size_t extra)
+{
+	size_t need;
+
+	if (__builtin_add_overflow(jw->len, extra + 1, &need))
+		need = SIZE_MAX;        /* spaa_xrealloc aborts on it */
+	if (need <= jw->alloc)
+		return;
+	if (!jw->alloc)
+		jw->buf = NULL;         /* never realloc the slop buffer */
+	SPAA_ALLOC_GROW(jw->buf, need, jw->alloc);
+}
+
+static void jsonw_add(struct jsonw *jw, const char *s, size_t n)
+{
+	jsonw_grow(jw, n);
+	memcpy(jw->buf + jw->len, s, n);
+	jw->len += n;
+	jw->buf[jw->len] = '\0';
+}
+
+static void jsonw_addc(struct jsonw *jw, char c)
+{
+	jsonw_add(jw, &c, 1);
+}
+
+static void jsonw_adds(struct jsonw *jw, const char *s)
+{
+	jsonw_add(jw, s, strlen(s));
+}
+
+/*
+ * Called before every value: writes the comma inside arrays and checks
+ * that a value inside an object follows its key.  A top-level value must
+ * be the only one: a JSON text holds a single value.
+ */
+static void jsonw_before_value(struct jsonw *jw)
+{
+	int d = jw->depth - 1;
+
+	if (d < 0) {
+		assert(jw->len == 0 && "one top-level value per JSON text");
+		return;
+	}
+	if (jw->in_object[d]) {
+		assert(jw->want_value && "a value in an object needs a key");
+		jw->want_value = false;
+		return;
+	}
+	if (!jw->first[d])
+		jsonw_addc(jw, ',');
+	jw->first[d] = false;
+}
+
+static void jsonw_open(struct jsonw *jw, char c, bool object)
+{
+	jsonw_before_value(jw);
+	assert(jw->depth < JSONW_MAX_DEPTH);
+	jw->first[jw->depth] = true;
+	jw->in_object[jw->depth] = object;
+	jw->depth++;
+	jsonw_addc(jw, c);
+}
+
+static void jsonw_close(struct jsonw *jw, char c, bool object)
+{
+	assert(jw->depth > 0 && "unbalanced end");
+	assert(jw->in_object[jw->depth - 1] == object && "mismatched end");
+	assert(!jw->want_value && "key without a value");
+	(void)object;   /* only checked */
+	jw->depth--;
+	jsonw_addc(jw, c);
+}
+
+void jsonw_object_begin(struct jsonw *jw)
+{
+	jsonw_open(jw, '{', true);
+}
+
+void jsonw_object_end(struct jsonw *jw)
+{
+	jsonw_close(jw, '}', true);
+}
+
+void jsonw_array_begin(struct jsonw *jw)
+{
+	jsonw_open(jw, '[', false);
+}
+
+void jsonw_array_end(struct jsonw *jw)
+{
+	jsonw_close(jw, ']', false);
+}
+
+/*
+ * Length of the valid UTF-8 sequence at s (1 to 4), or, when it is not
+ * valid, minus the length of its "maximal subpart": the longest prefix
+ * that could still have begun a valid sequence (at least one byte).
+ * Replacing each maximal subpart by one U+FFFD is the practice Unicode
+ * recommends (chapter 3, "U+FFFD Substitution of Maximal Subparts") and
+ * what Python's "replace" and WHATWG decoders do, so a bad byte never
+ * swallows the valid characters after it.  Overlong forms, surrogates
+ * and code points above U+10FFFF are invalid.
+ */
+static int utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
+	int need, i;
+	uint32_t c;
+
+	if (b < 0x80) {
+		*cp = b;
+		return 1;
+	}
+	if (b >= 0xc2 && b <= 0xdf) {
+		need = 1;
+		c = b & 0x1f;
+	} else if (b >= 0xe0 && b <= 0xef) {
+		need = 2;
+		c = b & 0x0f;
+		if (b == 0xe0)
+			lo = 0xa0;      /* overlong */
+		else if (b == 0xed)
+			hi = 0x9f;      /* surrogates */
+	} else if (b >= 0xf0 && b <= 0xf4) {
+		need = 3;
+		c = b & 0x07;
+		if (b == 0xf0)
+			lo = 0x90;      /* overlong */
+		else if (b == 0xf4)
+			hi = 0x8f;      /* above U+10FFFF */
+	} else {
+		return -1;      /* continuation byte, C0, C1, F5..FF */
+	}
+	for (i = 1; i <= need; i++) {
+		if ((size_t)i >= n || s[i] < lo || s[i] > hi)
+			return -i;
+		c = (c << 6) | (s[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = c;
+	return need + 1;
+}
+
+static void jsonw_add_u(struct jsonw *jw, uint32_t u)
+{
+	char tmp[16];
+
+	snprintf(tmp, sizeof(tmp), "\\u%04" PRIx32, u);
+	jsonw_add(jw, tmp, 6);
+}
+
+static void jsonw_add_escaped(struct jsonw *jw, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0;  /* s[run..i) is copied as is */
+
+	jsonw_grow(jw, len + 2);
+	jsonw_addc(jw, '"');
+	while (i < len) {
+		uint32_t cp = 0;
+		int n = utf8_seq(s + i, len - i, &cp);
+		const char *esc = NULL;
+
+		if (n == 1 && cp >= 0x20 && cp != '"' && cp != '\\') {
+			i++;
+			continue;
+		}
+		if (n > 1 && !jw->ascii_only && cp != 0x85 &&
+		    cp != 0x2028 && cp != 0x2029) {
+			i += n;
+			continue;
+		}
+		jsonw_add(jw, str + run, i - run);
+		switch (n > 0 ? cp : 0xfffd) {
+		case '"': esc = "\\\""; break;
+		case '\\': esc = "\\\\"; break;
+		case '\b': esc = "\\b"; break;
+		case '\f': esc = "\\f"; break;
+		case '\n': esc = "\\n"; break;
+		case '\r': esc = "\\r"; break;
+		case '\t': esc = "\\t"; break;
+		}
+		if (esc) {
+			jsonw_adds(jw, esc);
+		} else if (n < 0) {
+			if (jw->ascii_only)
+				jsonw_add_u(jw, 0xfffd);
+			else
+				jsonw_adds(jw, "\xef\xbf\xbd");
+			n = -n;
+		} else if (cp > 0xffff) {
+			/* \u escapes are UTF-16 code units */
+			jsonw_add_u(jw, 0xd800 + ((cp - 0x10000) >> 10));
+			jsonw_add_u(jw, 0xdc00 + ((cp - 0x10000) & 0x3ff));
+		} else {
+			jsonw_add_u(jw, cp);
+		}
+		i += n;
+		run = i;
+	}
+	jsonw_add(jw, str + run, i - run);
+	jsonw_addc(jw, '"');
+}
+
+void jsonw_key(struct jsonw *jw, const char *key)
+{
+	int d = jw->depth - 1;
+
+	assert(d >= 0 && jw->in_object[d] && "a key outside an object");
+	assert(!jw->want_value && "two keys in a row");
+	if (!jw->first[d])
+		jsonw_addc(jw, ',');
+	jw->first[d] = false;
+	jsonw_add_escaped(jw, key, strlen(key));
+	jsonw_addc(jw, ':');
+	jw->want_value = true;
+}
+
+void jsonw_string(struct jsonw *jw, const char *s)
+{
+	jsonw_string_len(jw, s, strlen(s));
+}
+
+void jsonw_string_len(struct jsonw *jw, const char *s, size_t len)
+{
+	jsonw_before_value(jw);
+	jsonw_add_escaped(jw, s, len);
+}
+
+void jsonw_i64(struct jsonw *jw, int64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRId64, v);
+
+	jsonw_before_value(jw);
+	jsonw_add(jw, tmp, (size_t)n);
+}
+
+void jsonw_u64(struct jsonw *jw, uint64_t v)
+{
+	char tmp[24];
+	int n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
+
+	jsonw_before_value(jw);
+	jsonw_add(jw, tmp, (size_t)n);
+}
+
+void jsonw_double(struct jsonw *jw, int precision, double v)
+{
+	char tmp[40], *p, *q;
+
+	assert(precision >= 1 && precision <= 17);
+	if (!isfinite(v)) {
+		jsonw_null(jw);
+		return;
+	}
+	snprintf(tmp, sizeof(tmp), "%.*g", precision, v);
+	/*
+	 * %g honours LC_NUMERIC, whose decimal point may be "," or even a
+	 * multibyte character.  Its output is otherwise only digits, signs
+	 * and 'e', so whatever else appears is the decimal point: turn it
+	 * into "." without touching the process' locale.
+	 */
+	for (p = q = tmp; *p; ) {
+		if (strchr("0123456789+-e", *p)) {
+			*q++ = *p++;
+			continue;
+		}
+		*q++ = '.';
+		while (*p && !strchr("0123456789+-e", *p))
+			p++;
+	}
+	*q = '\0';
+	jsonw_before_value(jw);
+	jsonw_add(jw, tmp, (size_t)(q - tmp));
+}
+
+void jsonw_bool(struct jsonw *jw, bool v)
+{
+	jsonw_before_value(jw);
+	jsonw_adds(jw, v ? "true" : "false");
+}
+
+void jsonw_null(struct jsonw *jw)
+{
+	jsonw_before_value(jw);
+	jsonw_adds(jw, "null");
+}
+
+void jsonw_kv_string(struct jsonw *jw, const char *key, const char *s)
+{
+	jsonw_key(jw, key);
+	jsonw_string(jw, s);
+}
+
+void jsonw_kv_i64(struct jsonw *jw, const char *key, int64_t v)
+{
+	jsonw_key(jw, key);
+	jsonw_i64(jw, v);
+}
+
+void jsonw_kv_u64(struct jsonw *jw, const char *key, uint64_t v)
+{
+	jsonw_key(jw, key);
+	jsonw_u64(jw, v);
+}
+
+void jsonw_kv_double(struct jsonw *jw, const char *key, int precision,
+		     double v)
+{
+	jsonw_key(jw, key);
+	jsonw_double(jw, precision, v);
+}
+
+void jsonw_kv_bool(struct jsonw *jw, const char *key, bool v)
+{
+	jsonw_key(jw, key);
+	jsonw_bool(jw, v);
+}

@@ -1,0 +1,456 @@
+/*
+ * check_jsonw - the JSON writer against exact expected strings, in the
+ * manner of git's t0019-json-writer.
+ */
+#include <check.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsonw.h"
+#include "util.h"
+
+Suite *jsonw_suite(void);
+
+START_TEST(test_empty_containers)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	ck_assert_str_eq(jw.buf, "");
+	ck_assert_uint_eq(jw.len, 0);
+	jsonw_object_begin(&jw);
+	jsonw_object_end(&jw);
+	ck_assert_str_eq(jw.buf, "{}");
+	jsonw_reset(&jw);
+	jsonw_array_begin(&jw);
+	jsonw_array_end(&jw);
+	ck_assert_str_eq(jw.buf, "[]");
+	ck_assert_uint_eq(jw.len, 2);
+	jsonw_release(&jw);
+	ck_assert_str_eq(jw.buf, "");
+	jsonw_release(&jw);     /* releasing twice is harmless */
+}
+END_TEST
+
+START_TEST(test_nested)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_key(&jw, "a");
+	jsonw_array_begin(&jw);
+	jsonw_i64(&jw, 1);
+	jsonw_i64(&jw, 2);
+	jsonw_object_begin(&jw);
+	jsonw_key(&jw, "b");
+	jsonw_null(&jw);
+	jsonw_object_end(&jw);
+	jsonw_array_begin(&jw);
+	jsonw_array_end(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_object_end(&jw);
+	jsonw_array_end(&jw);
+	jsonw_kv_bool(&jw, "c", true);
+	jsonw_kv_bool(&jw, "d", false);
+	jsonw_key(&jw, "e");
+	jsonw_object_begin(&jw);
+	jsonw_key(&jw, "f");
+	jsonw_array_begin(&jw);
+	jsonw_string(&jw, "g");
+	jsonw_array_end(&jw);
+	jsonw_object_end(&jw);
+	jsonw_object_end(&jw);
+	ck_assert_str_eq(jw.buf,
+		"{\"a\":[1,2,{\"b\":null},[],{}],\"c\":true,\"d\":false,"
+		"\"e\":{\"f\":[\"g\"]}}");
+	ck_assert_uint_eq(jw.len, strlen(jw.buf));
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_max_depth)
+{
+	struct jsonw jw;
+	char expect[2 * JSONW_MAX_DEPTH + 1];
+	int i;
+
+	jsonw_init(&jw);
+	for (i = 0; i < JSONW_MAX_DEPTH; i++) {
+		jsonw_array_begin(&jw);
+		expect[i] = '[';
+		expect[2 * JSONW_MAX_DEPTH - 1 - i] = ']';
+	}
+	expect[2 * JSONW_MAX_DEPTH] = '\0';
+	for (i = 0; i < JSONW_MAX_DEPTH; i++)
+		jsonw_array_end(&jw);
+	ck_assert_str_eq(jw.buf, expect);
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_scalars)
+{
+	static const struct {
+		int kind;       /* 0 i64, 1 u64, 2 bool, 3 null */
+		int64_t i;
+		uint64_t u;
+		const char *expect;
+	} cases[] = {
+		{ 0, 0, 0, "0" },
+		{ 0, -1, 0, "-1" },
+		{ 0, INT64_MAX, 0, "9223372036854775807" },
+		{ 0, INT64_MIN, 0, "-9223372036854775808" },
+		{ 1, 0, 0, "0" },
+		{ 1, 0, UINT64_MAX, "18446744073709551615" },
+		{ 2, 1, 0, "true" },
+		{ 2, 0, 0, "false" },
+		{ 3, 0, 0, "null" },
+	};
+	struct jsonw jw;
+	size_t i;
+
+	jsonw_init(&jw);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		jsonw_reset(&jw);
+		switch (cases[i].kind) {
+		case 0: jsonw_i64(&jw, cases[i].i); break;
+		case 1: jsonw_u64(&jw, cases[i].u); break;
+		case 2: jsonw_bool(&jw, cases[i].i != 0); break;
+		default: jsonw_null(&jw); break;
+		}
+		ck_assert_msg(!strcmp(jw.buf, cases[i].expect),
+			      "case %zu: got '%s', want '%s'", i, jw.buf,
+			      cases[i].expect);
+	}
+	jsonw_release(&jw);
+}
+END_TEST
+
+/* Strings: input bytes, expected output in default and ASCII-only mode. */
+static const struct {
+	const char *in;
+	size_t len;             /* 0: strlen(in) */
+	const char *out;
+	const char *ascii;      /* NULL: same as out */
+} string_cases[] = {
+	{ "", 0, "\"\"", NULL },
+	{ "plain / text", 0, "\"plain / text\"", NULL },
+	{ "a\"b", 0, "\"a\\\"b\"", NULL },
+	{ "back\\slash", 0, "\"back\\\\slash\"", NULL },
+	{ "\b\f\n\r\t", 0, "\"\\b\\f\\n\\r\\t\"", NULL },
+	{ "\x01\x1f\x0b", 0, "\"\\u0001\\u001f\\u000b\"", NULL },
+	{ "a\0b", 3, "\"a\\u0000b\"", NULL },
+	{ "del\x7f", 0, "\"del\x7f\"", NULL },
+	/* valid UTF-8 passes through unless ascii_only */
+	{ "caf\xc3\xa9", 0, "\"caf\xc3\xa9\"", "\"caf\\u00e9\"" },
+	{ "\xe2\x82\xac", 0, "\"\xe2\x82\xac\"", "\"\\u20ac\"" },
+	{ "\xef\xbf\xbf", 0, "\"\xef\xbf\xbf\"", "\"\\uffff\"" },
+	{ "\xf0\x9f\x98\x80", 0, "\"\xf0\x9f\x98\x80\"", "\"\\ud83d\\ude00\"" },
+	{ "\xf4\x8f\xbf\xbf", 0, "\"\xf4\x8f\xbf\xbf\"", "\"\\udbff\\udfff\"" },
+	{ "\xf0\x90\x80\x80", 0, "\"\xf0\x90\x80\x80\"", "\"\\ud800\\udc00\"" },
+	/* Java line terminators: always escaped */
+	{ "a\xe2\x80\xa8" "b", 0, "\"a\\u2028b\"", NULL },
+	{ "\xe2\x80\xa9", 0, "\"\\u2029\"", NULL },
+	{ "x\xc2\x85y", 0, "\"x\\u0085y\"", NULL },
+	{ "\xc2\x84\xe2\x80\xaa", 0, "\"\xc2\x84\xe2\x80\xaa\"",
+	  "\"\\u0084\\u202a\"" },
+	/* invalid UTF-8: one U+FFFD per maximal subpart (as Python) */
+	{ "\x80", 0, "\"\xef\xbf\xbd\"", "\"\\ufffd\"" },
+	{ "\xc3", 0, "\"\xef\xbf\xbd\"", "\"\\ufffd\"" },
+	{ "\xe2\x82" "A", 0, "\"\xef\xbf\xbd" "A\"", "\"\\ufffdA\"" },
+	{ "\xe2\x82\xe2\x82\xac", 0, "\"\xef\xbf\xbd\xe2\x82\xac\"",
+	  "\"\\ufffd\\u20ac\"" },
+	{ "\xc0\x80", 0, "\"\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\"" },
+	{ "\xed\xa0\x80", 0, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "\xe0\x80\x80", 0, "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\\ufffd\"" },
+	{ "\xf4\x90\x80\x80", 0,
+	  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "\xf0\x9f\x98" "x", 0, "\"\xef\xbf\xbdx\"", "\"\\ufffdx\"" },
+	{ "\xff\xfe", 0, "\"\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\"" },
+	{ "\xf8\x88\x80\x80\x80", 0,
+	  "\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"",
+	  "\"\\ufffd\\ufffd\\ufffd\\ufffd\\ufffd\"" },
+	{ "a\xf0\x9f\x98\x80\xf0\x9f", 0, "\"a\xf0\x9f\x98\x80\xef\xbf\xbd\"",
+	  "\"a\\ud83d\\ude00\\ufffd\"" },
+	/* a truncated sequence must not read past len */
+	{ "\xe2\x82\xac", 2, "\"\xef\xbf\xbd\"", "\"\\ufffd\"" },
+	{ "\"\xff\n", 0, "\"\\\"\xef\xbf\xbd\\n\"", "\"\\\"\\ufffd\\n\"" },
+};
+
+START_TEST(test_string_escapes)
+{
+	struct jsonw jw;
+	int ascii;
+
+	jsonw_init(&jw);
+	for (ascii = 0; ascii < 2; ascii++) {
+		const char *want;
+		size_t len;
+
+		jw.ascii_only = ascii;
+		jsonw_reset(&jw);
+		len = string_cases[_i].len ? string_cases[_i].len
+					   : strlen(string_cases[_i].in);
+		jsonw_string_len(&jw, string_cases[_i].in, len);
+		want = ascii && string_cases[_i].ascii ? string_cases[_i].ascii
+						       : string_cases[_i].out;
+		ck_assert_msg(!strcmp(jw.buf, want),
+			      "case %d ascii=%d: got '%s', want '%s'", _i,
+			      ascii, jw.buf, want);
+		ck_assert_uint_eq(jw.len, strlen(want));
+	}
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_keys_escaped)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_kv_string(&jw, "a\"b\n", "v\xe2\x80\xa8");
+	jsonw_kv_string(&jw, "\xff", "");
+	jsonw_object_end(&jw);
+	ck_assert_str_eq(jw.buf,
+		"{\"a\\\"b\\n\":\"v\\u2028\",\"\xef\xbf\xbd\":\"\"}");
+	jsonw_release(&jw);
+}
+END_TEST
+
+static const struct {
+	int precision;
+	double v;
+	const char *expect;
+} double_cases[] = {
+	{ 15, 0.1, "0.1" },
+	{ 15, 0.30000000000000004, "0.3" },
+	{ 17, 0.1, "0.10000000000000001" },
+	{ 15, 42.0, "42" },
+	{ 15, -0.0, "-0" },
+	{ 15, 1e20, "1e+20" },
+	{ 15, -2.5e-7, "-2.5e-07" },
+	{ 15, 1.0 / 3, "0.333333333333333" },
+	{ 3, 3.14159, "3.14" },
+	{ 1, 0.25, "0.2" },
+	{ 15, 123456789012345678.0, "1.23456789012346e+17" },
+	{ 15, 1e-320, "9.99988867182683e-321" },
+	{ 17, 1.7976931348623157e308, "1.7976931348623157e+308" },
+	{ 15, NAN, "null" },
+	{ 15, INFINITY, "null" },
+	{ 15, -INFINITY, "null" },
+};
+
+START_TEST(test_doubles)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_double(&jw, double_cases[_i].precision, double_cases[_i].v);
+	ck_assert_msg(!strcmp(jw.buf, double_cases[_i].expect),
+		      "case %d: got '%s', want '%s'", _i, jw.buf,
+		      double_cases[_i].expect);
+	jsonw_release(&jw);
+}
+END_TEST
+
+/*
+ * A decimal comma (de_DE) or a two-byte decimal point (ps_AF, U+066B)
+ * must still come out as ".".  Skipped where the locales are missing
+ * (try LOCPATH= with localedef-built ones).
+ */
+START_TEST(test_doubles_locale)
+{
+	static const char *const locales[] = {
+		"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "ps_AF.UTF-8",
+	};
+	struct jsonw jw;
+	size_t i;
+
+	jsonw_init(&jw);
+	for (i = 0; i < sizeof(locales) / sizeof(locales[0]); i++) {
+		if (!setlocale(LC_NUMERIC, locales[i]))
+			continue;
+		jsonw_reset(&jw);
+		jsonw_array_begin(&jw);
+		jsonw_double(&jw, 15, 0.5);
+		jsonw_double(&jw, 15, -1234.25);
+		jsonw_double(&jw, 15, 2.5e-7);
+		jsonw_array_end(&jw);
+		setlocale(LC_NUMERIC, "C");
+		ck_assert_msg(!strcmp(jw.buf, "[0.5,-1234.25,2.5e-07]"),
+			      "%s: got '%s'", locales[i], jw.buf);
+	}
+	setlocale(LC_NUMERIC, "C");
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_kv_shorthands)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_kv_string(&jw, "s", "x");
+	jsonw_kv_i64(&jw, "i", -1);
+	jsonw_kv_u64(&jw, "u", 18446744073709551615u);
+	jsonw_kv_double(&jw, "d", 15, 1.5);
+	jsonw_kv_double(&jw, "n", 15, NAN);
+	jsonw_kv_bool(&jw, "b", true);
+	jsonw_object_end(&jw);
+	ck_assert_str_eq(jw.buf,
+		"{\"s\":\"x\",\"i\":-1,\"u\":18446744073709551615,"
+		"\"d\":1.5,\"n\":null,\"b\":true}");
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_reset_reuse)
+{
+	struct jsonw jw;
+	char *buf;
+
+	jsonw_init(&jw);
+	jw.ascii_only = true;
+	jsonw_object_begin(&jw);
+	jsonw_kv_string(&jw, "k", "\xc3\xa9");
+	jsonw_object_end(&jw);
+	ck_assert_str_eq(jw.buf, "{\"k\":\"\\u00e9\"}");
+	buf = jw.buf;
+	jsonw_reset(&jw);
+	ck_assert_str_eq(jw.buf, "");
+	ck_assert_ptr_eq(jw.buf, buf);  /* memory kept */
+	ck_assert(jw.ascii_only);       /* mode kept */
+	jsonw_array_begin(&jw);
+	jsonw_string(&jw, "\xc3\xa9");
+	jsonw_array_end(&jw);
+	ck_assert_str_eq(jw.buf, "[\"\\u00e9\"]");
+	jsonw_release(&jw);
+	ck_assert(!jw.ascii_only);
+	jsonw_string(&jw, "after release");
+	ck_assert_str_eq(jw.buf, "\"after release\"");
+	jsonw_release(&jw);
+}
+END_TEST
+
+START_TEST(test_growth)
+{
+	enum { N = 100000 };
+	struct jsonw jw;
+	char *s = spaa_xmalloc(N + 1);
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		s[i] = i % 10 == 9 ? '\n' : 'a';
+	s[N] = '\0';
+	jsonw_init(&jw);
+	jsonw_array_begin(&jw);
+	for (i = 0; i < 3; i++)
+		jsonw_string(&jw, s);
+	jsonw_array_end(&jw);
+	/* 3 strings of N + N/10 bytes, 6 quotes, 2 commas, 2 brackets */
+	ck_assert_uint_eq(jw.len, 3 * (N + N / 10) + 10);
+	ck_assert_uint_eq(strlen(jw.buf), jw.len);
+	ck_assert_int_eq(jw.buf[0], '[');
+	ck_assert_int_eq(jw.buf[jw.len - 1], ']');
+	jsonw_release(&jw);
+	free(s);
+}
+END_TEST
+
+#ifndef NDEBUG
+/* Misuse is caught by assert() (fork mode only, as the test aborts). */
+START_TEST(test_die_value_without_key)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_i64(&jw, 1);
+}
+END_TEST
+
+START_TEST(test_die_unbalanced)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_array_begin(&jw);
+	jsonw_object_end(&jw);
+}
+END_TEST
+
+START_TEST(test_die_two_top_level_values)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_i64(&jw, 1);
+	jsonw_i64(&jw, 2);
+}
+END_TEST
+
+START_TEST(test_die_key_without_value)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_key(&jw, "k");
+	jsonw_object_end(&jw);
+}
+END_TEST
+
+#endif
+
+Suite *jsonw_suite(void)
+{
+	Suite *s = suite_create("jsonw");
+	TCase *tc = tcase_create("core");
+	const char *fork = getenv("CK_FORK");
+
+	tcase_add_test(tc, test_empty_containers);
+	tcase_add_test(tc, test_nested);
+	tcase_add_test(tc, test_max_depth);
+	tcase_add_test(tc, test_scalars);
+	tcase_add_loop_test(tc, test_string_escapes, 0,
+			    sizeof(string_cases) / sizeof(string_cases[0]));
+	tcase_add_test(tc, test_keys_escaped);
+	tcase_add_loop_test(tc, test_doubles, 0,
+			    sizeof(double_cases) / sizeof(double_cases[0]));
+	tcase_add_test(tc, test_doubles_locale);
+	tcase_add_test(tc, test_kv_shorthands);
+	tcase_add_test(tc, test_reset_reuse);
+	tcase_add_test(tc, test_growth);
+	suite_add_tcase(s, tc);
+
+#ifndef NDEBUG
+	/* an abort would take a no-fork runner (valgrind runs) down with it */
+	if (!fork || strcmp(fork, "no")) {
+		TCase *die = tcase_create("misuse");
+
+		tcase_add_test_raise_signal(die, test_die_value_without_key,
+					    SIGABRT);
+		tcase_add_test_raise_signal(die, test_die_unbalanced, SIGABRT);
+		tcase_add_test_raise_signal(die, test_die_two_top_level_values,
+					    SIGABRT);
+		tcase_add_test_raise_signal(die, test_die_key_without_value,
+					    SIGABRT);
+		suite_add_tcase(s, die);
+	}
+#else
+	(void)fork;
+#endif
+	return s;
+}

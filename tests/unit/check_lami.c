@@ -1,0 +1,1243 @@
+/*
+ * check_lami - the LAMI module: option parsing (table-driven), --help,
+ * metadata, results in all three class forms with every cell class,
+ * error objects and progress lines, against exact strings.  cJSON reads
+ * the outputs back as an independent check that they are valid JSON.
+ */
+#include <check.h>
+#include <cJSON.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lami.h"
+#include "util.h"
+
+Suite *lami_suite(void);
+
+/* ---- capturing a FILE ------------------------------------------------- */
+
+struct capture {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+static void cap_open(struct capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	ck_assert_ptr_nonnull(c->f);
+}
+
+/* Closes the stream; the text stays in c->buf until cap_free. */
+static const char *cap_close(struct capture *c)
+{
+	fclose(c->f);
+	c->f = NULL;
+	return c->buf;
+}
+
+static void cap_free(struct capture *c)
+{
+	free(c->buf);
+	c->buf = NULL;
+}
+
+/* ---- 1. options ------------------------------------------------------- */
+
+static bool x_inverted;
+static const char *x_function;
+static uint64_t x_bins;
+static int64_t x_offset;
+static struct lami_strlist x_exclude;
+
+static const struct lami_option extra_opts[] = {
+	{ "inverted", LAMI_OPT_BOOL, &x_inverted, NULL,
+	  "invert the call stacks" },
+	{ "function", LAMI_OPT_STRING, &x_function, "NAME",
+	  "focus on function NAME" },
+	{ "bins", LAMI_OPT_U64, &x_bins, "N", "use N time bins" },
+	{ "offset", LAMI_OPT_I64, &x_offset, "NS", "shift timestamps by NS" },
+	{ "exclude", LAMI_OPT_LIST, &x_exclude, "PATTERN",
+	  "drop frames matching PATTERN (repeatable)" },
+	{ NULL, LAMI_OPT_BOOL, NULL, NULL, NULL },
+};
+
+static void extras_reset(void)
+{
+	x_inverted = false;
+	x_function = NULL;
+	x_bins = 0;
+	x_offset = 0;
+	lami_strlist_release(&x_exclude);
+}
+
+/* A one-line summary of everything parsed, compared as a string. */
+static char *summarize(const struct lami_opts *o)
+{
+	struct capture c;
+	size_t i;
+
+	cap_open(&c);
+	fprintf(c.f, "flags=%s%s%s%s%s", o->metadata ? "M" : "",
+		o->mi_version ? "I" : "", o->help ? "H" : "",
+		o->version ? "V" : "", o->output_progress ? "P" : "");
+	if (o->test_compat)
+		fprintf(c.f, " tc=%s", o->test_compat);
+	if (o->has_begin)
+		fprintf(c.f, " begin=%lld", (long long)o->begin);
+	if (o->has_end)
+		fprintf(c.f, " end=%lld", (long long)o->end);
+	if (o->limit == LAMI_LIMIT_UNLIMITED)
+		fputs(" limit=unlimited", c.f);
+	else
+		fprintf(c.f, " limit=%llu", (unsigned long long)o->limit);
+	for (i = 0; i < o->npaths; i++)
+		fprintf(c.f, "%s%s", i ? "," : " paths=", o->paths[i]);
+	if (x_inverted)
+		fputs(" inverted", c.f);
+	if (x_function)
+		fprintf(c.f, " function=%s", x_function);
+	if (x_bins)
+		fprintf(c.f, " bins=%llu", (unsigned long long)x_bins);
+	if (x_offset)
+		fprintf(c.f, " offset=%lld", (long long)x_offset);
+	for (i = 0; i < x_exclude.nr; i++)
+		fprintf(c.f, "%s%s", i ? "," : " exclude=", x_exclude.items[i]);
+	cap_close(&c);
+	return c.buf;
+}
+
+#define MAXARGS 8
+
+static const struct {
+	const char *argv[MAXARGS];      /* after the program name */
+	int rc;
+	const char *expect;             /* summary, or error message */
+} parse_cases[] = {
+	{ { NULL }, 0, "flags= limit=unlimited" },
+	{ { "a.spaa" }, 0, "flags= limit=unlimited paths=a.spaa" },
+	{ { "a", "b", "c" }, 0, "flags= limit=unlimited paths=a,b,c" },
+	{ { "--metadata" }, 0, "flags=M limit=unlimited" },
+	{ { "--mi-version" }, 0, "flags=I limit=unlimited" },
+	{ { "--help" }, 0, "flags=H limit=unlimited" },
+	{ { "-h" }, 0, "flags=H limit=unlimited" },
+	{ { "--version" }, 0, "flags=V limit=unlimited" },
+	{ { "--output-progress", "t" }, 0,
+	  "flags=P limit=unlimited paths=t" },
+	/* TC's form, then the spec's */
+	{ { "--output-progress", "--begin", "5", "--end", "7", "/t" }, 0,
+	  "flags=P begin=5 end=7 limit=unlimited paths=/t" },
+	{ { "--begin=5", "--end=7", "/t" }, 0,
+	  "flags= begin=5 end=7 limit=unlimited paths=/t" },
+	{ { "--begin", "-5", "--end=-1" }, 0,
+	  "flags= begin=-5 end=-1 limit=unlimited" },
+	{ { "--begin", "-9223372036854775808", "--end",
+	    "9223372036854775807" }, 0,
+	  "flags= begin=-9223372036854775808 end=9223372036854775807 "
+	  "limit=unlimited" },
+	{ { "--begin=3", "--end=3" }, 0,
+	  "flags= begin=3 end=3 limit=unlimited" },
+	{ { "--begin=10" }, 0, "flags= begin=10 limit=unlimited" },
+	{ { "--end", "10" }, 0, "flags= end=10 limit=unlimited" },
+	{ { "--limit", "10" }, 0, "flags= limit=10" },
+	{ { "--limit=10" }, 0, "flags= limit=10" },
+	{ { "--limit=1" }, 0, "flags= limit=1" },
+	{ { "--limit", "unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--limit=unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--limit=5", "--limit=unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--test-compatibility", "/t/p" }, 0,
+	  "flags= tc=/t/p limit=unlimited" },
+	{ { "--test-compatibility=/t/p" }, 0,
+	  "flags= tc=/t/p limit=unlimited" },
+	{ { "-" }, 0, "flags= limit=unlimited paths=-" },
+	{ { "--", "--metadata", "-x", "-" }, 0,
+	  "flags= limit=unlimited paths=--metadata,-x,-" },
+	{ { "a", "--", "--", "b" }, 0, "flags= limit=unlimited paths=a,--,b" },
+	{ { "a", "--metadata", "b" }, 0, "flags=M limit=unlimited paths=a,b" },
+	{ { "--inverted" }, 0, "flags= limit=unlimited inverted" },
+	{ { "--function", "main", "x" }, 0,
+	  "flags= limit=unlimited paths=x function=main" },
+	{ { "--function=main", "--function", "foo=bar" }, 0,
+	  "flags= limit=unlimited function=foo=bar" },
+	{ { "--function=" }, 0, "flags= limit=unlimited function=" },
+	{ { "--function", "--metadata" }, 0,
+	  "flags= limit=unlimited function=--metadata" },
+	{ { "--bins", "12" }, 0, "flags= limit=unlimited bins=12" },
+	{ { "--bins=18446744073709551615" }, 0,
+	  "flags= limit=unlimited bins=18446744073709551615" },
+	{ { "--offset", "-3" }, 0, "flags= limit=unlimited offset=-3" },
+	{ { "--offset=42" }, 0, "flags= limit=unlimited offset=42" },
+	{ { "--exclude", "a", "--exclude=b", "--exclude", "c" }, 0,
+	  "flags= limit=unlimited exclude=a,b,c" },
+	/* errors */
+	{ { "--foo" }, -1, "unknown option '--foo'" },
+	{ { "x", "--foo=bar" }, -1, "unknown option '--foo'" },
+	{ { "-x" }, -1, "unknown option '-x'" },
+	{ { "-help" }, -1, "unknown option '-help'" },
+	{ { "--meta" }, -1, "unknown option '--meta'" },
+	{ { "--Metadata" }, -1, "unknown option '--Metadata'" },
+	{ { "--=x" }, -1, "unknown option '--'" },
+	{ { "--metadata=x" }, -1, "option '--metadata' takes no value" },
+	{ { "--metadata=" }, -1, "option '--metadata' takes no value" },
+	{ { "--help=1" }, -1, "option '--help' takes no value" },
+	{ { "--inverted=yes" }, -1, "option '--inverted' takes no value" },
+	{ { "--limit" }, -1, "option '--limit' needs a value" },
+	{ { "x", "--begin" }, -1, "option '--begin' needs a value" },
+	{ { "--end" }, -1, "option '--end' needs a value" },
+	{ { "--test-compatibility" }, -1,
+	  "option '--test-compatibility' needs a value" },
+	{ { "--function" }, -1, "option '--function' needs a value" },
+	{ { "--exclude" }, -1, "option '--exclude' needs a value" },
+	{ { "--begin=x" }, -1, "invalid value 'x' for '--begin'" },
+	{ { "--begin", "1.5" }, -1, "invalid value '1.5' for '--begin'" },
+	{ { "--begin", "+5" }, -1, "invalid value '+5' for '--begin'" },
+	{ { "--begin=" }, -1, "invalid value '' for '--begin'" },
+	{ { "--begin", "--end", "5" }, -1,
+	  "invalid value '--end' for '--begin'" },
+	{ { "--end", "9223372036854775808" }, -1,
+	  "invalid value '9223372036854775808' for '--end'" },
+	{ { "--limit", "-1" }, -1, "invalid value '-1' for '--limit'" },
+	{ { "--limit=0" }, -1, "invalid value '0' for '--limit'" },
+	{ { "--limit=ten" }, -1, "invalid value 'ten' for '--limit'" },
+	{ { "--limit=Unlimited" }, -1,
+	  "invalid value 'Unlimited' for '--limit'" },
+	{ { "--limit=18446744073709551616" }, -1,
+	  "invalid value '18446744073709551616' for '--limit'" },
+	{ { "--test-compatibility=" }, -1,
+	  "invalid value '' for '--test-compatibility'" },
+	{ { "--bins=-1" }, -1, "invalid value '-1' for '--bins'" },
+	{ { "--bins", "" }, -1, "invalid value '' for '--bins'" },
+	{ { "--offset=x" }, -1, "invalid value 'x' for '--offset'" },
+	{ { "--begin=7", "--end=5", "t" }, -1,
+	  "'--begin' (7) is after '--end' (5)" },
+	{ { "--begin", "-1", "--end", "-2" }, -1,
+	  "'--begin' (-1) is after '--end' (-2)" },
+	/* the last --begin counts */
+	{ { "--begin=1", "--begin=9", "--end=8" }, -1,
+	  "'--begin' (9) is after '--end' (8)" },
+};
+
+START_TEST(test_parse_args)
+{
+	char *argv[MAXARGS + 2] = { (char *)"spaa-test" };
+	const char *want = parse_cases[_i].expect;
+	struct spaa_error err;
+	struct lami_opts o;
+	int argc = 1, rc;
+
+	while (argc <= MAXARGS && parse_cases[_i].argv[argc - 1]) {
+		argv[argc] = (char *)parse_cases[_i].argv[argc - 1];
+		argc++;
+	}
+	argv[argc] = NULL;
+	extras_reset();
+	spaa_error_init(&err);
+	rc = lami_parse_args(argc, argv, &o, extra_opts, &err);
+
+	ck_assert_msg(rc == parse_cases[_i].rc, "case %d: rc %d (%s)", _i,
+		      rc, err.msg);
+	if (rc) {
+		ck_assert_str_eq(err.code, SPAA_E_USAGE);
+		ck_assert_str_eq(err.msg, want);
+		ck_assert_ptr_null(o.paths);
+		ck_assert_uint_eq(o.npaths, 0);
+	} else {
+		char *got = summarize(&o);
+
+		ck_assert_str_eq(err.code, "");
+		ck_assert_msg(!strcmp(got, want), "case %d: got '%s', want '%s'",
+			      _i, got, want);
+		free(got);
+	}
+	lami_opts_release(&o);
+	lami_opts_release(&o);  /* harmless twice */
+	extras_reset();
+}
+END_TEST
+
+START_TEST(test_parse_args_no_extra)
+{
+	char *argv[] = { (char *)"p", (char *)"--inverted", NULL };
+	struct spaa_error err;
+	struct lami_opts o;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(lami_parse_args(2, argv, &o, NULL, &err), -1);
+	ck_assert_str_eq(err.msg, "unknown option '--inverted'");
+	lami_opts_release(&o);
+	/* a NULL err drops the message but still fails */
+	ck_assert_int_eq(lami_parse_args(2, argv, &o, NULL, NULL), -1);
+	lami_opts_release(&o);
+	ck_assert_int_eq(lami_parse_args(1, argv, &o, NULL, NULL), 0);
+	ck_assert_uint_eq(o.limit, LAMI_LIMIT_UNLIMITED);
+	ck_assert(!o.has_begin && !o.has_end && !o.test_compat);
+	lami_opts_release(&o);
+}
+END_TEST
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+START_TEST(test_help)
+{
+	static const char *const names[] = {
+		"--begin TS", "--end TS", "--limit N", "--output-progress",
+		"--metadata", "--mi-version", "--test-compatibility PATH",
+		"--version", "-h, --help", "--inverted", "--function NAME",
+		"--bins N", "--offset NS", "--exclude PATTERN",
+	};
+	/* "  " + "--test-compatibility PATH", the widest, + "  " */
+	const size_t help_column = 2 + 25 + 2;
+	struct capture c;
+	const char *out, *p;
+	size_t i, options = 0;
+
+	cap_open(&c);
+	lami_help_write(c.f, "spaa-test", "PATH...", "Tests the help text.",
+			extra_opts);
+	out = cap_close(&c);
+	ck_assert_msg(!strncmp(out, "usage: spaa-test [OPTIONS] PATH...\n\n"
+			       "Tests the help text.\n\nLAMI options:\n", 72),
+		      "%s", out);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char line[64];
+
+		/* each option starts a line, indented by two spaces */
+		snprintf(line, sizeof(line), "\n  %s ", names[i]);
+		ck_assert_msg(strstr(out, line), "'%s' missing:\n%s", names[i],
+			      out);
+	}
+	/* help texts start in one column */
+	for (p = out; *p; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, "  -", 3))
+			continue;
+		options++;
+		ck_assert_msg(p[help_column - 1] == ' ' &&
+			      p[help_column] >= 'a' && p[help_column] <= 'z',
+			      "misaligned: '%.*s'", (int)(strchr(p, '\n') - p), p);
+	}
+	ck_assert_uint_eq(options, sizeof(names) / sizeof(names[0]));
+	ck_assert_ptr_nonnull(strstr(out, "  --limit N"));
+	ck_assert_ptr_nonnull(strstr(out, "write at most N rows per table, or "
+				     "'unlimited' (the default)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "drop frames matching PATTERN "
+				     "(repeatable)\n"));
+	/* common options before the analysis' own */
+	ck_assert(strstr(out, "--help") < strstr(out, "\nAnalysis options:\n"));
+	ck_assert(strstr(out, "\nAnalysis options:\n") < strstr(out, "--inverted"));
+	ck_assert(ends_with(out, "\n\nSee spaa-test(1).\n"));
+	cap_free(&c);
+
+	/* no extras, no description */
+	cap_open(&c);
+	lami_help_write(c.f, "spaa-x", "PATH", NULL, NULL);
+	out = cap_close(&c);
+	ck_assert(!strncmp(out, "usage: spaa-x [OPTIONS] PATH\n\nLAMI options:\n",
+			   44));
+	ck_assert_ptr_null(strstr(out, "Analysis options"));
+	ck_assert_ptr_nonnull(strstr(out, "\n  --metadata "));
+	ck_assert(ends_with(out, "\n\nSee spaa-x(1).\n"));
+	cap_free(&c);
+}
+END_TEST
+
+/* ---- 2. metadata ------------------------------------------------------ */
+
+static const struct lami_column fn_cols[] = {
+	{ "Function", LAMI_STRING, NULL },
+	{ "Samples", LAMI_INT, "samples" },
+	{ "Self", LAMI_RATIO, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+};
+
+static const struct lami_column all_cols[] = {
+	{ "String", LAMI_STRING, NULL },
+	{ "Int", LAMI_INT, NULL },
+	{ "Number", LAMI_NUMBER, "cycles" },
+	{ "Bool", LAMI_BOOL, NULL },
+	{ "Ratio", LAMI_RATIO, NULL },
+	{ "Timestamp", LAMI_TIMESTAMP, NULL },
+	{ "Range", LAMI_TIME_RANGE, NULL },
+	{ "Duration", LAMI_DURATION, NULL },
+	{ "Size", LAMI_SIZE, NULL },
+	{ "Process", LAMI_PROCESS, NULL },
+	{ "Path", LAMI_PATH, NULL },
+	{ "CPU", LAMI_CPU, NULL },
+	{ "Anything", LAMI_MIXED, NULL },
+};
+
+static const struct lami_column two_mixed_cols[] = {
+	{ "A", LAMI_MIXED, NULL },
+	{ NULL, LAMI_MIXED, NULL },
+	{ "C", LAMI_BITRATE, NULL },
+};
+
+static const struct lami_table_class classes[] = {
+	{ "functions", "Functions", fn_cols, 4 },
+	{ "all", "Every \"cell\" class", all_cols, 13 },
+	{ "two-mixed", "Two mixed", two_mixed_cols, 3 },
+	{ "empty", "No columns", NULL, 0 },
+};
+
+static const char *const authors[] = { "Ada", "Grace H\xc3\xb6pper", NULL };
+static const char *const tags[] = { "profile", "lami", NULL };
+
+START_TEST(test_class_names)
+{
+	static const char *const names[] = {
+		"mixed", "string", "int", "number", "bool", "ratio",
+		"timestamp", "time-range", "duration", "size", "bitrate",
+		"process", "path", "cpu",
+	};
+	int i;
+
+	for (i = LAMI_MIXED; i <= LAMI_CPU; i++)
+		ck_assert_str_eq(lami_class_name((enum lami_class)i), names[i]);
+}
+END_TEST
+
+START_TEST(test_metadata_full)
+{
+	const struct lami_meta m = {
+		.title = "Hot spots",
+		.description = "Where the \"time\" goes",
+		.url = "https://example.org/spaa",
+		.authors = authors,
+		.tags = tags,
+		.version_major = 1,
+		.version_minor = 2,
+		.version_patch = 3,
+		.version_extra = "dev",
+		.classes = classes,
+		.nclasses = 4,
+	};
+	struct capture c;
+
+	cap_open(&c);
+	lami_metadata_write(c.f, &m);
+	ck_assert_str_eq(cap_close(&c),
+		"{\"mi-version\":{\"major\":0,\"minor\":1},"
+		"\"version\":{\"major\":1,\"minor\":2,\"patch\":3,\"extra\":\"dev\"},"
+		"\"title\":\"Hot spots\","
+		"\"description\":\"Where the \\\"time\\\" goes\","
+		"\"authors\":[\"Ada\",\"Grace H\xc3\xb6pper\"],"
+		"\"url\":\"https://example.org/spaa\","
+		"\"tags\":[\"profile\",\"lami\"],"
+		"\"table-classes\":{"
+		"\"functions\":{\"title\":\"Functions\",\"column-descriptions\":["
+		"{\"title\":\"Function\",\"class\":\"string\"},"
+		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
+		"{\"title\":\"Self\",\"class\":\"ratio\"},"
+		"{\"title\":\"Weight\",\"class\":\"mixed\"}]},"
+		"\"all\":{\"title\":\"Every \\\"cell\\\" class\",\"column-descriptions\":["
+		"{\"title\":\"String\",\"class\":\"string\"},"
+		"{\"title\":\"Int\",\"class\":\"int\"},"
+		"{\"title\":\"Number\",\"class\":\"number\",\"unit\":\"cycles\"},"
+		"{\"title\":\"Bool\",\"class\":\"bool\"},"
+		"{\"title\":\"Ratio\",\"class\":\"ratio\"},"
+		"{\"title\":\"Timestamp\",\"class\":\"timestamp\"},"
+		"{\"title\":\"Range\",\"class\":\"time-range\"},"
+		"{\"title\":\"Duration\",\"class\":\"duration\"},"
+		"{\"title\":\"Size\",\"class\":\"size\"},"
+		"{\"title\":\"Process\",\"class\":\"process\"},"
+		"{\"title\":\"Path\",\"class\":\"path\"},"
+		"{\"title\":\"CPU\",\"class\":\"cpu\"},"
+		"{\"title\":\"Anything\",\"class\":\"mixed\"}]},"
+		"\"two-mixed\":{\"title\":\"Two mixed\",\"column-descriptions\":["
+		"{\"title\":\"A\",\"class\":\"mixed\"},"
+		"{\"class\":\"mixed\"},"
+		"{\"title\":\"C\",\"class\":\"bitrate\"}]},"
+		"\"empty\":{\"title\":\"No columns\",\"column-descriptions\":[]}"
+		"}}\n");
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(test_metadata_minimal)
+{
+	/* optional members absent: omitted, never null */
+	const struct lami_meta m = {
+		.title = "T",
+		.classes = classes,
+		.nclasses = 1,
+	};
+	struct capture c;
+	cJSON *j;
+
+	cap_open(&c);
+	lami_metadata_write(c.f, &m);
+	ck_assert_str_eq(cap_close(&c),
+		"{\"mi-version\":{\"major\":0,\"minor\":1},"
+		"\"version\":{\"major\":0,\"minor\":0,\"patch\":0},"
+		"\"title\":\"T\","
+		"\"table-classes\":{"
+		"\"functions\":{\"title\":\"Functions\",\"column-descriptions\":["
+		"{\"title\":\"Function\",\"class\":\"string\"},"
+		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
+		"{\"title\":\"Self\",\"class\":\"ratio\"},"
+		"{\"title\":\"Weight\",\"class\":\"mixed\"}]}}}\n");
+	j = cJSON_Parse(c.buf);
+	ck_assert_ptr_nonnull(j);
+	ck_assert_str_eq(cJSON_GetObjectItem(j, "title")->valuestring, "T");
+	cJSON_Delete(j);
+	cap_free(&c);
+}
+END_TEST
+
+/* ---- 3. results ------------------------------------------------------- */
+
+#define TR(b, e) "{\"class\":\"time-range\",\"begin\":" #b ",\"end\":" #e "}"
+
+static struct lami_table *functions_table(void)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 100, 200);
+
+	lami_row_begin(t);
+	lami_cell_string(t, "main");
+	lami_cell_int(t, 42);
+	lami_cell_ratio(t, 0.25);
+	lami_cell_int(t, 7);
+	lami_row_end(t);
+	lami_row_begin(t);
+	lami_cell_string(t, "f\"oo");
+	lami_cell_int(t, 0);
+	lami_cell_ratio(t, 1.0 / 3);
+	lami_cell_empty(t);
+	lami_row_end(t);
+	return t;
+}
+
+#define FUNCTIONS_DATA \
+	"\"data\":[[\"main\",42,{\"class\":\"ratio\",\"value\":0.25},7]," \
+	"[\"f\\\"oo\",0,{\"class\":\"ratio\",\"value\":0.333333333333333},null]]"
+
+static char *write_results(struct lami_results *r)
+{
+	struct capture c;
+
+	cap_open(&c);
+	lami_results_write(c.f, r);
+	cap_close(&c);
+	return c.buf;
+}
+
+/* Parses with cJSON and returns results[i]; *root must be deleted. */
+static cJSON *parse_table(const char *text, size_t i, cJSON **root)
+{
+	cJSON *results;
+
+	*root = cJSON_Parse(text);
+	ck_assert_msg(*root != NULL, "cJSON cannot parse: %s", text);
+	results = cJSON_GetObjectItem(*root, "results");
+	ck_assert(cJSON_IsArray(results));
+	ck_assert_ptr_nonnull(cJSON_GetArrayItem(results, (int)i));
+	return cJSON_GetArrayItem(results, (int)i);
+}
+
+START_TEST(test_results_class_name)
+{
+	struct lami_results r;
+	cJSON *root, *t;
+	char *out;
+
+	lami_results_init(&r);
+	lami_results_add(&r, functions_table());
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":[{\"time-range\":" TR(100, 200) ","
+		"\"class\":\"functions\"," FUNCTIONS_DATA "}]}\n");
+	t = parse_table(out, 0, &root);
+	ck_assert_str_eq(cJSON_GetObjectItem(t, "class")->valuestring,
+			 "functions");
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(t, "data")), 2);
+	cJSON_Delete(root);
+	free(out);
+	lami_results_release(&r);
+	lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_inherit)
+{
+	struct lami_results r;
+	struct lami_table *t;
+	char *out;
+
+	lami_results_init(&r);
+	t = functions_table();
+	lami_table_set_title(t, "Functions (%s: %d)", "old title", 1);
+	lami_table_set_title(t, "Functions (whole profile: no samples to "
+			     "restrict to %s)", "--begin/--end");
+	lami_results_add(&r, t);
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":[{\"time-range\":" TR(100, 200) ","
+		"\"class\":{\"inherit\":\"functions\",\"title\":\"Functions "
+		"(whole profile: no samples to restrict to --begin/--end)\"},"
+		FUNCTIONS_DATA "}]}\n");
+	free(out);
+	lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_dynamic)
+{
+	struct lami_results r;
+	struct lami_table *t;
+	cJSON *root, *cls;
+	char *out;
+
+	lami_results_init(&r);
+
+	/* the mixed column gets a class: the whole class is spelled out */
+	t = lami_table_new(&classes[0], -5, 5);
+	lami_table_set_column(t, 3, LAMI_DURATION, NULL);
+	lami_row_begin(t);
+	lami_cell_string(t, "main");
+	lami_cell_int(t, 1);
+	lami_cell_ratio(t, 1);
+	lami_cell_duration(t, 1500);
+	lami_row_end(t);
+	lami_results_add(&r, t);
+
+	/* title and column both overridden; a unit, set twice */
+	t = lami_table_new(&classes[0], 0, 0);
+	lami_row_begin(t);
+	lami_cell_string(t, "f");
+	lami_cell_int(t, 2);
+	lami_cell_unknown(t);
+	lami_cell_number(t, 2.5);
+	lami_row_end(t);
+	lami_table_set_column(t, 3, LAMI_NUMBER, "bytes");
+	lami_table_set_column(t, 3, LAMI_NUMBER, "cycles");
+	lami_table_set_title(t, "Functions by cycles");
+	lami_results_add(&r, t);
+
+	/* only one of two mixed columns decided: the other stays mixed */
+	t = lami_table_new(&classes[2], 1, 2);
+	lami_table_set_column(t, 1, LAMI_INT, NULL);
+	lami_row_begin(t);
+	lami_cell_bool(t, true);
+	lami_cell_int(t, 3);
+	lami_cell_empty(t);
+	lami_row_end(t);
+	lami_results_add(&r, t);
+
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":["
+		"{\"time-range\":" TR(-5, 5) ","
+		"\"class\":{\"title\":\"Functions\",\"column-descriptions\":["
+		"{\"title\":\"Function\",\"class\":\"string\"},"
+		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
+		"{\"title\":\"Self\",\"class\":\"ratio\"},"
+		"{\"title\":\"Weight\",\"class\":\"duration\"}]},"
+		"\"data\":[[\"main\",1,{\"class\":\"ratio\",\"value\":1},"
+		"{\"class\":\"duration\",\"value\":1500}]]},"
+		"{\"time-range\":" TR(0, 0) ","
+		"\"class\":{\"title\":\"Functions by cycles\",\"column-descriptions\":["
+		"{\"title\":\"Function\",\"class\":\"string\"},"
+		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
+		"{\"title\":\"Self\",\"class\":\"ratio\"},"
+		"{\"title\":\"Weight\",\"class\":\"number\",\"unit\":\"cycles\"}]},"
+		"\"data\":[[\"f\",2,{\"class\":\"unknown\"},2.5]]},"
+		"{\"time-range\":" TR(1, 2) ","
+		"\"class\":{\"title\":\"Two mixed\",\"column-descriptions\":["
+		"{\"title\":\"A\",\"class\":\"mixed\"},"
+		"{\"class\":\"int\"},"
+		"{\"title\":\"C\",\"class\":\"bitrate\"}]},"
+		"\"data\":[[true,3,null]]}"
+		"]}\n");
+	cls = cJSON_GetObjectItem(parse_table(out, 1, &root), "class");
+	ck_assert(!cJSON_HasObjectItem(cls, "inherit"));
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cls,
+				"column-descriptions")), 4);
+	cJSON_Delete(root);
+	free(out);
+	lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_every_cell)
+{
+	struct lami_results r;
+	struct lami_table *t;
+	cJSON *root, *data, *row;
+	char *out;
+
+	lami_results_init(&r);
+	t = lami_table_new(&classes[1], INT64_MIN, INT64_MAX);
+	ck_assert_uint_eq(lami_table_rows(t), 0);
+
+	lami_row_begin(t);
+	lami_cell_string(t, "s");
+	lami_cell_int(t, -5);
+	lami_cell_number(t, 2.5);
+	lami_cell_bool(t, true);
+	lami_cell_ratio(t, 0.5);
+	lami_cell_timestamp(t, 1444334398154194201);
+	lami_cell_time_range(t, 1, 2);
+	lami_cell_duration(t, 5562);
+	lami_cell_size(t, 4096);
+	lami_cell_process(t, "python", 1548, 1549);
+	lami_cell_path(t, "/usr/lib/libc.so.6");
+	lami_cell_cpu(t, 3);
+	lami_cell_number(t, 1e20);
+	lami_row_end(t);
+
+	/* absent, unknown and out-of-range values */
+	lami_row_begin(t);
+	lami_cell_empty(t);
+	lami_cell_unknown(t);
+	lami_cell_number(t, NAN);
+	lami_cell_bool(t, false);
+	lami_cell_ratio(t, INFINITY);
+	lami_cell_timestamp(t, INT64_MIN);
+	lami_cell_time_range(t, 5, 4);
+	lami_cell_duration(t, 0);
+	lami_cell_size(t, INT64_MAX);
+	lami_cell_process(t, NULL, LAMI_NO_ID, LAMI_NO_ID);
+	lami_cell_path(t, NULL);
+	lami_cell_cpu(t, INT64_C(1) << 40);
+	lami_cell_string(t, NULL);
+	lami_row_end(t);
+
+	/* partial processes, integers where numbers go, odd strings */
+	lami_row_begin(t);
+	lami_cell_string(t, "\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xff");
+	lami_cell_int(t, INT64_MIN);
+	lami_cell_int(t, 3);
+	lami_cell_bool(t, true);
+	lami_cell_ratio(t, 1.5);
+	lami_cell_timestamp(t, 0);
+	lami_cell_time_range(t, -3, -3);
+	lami_cell_duration(t, -1);
+	lami_cell_size(t, 0);
+	lami_cell_process(t, "bash", 1, LAMI_NO_ID);
+	lami_cell_path(t, "a \"quoted\"\npath");
+	lami_cell_cpu(t, -1);
+	lami_cell_process(t, NULL, LAMI_NO_ID, 7);
+	lami_row_end(t);
+
+	lami_row_begin(t);
+	lami_cell_unknown(t);
+	lami_cell_empty(t);
+	lami_cell_number(t, -INFINITY);
+	lami_cell_empty(t);
+	lami_cell_ratio(t, NAN);
+	lami_cell_unknown(t);
+	lami_cell_time_range(t, INT64_MIN, INT64_MAX);
+	lami_cell_unknown(t);
+	lami_cell_unknown(t);
+	lami_cell_process(t, "", 0, 0);
+	lami_cell_path(t, "");
+	lami_cell_cpu(t, INT32_MAX);
+	lami_cell_ratio(t, 0.1 + 0.2);
+	lami_row_end(t);
+	ck_assert_uint_eq(lami_table_rows(t), 4);
+	lami_results_add(&r, t);
+
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":[{\"time-range\":"
+		TR(-9223372036854775808, 9223372036854775807) ","
+		"\"class\":\"all\",\"data\":["
+		"[\"s\",-5,2.5,true,{\"class\":\"ratio\",\"value\":0.5},"
+		"{\"class\":\"timestamp\",\"value\":1444334398154194201},"
+		TR(1, 2) ","
+		"{\"class\":\"duration\",\"value\":5562},"
+		"{\"class\":\"size\",\"value\":4096},"
+		"{\"class\":\"process\",\"name\":\"python\",\"pid\":1548,\"tid\":1549},"
+		"{\"class\":\"path\",\"path\":\"/usr/lib/libc.so.6\"},"
+		"{\"class\":\"cpu\",\"id\":3},"
+		"1e+20],"
+		"[null,{\"class\":\"unknown\"},{\"class\":\"unknown\"},false,"
+		"{\"class\":\"unknown\"},"
+		"{\"class\":\"timestamp\",\"value\":-9223372036854775808},"
+		"{\"class\":\"unknown\"},"
+		"{\"class\":\"duration\",\"value\":0},"
+		"{\"class\":\"size\",\"value\":9223372036854775807},"
+		"{\"class\":\"process\"},null,{\"class\":\"unknown\"},null],"
+		"[\"\xc3\xa9\\u2028\xf0\x9f\x98\x80\xef\xbf\xbd\","
+		"-9223372036854775808,3,true,{\"class\":\"ratio\",\"value\":1.5},"
+		"{\"class\":\"timestamp\",\"value\":0},"
+		TR(-3, -3) ","
+		"{\"class\":\"duration\",\"value\":-1},"
+		"{\"class\":\"size\",\"value\":0},"
+		"{\"class\":\"process\",\"name\":\"bash\",\"pid\":1},"
+		"{\"class\":\"path\",\"path\":\"a \\\"quoted\\\"\\npath\"},"
+		"{\"class\":\"cpu\",\"id\":-1},"
+		"{\"class\":\"process\",\"tid\":7}],"
+		"[{\"class\":\"unknown\"},null,{\"class\":\"unknown\"},null,"
+		"{\"class\":\"unknown\"},{\"class\":\"unknown\"},"
+		TR(-9223372036854775808, 9223372036854775807) ","
+		"{\"class\":\"unknown\"},{\"class\":\"unknown\"},"
+		"{\"class\":\"process\",\"name\":\"\",\"pid\":0,\"tid\":0},"
+		"{\"class\":\"path\",\"path\":\"\"},"
+		"{\"class\":\"cpu\",\"id\":2147483647},"
+		"{\"class\":\"ratio\",\"value\":0.3}]"
+		"]}]}\n");
+
+	/* the independent reading */
+	data = cJSON_GetObjectItem(parse_table(out, 0, &root), "data");
+	ck_assert_int_eq(cJSON_GetArraySize(data), 4);
+	row = cJSON_GetArrayItem(data, 0);
+	ck_assert_int_eq(cJSON_GetArraySize(row), 13);
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(row, 9),
+					     "name")->valuestring, "python");
+	ck_assert(cJSON_GetObjectItem(cJSON_GetArrayItem(row, 5),
+				      "value")->valuedouble == 1444334398154194201.0);
+	row = cJSON_GetArrayItem(data, 2);
+	ck_assert_str_eq(cJSON_GetArrayItem(row, 0)->valuestring,
+			 "\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xef\xbf\xbd");
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(row, 10),
+					     "path")->valuestring,
+			 "a \"quoted\"\npath");
+	ck_assert(cJSON_IsNull(cJSON_GetArrayItem(cJSON_GetArrayItem(data, 1),
+						  0)));
+	cJSON_Delete(root);
+	free(out);
+	lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_shape)
+{
+	struct lami_results r;
+	struct lami_table *t;
+	const char *p;
+	size_t lines = 0;
+	cJSON *root;
+	char *out;
+
+	lami_results_init(&r);
+	lami_results_add(&r, NULL);
+	/* without rows: freed, not kept (valgrind checks the freeing) */
+	t = lami_table_new(&classes[0], 0, 1);
+	lami_table_set_title(t, "dropped");
+	lami_table_set_column(t, 3, LAMI_SIZE, NULL);
+	lami_results_add(&r, t);
+	ck_assert_uint_eq(r.nr, 0);
+	lami_results_add(&r, functions_table());
+	lami_results_add(&r, lami_table_new(&classes[1], 0, 1));
+	/* a table without columns still has rows (of no cells) */
+	t = lami_table_new(&classes[3], 0, 1);
+	lami_row_begin(t);
+	lami_row_end(t);
+	lami_results_add(&r, t);
+	lami_results_add(&r, functions_table());
+	ck_assert_uint_eq(r.nr, 3);
+
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":["
+		"{\"time-range\":" TR(100, 200) ",\"class\":\"functions\","
+		FUNCTIONS_DATA "},"
+		"{\"time-range\":" TR(0, 1) ",\"class\":\"empty\",\"data\":[[]]},"
+		"{\"time-range\":" TR(100, 200) ",\"class\":\"functions\","
+		FUNCTIONS_DATA "}]}\n");
+	/* "{" alone on the first line, everything else on the second */
+	for (p = out; *p; p++)
+		lines += *p == '\n';
+	ck_assert_uint_eq(lines, 2);
+	ck_assert(!strncmp(out, "{\n", 2));
+	parse_table(out, 2, &root);
+	cJSON_Delete(root);
+	free(out);
+	lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_large)
+{
+	enum { ROWS = 5000 };
+	struct lami_results r;
+	struct lami_table *t;
+	cJSON *root, *data;
+	char name[32], *out;
+	int i;
+
+	lami_results_init(&r);
+	t = lami_table_new(&classes[0], 0, 1);
+	for (i = 0; i < ROWS; i++) {
+		snprintf(name, sizeof(name), "fn_%d", i);
+		lami_row_begin(t);
+		lami_cell_string(t, name);
+		lami_cell_int(t, i);
+		lami_cell_ratio(t, i / (double)ROWS);
+		lami_cell_process(t, name, i, i + 1);
+		lami_row_end(t);
+	}
+	lami_results_add(&r, t);
+	out = write_results(&r);
+	data = cJSON_GetObjectItem(parse_table(out, 0, &root), "data");
+	ck_assert_int_eq(cJSON_GetArraySize(data), ROWS);
+	ck_assert_str_eq(cJSON_GetArrayItem(cJSON_GetArrayItem(data, ROWS - 1),
+					    0)->valuestring, "fn_4999");
+	ck_assert_str_eq(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		cJSON_GetArrayItem(data, 1234), 3), "name")->valuestring,
+		"fn_1234");
+	cJSON_Delete(root);
+	free(out);
+	lami_results_release(&r);
+}
+END_TEST
+
+/* ---- error objects ---------------------------------------------------- */
+
+static const struct {
+	const char *code, *msg, *expect;
+} error_cases[] = {
+	{ SPAA_E_USAGE, "unknown option '--foo'",
+	  "{\"error-code\":\"usage\",\"error-message\":\"unknown option '--foo'\"}\n" },
+	{ SPAA_E_IO, "cannot open \"x\"\nsecond\tline\\",
+	  "{\"error-code\":\"io-error\",\"error-message\":"
+	  "\"cannot open \\\"x\\\"\\nsecond\\tline\\\\\"}\n" },
+	{ SPAA_E_PARSE, "bad \xff name \xe2\x80\xa8 caf\xc3\xa9",
+	  "{\"error-code\":\"parse-error\",\"error-message\":"
+	  "\"bad \xef\xbf\xbd name \\u2028 caf\xc3\xa9\"}\n" },
+	{ SPAA_E_INVALID, "a.spaa:12: unknown frame id 42 in 'stack' record",
+	  "{\"error-code\":\"invalid-profile\",\"error-message\":"
+	  "\"a.spaa:12: unknown frame id 42 in 'stack' record\"}\n" },
+	{ NULL, "no code", "{\"error-message\":\"no code\"}\n" },
+	{ SPAA_E_NO_DATA, "", "{\"error-code\":\"no-data\",\"error-message\":\"\"}\n" },
+};
+
+START_TEST(test_error_write)
+{
+	struct capture c;
+	cJSON *j;
+
+	cap_open(&c);
+	lami_error_write(c.f, error_cases[_i].code, error_cases[_i].msg);
+	ck_assert_str_eq(cap_close(&c), error_cases[_i].expect);
+	j = cJSON_Parse(c.buf);
+	ck_assert_ptr_nonnull(j);
+	ck_assert(cJSON_IsString(cJSON_GetObjectItem(j, "error-message")));
+	if (!strchr(error_cases[_i].msg, '\xff'))
+		ck_assert_str_eq(cJSON_GetObjectItem(j, "error-message")->valuestring,
+				 error_cases[_i].msg);
+	cJSON_Delete(j);
+	cap_free(&c);
+}
+END_TEST
+
+/* ---- progress --------------------------------------------------------- */
+
+/* Checks lines "VALUE MESSAGE": returns their count, values in vals. */
+static size_t progress_lines(const char *out, double *vals, size_t max)
+{
+	size_t n = 0;
+
+	while (*out) {
+		const char *nl = strchr(out, '\n');
+		char *end;
+
+		ck_assert_ptr_nonnull(nl);
+		ck_assert_uint_lt(n, max);
+		ck_assert_msg(out[0] >= '0' && out[0] <= '9', "bad line '%.*s'",
+			      (int)(nl - out), out);
+		vals[n] = strtod(out, &end);
+		ck_assert_msg(end - out == 4 && (*end == ' ' || *end == '\n'),
+			      "bad value in '%.*s'", (int)(nl - out), out);
+		ck_assert(vals[n] >= 0 && vals[n] <= 1);
+		if (n)
+			ck_assert_msg(vals[n] > vals[n - 1], "%g after %g",
+				      vals[n], vals[n - 1]);
+		n++;
+		out = nl + 1;
+	}
+	return n;
+}
+
+START_TEST(test_progress_basic)
+{
+	struct lami_progress p;
+	struct capture c;
+
+	cap_open(&c);
+	lami_progress_init(&p, c.f);
+	lami_progress_update(&p, 0, 1000, "reading foo.spaa");
+	/* flushed: the memstream's size is updated only by a flush */
+	ck_assert_uint_eq(c.len, strlen("0.00 reading foo.spaa\n"));
+	lami_progress_update(&p, 5, 1000, "no change");
+	lami_progress_update(&p, 420, 1000, "reading foo.spaa");
+	ck_assert_uint_eq(c.len, 2 * strlen("0.00 reading foo.spaa\n"));
+	lami_progress_update(&p, 419, 1000, "backwards");
+	lami_progress_update(&p, 429, 1000, "same hundredth");
+	lami_progress_update(&p, 430, 1000, NULL);
+	lami_progress_update(&p, 999, 1000, "");
+	lami_progress_update(&p, 1000, 1000, "done");
+	lami_progress_update(&p, 2000, 1000, "past the end");
+	lami_progress_update(&p, 1000, 0, "unknown total: ignored now");
+	ck_assert_str_eq(cap_close(&c),
+		"0.00 reading foo.spaa\n"
+		"0.42 reading foo.spaa\n"
+		"0.43\n"
+		"0.99\n"
+		"1.00 done\n");
+	ck_assert_uint_eq(p.lines, 5);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(test_progress_many_updates)
+{
+	static const uint64_t totals[] = {
+		1000, 7, 100, 101, 99999, UINT64_MAX / 100 + 1, UINT64_MAX,
+	};
+	double vals[128];
+	size_t k, n;
+
+	for (k = 0; k < sizeof(totals) / sizeof(totals[0]); k++) {
+		uint64_t total = totals[k], x = 12345;
+		struct lami_progress p;
+		struct capture c;
+		int i;
+
+		cap_open(&c);
+		lami_progress_init(&p, c.f);
+		/* 1000 monotone updates, then 1000 at random, then the end */
+		for (i = 0; i <= 1000; i++)
+			lami_progress_update(&p, total / 1000 * (uint64_t)i +
+					     (uint64_t)i * (total % 1000) / 1000,
+					     total, "m");
+		for (i = 0; i < 1000; i++) {
+			x = x * 6364136223846793005u + 1442695040888963407u;
+			lami_progress_update(&p, total == UINT64_MAX ? x :
+					     x % (total + 1), total, "r");
+		}
+		lami_progress_update(&p, total, total, "end");
+		n = progress_lines(cap_close(&c), vals, 128);
+		ck_assert_msg(n <= 101, "total %llu: %zu lines",
+			      (unsigned long long)total, n);
+		ck_assert_uint_eq(n, p.lines);
+		ck_assert(vals[0] == 0);
+		ck_assert(vals[n - 1] == 1);
+		if (total >= 100)
+			ck_assert_uint_eq(n, 101);
+		cap_free(&c);
+	}
+}
+END_TEST
+
+START_TEST(test_progress_star)
+{
+	struct lami_progress p;
+	struct capture c;
+	const char *s;
+	uint64_t done;
+	size_t n = 0;
+
+	cap_open(&c);
+	lami_progress_init(&p, c.f);
+	lami_progress_update(&p, 0, 0, "reading -");
+	ck_assert_uint_eq(c.len, strlen("* reading -\n"));
+	lami_progress_update(&p, 1 << 20, 0, "too soon");
+	/* a total appearing later must not mix numbers into "*" */
+	lami_progress_update(&p, 1 << 20, 1 << 21, "still a star");
+	ck_assert_uint_eq(p.lines, 1);
+	for (done = 0; done <= (UINT64_C(20) << 30); done += 1 << 20)
+		lami_progress_update(&p, done, 0, "x");
+	lami_progress_update(&p, UINT64_MAX, 0, "end");
+	s = cap_close(&c);
+	ck_assert(!strncmp(s, "* reading -\n* x\n", 16));
+	for (; *s; s = strchr(s, '\n') + 1) {
+		ck_assert(!strncmp(s, "* ", 2));
+		n++;
+	}
+	ck_assert_uint_eq(n, 100);
+	ck_assert_uint_eq(p.lines, 100);
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(test_progress_star_spacing)
+{
+	struct lami_progress p;
+	struct capture c;
+
+	cap_open(&c);
+	lami_progress_init(&p, c.f);
+	lami_progress_update(&p, 10, 0, NULL);
+	lami_progress_update(&p, (UINT64_C(64) << 20) + 9, 0, "no");
+	lami_progress_update(&p, (UINT64_C(64) << 20) + 10, 0, "yes");
+	lami_progress_update(&p, 5, 0, "going back: no");
+	ck_assert_str_eq(cap_close(&c), "*\n* yes\n");
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(test_progress_message)
+{
+	struct lami_progress p;
+	struct capture c;
+
+	cap_open(&c);
+	lami_progress_init(&p, c.f);
+	lami_progress_update(&p, 1, 2,
+			     "a\nb\rc\td \xff\xe2\x82 caf\xc3\xa9 {\xe2\x80\xa8");
+	ck_assert_str_eq(cap_close(&c),
+		"0.50 a b c d \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9 "
+		"{\xe2\x80\xa8\n");
+	cap_free(&c);
+}
+END_TEST
+
+START_TEST(test_progress_disabled)
+{
+	struct lami_progress p;
+	int i;
+
+	lami_progress_init(&p, NULL);
+	for (i = 0; i <= 10; i++)
+		lami_progress_update(&p, (uint64_t)i, 10, "x");
+	lami_progress_update(&p, 0, 0, "x");
+	ck_assert_uint_eq(p.lines, 0);
+}
+END_TEST
+
+#ifndef NDEBUG
+/* ---- misuse caught by assert() (fork mode only) ----------------------- */
+
+START_TEST(test_die_short_row)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+
+	lami_row_begin(t);
+	lami_cell_string(t, "x");
+	lami_row_end(t);
+}
+END_TEST
+
+START_TEST(test_die_long_row)
+{
+	struct lami_table *t = lami_table_new(&classes[2], 0, 1);
+
+	lami_row_begin(t);
+	lami_cell_empty(t);
+	lami_cell_empty(t);
+	lami_cell_empty(t);
+	lami_cell_empty(t);
+}
+END_TEST
+
+START_TEST(test_die_cell_class)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+
+	lami_row_begin(t);
+	lami_cell_duration(t, 5);       /* in a string column */
+}
+END_TEST
+
+START_TEST(test_die_cell_outside_row)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+
+	lami_cell_string(t, "x");
+}
+END_TEST
+
+START_TEST(test_die_set_column_after_cells)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+
+	lami_row_begin(t);
+	lami_cell_string(t, "x");
+	lami_cell_int(t, 1);
+	lami_cell_ratio(t, 1);
+	lami_cell_string(t, "a string");
+	lami_row_end(t);
+	lami_table_set_column(t, 3, LAMI_DURATION, NULL);
+}
+END_TEST
+
+START_TEST(test_die_set_column_not_mixed)
+{
+	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+
+	lami_table_set_column(t, 1, LAMI_NUMBER, NULL);
+}
+END_TEST
+
+START_TEST(test_die_no_tables)
+{
+	struct lami_results r;
+
+	lami_results_init(&r);
+	lami_results_write(stdout, &r);
+}
+END_TEST
+
+#endif
+
+Suite *lami_suite(void)
+{
+	Suite *s = suite_create("lami");
+	TCase *tc;
+	const char *fork = getenv("CK_FORK");
+
+	tc = tcase_create("options");
+	tcase_add_loop_test(tc, test_parse_args, 0,
+			    sizeof(parse_cases) / sizeof(parse_cases[0]));
+	tcase_add_test(tc, test_parse_args_no_extra);
+	tcase_add_test(tc, test_help);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("metadata");
+	tcase_add_test(tc, test_class_names);
+	tcase_add_test(tc, test_metadata_full);
+	tcase_add_test(tc, test_metadata_minimal);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("results");
+	tcase_add_test(tc, test_results_class_name);
+	tcase_add_test(tc, test_results_inherit);
+	tcase_add_test(tc, test_results_dynamic);
+	tcase_add_test(tc, test_results_every_cell);
+	tcase_add_test(tc, test_results_shape);
+	tcase_add_test(tc, test_results_large);
+	tcase_add_loop_test(tc, test_error_write, 0,
+			    sizeof(error_cases) / sizeof(error_cases[0]));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("progress");
+	tcase_add_test(tc, test_progress_basic);
+	tcase_add_test(tc, test_progress_many_updates);
+	tcase_add_test(tc, test_progress_star);
+	tcase_add_test(tc, test_progress_star_spacing);
+	tcase_add_test(tc, test_progress_message);
+	tcase_add_test(tc, test_progress_disabled);
+	suite_add_tcase(s, tc);
+
+#ifndef NDEBUG
+	/* an abort would take a no-fork runner (valgrind runs) down with it */
+	if (!fork || strcmp(fork, "no")) {
+		tc = tcase_create("misuse");
+		tcase_add_test_raise_signal(tc, test_die_short_row, SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_long_row, SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_cell_class, SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_cell_outside_row,
+					    SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_set_column_after_cells,
+					    SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_set_column_not_mixed,
+					    SIGABRT);
+		tcase_add_test_raise_signal(tc, test_die_no_tables, SIGABRT);
+		suite_add_tcase(s, tc);
+	}
+#else
+	(void)fork;
+#endif
+	return s;
+}
