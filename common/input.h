@@ -3,7 +3,8 @@
  *
  * A path is a regular file, a directory (every profile inside it), or "-"
  * for standard input.  Compression is recognised by magic bytes, never by
- * name: zstd (28 B5 2F FD), gzip (1F 8B), anything else is plain text.
+ * name: zstd (28 B5 2F FD, or a skippable frame 5x 2A 4D 18 as pzstd
+ * writes first), gzip (1F 8B), anything else is plain text.
  * Decompression streams through a fixed buffer, so memory does not grow
  * with the file.  A compressed stream that ends early, holds corrupt data
  * or is followed by garbage is an error: short data is never passed on as
@@ -41,7 +42,8 @@ struct spaa_input;
  * Opens path ("-" = stdin, which is never closed by spaa_input_close) and
  * sniffs its compression.  On success *out is a new reader owned by the
  * caller (free with spaa_input_close).  Errors: SPAA_E_NOT_FOUND (no such
- * path), SPAA_E_IO (permission, a directory, read error).  opts may be NULL.
+ * path), SPAA_E_IO (permission, a directory, read error), SPAA_E_INTERNAL
+ * (the decompressor could not be set up).  opts may be NULL.
  */
 int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
@@ -51,7 +53,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
  * line ending; weak: valid until the next call) and *len set; 0 at a clean
  * end of input; -1 on error (SPAA_E_IO, SPAA_E_DECOMPRESS, SPAA_E_LIMIT),
  * with err naming the file and line.  The line buffer may be modified by
- * the caller in place.
+ * the caller in place.  After 0 or -1, later calls return the same.
  */
 int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err);

@@ -536,16 +536,20 @@ void lami_table_free(struct lami_table *t)
 
 void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
 {
+	char buf[256];
 	va_list ap, ap2;
 	int n;
 
 	va_start(ap, fmt);
 	va_copy(ap2, ap);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	assert(n >= 0);
 	free(t->title);
 	t->title = spaa_xmalloc((size_t)n + 1);
-	vsnprintf(t->title, (size_t)n + 1, fmt, ap2);
+	if ((size_t)n < sizeof(buf))
+		memcpy(t->title, buf, (size_t)n + 1);
+	else
+		vsnprintf(t->title, (size_t)n + 1, fmt, ap2);
 	va_end(ap2);
 	va_end(ap);
 }

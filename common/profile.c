@@ -23,6 +23,7 @@ void spaa_profile_init(struct spaa_profile *p)
 	spaa_map_init(&p->dso_map, sizeof(struct dso_key));
 	spaa_map_init(&p->fn_map, sizeof(struct fn_key));
 	spaa_map_init(&p->thread_map, sizeof(struct thread_key));
+	spaa_map_init(&p->totals, 2 * sizeof(uint32_t));
 }
 
 void spaa_profile_release(struct spaa_profile *p)
@@ -31,6 +32,8 @@ void spaa_profile_release(struct spaa_profile *p)
 	spaa_map_release(&p->dso_map);
 	spaa_map_release(&p->fn_map);
 	spaa_map_release(&p->thread_map);
+	spaa_map_release(&p->totals);
+	free(p->total_values);
 	free(p->files);
 	free(p->events);
 	free(p->dsos);
@@ -154,6 +157,29 @@ uint32_t spaa_weights_unit(const struct spaa_profile *p, uint32_t off,
 		if (p->weight_pool[off + i].metric == metric)
 			return p->weight_pool[off + i].unit;
 	return 0;
+}
+
+int spaa_profile_add_total(struct spaa_profile *p, uint32_t event,
+			   uint32_t metric, uint64_t value)
+{
+	uint32_t key[2] = { event, metric };
+	bool created;
+	uint32_t i = spaa_map_intern(&p->totals, key, &created);
+
+	if (created) {
+		SPAA_ALLOC_GROW(p->total_values, (size_t)i + 1, p->totals_alloc);
+		p->total_values[i] = 0;
+	}
+	return spaa_add_u64(p->total_values[i], value, &p->total_values[i]);
+}
+
+uint64_t spaa_profile_total(const struct spaa_profile *p, uint32_t event,
+			    uint32_t metric)
+{
+	uint32_t key[2] = { event, metric };
+	uint32_t i = spaa_map_find(&p->totals, key);
+
+	return i == SPAA_MAP_NONE ? 0 : p->total_values[i];
 }
 
 void spaa_profile_cover_time(struct spaa_profile *p, int64_t start, int64_t end)

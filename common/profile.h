@@ -181,6 +181,16 @@ struct spaa_profile {
 	struct spaa_weight *weight_pool;
 	uint32_t nweight_pool; size_t weight_pool_alloc;
 
+	/*
+	 * Sum of each metric per event over all stack records as read
+	 * (absorbed ones included), and of sample periods per event.  The
+	 * reader fails on overflow here, naming the line, so that no later
+	 * sum, always a part of one of these, can overflow.
+	 */
+	struct spaa_map totals;         /* (event, metric) */
+	uint64_t *total_values;
+	size_t totals_alloc;
+
 	/* the whole time covered (header time ranges and sample times), ns */
 	bool has_time;
 	int64_t time_start, time_end;
@@ -246,6 +256,17 @@ bool spaa_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
 /* The unit string index of metric in those weights (0 if none or absent). */
 uint32_t spaa_weights_unit(const struct spaa_profile *p, uint32_t off,
 			   uint32_t n, uint32_t metric);
+
+/*
+ * Adds value to the total of metric under event; returns -1 if the total
+ * would overflow 64 bits (it is then left unchanged).
+ */
+int spaa_profile_add_total(struct spaa_profile *p, uint32_t event,
+			   uint32_t metric, uint64_t value);
+
+/* The total of metric under event (0 if never seen). */
+uint64_t spaa_profile_total(const struct spaa_profile *p, uint32_t event,
+			    uint32_t metric);
 
 /* Extends the profile's time span to include [start, end]. */
 void spaa_profile_cover_time(struct spaa_profile *p, int64_t start, int64_t end);

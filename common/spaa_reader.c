@@ -60,6 +60,7 @@ struct reader {
 	size_t stack_of_alloc;
 	uint32_t stack_base;            /* first stack index of this file */
 	uint32_t record_base;           /* first record index of this file */
+	uint32_t period_metric;         /* a name that is no metric: sample periods */
 	uint8_t *ref;                   /* REF_* by stack - stack_base */
 	size_t ref_alloc;
 	struct spaa_map tids;           /* tid -> dense, see thread_of */
@@ -814,6 +815,12 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		return bad(r, err, "stack '%s' lacks the primary metric '%s' of event '%s' in its weights",
 			   spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric),
 			   spaa_str(p, p->events[rec.event].name));
+	for (uint32_t i = 0; i < rec.nweights; i++)
+		if (spaa_profile_add_total(p, rec.event, r->wbuf[i].metric, r->wbuf[i].value))
+			return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+					     "the total of '%s' over event '%s' overflows 64 bits",
+					     spaa_str(p, r->wbuf[i].metric),
+					     spaa_str(p, p->events[rec.event].name));
 	if (!primary)
 		warn(r, "zero", "stack '%s' has a zero '%s' weight",
 		     spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric));
@@ -910,6 +917,10 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	    (ret && u64_value(r, per, rt, "period", &s.period, err)))
 		return -1;
 	s.has_period = ret;
+	if (ret && spaa_profile_add_total(p, s.event, r->period_metric, s.period))
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "the total of sample periods of event '%s' overflows 64 bits",
+				     spaa_str(p, p->events[s.event].name));
 	thread_pid(r, s.tid, &s.pid, NULL);
 	s.stack = stack_ref(r, id, REF_NEEDED);
 
@@ -1139,11 +1150,14 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	r.jp = json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;
+	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
 	r.file = p->nfiles++;
 	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
 	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
 	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
 
+	if (opts->on_progress)
+		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
 		const struct json_value *v;
 

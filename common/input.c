@@ -1,0 +1,791 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "input.h"
+#include "util.h"
+
+/*
+ * Reads and decompressor calls move 256 KiB at a time: few syscalls, and
+ * the decoded chunk still sits in L2 while the line splitter walks it.
+ */
+#define INPUT_CHUNK ((size_t)256 << 10)
+
+/*
+ * A zstd frame names its own window size; 2^27 (128 MiB) is what zstd
+ * itself accepts without --memory, and keeps a hostile frame from
+ * demanding gigabytes.
+ */
+#define INPUT_ZSTD_WINDOW_LOG_MAX 27
+
+/* Keeps max_line + 2 (the buffer bound) from overflowing. */
+#define INPUT_MAX_LINE_LIMIT (SIZE_MAX / 4)
+
+struct spaa_input {
+	char *name;             /* owned: the path as given */
+	int fd;
+	int own_fd;             /* 0 for stdin, which the caller owns */
+	enum spaa_compression comp;
+	size_t max_line;
+	uint64_t bytes_read, size;
+	unsigned long lineno;
+
+	/*
+	 * Decoded data.  [pos, len) is not yet returned and holds no LF
+	 * in its first `scanned` bytes; buf has cap + 1 bytes so that a
+	 * final line without LF can be NUL-terminated in place.  Lines
+	 * are returned as pointers into buf; an unfinished line is moved
+	 * to the front before the next fill, so buf only grows for lines
+	 * longer than it (bounded by max_line).
+	 */
+	char *buf;
+	size_t pos, len, cap, scanned;
+	int eof;                /* no more decoded data will come */
+
+	/*
+	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
+	 * raw_eof: read() returned 0 (for plain input too).
+	 */
+	unsigned char *raw;
+	size_t raw_pos, raw_len;
+	int raw_eof;
+
+	z_stream zs;
+	int zs_live;            /* inflateInit2 succeeded */
+	int gz_between;         /* a gzip member ended; another may follow */
+	ZSTD_DCtx *zd;
+	size_t zret;            /* last ZSTD_decompressStream hint; 0 = frame done */
+
+	/* The first error is repeated by later calls instead of going on. */
+	int failed;
+	struct spaa_error saved;
+};
+
+/*
+ * strerror() text in the project's message grammar: lowercase first
+ * letter, except for acronyms ("I/O ...").
+ */
+static const char *errno_text(int e, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", strerror(e));
+	if (isupper((unsigned char)buf[0]) && islower((unsigned char)buf[1]))
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+/* Error of stat(2)/open(2)/opendir(3) on path. */
+static int path_error(struct spaa_error *err, const char *path, int e)
+{
+	char text[256];
+
+	if (e == ENOENT || e == ENOTDIR)
+		return spaa_error_at(err, SPAA_E_NOT_FOUND, path, 0, "%s",
+				     errno_text(e, text, sizeof(text)));
+	return spaa_error_at(err, SPAA_E_IO, path, 0, "%s",
+			     errno_text(e, text, sizeof(text)));
+}
+
+/* Records an error on in, so later calls report it again, and returns -1. */
+__attribute__((format(printf, 5, 6)))
+static int input_fail(struct spaa_input *in, struct spaa_error *err,
+		      const char *code, unsigned long line,
+		      const char *fmt, ...)
+{
+	char msg[sizeof(in->saved.msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	spaa_error_at(&in->saved, code, in->name, line, "%s", msg);
+	in->failed = 1;
+	if (err)
+		*err = in->saved;
+	return -1;
+}
+
+/*
+ * One read(2), retried on EINTR.  Returns the byte count (0 at end of
+ * file) or -1 with the error recorded.
+ */
+static ssize_t input_read(struct spaa_input *in, void *p, size_t n,
+			  struct spaa_error *err)
+{
+	char text[256];
+	ssize_t r;
+
+	/* read() of more than SSIZE_MAX is implementation-defined */
+	if (n > ((size_t)1 << 30))
+		n = (size_t)1 << 30;
+	for (;;) {
+		r = read(in->fd, p, n);
+		if (r >= 0)
+			break;
+		if (errno != EINTR)
+			return input_fail(in, err, SPAA_E_IO, 0, "read error: %s",
+					  errno_text(errno, text,
+						      sizeof(text)));
+	}
+	if (!r)
+		in->raw_eof = 1;
+	in->bytes_read += (uint64_t)r;
+	return r;
+}
+
+/*
+ * Reads the next compressed chunk.  Unconsumed bytes (at most one: see
+ * fill_gzip) move to the front first.  Returns 0 or -1; at end of file
+ * raw_eof is set and nothing is added.
+ */
+static int refill_raw(struct spaa_input *in, struct spaa_error *err)
+{
+	size_t keep = in->raw_len - in->raw_pos;
+	ssize_t r;
+
+	if (keep && in->raw_pos)
+		memmove(in->raw, in->raw + in->raw_pos, keep);
+	in->raw_pos = 0;
+	in->raw_len = keep;
+	r = input_read(in, in->raw + keep, INPUT_CHUNK - keep, err);
+	if (r < 0)
+		return -1;
+	in->raw_len += (size_t)r;
+	return 0;
+}
+
+/* Plain input: read straight into the line buffer, no copy. */
+static ssize_t fill_plain(struct spaa_input *in, struct spaa_error *err)
+{
+	ssize_t r;
+
+	if (in->raw_eof)
+		return 0;
+	r = input_read(in, in->buf + in->len, in->cap - in->len, err);
+	if (r > 0)
+		in->len += (size_t)r;
+	return r;
+}
+
+static ssize_t fill_gzip(struct spaa_input *in, struct spaa_error *err)
+{
+	for (;;) {
+		size_t out_space = in->cap - in->len;
+		size_t avail, produced;
+		int ret;
+
+		if (in->raw_pos == in->raw_len && !in->raw_eof &&
+		    refill_raw(in, err))
+			return -1;
+		avail = in->raw_len - in->raw_pos;
+		if (!avail) {
+			if (in->gz_between)
+				return 0;
+			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+					  "truncated gzip stream");
+		}
+		if (in->gz_between) {
+			/*
+			 * `cat a.gz b.gz` is a valid gzip file; anything
+			 * else after a member is not, and silently
+			 * ignoring it could hide a damaged file.
+			 */
+			if (avail < 2 && !in->raw_eof) {
+				if (refill_raw(in, err))
+					return -1;
+				continue;
+			}
+			if (avail < 2 || in->raw[in->raw_pos] != 0x1f ||
+			    in->raw[in->raw_pos + 1] != 0x8b)
+				return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+						  "trailing garbage after gzip stream");
+			if (inflateReset(&in->zs) != Z_OK)
+				return input_fail(in, err, SPAA_E_INTERNAL, 0,
+						  "cannot reset zlib stream");
+			in->gz_between = 0;
+		}
+
+		/* zlib counts in uInt */
+		if (out_space > UINT_MAX)
+			out_space = UINT_MAX;
+		in->zs.next_in = in->raw + in->raw_pos;
+		in->zs.avail_in = (uInt)avail;
+		in->zs.next_out = (unsigned char *)in->buf + in->len;
+		in->zs.avail_out = (uInt)out_space;
+		ret = inflate(&in->zs, Z_NO_FLUSH);
+		in->raw_pos = in->raw_len - in->zs.avail_in;
+		produced = out_space - in->zs.avail_out;
+		in->len += produced;
+		if (ret == Z_STREAM_END) {
+			in->gz_between = 1;
+		} else if (ret != Z_OK &&
+			   !(ret == Z_BUF_ERROR &&
+			     (produced || in->zs.avail_in < avail))) {
+			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+					  "corrupt gzip data: %s",
+					  in->zs.msg ? in->zs.msg : zError(ret));
+		}
+		if (produced)
+			return (ssize_t)produced;
+	}
+}
+
+static ssize_t fill_zstd(struct spaa_input *in, struct spaa_error *err)
+{
+	for (;;) {
+		ZSTD_inBuffer zin;
+		ZSTD_outBuffer zout;
+		size_t ret;
+
+		if (in->raw_pos == in->raw_len && !in->raw_eof &&
+		    refill_raw(in, err))
+			return -1;
+		/*
+		 * With no input left, a decoder that last said 0 is
+		 * between frames; asking it again would return a hint
+		 * for the next frame's header.
+		 */
+		if (in->raw_pos == in->raw_len && !in->zret)
+			return 0;
+		zin.src = in->raw;
+		zin.size = in->raw_len;
+		zin.pos = in->raw_pos;
+		zout.dst = in->buf + in->len;
+		zout.size = in->cap - in->len;
+		zout.pos = 0;
+		/*
+		 * Called even with no input left: the decoder may still
+		 * hold output that did not fit last time.
+		 */
+		ret = ZSTD_decompressStream(in->zd, &zout, &zin);
+		if (ZSTD_isError(ret))
+			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+					  "corrupt zstd data: %s",
+					  ZSTD_getErrorName(ret));
+		in->raw_pos = zin.pos;
+		in->zret = ret;
+		in->len += zout.pos;
+		if (zout.pos)
+			return (ssize_t)zout.pos;
+		/* nonzero: the frame wants input the file does not have */
+		if (in->raw_pos == in->raw_len && in->raw_eof && in->zret)
+			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+					  "truncated zstd stream");
+	}
+}
+
+/*
+ * Appends decoded data after [pos, len).  Returns the number of bytes
+ * added, 0 at the end of the stream, -1 on error.
+ */
+static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
+{
+	size_t pending = in->len - in->pos;
+
+	/*
+	 * Only an unfinished line is left (we fill when it has no LF), so
+	 * this moves less than one line per chunk.
+	 */
+	if (in->pos) {
+		if (pending)
+			memmove(in->buf, in->buf + in->pos, pending);
+		in->pos = 0;
+		in->len = pending;
+	}
+	if (in->len == in->cap) {
+		/*
+		 * One line fills the buffer.  The caller has checked it is
+		 * at most max_line + 1 bytes (with a CR), so growing to
+		 * max_line + 2 always leaves room to see the next byte.
+		 */
+		size_t limit = in->max_line + 2;
+		size_t ncap = in->cap <= limit / 2 ? in->cap * 2 : limit;
+
+		in->buf = spaa_xrealloc(in->buf, ncap + 1);
+		in->cap = ncap;
+	}
+	switch (in->comp) {
+	case SPAA_COMP_GZIP:
+		return fill_gzip(in, err);
+	case SPAA_COMP_ZSTD:
+		return fill_zstd(in, err);
+	case SPAA_COMP_NONE:
+	default:
+		return fill_plain(in, err);
+	}
+}
+
+static int line_too_long(struct spaa_input *in, struct spaa_error *err)
+{
+	return input_fail(in, err, SPAA_E_LIMIT, in->lineno + 1,
+			  "line %lu is longer than %zu bytes", in->lineno + 1,
+			  in->max_line);
+}
+
+int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
+		       struct spaa_error *err)
+{
+	if (in->failed) {
+		if (err)
+			*err = in->saved;
+		return -1;
+	}
+	for (;;) {
+		char *start = in->buf + in->pos;
+		size_t avail = in->len - in->pos;
+		char *nl = memchr(start + in->scanned, '\n',
+				  avail - in->scanned);
+		size_t n;
+		ssize_t r;
+
+		if (nl) {
+			n = (size_t)(nl - start);
+			in->pos += n + 1;
+			in->scanned = 0;
+			if (n && start[n - 1] == '\r')
+				n--;
+			if (n > in->max_line)
+				return line_too_long(in, err);
+			start[n] = '\0';
+			in->lineno++;
+			*line = start;
+			*len = n;
+			return 1;
+		}
+		in->scanned = avail;
+		/*
+		 * Checked before reading more, so memory stays near
+		 * max_line however long the hostile line is.  One byte of
+		 * slack for a CR whose LF has not arrived yet.
+		 */
+		if (avail > in->max_line + (avail && start[avail - 1] == '\r'))
+			return line_too_long(in, err);
+		if (in->eof) {
+			if (!avail)
+				return 0;
+			if (avail > in->max_line)
+				return line_too_long(in, err);
+			/* final line without LF; buf[len] is spare */
+			start[avail] = '\0';
+			in->pos = in->len;
+			in->scanned = 0;
+			in->lineno++;
+			*line = start;
+			*len = avail;
+			return 1;
+		}
+		r = input_fill(in, err);
+		if (r < 0)
+			return -1;
+		if (!r)
+			in->eof = 1;
+	}
+}
+
+/*
+ * Reads until the first 4 bytes are in (a pipe may deliver fewer per
+ * read) or the input ends, then picks the decoder from the magic.
+ */
+static int input_sniff(struct spaa_input *in, struct spaa_error *err)
+{
+	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	const unsigned char *b = (const unsigned char *)in->buf;
+
+	while (in->len < 4 && !in->raw_eof) {
+		ssize_t r = input_read(in, in->buf + in->len,
+				       in->cap - in->len, err);
+		if (r < 0)
+			return -1;
+		in->len += (size_t)r;
+	}
+	/*
+	 * A skippable frame (magic 0x184D2A5?, little-endian) may come
+	 * first: pzstd starts every frame with one.
+	 */
+	if (in->len >= 4 && (!memcmp(b, zstd_magic, 4) ||
+			     ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
+			      b[2] == 0x4d && b[3] == 0x18)))
+		in->comp = SPAA_COMP_ZSTD;
+	else if (in->len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		in->comp = SPAA_COMP_GZIP;
+	else
+		return 0;
+
+	/* What was read is compressed: it becomes the raw buffer. */
+	in->raw = (unsigned char *)in->buf;
+	in->raw_len = in->len;
+	in->raw_pos = 0;
+	in->buf = spaa_xmalloc(in->cap + 1);
+	in->len = 0;
+
+	if (in->comp == SPAA_COMP_GZIP) {
+		/* 15 + 16: gzip wrapper only; we know it is gzip */
+		int ret = inflateInit2(&in->zs, 15 + 16);
+
+		if (ret != Z_OK)
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot initialise zlib: %s",
+					  zError(ret));
+		in->zs_live = 1;
+	} else {
+		size_t ret;
+
+		in->zd = ZSTD_createDCtx();
+		if (!in->zd)
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot create zstd context");
+		ret = ZSTD_DCtx_setParameter(in->zd, ZSTD_d_windowLogMax,
+					     INPUT_ZSTD_WINDOW_LOG_MAX);
+		if (ZSTD_isError(ret))
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot configure zstd: %s",
+					  ZSTD_getErrorName(ret));
+		in->zret = 1;   /* a frame has started: its magic is here */
+	}
+	return 0;
+}
+
+int spaa_input_open(struct spaa_input **out, const char *path,
+		    const struct spaa_input_opts *opts, struct spaa_error *err)
+{
+	struct spaa_input *in;
+	struct stat st;
+
+	*out = NULL;
+	in = spaa_xcalloc(1, sizeof(*in));
+	in->fd = -1;
+	in->name = spaa_xstrdup(path);
+	in->max_line = opts && opts->max_line ? opts->max_line
+		: SPAA_INPUT_MAX_LINE_DEFAULT;
+	if (in->max_line > INPUT_MAX_LINE_LIMIT)
+		in->max_line = INPUT_MAX_LINE_LIMIT;
+
+	if (!strcmp(path, "-")) {
+		in->fd = STDIN_FILENO;
+	} else {
+		/*
+		 * stat first: open(2) of a directory succeeds, and the
+		 * error should say what the path is, not how reading it
+		 * failed.
+		 */
+		if (stat(path, &st)) {
+			path_error(err, path, errno);
+			goto fail;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+			goto fail;
+		}
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			path_error(err, path, errno);
+			goto fail;
+		}
+		in->own_fd = 1;
+	}
+	if (fstat(in->fd, &st)) {
+		path_error(err, path, errno);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* stdin may already be partly read: progress is from here */
+		off_t at = lseek(in->fd, 0, SEEK_CUR);
+
+		if (at < 0 || at > st.st_size)
+			at = 0;
+		in->size = (uint64_t)(st.st_size - at);
+		(void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+
+	in->cap = INPUT_CHUNK;
+	in->buf = spaa_xmalloc(in->cap + 1);
+	if (input_sniff(in, err))
+		goto fail;
+	*out = in;
+	return 0;
+fail:
+	spaa_input_close(in);
+	return -1;
+}
+
+unsigned long spaa_input_lineno(const struct spaa_input *in)
+{
+	return in->lineno;
+}
+
+const char *spaa_input_name(const struct spaa_input *in)
+{
+	return in->name;
+}
+
+enum spaa_compression spaa_input_compression(const struct spaa_input *in)
+{
+	return in->comp;
+}
+
+uint64_t spaa_input_bytes_read(const struct spaa_input *in)
+{
+	return in->bytes_read;
+}
+
+uint64_t spaa_input_size(const struct spaa_input *in)
+{
+	return in->size;
+}
+
+void spaa_input_close(struct spaa_input *in)
+{
+	if (!in)
+		return;
+	if (in->own_fd && in->fd >= 0)
+		close(in->fd);
+	if (in->zs_live)
+		inflateEnd(&in->zs);
+	ZSTD_freeDCtx(in->zd);
+	free(in->raw);
+	free(in->buf);
+	free(in->name);
+	free(in);
+}
+
+/* ---- directory expansion ---- */
+
+static int has_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && !memcmp(s + len - n, suffix, n);
+}
+
+static int is_spaa_name(const char *name)
+{
+	static const char *const suffixes[] = {
+		".spaa", ".spaa.gz", ".spaa.zst",
+		".ndjson", ".ndjson.gz", ".ndjson.zst",
+	};
+	size_t len = strlen(name);
+	size_t i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (has_suffix(name, len, suffixes[i]))
+			return 1;
+	return 0;
+}
+
+/* dir + "/" + name[0..name_len) + suffix, without doubling a '/'. */
+static char *path_join(const char *dir, const char *name, size_t name_len,
+		       const char *suffix)
+{
+	size_t dl = strlen(dir), sl = strlen(suffix);
+	int sep = dl && dir[dl - 1] != '/';
+	char *p = spaa_xmalloc(dl + (size_t)sep + name_len + sl + 1);
+
+	memcpy(p, dir, dl);
+	if (sep)
+		p[dl] = '/';
+	memcpy(p + dl + sep, name, name_len);
+	memcpy(p + dl + sep + name_len, suffix, sl + 1);
+	return p;
+}
+
+/*
+ * 1 if path is a regular file, 0 if it is something else or vanished
+ * (a dangling symlink is not a profile), -1 on any other stat error.
+ */
+static int is_regular(const char *path, struct spaa_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			return 0;
+		return path_error(err, path, errno);
+	}
+	return S_ISREG(st.st_mode) ? 1 : 0;
+}
+
+static void pathlist_append(struct spaa_pathlist *list, char *path,
+			    enum spaa_path_kind kind)
+{
+	/* paths and kinds share alloc, so they grow together */
+	if (list->nr == list->alloc) {
+		size_t n = list->alloc ? list->alloc * 2 : 16;
+
+		list->paths = spaa_xrealloc(list->paths,
+					    n * sizeof(*list->paths));
+		list->kinds = spaa_xrealloc(list->kinds,
+					    n * sizeof(*list->kinds));
+		list->alloc = n;
+	}
+	list->paths[list->nr] = path;
+	list->kinds[list->nr] = kind;
+	list->nr++;
+}
+
+struct dir_entry {
+	char *path;
+	enum spaa_path_kind kind;
+};
+
+static int dir_entry_cmp(const void *a, const void *b)
+{
+	const struct dir_entry *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Classifies one directory entry.  Returns 1 with *entry filled for a
+ * profile, 0 to skip it, -1 on error.
+ */
+static int classify_entry(const char *dir, const char *name,
+			  struct dir_entry *entry, struct spaa_error *err)
+{
+	size_t len = strlen(name);
+	char *path = NULL, *sibling = NULL;
+	int r;
+
+	if (is_spaa_name(name)) {
+		entry->kind = SPAA_PATH_SPAA;
+	} else if (has_suffix(name, len, ".json")) {
+		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
+		entry->kind = SPAA_PATH_SPX;
+		sibling = path_join(dir, name, len - 5, ".txt.gz");
+		r = is_regular(sibling, err);
+		free(sibling);
+		if (r <= 0)
+			return r;
+	} else {
+		return 0;
+	}
+	path = path_join(dir, name, len, "");
+	r = is_regular(path, err);
+	if (r <= 0) {
+		free(path);
+		return r;
+	}
+	entry->path = path;
+	return 1;
+}
+
+static int expand_dir(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err)
+{
+	struct dir_entry *entries = NULL;
+	size_t nr = 0, alloc = 0, i;
+	char text[256];
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir(path);
+	if (!dir)
+		return path_error(err, path, errno);
+	for (;;) {
+		struct dir_entry entry;
+		int r;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			if (errno) {
+				spaa_error_at(err, SPAA_E_IO, path, 0,
+					      "cannot read directory: %s",
+					      errno_text(errno, text,
+							 sizeof(text)));
+				goto fail;
+			}
+			break;
+		}
+		/* dot files: ".", "..", editor and VCS droppings */
+		if (de->d_name[0] == '.')
+			continue;
+		r = classify_entry(path, de->d_name, &entry, err);
+		if (r < 0)
+			goto fail;
+		if (!r)
+			continue;
+		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
+		entries[nr++] = entry;
+	}
+	closedir(dir);
+	dir = NULL;
+
+	if (!nr) {
+		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
+			      "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)");
+		goto fail;
+	}
+	/* readdir order depends on the file system; runs must not */
+	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
+	for (i = 0; i < nr; i++)
+		pathlist_append(list, entries[i].path, entries[i].kind);
+	free(entries);
+	return 0;
+fail:
+	if (dir)
+		closedir(dir);
+	for (i = 0; i < nr; i++)
+		free(entries[i].path);
+	free(entries);
+	return -1;
+}
+
+int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-")) {
+		pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+		return 0;
+	}
+	if (stat(path, &st))
+		return path_error(err, path, errno);
+	if (S_ISDIR(st.st_mode))
+		return expand_dir(path, list, err);
+	pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+	return 0;
+}
+
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		struct stat st;
+
+		if (!strcmp(list->paths[i], "-") ||
+		    stat(list->paths[i], &st) || !S_ISREG(st.st_mode) ||
+		    st.st_size < 0)
+			continue;
+		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
+			return UINT64_MAX;
+	}
+	return total;
+}
+
+void spaa_pathlist_release(struct spaa_pathlist *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free(list->paths[i]);
+	free(list->paths);
+	free(list->kinds);
+	memset(list, 0, sizeof(*list));
+}
