@@ -258,6 +258,10 @@ static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
 	struct spaa_rank *rank = spaa_xmalloc((a->cpus.nr + 1) * sizeof(*rank));
 	struct lami_table *t = table(h, T_CPUS, wcols, 1);
 
+	if (a != &h->agg)
+		lami_table_set_title(t, "%s (%s; CPUs as the sample records give them, shares of the sampled weight)",
+				     classes[T_CPUS].title, h->what);
+
 	for (uint32_t i = 0; i < a->cpus.nr; i++)
 		rank[i] = (struct spaa_rank){
 			a->cpu_weight[i], 0, NULL,

@@ -122,7 +122,9 @@ uint32_t spaa_profile_add_frames(struct spaa_profile *p, const uint32_t *frames,
 	uint32_t off = p->nframe_pool;
 
 	SPAA_ALLOC_GROW(p->frame_pool, (size_t)off + n, p->frame_pool_alloc);
-	memcpy(p->frame_pool + off, frames, (size_t)n * sizeof(*frames));
+	/* n == 0 may come with NULL arrays, which memcpy must never get */
+	if (n)
+		memcpy(p->frame_pool + off, frames, (size_t)n * sizeof(*frames));
 	p->nframe_pool += n;
 	return off;
 }
@@ -133,7 +135,9 @@ uint32_t spaa_profile_add_weights(struct spaa_profile *p,
 	uint32_t off = p->nweight_pool;
 
 	SPAA_ALLOC_GROW(p->weight_pool, (size_t)off + n, p->weight_pool_alloc);
-	memcpy(p->weight_pool + off, w, (size_t)n * sizeof(*w));
+	/* "weights": [] is n == 0 with NULL arrays: see add_frames */
+	if (n)
+		memcpy(p->weight_pool + off, w, (size_t)n * sizeof(*w));
 	p->nweight_pool += n;
 	return off;
 }

@@ -762,7 +762,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	};
 	const char *rt = "stack";
 	struct spaa_stack *s;
-	uint32_t id, n = 0, si;
+	uint32_t id = 0, n = 0, si;
 	uint64_t primary;
 	int type, nw;
 
@@ -878,7 +878,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	if (field(r, v, rt, "related_stacks", JSON_ARRAY, false, &rel, err) < 0)
 		return -1;
 	for (const struct json_value *x = rel ? rel->child : NULL; x; x = x->next) {
-		uint32_t rid;
+		uint32_t rid = 0;
 
 		if (stack_id_text(r, x, rt, "related_stacks", &rid, err))
 			return -1;
@@ -897,7 +897,7 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	const struct json_value *ts, *sid, *ev, *per;
 	struct spaa_sample s = { .file = r->file, .line = r->line };
 	const char *rt = "sample";
-	uint32_t id;
+	uint32_t id = 0;
 	int ret;
 
 	if (field(r, v, rt, "timestamp", JSON_NUMBER, true, &ts, err) < 0 ||
@@ -958,7 +958,7 @@ static int read_window(struct reader *r, const struct json_value *v,
 	for (const struct json_value *e = by ? by->child : NULL; e; e = e->next) {
 		const struct json_value *sid, *ws;
 		struct spaa_window_entry we;
-		uint32_t id;
+		uint32_t id = 0;
 		int nw;
 
 		if (e->type != JSON_OBJECT)

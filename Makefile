@@ -1,0 +1,240 @@
+# spaa-tools: LAMI stack-profile analyses.
+#
+#   make               the programs and the unit test runner
+#   make check         unit, schema and golden tests: what CI runs
+#   make asan          rebuild with ASan and UBSan, then the whole check
+#   make valgrind      unit and golden tests under valgrind
+#   make golden        rewrite tests/golden/*.out from the current programs
+#                      (review the diff before committing)
+#   make demo          spaa-hotspots on examples/cwork.spaa.zst
+#   make install       PREFIX=/usr/local, DESTDIR=staging directory
+#   make uninstall     removes what install installed
+#   make clean
+#
+# V=1 shows the compiler command lines.  CFLAGS (default -O2 -g), CPPFLAGS,
+# LDFLAGS and LDLIBS are the user's and add to the project's flags.
+#
+# Layout, picked up by wildcard (adding a file needs no edit here):
+#   common/*.c but main.c   -> libspaa.a
+#   analyses/NAME.c         -> spaa-NAME, with common/main.c (owns main())
+#   tools/NAME.c            -> spaa-NAME, with its own main()
+#   tests/unit/check_MOD.c  -> tests/unit/check_spaa, which runs every
+#                              suite MOD_suite() through tests/unit/runner.c
+#
+# The first build installs missing dependencies (target deps,
+# tools/install-deps.sh).  build/flavour records the compiler and flags; when
+# they change (make asan, then make) every object is rebuilt.
+
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+PREFIX ?= /usr/local
+bindir = $(PREFIX)/bin
+datadir = $(PREFIX)/share
+mandir = $(datadir)/man
+schemadir = $(datadir)/spaa-tools/schemas
+
+CFLAGS ?= -O2 -g
+PKG_CONFIG ?= pkg-config
+PYTHON ?= /usr/bin/python3
+INSTALL ?= install
+
+# Recursively expanded on purpose: pkg-config runs when a recipe needs the
+# flags, after deps has installed what was missing.
+LIB_PKGS = libcjson libzstd zlib
+PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS))
+PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS))
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
+
+SPAA_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
+	-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
+	-Icommon -MMD -MP $(PKG_CFLAGS)
+
+# SANITIZE=address,undefined adds the sanitizers (make asan sets it).
+SANITIZE =
+SANITIZE_FLAGS = $(if $(SANITIZE),-fsanitize=$(SANITIZE) \
+	-fno-sanitize-recover=all -fno-omit-frame-pointer)
+
+ALL_CFLAGS = $(SPAA_CFLAGS) $(SANITIZE_FLAGS) -pthread $(CPPFLAGS) $(CFLAGS)
+ALL_LDFLAGS = $(SANITIZE_FLAGS) -pthread $(LDFLAGS)
+ALL_LDLIBS = $(PKG_LIBS) -lm $(LDLIBS)
+
+# Each check_MOD.c defines "Suite *MOD_suite(void)".  Declaring all suites
+# before it (from suites.inc) satisfies -Wmissing-prototypes and has the
+# compiler check the signature; "struct Suite" is Check's Suite.
+SUITE_DECLS = '-DSUITE(m)=struct Suite *m\#\#_suite(void);' \
+	-include tests/unit/suites.inc
+
+LIB_SRCS = $(filter-out common/main.c,$(wildcard common/*.c))
+LIB_OBJS = $(LIB_SRCS:.c=.o)
+ANALYSIS_SRCS = $(wildcard analyses/*.c)
+TOOL_SRCS = $(wildcard tools/*.c)
+ANALYSES = $(patsubst analyses/%.c,spaa-%,$(ANALYSIS_SRCS))
+TOOLS = $(patsubst tools/%.c,spaa-%,$(TOOL_SRCS))
+PROGRAMS = $(ANALYSES) $(TOOLS)
+UNIT_SRCS = $(wildcard tests/unit/check_*.c)
+UNIT_OBJS = $(UNIT_SRCS:.c=.o)
+UNIT_RUNNER = tests/unit/check_spaa
+ALL_OBJS = $(LIB_OBJS) common/main.o $(ANALYSIS_SRCS:.c=.o) \
+	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) tests/unit/runner.o
+
+MAN1 = $(wildcard man/*.1)
+MAN7 = $(wildcard man/*.7)
+SCHEMAS = $(wildcard schemas/*.json)
+
+DEMO_PROFILE = examples/cwork.spaa.zst
+
+# make asan: clang when there is one.  Sanitizer reports make tests fail:
+# the unit runner sees a failed test, tests/golden.sh a report on stderr.
+ASAN_CC = $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+VALGRIND = valgrind --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite,indirect -q
+
+ifeq ($(V),1)
+Q =
+QUIET_CC =
+QUIET_LINK =
+QUIET_AR =
+else
+Q = @
+QUIET_CC = @echo '  CC      $@';
+QUIET_LINK = @echo '  LINK    $@';
+QUIET_AR = @echo '  AR      $@';
+endif
+
+.PHONY: all check asan valgrind golden demo install uninstall clean deps FORCE
+
+all: $(PROGRAMS) $(UNIT_RUNNER)
+
+# ---- build -------------------------------------------------------------------
+
+libspaa.a: $(LIB_OBJS)
+	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
+
+$(ANALYSES): spaa-%: analyses/%.o common/main.o libspaa.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+$(TOOLS): spaa-%: tools/%.o libspaa.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
+
+$(UNIT_RUNNER): tests/unit/runner.o $(UNIT_OBJS) libspaa.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(ALL_LDLIBS)
+
+%.o: %.c
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+tests/unit/runner.o: tests/unit/runner.c tests/unit/suites.inc
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(UNIT_OBJS): tests/unit/%.o: tests/unit/%.c tests/unit/suites.inc
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(SUITE_DECLS) -c -o $@ $<
+
+# Rewritten only when the list of suites changes.
+tests/unit/suites.inc: FORCE
+	$(Q)for f in $(UNIT_SRCS); do \
+		m=$${f#tests/unit/check_}; echo "SUITE($${m%.c})"; \
+	done >$@+ && \
+	if cmp -s $@+ $@; then rm -f $@+; \
+	else mv $@+ $@ && echo '  GEN     $@'; fi
+
+$(ALL_OBJS): build/flavour | deps
+
+# Rewritten only when the compiler or the flags change, so that switching
+# between normal and sanitizer builds rebuilds everything.
+build/flavour: FORCE | deps
+	$(Q)mkdir -p build && \
+	printf '%s\n' '$(subst ','\'',$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(ALL_LDLIBS))' >$@+ && \
+	if cmp -s $@+ $@; then rm -f $@+; \
+	elif [ -f $@ ]; then mv $@+ $@ && \
+		echo '  FLAVOUR changed to $(CC) $(SANITIZE_FLAGS): rebuilding'; \
+	else mv $@+ $@; fi
+
+deps:
+	$(Q)sh tools/install-deps.sh
+
+FORCE:
+
+-include $(ALL_OBJS:.o=.d)
+
+# ---- tests -------------------------------------------------------------------
+
+# Every step runs even when an earlier one failed, so one run shows all
+# failures; the exit status is non-zero if any failed.
+check: all
+	$(Q)failed=; \
+	echo '== unit tests'; ./$(UNIT_RUNNER) || failed="$$failed unit"; \
+	echo '== schemas'; PYTHON=$(PYTHON) bash tests/schemas.sh || \
+		failed="$$failed schemas"; \
+	echo '== golden tests'; PYTHON=$(PYTHON) bash tests/golden.sh || \
+		failed="$$failed golden"; \
+	if [ -f tests/cli.sh ]; then \
+		echo '== cli tests'; bash tests/cli.sh || failed="$$failed cli"; \
+	fi; \
+	if [ -n "$$failed" ]; then echo "check: FAILED:$$failed"; exit 1; fi; \
+	echo 'check: all passed'
+
+asan:
+	$(ASAN_ENV) $(MAKE) check CC=$(ASAN_CC) SANITIZE=address,undefined
+
+# The unit tests in one process (CK_FORK=no) so that valgrind sees them, and
+# every program the golden tests run.
+valgrind: all
+	$(Q)sh tools/install-deps.sh --valgrind
+	$(Q)failed=; \
+	echo '== unit tests under valgrind'; \
+	CK_FORK=no $(VALGRIND) ./$(UNIT_RUNNER) || failed="$$failed unit"; \
+	echo '== golden tests under valgrind'; \
+	SPAA_TEST_WRAPPER='$(VALGRIND)' GOLDEN_TIMEOUT=600 PYTHON=$(PYTHON) \
+		bash tests/golden.sh || failed="$$failed golden"; \
+	if [ -n "$$failed" ]; then echo "valgrind: FAILED:$$failed"; exit 1; fi; \
+	echo 'valgrind: all passed'
+
+golden: all
+	PYTHON=$(PYTHON) bash tests/golden.sh --update
+
+# ---- demo ----------------------------------------------------------------------
+
+demo: spaa-hotspots
+	$(Q)if [ ! -f $(DEMO_PROFILE) ]; then \
+		echo "demo: $(DEMO_PROFILE) is missing (the example profile of" \
+			"the README); nothing to run" >&2; \
+		exit 1; \
+	fi
+	@echo 'spaa-hotspots: where the time goes in $(DEMO_PROFILE), 10 rows per table.'
+	@echo 'This is the LAMI results object Trace Compass and scripts read;'
+	@echo 'see spaa-hotspots(1).  Pipe it to "python3 -m json.tool" to indent it.'
+	@echo '$$ ./spaa-hotspots --limit 10 $(DEMO_PROFILE)'
+	@./spaa-hotspots --limit 10 $(DEMO_PROFILE)
+
+# ---- install -------------------------------------------------------------------
+
+install: all
+	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(schemadir)'
+	$(if $(PROGRAMS),$(INSTALL) -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)')
+	$(if $(SCHEMAS),$(INSTALL) -m 644 $(SCHEMAS) '$(DESTDIR)$(schemadir)')
+	$(if $(MAN1),$(INSTALL) -d '$(DESTDIR)$(mandir)/man1' && \
+		$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(mandir)/man1')
+	$(if $(MAN7),$(INSTALL) -d '$(DESTDIR)$(mandir)/man7' && \
+		$(INSTALL) -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7')
+
+# Removes exactly what install puts there, and the spaa-tools data directory.
+uninstall:
+	rm -f $(addprefix '$(DESTDIR)$(bindir)'/,$(PROGRAMS)) \
+		$(addprefix '$(DESTDIR)$(schemadir)'/,$(notdir $(SCHEMAS))) \
+		$(addprefix '$(DESTDIR)$(mandir)/man1'/,$(notdir $(MAN1))) \
+		$(addprefix '$(DESTDIR)$(mandir)/man7'/,$(notdir $(MAN7)))
+	rmdir '$(DESTDIR)$(schemadir)' '$(DESTDIR)$(datadir)/spaa-tools' \
+		2>/dev/null || true
+
+# ---- clean ---------------------------------------------------------------------
+
+clean:
+	rm -f $(PROGRAMS) libspaa.a $(UNIT_RUNNER) tests/unit/suites.inc \
+		$(wildcard common/*.[od] analyses/*.[od] tools/*.[od] \
+			tests/unit/*.[od])
+	rm -rf build tests/out

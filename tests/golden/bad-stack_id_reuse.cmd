@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/stack_id_reuse.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/unknown_event.spaa

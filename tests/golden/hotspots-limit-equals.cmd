@@ -1,0 +1,1 @@
+./spaa-hotspots --limit=2 tests/data/basic.spaa

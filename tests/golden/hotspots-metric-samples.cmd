@@ -1,0 +1,1 @@
+./spaa-hotspots --metric samples tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --event page-faults tests/data/multi_event.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/multi_event.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --pid=100 tests/data/alloc.spaa

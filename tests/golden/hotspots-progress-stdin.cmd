@@ -1,0 +1,1 @@
+./spaa-hotspots --output-progress --limit 1 - < tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/basic_root_to_leaf.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --tid 101 tests/data/basic.spaa

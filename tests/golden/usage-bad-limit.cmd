@@ -1,0 +1,1 @@
+./spaa-hotspots --limit lots tests/data/basic.spaa

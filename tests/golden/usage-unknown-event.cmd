@@ -1,0 +1,1 @@
+./spaa-hotspots --event cycles tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --metric cache-misses tests/data/basic.spaa

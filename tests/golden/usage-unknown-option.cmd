@@ -1,0 +1,1 @@
+./spaa-hotspots --frobnicate tests/data/basic.spaa

@@ -1,0 +1,414 @@
+/*
+ * check_map - the two hash tables: spaa_map (fixed-size keys) and
+ * spaa_strtab (byte strings).  Both must hand out dense indices in
+ * insertion order, keep finding every key across rehashes, and (strtab)
+ * keep every returned pointer valid and unchanged while more strings are
+ * added, big ones included.
+ */
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "map.h"
+#include "util.h"
+
+Suite *map_suite(void);
+
+/* ---- spaa_map ----------------------------------------------------------- */
+
+/*
+ * 100000 keys: far past the first table of 64 slots, so the map rehashes
+ * about 12 times (64 -> 262144 slots at load < 1/2).  Keys are scattered
+ * 64-bit values so that neighbours do not hash to neighbours by accident.
+ */
+#define MANY 100000u
+
+static uint64_t many_key(uint32_t i)
+{
+	/* odd multiplier: a bijection on 64 bits, so keys are distinct */
+	return (uint64_t)i * 0x9e3779b97f4a7c15ull + 12345;
+}
+
+START_TEST(test_map_dense_many)
+{
+	struct spaa_map m;
+	bool created;
+
+	spaa_map_init(&m, sizeof(uint64_t));
+	ck_assert_uint_eq(m.nr, 0);
+	for (uint32_t i = 0; i < MANY; i++) {
+		uint64_t k = many_key(i);
+
+		created = false;
+		ck_assert_uint_eq(spaa_map_intern(&m, &k, &created), i);
+		ck_assert(created);
+		ck_assert_uint_eq(m.nr, i + 1);
+	}
+	/* every key is found at its insertion index after all the rehashes */
+	for (uint32_t i = 0; i < MANY; i++) {
+		uint64_t k = many_key(i), stored;
+
+		ck_assert_uint_eq(spaa_map_find(&m, &k), i);
+		memcpy(&stored, spaa_map_key(&m, i), sizeof(stored));
+		ck_assert(stored == k);
+	}
+	/* interning again creates nothing and returns the same index */
+	for (uint32_t i = 0; i < MANY; i += 997) {
+		uint64_t k = many_key(i);
+
+		created = true;
+		ck_assert_uint_eq(spaa_map_intern(&m, &k, &created), i);
+		ck_assert(!created);
+	}
+	ck_assert_uint_eq(m.nr, MANY);
+	/* keys never inserted: many_key(MANY..MANY+999) are distinct from all */
+	for (uint32_t i = MANY; i < MANY + 1000; i++) {
+		uint64_t k = many_key(i);
+
+		ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_MAP_NONE);
+	}
+	/* load factor stays under 1/2 */
+	ck_assert_uint_ge(m.mask + 1, 2 * (size_t)MANY);
+	spaa_map_release(&m);
+	ck_assert_uint_eq(m.nr, 0);
+	ck_assert_uint_eq(m.keysize, sizeof(uint64_t));
+}
+END_TEST
+
+/* Key i of size n: i in little-endian in the first bytes, a fill after. */
+static void sized_key(unsigned char *k, size_t n, uint32_t i)
+{
+	memset(k, 0xa5, n);
+	for (size_t b = 0; b < n && b < 4; b++)
+		k[b] = (unsigned char)(i >> (8 * b));
+}
+
+static const struct {
+	size_t keysize;
+	uint32_t nkeys;         /* distinct keys the size allows, at most 5000 */
+} size_cases[] = {
+	{ 1, 256 },             /* every byte value */
+	{ 2, 5000 },
+	{ 3, 5000 },
+	{ 4, 5000 },
+	{ 7, 5000 },
+	{ 8, 5000 },
+	{ 12, 5000 },
+	{ 16, 5000 },
+	{ 33, 5000 },
+	{ 256, 2000 },
+};
+
+START_TEST(test_map_key_sizes)
+{
+	size_t n = size_cases[_i].keysize;
+	uint32_t nkeys = size_cases[_i].nkeys;
+	unsigned char *k = spaa_xmalloc(n);
+	struct spaa_map m;
+	bool created;
+
+	spaa_map_init(&m, n);
+	for (uint32_t i = 0; i < nkeys; i++) {
+		sized_key(k, n, i);
+		ck_assert_uint_eq(spaa_map_intern(&m, k, &created), i);
+		ck_assert_msg(created, "keysize %zu key %u", n, i);
+	}
+	for (uint32_t i = 0; i < nkeys; i++) {
+		sized_key(k, n, i);
+		ck_assert_uint_eq(spaa_map_find(&m, k), i);
+		ck_assert(!memcmp(spaa_map_key(&m, i), k, n));
+		ck_assert_uint_eq(spaa_map_intern(&m, k, &created), i);
+		ck_assert(!created);
+	}
+	/* a key differing only in its last byte is another key */
+	if (n > 4) {
+		sized_key(k, n, 0);
+		k[n - 1] ^= 1;
+		ck_assert_uint_eq(spaa_map_find(&m, k), SPAA_MAP_NONE);
+		ck_assert_uint_eq(spaa_map_intern(&m, k, NULL), nkeys);
+		ck_assert_uint_eq(spaa_map_find(&m, k), nkeys);
+	}
+	spaa_map_release(&m);
+	free(k);
+}
+END_TEST
+
+START_TEST(test_map_empty)
+{
+	struct spaa_map m;
+	uint32_t k = 0;
+
+	spaa_map_init(&m, sizeof(k));
+	ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_MAP_NONE);
+	spaa_map_release(&m);
+	spaa_map_release(&m);   /* harmless twice */
+	/* usable again after release; created may be NULL */
+	ck_assert_uint_eq(spaa_map_intern(&m, &k, NULL), 0);
+	k = 7;
+	ck_assert_uint_eq(spaa_map_intern(&m, &k, NULL), 1);
+	k = 0;
+	ck_assert_uint_eq(spaa_map_intern(&m, &k, NULL), 0);
+	ck_assert_uint_eq(m.nr, 2);
+	spaa_map_release(&m);
+}
+END_TEST
+
+/* ---- spaa_strtab -------------------------------------------------------- */
+
+START_TEST(test_strtab_empty_string)
+{
+	struct spaa_strtab t;
+
+	spaa_strtab_init(&t);
+	ck_assert_uint_eq(t.nr, 1);
+	ck_assert_str_eq(spaa_strtab_get(&t, 0), "");
+	ck_assert_uint_eq(spaa_strtab_len(&t, 0), 0);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "", 0), 0);
+	/* the pointer does not matter for an empty string */
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "xyz", 0), 0);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "", 0), 0);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "a", 1), SPAA_MAP_NONE);
+	ck_assert_uint_eq(t.nr, 1);
+	spaa_strtab_release(&t);
+}
+END_TEST
+
+START_TEST(test_strtab_equal_bytes)
+{
+	struct spaa_strtab t;
+	char buf[8];
+
+	spaa_strtab_init(&t);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "main", 4), 1);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "mainly", 6), 2);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "mai", 3), 3);
+	/* equal bytes from another buffer, and a prefix of a longer buffer */
+	memcpy(buf, "main", 5);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, buf, 4), 1);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "mainly", 4), 1);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "mainly", 3), 3);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "mainly", 6), 2);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "mainl", 5), SPAA_MAP_NONE);
+	ck_assert_uint_eq(t.nr, 4);
+	ck_assert_str_eq(spaa_strtab_get(&t, 1), "main");
+	ck_assert_str_eq(spaa_strtab_get(&t, 2), "mainly");
+	ck_assert_str_eq(spaa_strtab_get(&t, 3), "mai");
+	ck_assert_uint_eq(spaa_strtab_len(&t, 2), 6);
+	/* stored copies, not the caller's buffer */
+	ck_assert_ptr_ne(spaa_strtab_get(&t, 1), buf);
+	spaa_strtab_release(&t);
+}
+END_TEST
+
+START_TEST(test_strtab_embedded_nul)
+{
+	static const struct {
+		const char *s;
+		size_t len;
+	} strs[] = {
+		{ "a", 1 },
+		{ "a\0", 2 },
+		{ "a\0b", 3 },
+		{ "a\0c", 3 },
+		{ "\0", 1 },
+		{ "\0\0", 2 },
+		{ "b", 1 },
+	};
+	const size_t n = sizeof(strs) / sizeof(strs[0]);
+	struct spaa_strtab t;
+
+	spaa_strtab_init(&t);
+	/* all distinct: indices 1..n in order */
+	for (size_t i = 0; i < n; i++)
+		ck_assert_uint_eq(spaa_strtab_intern(&t, strs[i].s, strs[i].len),
+				  i + 1);
+	for (size_t i = 0; i < n; i++) {
+		const char *got = spaa_strtab_get(&t, (uint32_t)i + 1);
+
+		ck_assert_uint_eq(spaa_strtab_intern(&t, strs[i].s, strs[i].len),
+				  i + 1);
+		ck_assert_uint_eq(spaa_strtab_find(&t, strs[i].s, strs[i].len),
+				  i + 1);
+		ck_assert_uint_eq(spaa_strtab_len(&t, (uint32_t)i + 1),
+				  strs[i].len);
+		ck_assert(!memcmp(got, strs[i].s, strs[i].len));
+		ck_assert_int_eq(got[strs[i].len], '\0');
+	}
+	/* "\0" (len 1) is not the empty string (len 0) */
+	ck_assert_uint_ne(spaa_strtab_find(&t, "\0", 1), 0);
+	ck_assert_uint_eq(t.nr, n + 1);
+	spaa_strtab_release(&t);
+}
+END_TEST
+
+/* Small string i of the big test: "s<i>_<7i>", distinct for every i. */
+static size_t small_string(char *buf, size_t size, uint32_t i)
+{
+	return (size_t)snprintf(buf, size, "s%u_%u", i, i * 7u);
+}
+
+/*
+ * Big strings get a chunk of their own while small ones keep filling the
+ * current chunk.  Interleave small strings with big ones (1 MiB + 1, and
+ * exactly one chunk, and one byte short of a chunk so it just fits a new
+ * chunk) and check at the end that every pointer handed out earlier still
+ * holds its bytes.
+ */
+START_TEST(test_strtab_big_strings)
+{
+	enum { NSMALL = 60000 };
+	struct spaa_strtab t;
+	size_t big_lens[4];
+	const char *big_ptrs[4];
+	uint32_t big_idx[4];
+	char **big = NULL;
+	const char **ptrs = spaa_xmalloc(NSMALL * sizeof(*ptrs));
+	uint32_t *idx = spaa_xmalloc(NSMALL * sizeof(*idx));
+	char buf[64];
+	uint32_t next = 1;      /* index 0 is "" */
+	int nbig = 0;
+
+	spaa_strtab_init(&t);
+	big_lens[0] = (1u << 20) + 1;           /* bigger than any chunk */
+	big_lens[1] = t.chunk_size;             /* needs chunk_size + 1 with NUL */
+	big_lens[2] = t.chunk_size - 1;         /* fits a chunk exactly */
+	big_lens[3] = 3 * t.chunk_size + 17;
+	big = spaa_xcalloc(4, sizeof(*big));
+	for (int b = 0; b < 4; b++) {
+		big[b] = spaa_xmalloc(big_lens[b]);
+		for (size_t j = 0; j < big_lens[b]; j++)
+			big[b][j] = (char)('A' + (j * 31 + (size_t)b) % 26);
+	}
+
+	for (uint32_t i = 0; i < NSMALL; i++) {
+		size_t len;
+
+		/* a big string before the first small one and every 15000 */
+		if (i % 15000 == 0 && nbig < 4) {
+			big_idx[nbig] = spaa_strtab_intern(&t, big[nbig],
+							   big_lens[nbig]);
+			ck_assert_uint_eq(big_idx[nbig], next);
+			next++;
+			big_ptrs[nbig] = spaa_strtab_get(&t, big_idx[nbig]);
+			nbig++;
+		}
+		len = small_string(buf, sizeof(buf), i);
+		idx[i] = spaa_strtab_intern(&t, buf, len);
+		ck_assert_uint_eq(idx[i], next);
+		next++;
+		ptrs[i] = spaa_strtab_get(&t, idx[i]);
+	}
+	ck_assert_int_eq(nbig, 4);
+	/* NSMALL small + 4 big + "" */
+	ck_assert_uint_eq(t.nr, NSMALL + 4 + 1);
+
+	for (uint32_t i = 0; i < NSMALL; i++) {
+		size_t len = small_string(buf, sizeof(buf), i);
+
+		ck_assert_ptr_eq(spaa_strtab_get(&t, idx[i]), ptrs[i]);
+		ck_assert_msg(!memcmp(ptrs[i], buf, len + 1),
+			      "string %u changed: '%s', want '%s'", i, ptrs[i],
+			      buf);
+		ck_assert_uint_eq(spaa_strtab_len(&t, idx[i]), len);
+		ck_assert_uint_eq(spaa_strtab_find(&t, buf, len), idx[i]);
+	}
+	for (int b = 0; b < 4; b++) {
+		ck_assert_ptr_eq(spaa_strtab_get(&t, big_idx[b]), big_ptrs[b]);
+		ck_assert(!memcmp(big_ptrs[b], big[b], big_lens[b]));
+		ck_assert_int_eq(big_ptrs[b][big_lens[b]], '\0');
+		ck_assert_uint_eq(spaa_strtab_len(&t, big_idx[b]), big_lens[b]);
+		ck_assert_uint_eq(spaa_strtab_find(&t, big[b], big_lens[b]),
+				  big_idx[b]);
+		/* the same bytes one shorter are another string */
+		ck_assert_uint_eq(spaa_strtab_find(&t, big[b], big_lens[b] - 1),
+				  SPAA_MAP_NONE);
+	}
+	ck_assert_str_eq(spaa_strtab_get(&t, 0), "");
+
+	spaa_strtab_release(&t);
+	for (int b = 0; b < 4; b++)
+		free(big[b]);
+	free(big);
+	free(ptrs);
+	free(idx);
+}
+END_TEST
+
+/* A big string as the very first string after "" (only one chunk yet). */
+START_TEST(test_strtab_big_first)
+{
+	struct spaa_strtab t;
+	size_t n = (1u << 20) + 1;
+	char *s = spaa_xmalloc(n);
+	const char *p1, *p2, *p3;
+
+	memset(s, 'x', n);
+	spaa_strtab_init(&t);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, s, n), 1);
+	p1 = spaa_strtab_get(&t, 1);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "after", 5), 2);
+	p2 = spaa_strtab_get(&t, 2);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, s, n - 1), 3);
+	p3 = spaa_strtab_get(&t, 3);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "again", 5), 4);
+	ck_assert_str_eq(spaa_strtab_get(&t, 0), "");
+	ck_assert_str_eq(p2, "after");
+	ck_assert_str_eq(spaa_strtab_get(&t, 4), "again");
+	ck_assert_uint_eq(strlen(p1), n);
+	ck_assert_uint_eq(strlen(p3), n - 1);
+	ck_assert(!memcmp(p1, s, n) && !memcmp(p3, s, n - 1));
+	spaa_strtab_release(&t);
+	free(s);
+}
+END_TEST
+
+START_TEST(test_strtab_many)
+{
+	struct spaa_strtab t;
+	char buf[32];
+
+	spaa_strtab_init(&t);
+	for (uint32_t i = 0; i < MANY; i++) {
+		int len = snprintf(buf, sizeof(buf), "fn%u", i);
+
+		ck_assert_uint_eq(spaa_strtab_intern(&t, buf, (size_t)len), i + 1);
+	}
+	for (uint32_t i = 0; i < MANY; i++) {
+		int len = snprintf(buf, sizeof(buf), "fn%u", i);
+
+		ck_assert_uint_eq(spaa_strtab_find(&t, buf, (size_t)len), i + 1);
+		ck_assert_str_eq(spaa_strtab_get(&t, i + 1), buf);
+	}
+	ck_assert_uint_eq(spaa_strtab_find(&t, "fn100000", 8), SPAA_MAP_NONE);
+	ck_assert_uint_eq(t.nr, MANY + 1);
+	spaa_strtab_release(&t);
+	spaa_strtab_release(&t);        /* harmless twice */
+}
+END_TEST
+
+Suite *map_suite(void)
+{
+	Suite *s = suite_create("map");
+	TCase *tc;
+
+	tc = tcase_create("map");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_map_dense_many);
+	tcase_add_loop_test(tc, test_map_key_sizes, 0,
+			    sizeof(size_cases) / sizeof(size_cases[0]));
+	tcase_add_test(tc, test_map_empty);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("strtab");
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_strtab_empty_string);
+	tcase_add_test(tc, test_strtab_equal_bytes);
+	tcase_add_test(tc, test_strtab_embedded_nul);
+	tcase_add_test(tc, test_strtab_big_strings);
+	tcase_add_test(tc, test_strtab_big_first);
+	tcase_add_test(tc, test_strtab_many);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# install-deps.sh - make sure the build and test dependencies are present.
+#
+# usage: tools/install-deps.sh [--valgrind]
+#
+# Run by "make" (target deps) before anything is built.  Checks for
+# pkg-config, the libcjson, libzstd, zlib and check pkg-config modules, and
+# /usr/bin/python3 with jsonschema (the test scripts' interpreter); with
+# --valgrind also for valgrind.  When all are there it does nothing, so it
+# costs a fraction of a second.  When one is missing it installs the Debian
+# packages with apt-get, as root or through sudo, without a prompt and
+# without reading stdin (CI runs with neither a terminal nor stdin), then
+# checks again.
+#
+# SPAA_NO_INSTALL=1 only reports what is missing (for systems managed by
+# hand or without apt-get).
+
+set -eu
+
+PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
+python3-jsonschema valgrind zstd"
+MODULES="libcjson libzstd zlib check"
+
+need_valgrind=no
+case ${1-} in
+--valgrind) need_valgrind=yes ;;
+"") ;;
+*) echo "usage: tools/install-deps.sh [--valgrind]" >&2; exit 2 ;;
+esac
+
+# missing: prints what is missing, one item a line; nothing if all is there.
+missing() {
+	if ! command -v pkg-config >/dev/null 2>&1; then
+		echo "pkg-config"
+	else
+		for m in $MODULES; do
+			pkg-config --exists "$m" || echo "pkg-config module $m"
+		done
+	fi
+	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
+		echo "/usr/bin/python3 with jsonschema"
+	if [ "$need_valgrind" = yes ]; then
+		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
+	fi
+}
+
+what=$(missing)
+[ -n "$what" ] || exit 0
+
+echo "install-deps: missing:" $(echo "$what" | tr '\n' ',' | sed 's/,$//') >&2
+if [ "${SPAA_NO_INSTALL:-}" = 1 ]; then
+	echo "install-deps: SPAA_NO_INSTALL=1, not installing; Debian packages:" \
+		$PACKAGES >&2
+	exit 1
+fi
+if ! command -v apt-get >/dev/null 2>&1; then
+	echo "install-deps: no apt-get here; install the equivalents of the" \
+		"Debian packages" $PACKAGES >&2
+	exit 1
+fi
+
+if [ "$(id -u)" = 0 ]; then
+	as_root=
+elif command -v sudo >/dev/null 2>&1; then
+	# Without a terminal, fail rather than wait for a password.
+	if [ -t 0 ]; then as_root=sudo; else as_root="sudo -n"; fi
+else
+	echo "install-deps: not root and no sudo; as root run:" \
+		"apt-get install" $PACKAGES >&2
+	exit 1
+fi
+
+echo "install-deps: installing" $PACKAGES >&2
+$as_root env DEBIAN_FRONTEND=noninteractive apt-get -q update </dev/null
+$as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
+	--no-install-recommends install $PACKAGES </dev/null
+
+what=$(missing)
+if [ -n "$what" ]; then
+	echo "install-deps: still missing after installing:" $what >&2
+	exit 1
+fi
