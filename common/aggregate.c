@@ -85,12 +85,13 @@ static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
 static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
 		    struct spaa_error *err)
 {
-	const struct spaa_frame *frames = a->p->frames;
+	const struct spaa_profile *p = a->p;
 	uint32_t path;
 
+	/* by name, as flame graphs fold: rows never show the same path twice */
 	SPAA_ALLOC_GROW(a->seq, o->nframes, a->seq_alloc);
 	for (uint32_t i = 0; i < o->nframes; i++)
-		a->seq[i] = frames[o->frames[o->nframes - 1 - i]].fn;
+		a->seq[i] = p->functions[p->frames[o->frames[o->nframes - 1 - i]].fn].name;
 	path = spaa_strtab_intern(&a->paths, a->seq, o->nframes * sizeof(uint32_t));
 	if (path >= a->path_alloc) {
 		size_t old = a->path_alloc;
@@ -379,23 +380,22 @@ char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
 	const char *seq = spaa_strtab_get(&a->paths, path);
 	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t);
 	size_t len = 0, at = 0;
-	uint32_t fn;
+	uint32_t name;
 	char *s;
 
 	for (uint32_t i = 0; i < n; i++) {
-		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
-		len += strlen(spaa_str(p, p->functions[fn].name)) + 1;
+		memcpy(&name, seq + i * sizeof(name), sizeof(name));
+		len += strlen(spaa_str(p, name)) + 1;
 	}
 	s = spaa_xmalloc(len + 1);
 	for (uint32_t i = 0; i < n; i++) {
-		const char *name;
+		const char *str;
 		size_t l;
 
-		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
-		name = spaa_str(p, p->functions[fn].name);
-		l = strlen(name);
-
-		memcpy(s + at, name, l);
+		memcpy(&name, seq + i * sizeof(name), sizeof(name));
+		str = spaa_str(p, name);
+		l = strlen(str);
+		memcpy(s + at, str, l);
 		at += l;
 		if (i + 1 < n)
 			s[at++] = ';';

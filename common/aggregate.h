@@ -7,9 +7,10 @@
  *     total weight (to every function on the stack, once per stack even
  *     when it recurses), self samples;
  *   - per DSO: self weight;
- *   - per call path: the folded root-to-leaf sequence of functions, so
- *     stacks that differ only in addresses (perf) or call-tree nodes (V8)
- *     are one path;
+ *   - per call path: the folded root-to-leaf sequence of function names,
+ *     as flame graphs fold them, so stacks that differ only in addresses
+ *     (perf), call-tree nodes (V8) or the DSO of a same-named function
+ *     ([unknown]) are one path;
  *   - per thread (pid, tid): weight, and self weight per function to name
  *     each thread's hottest function;
  *   - per CPU: weight, when the context says which CPU.
@@ -57,7 +58,7 @@ struct spaa_agg {
 	uint32_t *fn_mark;      /* recursion guard: generation per function */
 	uint32_t gen;
 	uint64_t *dso_self;     /* by DSO */
-	struct spaa_strtab paths;       /* function sequences, root first */
+	struct spaa_strtab paths;       /* function-name sequences, root first */
 	uint64_t *path_weight;
 	size_t path_alloc;
 	struct spaa_map threads;        /* (pid, tid) */

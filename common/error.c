@@ -10,6 +10,10 @@ void spaa_error_init(struct spaa_error *err)
 
 static int verror(struct spaa_error *err, const char *code, const char *file,
 		  unsigned long line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 5, 0)));
+
+static int verror(struct spaa_error *err, const char *code, const char *file,
+		  unsigned long line, const char *fmt, va_list ap)
 {
 	if (!err)
 		return -1;

@@ -274,7 +274,8 @@ static int enum_value(struct reader *r, const struct json_value *v,
 	char buf[64];
 
 	for (int i = 0; names[i]; i++) {
-		if (!strcmp(v->str, names[i]))
+		/* by length too: "\u0000" may hide inside a JSON string */
+		if (v->len == strlen(names[i]) && !memcmp(v->str, names[i], v->len))
 			return i;
 		snprintf(allowed + strlen(allowed), sizeof(allowed) - strlen(allowed),
 			 "%s'%s'", i ? ", " : "", names[i]);
@@ -482,7 +483,7 @@ static int read_header(struct reader *r, const struct json_value *v,
 
 	if (field(r, v, rt, "format", JSON_STRING, true, &fmt, err) < 0)
 		return -1;
-	if (strcmp(fmt->str, "spaa"))
+	if (fmt->len != 4 || memcmp(fmt->str, "spaa", 4))
 		return bad(r, err, "not a SPAA file: 'format' is '%s', not 'spaa'", fmt->str);
 	if (field(r, v, rt, "version", JSON_STRING, false, &ver, err) < 0)
 		return -1;
@@ -637,7 +638,10 @@ static int record_event(struct reader *r, const struct json_value *name,
 		return 0;
 	}
 	for (uint32_t i = 0; i < r->nevents; i++) {
-		if (!strcmp(spaa_str(r->p, r->p->events[r->events[i]].name), name->str)) {
+		uint32_t ev = r->p->events[r->events[i]].name;
+
+		if (spaa_strtab_len(&r->p->strings, ev) == name->len &&
+		    !memcmp(spaa_str(r->p, ev), name->str, name->len)) {
 			*out = r->events[i];
 			return 0;
 		}

@@ -20,7 +20,7 @@
 
 Suite *aggregate_suite(void);
 
-/* ---- loading a profile from lines ----------------------------------------- */
+/* ---- loading a profile from lines ---------------------------------------- */
 
 static char tmpdir[256];
 
@@ -474,7 +474,12 @@ START_TEST(test_agg_overflow)
 }
 END_TEST
 
-/* ---- sample folding -------------------------------------------------------- */
+/* ---- sample folding ------------------------------------------------------ */
+
+/* a sample record of process 1; period is "" or ",'period':N" */
+#define SAMPLE(ts, tid, cpu, period, stack) \
+	"{'type':'sample','timestamp':" ts ",'pid':1,'tid':" tid ",'cpu':" cpu \
+	period ",'stack_id':'" stack "'}"
 
 /*
  * Records A (main;work, tid 1), B (main, tid 1) and C (main;work, tid 2),
@@ -483,6 +488,7 @@ END_TEST
  *   B: 10.5 on cpu 1, period 500
  *   C: 10.3 period 700, 10.4 without a period, 10.8 period 800
  */
+
 static const char *const fold_lines[] = {
 	"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf',"
 	"'frame_order':'leaf_to_root','stack_id_mode':'local','events':[{'name':"
@@ -501,13 +507,13 @@ static const char *const fold_lines[] = {
 	"{'type':'stack','id':'C','frames':[2,1],'context':{'pid':1,'tid':2},"
 	"'weights':[{'metric':'period','value':1500},{'metric':'samples',"
 	"'value':3},{'metric':'cpu_time_ns','value':1000}]}",
-	"{'type':'sample','timestamp':10.1,'pid':1,'tid':1,'cpu':0,'period':1000,'stack_id':'A'}",
-	"{'type':'sample','timestamp':10.2,'pid':1,'tid':1,'cpu':0,'period':1000,'stack_id':'A'}",
-	"{'type':'sample','timestamp':10.9,'pid':1,'tid':1,'cpu':0,'period':1000,'stack_id':'A'}",
-	"{'type':'sample','timestamp':10.5,'pid':1,'tid':1,'cpu':1,'period':500,'stack_id':'B'}",
-	"{'type':'sample','timestamp':10.3,'pid':1,'tid':2,'cpu':0,'period':700,'stack_id':'C'}",
-	"{'type':'sample','timestamp':10.4,'pid':1,'tid':2,'cpu':0,'stack_id':'C'}",
-	"{'type':'sample','timestamp':10.8,'pid':1,'tid':2,'cpu':0,'period':800,'stack_id':'C'}",
+	SAMPLE("10.1", "1", "0", ",'period':1000", "A"),
+	SAMPLE("10.2", "1", "0", ",'period':1000", "A"),
+	SAMPLE("10.9", "1", "0", ",'period':1000", "A"),
+	SAMPLE("10.5", "1", "1", ",'period':500", "B"),
+	SAMPLE("10.3", "2", "0", ",'period':700", "C"),
+	SAMPLE("10.4", "2", "0", "", "C"),
+	SAMPLE("10.8", "2", "0", ",'period':800", "C"),
 	NULL,
 };
 
@@ -734,7 +740,7 @@ START_TEST(test_fold_whole_range)
 }
 END_TEST
 
-/* ---- ranking -------------------------------------------------------------- */
+/* ---- ranking ------------------------------------------------------------- */
 
 static const struct spaa_rank rank_rows[] = {
 	{ 5, 1, "b", 0, 0 },

@@ -16,7 +16,7 @@
 
 Suite *map_suite(void);
 
-/* ---- spaa_map ----------------------------------------------------------- */
+/* ---- spaa_map ------------------------------------------------------------ */
 
 /*
  * 100000 keys: far past the first table of 64 slots, so the map rehashes
@@ -155,7 +155,7 @@ START_TEST(test_map_empty)
 }
 END_TEST
 
-/* ---- spaa_strtab -------------------------------------------------------- */
+/* ---- spaa_strtab --------------------------------------------------------- */
 
 START_TEST(test_strtab_empty_string)
 {

@@ -25,7 +25,7 @@
 
 Suite *reader_suite(void);
 
-/* ---- files -------------------------------------------------------------- */
+/* ---- files --------------------------------------------------------------- */
 
 static char tmpdir[256];
 
@@ -121,7 +121,7 @@ static const char *write_profile(const char *name, const char *const *lines)
 	return path;
 }
 
-/* ---- loading -------------------------------------------------------------- */
+/* ---- loading ------------------------------------------------------------- */
 
 #define MAXWARN 32
 
@@ -276,7 +276,7 @@ static char *summary(const struct spaa_profile *p)
 	return buf;
 }
 
-/* ---- building blocks of profiles ------------------------------------------ */
+/* ---- building blocks of profiles ----------------------------------------- */
 
 #define HEAD(rest) "{'type':'header','format':'spaa','version':'1.0'," \
 	"'source_tool':'perf'," rest "}"
@@ -316,7 +316,7 @@ static char *summary(const struct spaa_profile *p)
 #define FI12 "{'type':'frame','id':12,'func':'parse_file','dso':1," \
 	"'ip':'0x200','inlined':false,'inline_depth':0}"
 
-/* ---- rejections ----------------------------------------------------------- */
+/* ---- rejections ---------------------------------------------------------- */
 
 #define MAXLINES 12
 
@@ -326,7 +326,7 @@ static const struct bad_case {
 	unsigned long line;
 	const char *msg;                /* a substring of err.msg */
 } bad_cases[] = {
-	/* 0: header not first, by a record or by a blank line */
+	/* header not first, by a record or by a blank line */
 	{ { D1, H1 }, SPAA_E_INVALID, 1,
 	  "the header is not the first record (found a 'dso' record)" },
 	{ { "", H1 }, SPAA_E_INVALID, 1,
@@ -338,7 +338,7 @@ static const struct bad_case {
 	/* a second header */
 	{ { H1, D1, H1 }, SPAA_E_INVALID, 3,
 	  "second 'header' record (the first is on line 1)" },
-	/* 5: frame naming an unknown DSO, or one defined only later */
+	/* frame naming an unknown DSO, or one defined only later */
 	{ { H1, D1, "{'type':'frame','id':1,'func':'main','dso':7}" },
 	  SPAA_E_INVALID, 3, "frame 1 references unknown dso id 7" },
 	{ { H1, F1, D1 }, SPAA_E_INVALID, 2,
@@ -353,7 +353,7 @@ static const struct bad_case {
 	  "stack 's1' lacks the primary metric 'period' of event 'cycles'" },
 	{ { H1, D1, F1, STK("s1", "1", "'weights':[]") }, SPAA_E_INVALID, 4,
 	  "lacks the primary metric 'period'" },
-	/* 10: frame order: the exclusive frame is at the root end */
+	/* case 10: frame order: the exclusive frame is at the root end */
 	{ { H1, D1, F1, F2, F3, STK("s1", "3,2,1", W10 "," EXCL("1", "10")) },
 	  SPAA_E_INVALID, 6,
 	  "frame order does not match the header's 'leaf_to_root': the "
@@ -375,7 +375,6 @@ static const struct bad_case {
 	/* exclusive frame that is not the leaf */
 	{ { H1, D1, F1, F2, F3, STK("s1", "3,2,1", W10 "," EXCL("2", "10")) },
 	  SPAA_E_INVALID, 6, "exclusive frame 2 of stack 's1' is not its leaf frame" },
-	/* 15 */
 	{ { H1, D1, F1, F2, F3, STK("s1", "3,2,1", W10 "," EXCL("9", "10")) },
 	  SPAA_E_INVALID, 6,
 	  "exclusive frame 9 of stack 's1' is not a known frame" },
@@ -394,7 +393,7 @@ static const struct bad_case {
 	{ { H1, D1, F1, STK("s1", "1", W10), SMP("1.0", "zz"), SMP("2.0", "s1"),
 	    SMP("3.0", "zz") },
 	  SPAA_E_INVALID, 5, "stack 'zz' is referenced but never defined" },
-	/* 20: a related_stacks mention is no definition nor a hard reference */
+	/* case 20: a related_stacks mention is no definition nor a hard reference */
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'related_stacks':['zz']"),
 	    SMP("1.0", "zz") },
 	  SPAA_E_INVALID, 5, "stack 'zz' is referenced but never defined" },
@@ -415,7 +414,6 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 1,
 	  "'stack_id_mode' in 'header' record is 'hash', not one of "
 	  "'content_addressable', 'local'" },
-	/* 25 */
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[{'name':'c','kind':'cpu',"
 		 "'sampling':{'mode':'period','primary_metric':'period'}}]") },
 	  SPAA_E_INVALID, 1,
@@ -435,7 +433,7 @@ static const struct bad_case {
 	  "'user', 'kernel'" },
 	{ { H1T("minutes") }, SPAA_E_INVALID, 1,
 	  "'unit' in 'header' record is 'minutes', not one of 'seconds'" },
-	/* 30: missing required fields: header */
+	/* case 30: missing required fields: header */
 	{ { HEAD(ORDER_LR "," MODE_CA) }, SPAA_E_INVALID, 1,
 	  "'header' record has no 'events'" },
 	{ { HEAD(MODE_CA ",'events':[" EV_CYCLES "]") }, SPAA_E_INVALID, 1,
@@ -448,7 +446,6 @@ static const struct bad_case {
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[{'kind':'hardware',"
 		 "'sampling':{'mode':'period','primary_metric':'period'}}]") },
 	  SPAA_E_INVALID, 1, "'header' record has no 'name'" },
-	/* 35 */
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[{'name':'c',"
 		 "'sampling':{'mode':'period','primary_metric':'period'}}]") },
 	  SPAA_E_INVALID, 1, "'header' record has no 'kind'" },
@@ -463,7 +460,7 @@ static const struct bad_case {
 	/* dso, frame, thread */
 	{ { H1, "{'type':'dso','name':'/bin/app'}" }, SPAA_E_INVALID, 2,
 	  "'dso' record has no 'id'" },
-	/* 40 */
+	/* case 40 */
 	{ { H1, "{'type':'dso','id':1}" }, SPAA_E_INVALID, 2,
 	  "'dso' record has no 'name'" },
 	{ { H1, "{'type':'dso','id':1,'name':null}" }, SPAA_E_INVALID, 2,
@@ -474,7 +471,6 @@ static const struct bad_case {
 	  "'frame' record has no 'func'" },
 	{ { H1, D1, "{'type':'frame','id':1,'func':'main'}" }, SPAA_E_INVALID, 3,
 	  "'frame' record has no 'dso'" },
-	/* 45 */
 	{ { H1, "{'type':'thread','tid':5,'comm':'x'}" }, SPAA_E_INVALID, 2,
 	  "'thread' record has no 'pid'" },
 	{ { H1, "{'type':'thread','pid':5}" }, SPAA_E_INVALID, 2,
@@ -486,7 +482,7 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 4, "'stack' record has no 'frames'" },
 	{ { H1, D1, F1, "{'type':'stack','id':'s1','frames':[1]}" },
 	  SPAA_E_INVALID, 4, "'stack' record has no 'weights'" },
-	/* 50 */
+	/* case 50 */
 	{ { H1, D1, F1, STK("s1", "1", "'weights':[{'value':1}]") },
 	  SPAA_E_INVALID, 4, "'stack' record has no 'metric'" },
 	{ { H1, D1, F1, STK("s1", "1", "'weights':[{'metric':'period'}]") },
@@ -498,7 +494,6 @@ static const struct bad_case {
 	/* sample, window */
 	{ { H1, "{'type':'sample','stack_id':'s1'}" }, SPAA_E_INVALID, 2,
 	  "'sample' record has no 'timestamp'" },
-	/* 55 */
 	{ { H1, "{'type':'sample','timestamp':1.5}" }, SPAA_E_INVALID, 2,
 	  "'sample' record has no 'stack_id'" },
 	{ { H1, "{'type':'window','end':2}" }, SPAA_E_INVALID, 2,
@@ -510,7 +505,7 @@ static const struct bad_case {
 	  "'by_stack' entry of 'window' record has no 'stack_id'" },
 	/* wrong JSON types */
 	{ { H1, "[1,2]" }, SPAA_E_INVALID, 2, "record is a JSON array, not an object" },
-	/* 60 */
+	/* case 60 */
 	{ { "'header'" }, SPAA_E_INVALID, 1, "record is a JSON string, not an object" },
 	{ { H1, "{'id':1}" }, SPAA_E_INVALID, 2, "record has no 'type'" },
 	{ { H1, "{'type':7}" }, SPAA_E_INVALID, 2, "'type' must be a string, not number" },
@@ -518,7 +513,6 @@ static const struct bad_case {
 	  "'events' in 'header' record must be an array, not object" },
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':['cycles']") }, SPAA_E_INVALID, 1,
 	  "events in 'header' record must be objects, not string" },
-	/* 65 */
 	{ { HEAD("'frame_order':1," MODE_CA ",'events':[" EV_CYCLES "]") },
 	  SPAA_E_INVALID, 1,
 	  "'frame_order' in 'header' record must be a string, not number" },
@@ -530,7 +524,7 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 2, "'is_kernel' in 'dso' record must be a boolean, not string" },
 	{ { H1, D1, "{'type':'frame','id':1,'func':42,'dso':1}" }, SPAA_E_INVALID, 3,
 	  "'func' in 'frame' record must be a string, not number" },
-	/* 70 */
+	/* case 70 */
 	{ { H1, D1, "{'type':'frame','id':-1,'func':'f','dso':1}" }, SPAA_E_INVALID, 3,
 	  "'id' in 'frame' record must be a non-negative integer below 2^64, not -1" },
 	{ { H1, "{'type':'thread','pid':'1','tid':1}" }, SPAA_E_INVALID, 2,
@@ -542,7 +536,6 @@ static const struct bad_case {
 	  "'id' in 'stack' record must be a string or a number, not boolean" },
 	{ { H1, D1, F1, "{'type':'stack','id':'s1','frames':{'0':1}," W10 "}" },
 	  SPAA_E_INVALID, 4, "'frames' in 'stack' record must be an array, not object" },
-	/* 75 */
 	{ { H1, D1, F1, STK("s1", "'1'", W10) }, SPAA_E_INVALID, 4,
 	  "'frames' in 'stack' record must be a non-negative integer below 2^64, not '1'" },
 	{ { H1, D1, F1, STK("s1", "1", "'weights':{'period':10}") }, SPAA_E_INVALID, 4,
@@ -553,7 +546,7 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 4, "'metric' in 'stack' record must be a string, not number" },
 	{ { H1, D1, F1, STK("s1", "1", W("'10'")) }, SPAA_E_INVALID, 4,
 	  "'value' in 'stack' record must be a number, not string" },
-	/* 80 */
+	/* case 80 */
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'context':[]") }, SPAA_E_INVALID, 4,
 	  "'context' in 'stack' record must be an object, not array" },
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'context':{'event':1}") },
@@ -564,7 +557,6 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 4, "'pid' in 'stack' record is out of range" },
 	{ { H1, "{'type':'sample','timestamp':'1.5','stack_id':'s1'}" },
 	  SPAA_E_INVALID, 2, "'timestamp' in 'sample' record must be a number, not string" },
-	/* 85 */
 	{ { H1, "{'type':'sample','timestamp':1,'stack_id':[1]}" }, SPAA_E_INVALID, 2,
 	  "'stack_id' in 'sample' record must be a string or a number, not array" },
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'related_stacks':'s2'") },
@@ -577,7 +569,7 @@ static const struct bad_case {
 	  "'value' in 'stack' record must be a non-negative integer below 2^64, not 1.5" },
 	{ { H1, D1, F1, STK("s1", "1", W("10.0")) }, SPAA_E_INVALID, 4,
 	  "must be a non-negative integer below 2^64, not 10.0" },
-	/* 90 */
+	/* case 90 */
 	{ { H1, D1, F1, STK("s1", "1", W("1e3")) }, SPAA_E_INVALID, 4,
 	  "must be a non-negative integer below 2^64, not 1e3" },
 	/* 2^64 = 18446744073709551616 */
@@ -593,7 +585,7 @@ static const struct bad_case {
 	    "[{'stack_id':'s1'," W("0.5") "}]}" },
 	  SPAA_E_INVALID, 4,
 	  "'value' in 'window' record must be a non-negative integer below 2^64, not 0.5" },
-	/* 95: events not declared, or not named when two are */
+	/* events not declared, or not named when two are */
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'context':{'event':'instructions'}") },
 	  SPAA_E_INVALID, 4,
 	  "'stack' record names event 'instructions', which the header does not declare" },
@@ -606,7 +598,7 @@ static const struct bad_case {
 	  "'stack' record names no event and the header declares 2" },
 	{ { H2, "{'type':'sample','timestamp':1,'stack_id':'s1'}" }, SPAA_E_INVALID, 2,
 	  "'sample' record names no event and the header declares 2" },
-	/* 100: duplicate ids and events */
+	/* case 100: duplicate ids and events */
 	{ { H1, D1, "{'type':'dso','id':1,'name':'/lib/other.so'}" }, SPAA_E_INVALID, 3,
 	  "duplicate dso id 1" },
 	{ { H1, D1, F1, F2, "{'type':'frame','id':1,'func':'other','dso':1}" },
@@ -620,7 +612,7 @@ static const struct bad_case {
 	  SPAA_E_INVALID, 1, "not a SPAA file: 'format' is 'pprof', not 'spaa'" },
 	/* empty file: line 0, the whole file */
 	{ { NULL }, SPAA_E_INVALID, 0, "empty file: no SPAA header record" },
-	/* 105: invalid JSON and UTF-8 */
+	/* invalid JSON and UTF-8 */
 	/* 21 bytes, then the end: byte 22 */
 	{ { H1, D1, "{'type':'dso','id':2," }, SPAA_E_PARSE, 3,
 	  "invalid JSON at byte 22: unexpected end of input" },
@@ -635,7 +627,7 @@ static const struct bad_case {
 	  "invalid JSON at byte 18: unexpected character '}'" },
 	{ { H1, "{'type':'dso','id':2,'name':'/lib/\xff.so'}" }, SPAA_E_PARSE, 2,
 	  "invalid UTF-8" },
-	/* 110: an overlong '/' and a UTF-16 surrogate written as UTF-8 */
+	/* case 110: an overlong '/' and a UTF-16 surrogate written as UTF-8 */
 	{ { H1, D1, "{'type':'frame','id':1,'func':'a\xc0\xaf','dso':1}" },
 	  SPAA_E_PARSE, 3, "invalid UTF-8" },
 	{ { H1, D1, "{'type':'frame','id':1,'func':'a\xed\xa0\x80','dso':1}" },
@@ -649,17 +641,26 @@ static const struct bad_case {
 	    STK("s2", "1", W("0")), "{'type':'comment'}",
 	    STK("s3", "1", W("1")) },
 	  SPAA_E_LIMIT, 7, "the total of 'period' over event 'cycles' overflows 64 bits" },
-	/* 115 */
 	{ { H1, D1, F1, STK("s1", "1", W10),
 	    "{'type':'sample','timestamp':1,'stack_id':'s1','period':9223372036854775808}",
 	    "{'type':'sample','timestamp':2,'stack_id':'s1','period':9223372036854775808}" },
 	  SPAA_E_LIMIT, 6,
 	  "the total of sample periods of event 'cycles' overflows 64 bits" },
+	/* a NUL inside a string does not make it the value before the NUL */
+	{ { HEAD("'frame_order':'leaf_to_root\\u0000x'," MODE_CA ",'events':["
+		 EV_CYCLES "]") },
+	  SPAA_E_INVALID, 1, "'frame_order' in 'header' record is '" },
+	{ { "{'type':'header','format':'spaa\\u0000','version':'1.0'," ORDER_LR
+	    "," MODE_CA ",'events':[" EV_CYCLES "]}" },
+	  SPAA_E_INVALID, 1, "not a SPAA file: 'format' is '" },
+	{ { H1, D1, F1, STK("s1", "1", W10 ",'context':{'event':'cycles\\u0000x'}") },
+	  SPAA_E_INVALID, 4, "which the header does not declare" },
 	/* the other rejections of spaa_reader.h */
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[]") }, SPAA_E_INVALID, 1,
 	  "'header' record declares no events" },
 	{ { H1, D1, F1, STK("s1", "", W10) }, SPAA_E_INVALID, 4,
 	  "stack 's1' has no frames" },
+	/* case 120 */
 	{ { H1, D1, F1, STK("s1", "1", "'weights':[{'metric':'period','value':1},"
 			  "{'metric':'period','value':2}]") },
 	  SPAA_E_INVALID, 4,
@@ -667,7 +668,6 @@ static const struct bad_case {
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[" EV_CYCLES "],"
 		 "'time_range':{'start':5,'end':4,'unit':'s'}") },
 	  SPAA_E_INVALID, 1, "'time_range' ends before it starts" },
-	/* 120 */
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[" EV_CYCLES "],"
 		 "'time_range':{'start':5,'unit':'s'}") },
 	  SPAA_E_INVALID, 1, "'header' record has no 'end'" },
@@ -692,7 +692,8 @@ START_TEST(test_reject)
 	struct spaa_profile p;
 	struct spaa_error err;
 
-	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), -1);
+	ck_assert_msg(load(&p, path, NULL, NULL, 0, &err) == -1,
+		      "case %d: accepted", _i);
 	ck_assert_msg(!strcmp(err.code, c->code), "case %d: code '%s', want '%s' (%s)",
 		      _i, err.code, c->code, err.msg);
 	ck_assert_msg(err.line == c->line, "case %d: line %lu, want %lu (%s)", _i,
@@ -756,7 +757,7 @@ START_TEST(test_sample_callback_error)
 }
 END_TEST
 
-/* ---- accepted inputs ------------------------------------------------------ */
+/* ---- accepted inputs ----------------------------------------------------- */
 
 /* Leaf-first frame indices of stack s. */
 static void assert_frames(const struct spaa_profile *p, uint32_t s,
@@ -1444,7 +1445,7 @@ START_TEST(test_compressed)
 }
 END_TEST
 
-/* ---- warnings ------------------------------------------------------------- */
+/* ---- warnings ------------------------------------------------------------ */
 
 static const struct {
 	const char *lines[MAXLINES];
