@@ -28,7 +28,7 @@ struct spaa_map {
 	size_t keysize;
 	unsigned char *keys;    /* owned; nr * keysize bytes, insertion order */
 	uint32_t nr;
-	size_t alloc;           /* keys allocated, in entries */
+	size_t alloc;           /* bytes allocated for keys */
 	uint32_t *slots;        /* owned; index or SPAA_MAP_NONE; power of two */
 	size_t mask;
 };

@@ -450,6 +450,45 @@ START_TEST(test_records_related)
 }
 END_TEST
 
+/*
+ * A function name in two DSOs is two functions (each with its own self
+ * weight and DSO) but one call path, as flame graphs fold by name.
+ */
+START_TEST(test_paths_fold_by_name)
+{
+	static const char *const lines[] = {
+		"{'type':'header','format':'spaa','version':'1.0','source_tool':"
+		"'perf','frame_order':'leaf_to_root','stack_id_mode':'local',"
+		"'events':[{'name':'cycles','kind':'hardware','sampling':{'mode':"
+		"'period','primary_metric':'period'}}]}",
+		"{'type':'dso','id':1,'name':'/bin/app'}",
+		"{'type':'dso','id':2,'name':'/lib/a.so'}",
+		"{'type':'dso','id':3,'name':'/lib/b.so'}",
+		"{'type':'frame','id':1,'func':'main','dso':1}",
+		"{'type':'frame','id':2,'func':'[unknown]','dso':2}",
+		"{'type':'frame','id':3,'func':'[unknown]','dso':3}",
+		"{'type':'stack','id':'x','frames':[2,1],'weights':[{'metric':"
+		"'period','value':3}]}",
+		"{'type':'stack','id':'y','frames':[3,1],'weights':[{'metric':"
+		"'period','value':4}]}",
+		NULL,
+	};
+	struct spaa_profile p;
+
+	load_lines(&p, lines, NULL);
+	/* [unknown]: 3 in a.so, 4 in b.so; one path main;[unknown] = 3 + 4 */
+	agg_records(&p, "cycles", "period", SPAA_NO_ID, SPAA_NO_ID,
+		    "total=7 occurrences=2\n"
+		    "fn main self=0 total=7 samples=0\n"
+		    "fn [unknown] self=3 total=3 samples=0\n"
+		    "fn [unknown] self=4 total=4 samples=0\n"
+		    "dso /lib/a.so self=3\n"
+		    "dso /lib/b.so self=4\n"
+		    "path main;[unknown]=7\n");
+	spaa_profile_release(&p);
+}
+END_TEST
+
 /* Sums that would pass 2^64 fail instead of wrapping. */
 START_TEST(test_agg_overflow)
 {
@@ -488,7 +527,6 @@ END_TEST
  *   B: 10.5 on cpu 1, period 500
  *   C: 10.3 period 700, 10.4 without a period, 10.8 period 800
  */
-
 static const char *const fold_lines[] = {
 	"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf',"
 	"'frame_order':'leaf_to_root','stack_id_mode':'local','events':[{'name':"
@@ -807,6 +845,7 @@ Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_records_filters);
 	tcase_add_test(tc, test_record_occurrence);
 	tcase_add_test(tc, test_records_related);
+	tcase_add_test(tc, test_paths_fold_by_name);
 	tcase_add_test(tc, test_agg_overflow);
 	suite_add_tcase(s, tc);
 
