@@ -1,3 +1,9 @@
 #!/usr/bin/env bash
-# End-to-end checks beyond the golden files (see tests/cli.py).
-exec "${PYTHON:-/usr/bin/python3}" tests/cli.py "$@"
+# End-to-end checks beyond the golden files: every tests/cli*.py, each
+# ending with "N passed, M failed".
+status=0
+for f in tests/cli*.py; do
+	echo "-- $f"
+	"${PYTHON:-/usr/bin/python3}" "$f" || status=1
+done
+exit $status
