@@ -234,7 +234,7 @@ uninstall:
 # ---- clean ---------------------------------------------------------------------
 
 clean:
-	rm -f $(PROGRAMS) libspaa.a $(UNIT_RUNNER) tests/unit/suites.inc \
+	rm -f $(PROGRAMS) libspaa.a $(UNIT_RUNNER) tests/unit/suites.inc* \
 		$(wildcard common/*.[od] analyses/*.[od] tools/*.[od] \
 			tests/unit/*.[od])
 	rm -rf build tests/out

@@ -147,7 +147,7 @@ stderr_problems() {
 # metadata_check X: validates ./spaa-X --metadata; a valid one is kept in
 # $OUT/X.metadata.json for the cases' cross-checks.
 metadata_check() {
-	local base=$OUT/$1.metadata problems=
+	local base=$OUT/$1.metadata problems=''
 	run "./spaa-$1 --metadata" "$base"
 	[ "$rc" = 0 ] || add "exit status $rc"
 	if [ -s "$base.stderr" ]; then
@@ -169,7 +169,7 @@ snapshot() {
 
 # golden_case NAME
 golden_case() {
-	local name=$1 base=$OUT/$1 cmd prog expected_rc=0 problems= meta
+	local name=$1 base=$OUT/$1 cmd prog expected_rc=0 problems='' meta
 	local out=$GOLDEN/$1.out
 	cmd=$(<"$GOLDEN/$name.cmd")
 	if [ -z "$cmd" ] || [[ $cmd == *$'\n'* ]]; then
@@ -242,7 +242,10 @@ if [ $# -gt 0 ]; then
 	for c in "${cases[@]}"; do
 		c=${c%.cmd}
 		c=${c##*/}
-		[ -f "$GOLDEN/$c.cmd" ] || { echo "golden.sh: no case $GOLDEN/$c.cmd" >&2; exit 2; }
+		if [ ! -f "$GOLDEN/$c.cmd" ]; then
+			echo "golden.sh: no case $GOLDEN/$c.cmd" >&2
+			exit 2
+		fi
 	done
 	# Metadata for the cross-checks, without reporting on it.
 	for src in analyses/*.c; do

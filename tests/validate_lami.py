@@ -184,7 +184,7 @@ def canonical_of_file(data):
     return out.canonical()
 
 
-# ---- checks ------------------------------------------------------------------
+# ---- checks ----------------------------------------------------------------
 
 def document_kind(doc):
     if "error-message" in doc or "error-code" in doc:
@@ -260,7 +260,8 @@ def cell_fits(cell, column_class):
         return True
     if isinstance(cell, dict) and cell.get("class") == "unknown":
         return True
-    plain_number = isinstance(cell, (int, float)) and not isinstance(cell, bool)
+    plain_number = (isinstance(cell, (int, float))
+                    and not isinstance(cell, bool))
     if column_class == "int":
         return plain_number and isinstance(cell, int)
     if column_class == "number":
@@ -335,8 +336,8 @@ def check_output(out, metadata=None, exit_status=None):
                         % json_path(path))
     kind = document_kind(out.doc)
     if kind is None:
-        return problems + ["not a LAMI document: no 'results', 'error-message' "
-                           "or 'table-classes' key"]
+        return problems + ["not a LAMI document: no 'results', "
+                           "'error-message' or 'table-classes' key"]
     errors = sorted(validator(kind).iter_errors(out.doc),
                     key=lambda e: [str(p) for p in e.absolute_path])
     for e in errors:
@@ -382,7 +383,7 @@ def diff_lines(expected, actual, expected_name):
     return "".join(lines)
 
 
-# ---- self-test ---------------------------------------------------------------
+# ---- self-test -------------------------------------------------------------
 
 METADATA = {
     "mi-version": {"major": 0, "minor": 1},
@@ -495,7 +496,8 @@ SELF_TESTS = [
     ("progress without a value", "* a\n* b\n" + lami(RESULTS), 0, None),
     ("other data objects", lami(OTHER_OBJECTS), 0, None),
     ("error object", lami(ERROR), 1, None),
-    ("error with integer code", lami(edit(ERROR, ("error-code",), 2)), 2, None),
+    ("error with integer code", lami(edit(ERROR, ("error-code",), 2)), 2,
+     None),
     ("mi-version answer", "1.0\n", 0, None),
     ("empty stdout", "", 0, None),
 
@@ -573,7 +575,8 @@ SELF_TESTS = [
      lami(edit(RESULTS, ("results", 0, "time-range", "begin"), 1.0)),
      0, "1.0 is not of type 'integer'"),
     ("results: time-range of class timestamp",
-     lami(edit(RESULTS, ("results", 0, "time-range", "class"), "timestamp")), 0, "'time-range' was expected"),
+     lami(edit(RESULTS, ("results", 0, "time-range", "class"), "timestamp")),
+     0, "'time-range' was expected"),
     ("results: time range backwards",
      lami(edit(RESULTS, ("results", 0, "time-range", "end"), 99)),
      0, "ends (99) before it begins (100)"),
@@ -581,7 +584,8 @@ SELF_TESTS = [
      lami(edit(RESULTS, ("results", 1, "class", "title"), DELETE)),
      0, "not valid under any"),
     ("results: duration 12.7",
-     lami(edit(RESULTS, F0 + (2,), {"class": "duration", "value": 12.7})), 0, "12.7 is not of type 'integer'"),
+     lami(edit(RESULTS, F0 + (2,), {"class": "duration", "value": 12.7})),
+     0, "12.7 is not of type 'integer'"),
     ("results: size as a string",
      lami(edit(RESULTS, T0 + (4,), {"class": "size", "value": "3"})),
      0, "'3' is not of type 'integer'"),
@@ -590,7 +594,8 @@ SELF_TESTS = [
                                      "value": 2 ** 63})),
      0, "is greater than the maximum"),
     ("results: null pid",
-     lami(edit(RESULTS, T0 + (0,), {"class": "process", "pid": None})), 0, "None is not of type 'integer'"),
+     lami(edit(RESULTS, T0 + (0,), {"class": "process", "pid": None})),
+     0, "None is not of type 'integer'"),
     ("results: ratio without value",
      lami(edit(RESULTS, F0 + (3,), {"class": "ratio"})), 0,
      "'value' is a required"),
@@ -619,7 +624,8 @@ SELF_TESTS = [
     ("results: integer in a string column",
      lami(edit(RESULTS, F0 + (0,), 3)), 0, "(string)"),
     ("results: duration in a ratio column",
-     lami(edit(RESULTS, F0 + (3,), {"class": "duration", "value": 1})), 0, "(ratio)"),
+     lami(edit(RESULTS, F0 + (3,), {"class": "duration", "value": 1})),
+     0, "(ratio)"),
     ("results: string in a number column (dynamic class)",
      lami(edit(RESULTS, ("results", 2, "data", 0, 1), "1e9")), 0,
      "(number)"),
@@ -724,7 +730,9 @@ def main():
                                             args.expect))
                 ok = False
         if not problems and not args.quiet:
-            kind = document_kind(out.doc) if isinstance(out.doc, dict) else None
+            kind = None
+            if isinstance(out.doc, dict):
+                kind = document_kind(out.doc)
             print("%s: ok (%s)" % (label, kind or "no JSON"))
     return 0 if ok else 1
 

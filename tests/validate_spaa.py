@@ -168,7 +168,8 @@ def validate_file(validator, path, max_errors, quiet):
         print("%s:%d: %s" % (name, lineno, message) if lineno
               else "%s: %s" % (name, message))
     if len(problems) > max_errors:
-        print("%s: ... and %d more errors" % (name, len(problems) - max_errors))
+        print("%s: ... and %d more errors"
+              % (name, len(problems) - max_errors))
     if not problems and not quiet:
         print("%s: ok (%d records)" % (name, records))
     return not problems
@@ -227,14 +228,15 @@ VALID_RECORDS = [
      with_(with_(HEADER, ("time_range",), DELETE), ("source",),
            {"tool": "dtrace"})),
     ("header with unknown keys", with_(HEADER, ("x_extra",), {"a": 1})),
-    ("frequency event", with_(HEADER, ("events", 0, "sampling"),
-                              {"mode": "frequency", "primary_metric": "samples",
-                               "frequency_hz": 99.5})),
-    ("allocation event", with_(HEADER, ("events", 0),
-                               {"name": "malloc", "kind": "allocation",
-                                "sampling": {"mode": "event",
-                                             "primary_metric": "alloc_bytes"},
-                                "allocation_tracking": {"tracks_frees": True}})),
+    ("frequency event",
+     with_(HEADER, ("events", 0, "sampling"),
+           {"mode": "frequency", "primary_metric": "samples",
+            "frequency_hz": 99.5})),
+    ("allocation event",
+     with_(HEADER, ("events", 0),
+           {"name": "malloc", "kind": "allocation",
+            "sampling": {"mode": "event", "primary_metric": "alloc_bytes"},
+            "allocation_tracking": {"tracks_frees": True}})),
     ("dso", DSO),
     ("frame", FRAME),
     ("frame without kind", with_(FRAME, ("kind",), DELETE)),
@@ -256,8 +258,8 @@ VALID_RECORDS = [
 INVALID_RECORDS = [
     ("no type", with_(DSO, ("type",), DELETE), "'type' is a required"),
     ("unknown type", with_(DSO, ("type",), "symbol"), "type: 'symbol'"),
-    ("header: bad frame_order", with_(HEADER, ("frame_order",), "leaf-to-root"),
-     "frame_order:"),
+    ("header: bad frame_order",
+     with_(HEADER, ("frame_order",), "leaf-to-root"), "frame_order:"),
     ("header: bad stack_id_mode", with_(HEADER, ("stack_id_mode",), "global"),
      "stack_id_mode:"),
     ("header: no stack_id_mode", with_(HEADER, ("stack_id_mode",), DELETE),
@@ -265,7 +267,8 @@ INVALID_RECORDS = [
     ("header: frequency 0",
      with_(HEADER, ("events", 0, "sampling", "frequency_hz"), 0),
      "less than or equal to the minimum"),
-    ("header: format not spaa", with_(HEADER, ("format",), "pprof"), "format:"),
+    ("header: format not spaa", with_(HEADER, ("format",), "pprof"),
+     "format:"),
     ("header: version 2.0", with_(HEADER, ("version",), "2.0"), "version:"),
     ("header: no events", with_(HEADER, ("events",), []),
      "events: [] is too short"),
@@ -279,18 +282,20 @@ INVALID_RECORDS = [
     ("header: no primary metric",
      with_(HEADER, ("events", 0, "sampling", "primary_metric"), DELETE),
      "'primary_metric' is a required"),
-    ("header: bad time unit", with_(HEADER, ("time_range", "unit"), "fortnights"),
-     "time_range.unit:"),
+    ("header: bad time unit",
+     with_(HEADER, ("time_range", "unit"), "fortnights"), "time_range.unit:"),
     ("header: string time", with_(HEADER, ("time_range", "start"), "1.5"),
      "time_range.start:"),
     ("dso: no name", with_(DSO, ("name",), DELETE), "'name' is a required"),
     ("dso: id 1.0", with_(DSO, ("id",), 1.0),
      "id: 1.0 is not of type 'integer'"),
-    ("dso: uppercase build_id", with_(DSO, ("build_id",), "ABCD"), "build_id:"),
+    ("dso: uppercase build_id", with_(DSO, ("build_id",), "ABCD"),
+     "build_id:"),
     ("dso: is_kernel as string", with_(DSO, ("is_kernel",), "true"),
      "is_kernel:"),
     ("frame: no dso", with_(FRAME, ("dso",), DELETE), "'dso' is a required"),
-    ("frame: no func", with_(FRAME, ("func",), DELETE), "'func' is a required"),
+    ("frame: no func", with_(FRAME, ("func",), DELETE),
+     "'func' is a required"),
     ("frame: bad kind", with_(FRAME, ("kind",), "inline"), "kind: 'inline'"),
     ("frame: negative id", with_(FRAME, ("id",), -1), "id: -1"),
     ("thread: no tid", with_(THREAD, ("tid",), DELETE), "'tid' is a required"),
@@ -309,15 +314,16 @@ INVALID_RECORDS = [
     ("stack: weight of 2^64", with_(STACK, ("weights", 0, "value"), 2 ** 64),
      "is greater than the maximum"),
     ("stack: no frames", with_(STACK, ("frames",), []), "is too short"),
-    ("stack: weight without metric", with_(STACK, ("weights", 0, "metric"), DELETE),
-     "'metric' is a required"),
+    ("stack: weight without metric",
+     with_(STACK, ("weights", 0, "metric"), DELETE), "'metric' is a required"),
     ("stack: no context", with_(STACK, ("context",), DELETE),
      "'context' is a required"),
-    ("stack: context without event", with_(STACK, ("context", "event"), DELETE),
-     "'event' is a required"),
+    ("stack: context without event",
+     with_(STACK, ("context", "event"), DELETE), "'event' is a required"),
     ("stack: frame id as string", with_(STACK, ("frames",), ["7"]),
      "frames[0]:"),
-    ("stack: exclusive without frame", with_(STACK, ("exclusive", "frame"), DELETE),
+    ("stack: exclusive without frame",
+     with_(STACK, ("exclusive", "frame"), DELETE),
      "exclusive: 'frame' is a required"),
     ("sample: no stack_id", with_(SAMPLE, ("stack_id",), DELETE),
      "'stack_id' is a required"),
@@ -330,22 +336,33 @@ INVALID_RECORDS = [
      "'value' is a required"),
 ]
 
+
+def ndjson(*lines):
+    """A file of lines: records are dumped as JSON, strings kept as is."""
+    return "".join((line if isinstance(line, str) else json.dumps(line))
+                   + "\n" for line in lines)
+
+
 # (name, file text, expected to be valid)
 FILES = [
-    ("header then records",
-     "\n".join(json.dumps(r) for r in (HEADER, DSO, FRAME, STACK)) + "\n", True),
+    ("header then records", ndjson(HEADER, DSO, FRAME, STACK), True),
     ("CRLF and a blank line",
-     json.dumps(HEADER) + "\r\n\r\n" + json.dumps(DSO) + "\r\n", True),
-    ("header not first", json.dumps(DSO) + "\n" + json.dumps(HEADER) + "\n", False),
-    ("no header", json.dumps(DSO) + "\n", False),
-    ("two headers", json.dumps(HEADER) + "\n" + json.dumps(HEADER) + "\n", False),
-    ("blank first line", "\n" + json.dumps(HEADER) + "\n", False),
+     ndjson(HEADER).replace("\n", "\r\n\r\n") + json.dumps(DSO) + "\r\n",
+     True),
+    ("header not first", ndjson(DSO, HEADER), False),
+    ("no header", ndjson(DSO), False),
+    ("two headers", ndjson(HEADER, HEADER), False),
+    ("blank first line", ndjson("", HEADER), False),
     ("empty file", "", False),
-    ("duplicate key", json.dumps(HEADER) + '\n{"type":"dso","id":1,"id":2,"name":"x"}\n', False),
-    ("NaN", json.dumps(HEADER) + '\n{"type":"sample","timestamp":NaN,"stack_id":1}\n', False),
-    ("not JSON", json.dumps(HEADER) + "\n{\"type\":\"dso\",\n", False),
-    ("not an object", json.dumps(HEADER) + "\n[1,2]\n", False),
-    ("bad UTF-8", json.dumps(HEADER).encode() + b'\n{"type":"dso","id":1,"name":"\xff"}\n', False),
+    ("duplicate key",
+     ndjson(HEADER, '{"type":"dso","id":1,"id":2,"name":"x"}'), False),
+    ("NaN",
+     ndjson(HEADER, '{"type":"sample","timestamp":NaN,"stack_id":1}'), False),
+    ("not JSON", ndjson(HEADER, '{"type":"dso",'), False),
+    ("not an object", ndjson(HEADER, "[1,2]"), False),
+    ("bad UTF-8",
+     ndjson(HEADER).encode() + b'{"type":"dso","id":1,"name":"\xff"}\n',
+     False),
 ]
 
 
@@ -384,7 +401,8 @@ def self_test():
 
 def main():
     parser = argparse.ArgumentParser(
-        description="Check SPAA files against schemas/spaa-record.schema.json.")
+        description="Check SPAA files against "
+        "schemas/spaa-record.schema.json.")
     parser.add_argument("files", nargs="*", metavar="FILE")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print nothing for valid files")

@@ -15,6 +15,9 @@
 # SPAA_NO_INSTALL=1 only reports what is missing (for systems managed by
 # hand or without apt-get).
 
+# PACKAGES and MODULES are word lists, expanded unquoted on purpose.
+# shellcheck disable=SC2086
+
 set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
@@ -44,10 +47,15 @@ missing() {
 	fi
 }
 
+# list TEXT: the lines of TEXT as "a, b, c".
+list() {
+	printf '%s\n' "$1" | paste -s -d , - | sed 's/,/, /g'
+}
+
 what=$(missing)
 [ -n "$what" ] || exit 0
 
-echo "install-deps: missing:" $(echo "$what" | tr '\n' ',' | sed 's/,$//') >&2
+echo "install-deps: missing: $(list "$what")" >&2
 if [ "${SPAA_NO_INSTALL:-}" = 1 ]; then
 	echo "install-deps: SPAA_NO_INSTALL=1, not installing; Debian packages:" \
 		$PACKAGES >&2
@@ -77,6 +85,6 @@ $as_root env DEBIAN_FRONTEND=noninteractive apt-get -q -y \
 
 what=$(missing)
 if [ -n "$what" ]; then
-	echo "install-deps: still missing after installing:" $what >&2
+	echo "install-deps: still missing after installing: $(list "$what")" >&2
 	exit 1
 fi
