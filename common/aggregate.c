@@ -14,6 +14,7 @@ struct thread_fn_key {
 
 struct fold_key {
 	uint32_t stack, event;
+	uint32_t period_metric; /* what the period measures, 0 = "period" */
 	int64_t pid, tid, cpu;
 };
 
@@ -90,8 +91,11 @@ static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
 
 	/* by name, as flame graphs fold: rows never show the same path twice */
 	SPAA_ALLOC_GROW(a->seq, o->nframes, a->seq_alloc);
-	for (uint32_t i = 0; i < o->nframes; i++)
-		a->seq[i] = p->functions[p->frames[o->frames[o->nframes - 1 - i]].fn].name;
+	for (uint32_t i = 0; i < o->nframes; i++) {
+		uint32_t fn = p->frames[o->frames[o->nframes - 1 - i]].fn;
+
+		a->seq[i] = a->path_by_function ? fn : p->functions[fn].name;
+	}
 	path = spaa_strtab_intern(&a->paths, a->seq, o->nframes * sizeof(uint32_t));
 	if (path >= a->path_alloc) {
 		size_t old = a->path_alloc;
@@ -265,6 +269,7 @@ int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 	k.pid = s->pid;
 	k.tid = s->tid;
 	k.cpu = s->cpu;
+	k.period_metric = s->period_metric;
 	i = spaa_map_intern(&f->keys, &k, &created);
 	if (created && i >= f->alloc) {
 		SPAA_ALLOC_GROW(f->count, (size_t)i + 1, f->alloc);
@@ -323,7 +328,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 	const struct spaa_profile *p = a->p;
 	const char *m = spaa_str(p, metric);
 	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
-	bool period = !strcmp(m, "period");
+	bool by_period = !strcmp(m, "period");
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
 	uint32_t *rec_of = spaa_xmalloc((f->keys.nr + 1) * sizeof(uint32_t));
 	int ret = -1;
@@ -337,6 +342,8 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 	for (uint32_t i = 0; i < f->keys.nr; i++) {
 		const struct fold_key *k = spaa_map_key(&f->keys, i);
 		const struct spaa_stack *s = &p->stacks[k->stack];
+		/* the period is the weight of the metric the samples name */
+		bool period = k->period_metric ? k->period_metric == metric : by_period;
 		struct spaa_occurrence o;
 
 		if (k->event != event || !f->in_count[i] || !keep(k->pid, k->tid, pid, tid))
@@ -385,6 +392,8 @@ char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
 
 	for (uint32_t i = 0; i < n; i++) {
 		memcpy(&name, seq + i * sizeof(name), sizeof(name));
+		if (a->path_by_function)
+			name = p->functions[name].name;
 		len += strlen(spaa_str(p, name)) + 1;
 	}
 	s = spaa_xmalloc(len + 1);
@@ -393,6 +402,8 @@ char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
 		size_t l;
 
 		memcpy(&name, seq + i * sizeof(name), sizeof(name));
+		if (a->path_by_function)
+			name = p->functions[name].name;
 		str = spaa_str(p, name);
 		l = strlen(str);
 		memcpy(s + at, str, l);

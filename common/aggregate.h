@@ -10,7 +10,9 @@
  *   - per call path: the folded root-to-leaf sequence of function names,
  *     as flame graphs fold them, so stacks that differ only in addresses
  *     (perf), call-tree nodes (V8) or the DSO of a same-named function
- *     ([unknown]) are one path;
+ *     ([unknown]) are one path; with path_by_function set, the sequence
+ *     of functions (name and DSO) instead, for matching stacks by content
+ *     across profiles (compare.h);
  *   - per thread (pid, tid): weight, and self weight per function to name
  *     each thread's hottest function;
  *   - per CPU: weight, when the context says which CPU.
@@ -21,7 +23,9 @@
  * range.  Their weight is then, by metric:
  *   samples / count   the number of samples in range;
  *   period            the sum of the samples' periods (when every sample
- *                     in range has one);
+ *                     in range has one); or the metric a sample names in
+ *                     its period_metric (SPX slices: "wt"), which then
+ *                     takes the place of "period" for those samples;
  *   anything else     the matching stack record's weight times the share
  *                     of that record's samples that fall in range.
  * So a range covering the whole run gives exactly the stack records' sums.
@@ -58,6 +62,12 @@ struct spaa_agg {
 	uint32_t *fn_mark;      /* recursion guard: generation per function */
 	uint32_t gen;
 	uint64_t *dso_self;     /* by DSO */
+	/*
+	 * Set between spaa_agg_init and the first add: paths are sequences
+	 * of function indices (uint32_t, root first) rather than of name
+	 * string indices.  spaa_agg_path_name prints names either way.
+	 */
+	bool path_by_function;
 	struct spaa_strtab paths;       /* function-name sequences, root first */
 	uint64_t *path_weight;
 	size_t path_alloc;

@@ -744,10 +744,85 @@ fail:
 	return -1;
 }
 
+/* path with suffix replaced by other, or NULL when path lacks suffix */
+static char *swap_suffix(const char *path, const char *suffix,
+			 const char *other)
+{
+	size_t len = strlen(path);
+
+	if (!has_suffix(path, len, suffix))
+		return NULL;
+	return path_join("", path, len - strlen(suffix), other);
+}
+
+/* Whether the first byte of path after blanks is '{' (JSON metadata). */
+static int starts_with_brace(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (ssize_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return buf[i] == '{';
+	return 0;
+}
+
+/* Whether path's (decompressed) text starts with the line "[events]". */
+static int starts_with_events(const char *path)
+{
+	struct spaa_input *in;
+	char *line;
+	size_t len;
+	int r;
+
+	if (spaa_input_open(&in, path, NULL, NULL))
+		return 0;
+	r = spaa_input_getline(in, &line, &len, NULL) > 0 &&
+		!strcmp(line, "[events]");
+	spaa_input_close(in);
+	return r;
+}
+
+/*
+ * A file named on the command line is an SPX report (by name plus
+ * content) when it is KEY.json, KEY.txt.gz exists beside it and the
+ * file starts with '{'; or when it is KEY.txt.gz and KEY.json exists
+ * beside it or its text starts with "[events]" (a report without its
+ * metadata: the SPX reader says so).  *json is then the KEY.json path
+ * (owned by the caller).  Anything else is left to content: SPAA.
+ */
+static enum spaa_path_kind file_kind(const char *path, char **json)
+{
+	char *other;
+	int r;
+
+	if ((other = swap_suffix(path, ".json", ".txt.gz"))) {
+		r = is_regular(other, NULL) > 0 && starts_with_brace(path);
+		free(other);
+		if (r) {
+			*json = spaa_xstrdup(path);
+			return SPAA_PATH_SPX;
+		}
+	} else if ((other = swap_suffix(path, ".txt.gz", ".json"))) {
+		if (is_regular(other, NULL) > 0 || starts_with_events(path)) {
+			*json = other;
+			return SPAA_PATH_SPX;
+		}
+		free(other);
+	}
+	return SPAA_PATH_SPAA;
+}
+
 int spaa_input_expand(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
 	struct stat st;
+	char *json = NULL;
 
 	if (!strcmp(path, "-")) {
 		pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
@@ -757,6 +832,10 @@ int spaa_input_expand(const char *path, struct spaa_pathlist *list,
 		return path_error(err, path, errno);
 	if (S_ISDIR(st.st_mode))
 		return expand_dir(path, list, err);
+	if (file_kind(path, &json) == SPAA_PATH_SPX) {
+		pathlist_append(list, json, SPAA_PATH_SPX);
+		return 0;
+	}
 	pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
 	return 0;
 }
@@ -769,6 +848,19 @@ uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
 	for (i = 0; i < list->nr; i++) {
 		struct stat st;
 
+		char *events;
+
+		if (list->kinds[i] == SPAA_PATH_SPX &&
+		    (events = swap_suffix(list->paths[i], ".json", ".txt.gz"))) {
+			/* an SPX report is read from both of its files */
+			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
+			    st.st_size >= 0 &&
+			    spaa_add_u64(total, (uint64_t)st.st_size, &total)) {
+				free(events);
+				return UINT64_MAX;
+			}
+			free(events);
+		}
 		if (!strcmp(list->paths[i], "-") ||
 		    stat(list->paths[i], &st) || !S_ISREG(st.st_mode) ||
 		    st.st_size < 0)

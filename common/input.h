@@ -92,9 +92,13 @@ struct spaa_pathlist {
 
 /*
  * Expands path into the profiles it names, appending to list.  A file (or
- * "-") is appended as is with kind SPAA_PATH_SPAA, whatever its name, so
- * content decides.  A directory contributes its SPAA files and SPX reports
- * (not recursive), sorted by name so runs are deterministic; a directory
+ * "-") is appended as is with kind SPAA_PATH_SPAA, so content decides,
+ * except an SPX report named by either of its files: KEY.json when
+ * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
+ * when KEY.json exists beside it or its text starts with "[events]";
+ * either is appended as KEY.json with kind SPAA_PATH_SPX.  A directory
+ * contributes its SPAA files and SPX reports (not recursive), sorted by
+ * name so runs are deterministic; a directory
  * with none is an error (SPAA_E_NO_PROFILE).  Errors: SPAA_E_NOT_FOUND,
  * SPAA_E_IO, SPAA_E_NO_PROFILE.
  */

@@ -3,6 +3,7 @@
 #include "input.h"
 #include "load.h"
 #include "spaa_reader.h"
+#include "spx_reader.h"
 #include "util.h"
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -25,9 +26,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		int r;
 
 		if (list.kinds[i] == SPAA_PATH_SPX) {
-			spaa_error_at(err, SPAA_E_INVALID, list.paths[i], 0,
-				      "SPX reports are not supported yet");
-			goto out;
+			uint64_t done = 0;
+
+			r = spx_reader_read(p, list.paths[i], &o, base, total, &done, err);
+			base += done;
+			if (r)
+				goto out;
+			continue;
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;

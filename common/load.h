@@ -3,7 +3,8 @@
  *
  * Each path may be a file (any compression), "-" (stdin) or a directory
  * (every profile in it); all of them load into one struct spaa_profile.
- * The format is decided by content: SPAA NDJSON is read by spaa_reader.
+ * The format is decided by content: SPAA NDJSON is read by spaa_reader,
+ * SPX reports (input.h says which paths are) by spx_reader.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
@@ -31,12 +32,44 @@ struct spaa_sample {
 	int64_t pid, tid, cpu;  /* SPAA_NO_ID when absent */
 	bool has_period;
 	uint64_t period;
+	/*
+	 * String index of the metric `period` measures (SPX slices: "wt"),
+	 * 0 = the metric named "period".  spaa_fold sums periods as the
+	 * weight of that metric (aggregate.h).
+	 */
+	uint32_t period_metric;
 	uint32_t file;          /* index into files */
 	unsigned long line;
 };
 
+/*
+ * Where a validating load reports each record that breaks the spec (see
+ * spaa_load_opts.findings).  e is borrowed for the duration of the call.
+ */
+struct spaa_finding_sink {
+	void (*fn)(void *data, const struct spaa_error *e);
+	void *data;
+};
+
 struct spaa_load_opts {
 	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
+	/*
+	 * Optional (spaa-validate).  When fn is set, a record that breaks
+	 * the spec (SPAA_E_INVALID, SPAA_E_PARSE, SPAA_E_LIMIT) is reported
+	 * here, skipped, and reading goes on, so one run finds every bad
+	 * record; a stack referenced but never defined is reported once per
+	 * stack.  spaa_load then returns -1 at the end of the file if any
+	 * finding was reported (err: SPAA_E_INVALID, line 0, the count).
+	 * I/O and decompression errors still stop the load at once.  The
+	 * model built from a file with findings lacks the skipped records
+	 * and is only good for counting.  NULL fn: stop at the first error.
+	 */
+	struct spaa_finding_sink findings;
+	/*
+	 * Report every warning as it happens, with its own line, instead of
+	 * folding the repeats of one kind into one warning with a count.
+	 */
+	bool unfold_warnings;
 	/*
 	 * Called for every sample record in file order.  Returning -1 (with
 	 * err filled) stops the load with that error.  May be NULL.

@@ -64,8 +64,16 @@ void spaa_metric_semantics(const struct spaa_profile *p, uint32_t event,
 	};
 	const struct spaa_event *ev = &p->events[event];
 	const char *m = spaa_str(p, metric), *u = spaa_str(p, unit);
+	size_t mlen = strlen(m);
+	char base[128];
 	double ns;
 
+	/* "zm-": the negative part of an SPX metric (spx_reader.h) is of its kind */
+	if (mlen > 1 && m[mlen - 1] == '-' && mlen <= sizeof(base)) {
+		memcpy(base, m, mlen - 1);
+		base[mlen - 1] = '\0';
+		m = base;
+	}
 	memset(out, 0, sizeof(*out));
 	out->scale = 1;
 	if ((ns = time_unit_scale(u)) > 0) {

@@ -10,6 +10,7 @@
  *   *_count, "samples", "count", SPX zmac zmfc zgr zgb zgc zif zil
  *   zuc zuf zuo zo ze                                int
  *   *_ns, *_us, *_ms metric names                    duration
+ *   NAME- (SPX's negative part of NAME)              as NAME
  *   anything else (cycles, instructions, ...)        number; unit = the
  *                                                    event name for
  *                                                    "period", else the

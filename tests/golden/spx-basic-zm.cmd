@@ -1,0 +1,1 @@
+./spaa-hotspots --metric zm tests/data/spx/basic.json

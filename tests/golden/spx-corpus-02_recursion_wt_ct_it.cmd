@@ -1,0 +1,1 @@
+./spaa-hotspots --limit 5 tests/data/spx/corpus/02_recursion_wt_ct_it/spx-full-20261122_015405-vm-27614-1804289383.json

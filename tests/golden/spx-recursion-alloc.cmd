@@ -1,0 +1,1 @@
+./spaa-hotspots --event spx-alloc tests/data/spx/recursion.json

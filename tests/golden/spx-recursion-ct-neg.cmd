@@ -1,0 +1,1 @@
+./spaa-hotspots --metric ct- tests/data/spx/recursion.json
