@@ -75,8 +75,15 @@ struct reader {
 	struct spaa_weight *wbuf;       /* scratch: weights */
 	size_t wbuf_alloc;
 
+	struct spaa_map window_ids;     /* id text (string index) of windows */
+
 	struct warn_kind warns[MAX_WARN_KINDS];
 	int nwarns;
+
+	/* validating mode (opts->findings.fn set) */
+	unsigned long nfindings;        /* records reported and skipped */
+	bool header_missing;            /* reported; skip records until a header */
+	bool callback_failed;           /* on_sample's error: never skipped */
 };
 
 static const char *const known_tools[] = {
@@ -107,6 +114,15 @@ static void warn(struct reader *r, const char *key, const char *fmt, ...)
 	struct warn_kind *w = NULL;
 	va_list ap;
 
+	if (r->o->unfold_warnings) {
+		char msg[256];
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+		spaa_warn(&r->o->warn, r->path, r->line, "%s", msg);
+		return;
+	}
 	for (int i = 0; i < r->nwarns; i++)
 		if (r->warns[i].key == key)
 			w = &r->warns[i];
@@ -186,6 +202,10 @@ static int field(struct reader *r, const struct json_value *obj,
 		return 0;
 	}
 	t = v->type == JSON_FALSE ? JSON_TRUE : v->type;
+	/* names and enums are compared as C strings: a "\u0000" would cut them */
+	if (t == JSON_STRING && want == JSON_STRING && strlen(v->str) != v->len)
+		return bad(r, err, "'%s' in '%s' record contains a NUL character",
+			   key, rtype);
 	if (t != want)
 		return bad(r, err, "'%s' in '%s' record must be %s, not %s", key,
 			   rtype, want == JSON_TRUE ? "a boolean" :
@@ -621,8 +641,14 @@ static int read_thread(struct reader *r, const struct json_value *v,
 	if (comm)
 		p->threads[t].comm = comm;
 	/* tid alone identifies a thread within a file (spec 3.4): last wins */
-	if (!bind(&r->tids, &r->thread_of, &r->thread_of_alloc, &tid, t))
-		r->thread_of[spaa_map_find(&r->tids, &tid)] = t;
+	if (!bind(&r->tids, &r->thread_of, &r->thread_of_alloc, &tid, t)) {
+		uint32_t *old = &r->thread_of[spaa_map_find(&r->tids, &tid)];
+
+		if (p->threads[*old].pid != pid)
+			warn(r, "thread-tid", "thread %" PRId64 " is declared again with another pid (%" PRId64 ", was %" PRId64 "); the last one is used",
+			     tid, pid, p->threads[*old].pid);
+		*old = t;
+	}
 	return 0;
 }
 
@@ -931,8 +957,10 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	p->nsamples++;
 	p->files[r->file].nsamples++;
 	spaa_profile_cover_time(p, s.time, s.time);
-	if (r->o->on_sample && r->o->on_sample(r->o->data, p, &s, err))
+	if (r->o->on_sample && r->o->on_sample(r->o->data, p, &s, err)) {
+		r->callback_failed = true;
 		return -1;
+	}
 	return 0;
 }
 
@@ -958,6 +986,14 @@ static int read_window(struct reader *r, const struct json_value *v,
 		return -1;
 	if (w.end < w.start)
 		return bad(r, err, "window ends before it starts");
+	if (w.id) {
+		bool created;
+
+		spaa_map_intern(&r->window_ids, &w.id, &created);
+		if (!created)
+			warn(r, "window-id", "window id '%s' is used by an earlier window too",
+			     spaa_str(p, w.id));
+	}
 	w.entries = p->nwindow_entries;
 	for (const struct json_value *e = by ? by->child : NULL; e; e = e->next) {
 		const struct json_value *sid, *ws;
@@ -1003,9 +1039,16 @@ static int read_record(struct reader *r, const struct json_value *v,
 	if (type->type != JSON_STRING)
 		return bad(r, err, "'type' must be a string, not %s",
 			   json_type_name(type->type));
-	if (!r->seen_header && strcmp(type->str, "header"))
+	if (strlen(type->str) != type->len)
+		return bad(r, err, "'type' contains a NUL character");
+	if (!r->seen_header && strcmp(type->str, "header")) {
+		/* validating: one finding, not one per record before a header */
+		if (r->header_missing)
+			return 0;
+		r->header_missing = r->o->findings.fn != NULL;
 		return bad(r, err, "the header is not the first record (found a '%s' record)",
 			   type->str);
+	}
 	switch (type->str[0]) {
 	case 'h':
 		if (!strcmp(type->str, "header"))
@@ -1087,18 +1130,50 @@ static void join_related(struct reader *r)
 	}
 }
 
+/* Validating mode: hands the error of a skipped record to the sink. */
+static void report_finding(struct reader *r, struct spaa_error *err)
+{
+	r->o->findings.fn(r->o->findings.data, err);
+	r->nfindings++;
+	spaa_error_init(err);
+}
+
+/*
+ * After a record failed with err: true when reading may go on (validating
+ * mode, and an error about the record itself, not the input or a caller).
+ */
+static bool skip_bad_record(struct reader *r, struct spaa_error *err)
+{
+	if (!r->o->findings.fn || r->callback_failed)
+		return false;
+	if (strcmp(err->code, SPAA_E_INVALID) && strcmp(err->code, SPAA_E_PARSE) &&
+	    strcmp(err->code, SPAA_E_LIMIT))
+		return false;
+	report_finding(r, err);
+	return true;
+}
+
 static int reader_finish(struct reader *r, struct spaa_error *err)
 {
 	struct spaa_profile *p = r->p;
 
-	if (!r->seen_header)
-		return spaa_error_at(err, SPAA_E_INVALID, r->path, 0,
-				     "empty file: no SPAA header record");
+	if (!r->seen_header) {
+		spaa_error_at(err, SPAA_E_INVALID, r->path, 0, "%s",
+			      r->header_missing || r->line ? "no SPAA header record in the file" :
+			      "empty file: no SPAA header record");
+		if (!r->o->findings.fn)
+			return -1;
+		report_finding(r, err);
+	}
 	for (uint32_t s = r->stack_base; s < p->nstacks; s++) {
-		if ((r->ref[s - r->stack_base] & REF_NEEDED) && !p->stacks[s].defined)
-			return spaa_error_at(err, SPAA_E_INVALID, r->path, p->stacks[s].line,
-					     "stack '%s' is referenced but never defined",
-					     spaa_str(p, p->stacks[s].id));
+		if (!(r->ref[s - r->stack_base] & REF_NEEDED) || p->stacks[s].defined)
+			continue;
+		spaa_error_at(err, SPAA_E_INVALID, r->path, p->stacks[s].line,
+			      "stack '%s' is referenced but never defined",
+			      spaa_str(p, p->stacks[s].id));
+		if (!r->o->findings.fn)
+			return -1;
+		report_finding(r, err);
 	}
 	join_related(r);
 	/* thread records may name a comm only after a stack used the thread */
@@ -1128,6 +1203,7 @@ static void reader_release(struct reader *r)
 	free(r->ref);
 	spaa_map_release(&r->tids);
 	free(r->thread_of);
+	spaa_map_release(&r->window_ids);
 	free(r->related);
 	free(r->fbuf);
 	free(r->wbuf);
@@ -1151,6 +1227,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	spaa_map_init(&r.frame_ids, sizeof(uint64_t));
 	spaa_map_init(&r.stack_ids, sizeof(uint32_t));
 	spaa_map_init(&r.tids, sizeof(int64_t));
+	spaa_map_init(&r.window_ids, sizeof(uint32_t));
 	r.jp = json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;
@@ -1170,8 +1247,11 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 			opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
 					  bytes_total);
 		if (strspn(line, " \t\r") == len) {
-			if (!r.seen_header) {
+			if (!r.seen_header && !r.header_missing) {
 				bad(&r, err, "the header is not the first record (the line is blank)");
+				r.header_missing = opts->findings.fn != NULL;
+				if (skip_bad_record(&r, err))
+					continue;
 				goto out;
 			}
 			warn(&r, "blank", "skipped a blank line");
@@ -1181,15 +1261,26 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		if (!v) {
 			spaa_error_at(err, SPAA_E_PARSE, r.path, r.line,
 				      "invalid JSON at byte %zu: %s", je.offset + 1, je.msg);
+			if (skip_bad_record(&r, err))
+				continue;
 			goto out;
 		}
-		if (read_record(&r, v, err))
+		if (read_record(&r, v, err)) {
+			if (skip_bad_record(&r, err))
+				continue;
 			goto out;
+		}
 	}
 	if (got < 0)
 		goto out;
 	if (reader_finish(&r, err))
 		goto out;
+	if (r.nfindings) {
+		spaa_error_at(err, SPAA_E_INVALID, r.path, 0,
+			      "%lu invalid record%s", r.nfindings,
+			      r.nfindings == 1 ? "" : "s");
+		goto out;
+	}
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
 				  bytes_total);

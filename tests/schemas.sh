@@ -10,7 +10,8 @@
 #      that a schema loosened by mistake fails here;
 #   3. every SPAA file under tests/data/ (*.spaa, *.spaa.gz, *.spaa.zst)
 #      validates against schemas/spaa-record.schema.json, except in
-#      tests/data/bad/ (inputs to reject) and tests/data/lenient/ (inputs
+#      tests/data/bad/ (inputs to reject), tests/data/validate/ (one file
+#      per spaa-validate rule, mostly invalid) and tests/data/lenient/ (inputs
 #      read with a warning, not conforming SPAA).
 #
 # Prints "ok N WHAT" or "FAIL N WHAT" with the reasons, then
@@ -60,7 +61,7 @@ check "validate_lami.py --self-test" "$PYTHON" tests/validate_lami.py --self-tes
 check "validate_spaa.py --self-test" "$PYTHON" tests/validate_spaa.py --self-test
 while IFS= read -r f; do
 	check "$f" "$PYTHON" tests/validate_spaa.py -q "$f"
-done < <(find tests/data \( -path tests/data/bad -o -path tests/data/lenient \) \
+done < <(find tests/data \( -path tests/data/bad -o -path tests/data/validate -o -path tests/data/lenient \) \
 	-prune -o -type f \( -name '*.spaa' -o -name '*.spaa.gz' \
 	-o -name '*.spaa.zst' \) -print | sort)
 

@@ -649,12 +649,12 @@ static const struct bad_case {
 	/* a NUL inside a string does not make it the value before the NUL */
 	{ { HEAD("'frame_order':'leaf_to_root\\u0000x'," MODE_CA ",'events':["
 		 EV_CYCLES "]") },
-	  SPAA_E_INVALID, 1, "'frame_order' in 'header' record is '" },
+	  SPAA_E_INVALID, 1, "'frame_order' in 'header' record contains a NUL character" },
 	{ { "{'type':'header','format':'spaa\\u0000','version':'1.0'," ORDER_LR
 	    "," MODE_CA ",'events':[" EV_CYCLES "]}" },
-	  SPAA_E_INVALID, 1, "not a SPAA file: 'format' is '" },
+	  SPAA_E_INVALID, 1, "'format' in 'header' record contains a NUL character" },
 	{ { H1, D1, F1, STK("s1", "1", W10 ",'context':{'event':'cycles\\u0000x'}") },
-	  SPAA_E_INVALID, 4, "which the header does not declare" },
+	  SPAA_E_INVALID, 4, "contains a NUL character" },
 	/* the other rejections of spaa_reader.h */
 	{ { HEAD(ORDER_LR "," MODE_CA ",'events':[]") }, SPAA_E_INVALID, 1,
 	  "'header' record declares no events" },

@@ -1,0 +1,1 @@
+./spaa-convert --from perf tests/data/convert_bad.perf

@@ -1,0 +1,1 @@
+./spaa-convert --to folded --metric samples tests/data/convert_small.perf

@@ -1,0 +1,1 @@
+./spaa-convert --from spx tests/data/convert_small.perf

@@ -1,0 +1,1 @@
+./spaa-convert --to perf tests/data/convert_small.perf

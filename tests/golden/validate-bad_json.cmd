@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/bad_json.spaa

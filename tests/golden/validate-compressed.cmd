@@ -1,0 +1,1 @@
+./spaa-validate tests/data/basic.spaa.zst tests/data/basic.spaa.gz

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/duplicate_window_id.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/exclusive_not_leaf.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/frame_order_mismatch.spaa

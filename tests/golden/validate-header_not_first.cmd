@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/header_not_first.spaa

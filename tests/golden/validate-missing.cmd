@@ -1,0 +1,1 @@
+./spaa-validate tests/data/no-such-file.spaa

@@ -1,0 +1,1 @@
+./spaa-validate --quiet tests/data/validate/many_problems.spaa tests/data/validate/valid.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/stack_id_reuse.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/thread_pid_conflict.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/undefined_window_stack.spaa

@@ -1,0 +1,1 @@
+./spaa-validate tests/data/validate/unknown_record_type.spaa

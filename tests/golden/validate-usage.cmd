@@ -1,0 +1,1 @@
+./spaa-validate --bogus tests/data/validate/valid.spaa

@@ -1,0 +1,575 @@
+/*
+ * spaa-convert - other profilers' output into SPAA, and SPAA out again.
+ *
+ *   perf script text  --> SPAA or folded     (common/perf_script)
+ *   folded stacks     --> SPAA or folded     (common/folded)
+ *   SPAA              --> SPAA (recompressed, lines kept byte for byte)
+ *                         or folded          (common/load)
+ *
+ * Parsing lives in common/ (usable and fuzzable on its own); this file
+ * maps each format's notions onto SPAA's and owns the command line,
+ * stdout, stderr and the exit status: 0 done, 1 input or output error,
+ * 2 usage.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "folded.h"
+#include "input.h"
+#include "load.h"
+#include "output.h"
+#include "perf_script.h"
+#include "spaa_writer.h"
+#include "util.h"
+
+#define PROG "spaa-convert"
+
+static const char usage_text[] =
+	"usage: " PROG " [--from perf|folded|spx|spaa] [--to spaa|folded]\n"
+	"                    [-o OUT] [--compress zstd|gzip|none] [--no-samples]\n"
+	"                    [--event NAME] [--metric NAME] INPUT\n"
+	"\n"
+	"Converts perf script text and folded stacks to SPAA, and SPAA or\n"
+	"those to folded stacks.  INPUT may be compressed (gzip, zstd); - is\n"
+	"standard input.\n"
+	"\n"
+	"  --from FORMAT      input format (default: detected from the content)\n"
+	"  --to FORMAT        output format: spaa (default) or folded\n"
+	"  -o, --output OUT   output file (default: - = standard output)\n"
+	"  --compress C       zstd, gzip or none (default: from OUT's name,\n"
+	"                     .zst or .gz, else none)\n"
+	"  --no-samples       leave out the raw sample records\n"
+	"  --event NAME       folded output: the event to write (default: first)\n"
+	"  --metric NAME      folded output: the weight to write (default: the\n"
+	"                     event's primary metric)\n"
+	"  -h, --help         show this help and exit\n"
+	"  --version          show the version and exit\n"
+	"\n"
+	"Exit status: 0 converted, 1 input or output error, 2 usage.\n"
+	"See spaa-convert(1).\n";
+
+enum format { FMT_AUTO, FMT_PERF, FMT_FOLDED, FMT_SPX, FMT_SPAA };
+
+struct options {
+	enum format from, to;
+	const char *out, *input, *event, *metric;
+	int compress;           /* -1: from the output name */
+	bool no_samples;
+};
+
+static const char *const format_names[] = { "auto", "perf", "folded", "spx", "spaa" };
+
+static int parse_format(const char *s)
+{
+	for (int i = 1; i < 5; i++)
+		if (!strcmp(s, format_names[i]))
+			return i;
+	return -1;
+}
+
+/* ---- perf script -------------------------------------------------------- */
+
+struct perf_conv {
+	struct spaa_writer *w;
+	uint32_t *fbuf;
+	size_t fbuf_alloc;
+	char *last_event;       /* owned: cache of the last event's name */
+	uint32_t last_ev;
+	uint64_t dropped;       /* samples without any frame */
+};
+
+static bool kernel_dso(const char *d)
+{
+	size_t n = d ? strlen(d) : 0;
+
+	return n && (!strncmp(d, "[kernel", 7) || strstr(d, "kallsyms") ||
+		     (d[0] == '[' && n > 4 && !strcmp(d + n - 4, ".ko]")));
+}
+
+/*
+ * perf's event names: tracepoints "sys:name" are probes, the generic
+ * hardware and software events by name, "cpu/.../" and raw "rNNN" are
+ * hardware.  Modifiers (":ppp", ":u") are not part of the kind.
+ */
+static enum spaa_event_kind event_kind(const char *name)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "faults", "minor-faults",
+		"major-faults", "context-switches", "cs", "cpu-migrations",
+		"migrations", "alignment-faults", "emulation-faults", "dummy",
+		"bpf-output", NULL,
+	};
+	size_t n = strcspn(name, ":");
+
+	if (name[n] == ':' && n + 1 < strlen(name) &&
+	    strspn(name + n + 1, "ukhIGHpPSDWe") != strlen(name + n + 1))
+		return SPAA_EV_PROBE;   /* "sched:sched_switch", not "cycles:u" */
+	for (const char *const *s = sw; *s; s++)
+		if (strlen(*s) == n && !strncmp(name, *s, n))
+			return SPAA_EV_SOFTWARE;
+	return SPAA_EV_HARDWARE;
+}
+
+static int perf_sample(void *data, const struct perf_sample *s,
+		       struct spaa_error *err)
+{
+	struct perf_conv *pc = data;
+	struct spaa_writer *w = pc->w;
+	struct spaa_wsample ws = {
+		.pid = s->pid == PERF_NO_ID ? SPAA_NO_ID : s->pid,
+		.tid = s->tid == PERF_NO_ID ? SPAA_NO_ID : s->tid,
+		.cpu = s->cpu == PERF_NO_ID ? SPAA_NO_ID : s->cpu,
+		.comm = s->comm, .has_time = s->has_time, .time = s->time,
+		.count = 1, .has_period = s->has_period, .period = s->period,
+	};
+
+	if (!s->nframes) {
+		pc->dropped++;
+		return 0;
+	}
+	if (!pc->last_event || strcmp(pc->last_event, s->event)) {
+		free(pc->last_event);
+		pc->last_event = spaa_xstrdup(s->event);
+		pc->last_ev = spaa_writer_event(w, s->event, event_kind(s->event));
+	}
+	ws.event = pc->last_ev;
+	SPAA_ALLOC_GROW(pc->fbuf, s->nframes, pc->fbuf_alloc);
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		const struct perf_frame *f = &s->frames[i];
+		struct spaa_wframe wf = {
+			.func = f->sym, .has_ip = f->has_ip, .ip = f->ip,
+			.symoff = f->symoff, .srcline = f->srcline,
+			.func_resolved = true, .inline_depth = -1,
+		};
+		const char *dso = f->dso;
+		char hex[24];
+		uint32_t phys = i;
+
+		/*
+		 * Inlined frames (perf's "(inlined)" DSO) share the address of
+		 * the physical frame after them, toward the root; they take its
+		 * DSO and an inline depth counted from it.  When every frame at
+		 * the address is marked inlined, the last is the function that
+		 * holds the code, so it is the physical one.
+		 */
+		if (f->inlined) {
+			while (phys + 1 < s->nframes && s->frames[phys].inlined &&
+			       s->frames[phys + 1].has_ip == f->has_ip &&
+			       s->frames[phys + 1].ip == f->ip)
+				phys++;
+			wf.inline_depth = (int)(phys - i);
+			wf.inlined = wf.inline_depth > 0;
+			dso = NULL;
+			for (uint32_t j = phys; j < s->nframes && !dso; j++)
+				if (!s->frames[j].inlined)
+					dso = s->frames[j].dso;
+		} else if (i > 0 && s->frames[i - 1].inlined && f->has_ip &&
+			   s->frames[i - 1].ip == f->ip) {
+			wf.inline_depth = 0;
+		}
+		if (!dso)
+			dso = "[unknown]";
+		if (!strcmp(f->sym, "[unknown]") && f->has_ip) {
+			/* as perf report shows it: the raw address */
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, f->ip);
+			wf.func = hex;
+			wf.func_resolved = false;
+		} else if (!strncmp(f->sym, "0x", 2)) {
+			wf.func_resolved = false;
+		}
+		wf.kind = kernel_dso(dso) || (f->has_ip && f->ip >= 0xffff800000000000ULL) ?
+			  SPAA_FRAME_KERNEL : SPAA_FRAME_USER;
+		wf.dso = spaa_writer_dso(w, dso, kernel_dso(dso));
+		pc->fbuf[i] = spaa_writer_frame(w, &wf);
+	}
+	return spaa_writer_add(w, &ws, pc->fbuf, s->nframes, err);
+}
+
+/* ---- driver ------------------------------------------------------------- */
+
+struct source {
+	struct spaa_input *in;
+	/* a line read for detection and not yet converted (stdin) */
+	char *pending;
+	size_t pending_len;
+	bool has_pending;
+};
+
+/* Next line: the pending one first.  Same returns as spaa_input_getline. */
+static int next_line(struct source *src, char **line, size_t *len,
+		     struct spaa_error *err)
+{
+	if (src->has_pending) {
+		src->has_pending = false;
+		*line = src->pending;
+		*len = src->pending_len;
+		return 1;
+	}
+	return spaa_input_getline(src->in, line, len, err);
+}
+
+static int convert_perf(struct source *src, struct spaa_writer *w,
+			struct spaa_error *err)
+{
+	struct perf_conv pc = { .w = w };
+	struct perf_script *ps = perf_script_new(spaa_input_name(src->in),
+						 perf_sample, &pc);
+	char *line;
+	size_t len;
+	int got, ret = -1;
+
+	while ((got = next_line(src, &line, &len, err)) > 0) {
+		unsigned long ln = spaa_input_lineno(src->in);
+
+		if (perf_script_line(ps, line, len, ln ? ln : 1, err))
+			goto out;
+	}
+	if (got < 0 || perf_script_finish(ps, err))
+		goto out;
+	if (!perf_script_nsamples(ps)) {
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(src->in), 0,
+			      "no perf samples in the input");
+		goto out;
+	}
+	if (pc.dropped)
+		fprintf(stderr, PROG ": warning: %s: %" PRIu64 " of %" PRIu64
+			" samples had no frame and were left out\n",
+			spaa_input_name(src->in), pc.dropped, perf_script_nsamples(ps));
+	ret = 0;
+out:
+	perf_script_free(ps);
+	free(pc.fbuf);
+	free(pc.last_event);
+	return ret;
+}
+
+static int convert_folded(struct source *src, struct spaa_writer *w,
+			  struct spaa_error *err)
+{
+	struct folded_parser fp;
+	uint32_t *fbuf = NULL, ev, dso_user, dso_kernel;
+	size_t fbuf_alloc = 0;
+	char *line, *name = NULL;
+	size_t len, name_alloc = 0;
+	uint64_t lines = 0;
+	int got, ret = -1;
+
+	folded_parser_init(&fp);
+	ev = spaa_writer_event(w, "folded", SPAA_EV_SOFTWARE);
+	dso_user = spaa_writer_dso(w, "[unknown]", false);
+	dso_kernel = spaa_writer_dso(w, "[kernel.kallsyms]", true);
+	while ((got = next_line(src, &line, &len, err)) > 0) {
+		struct spaa_wsample ws = {
+			.event = ev, .pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
+			.cpu = SPAA_NO_ID,
+		};
+		unsigned long ln = spaa_input_lineno(src->in);
+		uint32_t n;
+		int r = folded_parse(&fp, line, len, spaa_input_name(src->in),
+				     ln ? ln : 1, &n, &ws.count, err);
+
+		if (r < 0)
+			goto out;
+		if (!r || !ws.count)
+			continue;
+		SPAA_ALLOC_GROW(fbuf, n, fbuf_alloc);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct folded_frame *f = &fp.frames[n - 1 - i];
+			struct spaa_wframe wf = {
+				.func_resolved = true, .inline_depth = -1,
+				.kind = f->annot == FOLDED_KERNEL ? SPAA_FRAME_KERNEL :
+					SPAA_FRAME_USER,
+				.dso = f->annot == FOLDED_KERNEL ? dso_kernel : dso_user,
+				.inlined = f->annot == FOLDED_INLINED,
+			};
+
+			SPAA_ALLOC_GROW(name, f->len + 1, name_alloc);
+			memcpy(name, f->name, f->len);
+			name[f->len] = '\0';
+			wf.func = name;
+			fbuf[i] = spaa_writer_frame(w, &wf);
+		}
+		if (spaa_writer_add(w, &ws, fbuf, n, err))
+			goto out;
+		lines++;
+	}
+	if (got < 0)
+		goto out;
+	if (!lines) {
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(src->in), 0,
+			      "no folded stacks in the input");
+		goto out;
+	}
+	ret = 0;
+out:
+	folded_parser_release(&fp);
+	free(fbuf);
+	free(name);
+	return ret;
+}
+
+/* SPAA to SPAA: the lines as they are, so unknown fields survive. */
+static int copy_spaa(struct source *src, struct spaa_output *out,
+		     struct spaa_error *err)
+{
+	char *line;
+	size_t len;
+	int got;
+
+	while ((got = next_line(src, &line, &len, err)) > 0)
+		if (spaa_output_write(out, line, len, err) ||
+		    spaa_output_write(out, "\n", 1, err))
+			return -1;
+	return got;
+}
+
+static int spaa_to_folded(const struct options *o, struct spaa_output *out,
+			  struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = { 0 };
+	struct folded_table t;
+	uint32_t ev = 0, metric;
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	folded_table_init(&t);
+	if (spaa_load(&p, &o->input, 1, &lo, err))
+		goto out;
+	if (o->event && (ev = spaa_profile_find_event(&p, o->event)) == SPAA_NONE) {
+		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input", o->event);
+		goto out;
+	}
+	if (!p.nevents)
+		goto done;
+	metric = o->metric ? spaa_strtab_intern(&p.strings, o->metric, strlen(o->metric)) :
+		 p.events[ev].primary_metric;
+	for (uint32_t i = 0; i < p.nrecords; i++) {
+		const struct spaa_record *r = &p.records[i];
+		const uint32_t *fr = spaa_record_frames(&p, r);
+		uint64_t v;
+
+		if (r->absorbed || r->event != ev ||
+		    !spaa_weights_get(&p, r->weights, r->nweights, metric, &v))
+			continue;
+		folded_table_begin(&t);
+		for (uint32_t f = r->nframes; f-- > 0;) {
+			const char *name = spaa_str(&p, p.functions[p.frames[fr[f]].fn].name);
+
+			folded_table_push(&t, name, strlen(name));
+		}
+		if (folded_table_add(&t, v, err))
+			goto out;
+	}
+done:
+	ret = folded_table_write(&t, out, err);
+out:
+	folded_table_release(&t);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+static enum format detect(const char *line, size_t len)
+{
+	size_t i = strspn(line, " \t");
+
+	if (i < len && line[i] == '{')
+		return FMT_SPAA;
+	if (perf_script_sniff(line, len))
+		return FMT_PERF;
+	return FMT_FOLDED;
+}
+
+/* Reads up to the first meaningful line to tell the format. */
+static int sniff(struct source *src, enum format *fmt, struct spaa_error *err)
+{
+	char *line;
+	size_t len;
+	int got;
+
+	while ((got = spaa_input_getline(src->in, &line, &len, err)) > 0) {
+		size_t i = strspn(line, " \t\r");
+
+		if (i == len || line[i] == '#')
+			continue;
+		*fmt = detect(line, len);
+		src->pending = spaa_xstrndup(line, len);
+		src->pending_len = len;
+		src->has_pending = true;
+		return 0;
+	}
+	if (got == 0)
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(src->in), 0,
+			      "the input is empty");
+	return -1;
+}
+
+static enum spaa_compression default_compression(const char *out)
+{
+	size_t n = strlen(out);
+
+	if (n > 4 && !strcmp(out + n - 4, ".zst"))
+		return SPAA_COMP_ZSTD;
+	if (n > 3 && !strcmp(out + n - 3, ".gz"))
+		return SPAA_COMP_GZIP;
+	return SPAA_COMP_NONE;
+}
+
+static int run(const struct options *o, struct spaa_error *err)
+{
+	struct source src = { 0 };
+	struct spaa_output *out = NULL;
+	struct spaa_writer *w = NULL;
+	enum format from = o->from;
+	bool is_stdin = !strcmp(o->input, "-");
+	int ret = -1;
+
+	if (from == FMT_SPX) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "SPX input is not supported yet (the SPX reader is not in common/)");
+		goto out;
+	}
+	/* SPAA to folded: the loader opens the path (stdin cannot be reread) */
+	if (!(from == FMT_SPAA && o->to == FMT_FOLDED) &&
+	    spaa_input_open(&src.in, o->input, NULL, err))
+		goto out;
+	if (from == FMT_AUTO) {
+		if (sniff(&src, &from, err))
+			goto out;
+		if (from == FMT_SPAA && o->to == FMT_FOLDED) {
+			if (is_stdin) {
+				spaa_error_set(err, SPAA_E_USAGE,
+					       "SPAA from standard input to folded needs --from spaa");
+				goto out;
+			}
+		}
+	}
+	if (from == FMT_SPAA && o->to == FMT_FOLDED) {
+		spaa_input_close(src.in);
+		src.in = NULL;
+	}
+	if (spaa_output_open(&out, o->out, o->compress >= 0 ? (enum spaa_compression)o->compress :
+			     default_compression(o->out), 0, err))
+		goto out;
+
+	if (from == FMT_SPAA) {
+		if (o->to == FMT_FOLDED ? spaa_to_folded(o, out, err) :
+		    copy_spaa(&src, out, err))
+			goto out;
+	} else {
+		struct spaa_writer_opts wo = {
+			.source_tool = from == FMT_PERF ? "perf" : "folded",
+			.samples = !o->no_samples,
+		};
+
+		w = spaa_writer_new(&wo);
+		if (from == FMT_PERF ? convert_perf(&src, w, err) :
+		    convert_folded(&src, w, err))
+			goto out;
+		if (o->to == FMT_FOLDED ?
+		    spaa_writer_write_folded(w, o->event, o->metric, out, err) :
+		    spaa_writer_write_spaa(w, out, err))
+			goto out;
+	}
+	ret = spaa_output_close(out, err);
+	out = NULL;
+out:
+	spaa_output_abort(out);
+	spaa_writer_free(w);
+	spaa_input_close(src.in);
+	free(src.pending);
+	return ret;
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, PROG ": error: %s%s%s (see --help)\n", msg,
+		arg ? " " : "", arg ? arg : "");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { .to = FMT_SPAA, .out = "-", .compress = -1 };
+	struct spaa_error err;
+	bool dashdash = false;
+	char msg[2200];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const char *eq = strchr(a, '=');
+		char opt[32];
+
+		if (dashdash || a[0] != '-' || !strcmp(a, "-")) {
+			if (o.input)
+				return usage_error("more than one input:", a);
+			o.input = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			dashdash = true;
+			continue;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			fputs(usage_text, stdout);
+			return fflush(stdout) ? 1 : 0;
+		}
+		if (!strcmp(a, "--version")) {
+			printf(PROG " (spaa-tools) %s\n", SPAA_VERSION);
+			return fflush(stdout) ? 1 : 0;
+		}
+		if (!strcmp(a, "--no-samples")) {
+			o.no_samples = true;
+			continue;
+		}
+		/* options with a value: --opt VALUE or --opt=VALUE */
+		snprintf(opt, sizeof(opt), "%.*s", (int)(eq && !strncmp(a, "--", 2) ?
+							 eq - a : (ptrdiff_t)strlen(a)), a);
+		if (eq && !strncmp(a, "--", 2))
+			val = eq + 1;
+		else if (i + 1 < argc)
+			val = argv[++i];
+		else
+			return usage_error("missing value for", a);
+		if (!strcmp(opt, "--from")) {
+			int f = parse_format(val);
+
+			if (f < 0)
+				return usage_error("unknown input format", val);
+			o.from = f;
+		} else if (!strcmp(opt, "--to")) {
+			int f = parse_format(val);
+
+			if (f != FMT_SPAA && f != FMT_FOLDED)
+				return usage_error("output format must be spaa or folded, not", val);
+			o.to = f;
+		} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
+			o.out = val;
+		} else if (!strcmp(opt, "--compress")) {
+			o.compress = spaa_compression_parse(val);
+			if (o.compress < 0)
+				return usage_error("--compress must be zstd, gzip or none, not", val);
+		} else if (!strcmp(opt, "--event")) {
+			o.event = val;
+		} else if (!strcmp(opt, "--metric")) {
+			o.metric = val;
+		} else {
+			return usage_error("unknown option", a);
+		}
+	}
+	if (!o.input)
+		return usage_error("expected an input path", NULL);
+	if (o.from == FMT_SPAA && o.to == FMT_SPAA && o.no_samples)
+		return usage_error("--no-samples does not apply to SPAA input", NULL);
+
+	spaa_error_init(&err);
+	if (run(&o, &err)) {
+		spaa_error_format(&err, msg, sizeof(msg));
+		fprintf(stderr, PROG ": error: %s\n", msg);
+		return !strcmp(err.code, SPAA_E_USAGE) ? 2 : 1;
+	}
+	return 0;
+}

@@ -1,0 +1,335 @@
+/*
+ * spaa-validate - checks SPAA files against the spec and reports every
+ * finding, not only the first.
+ *
+ * The rules are the reader's (common/spaa_reader.c): this program loads
+ * each file in the reader's validating mode (spaa_load_opts.findings),
+ * where a bad record is reported and skipped, and warnings are reported
+ * one by one.  So a rule added to the reader is checked here for free,
+ * and every tool agrees with this one about what is valid.
+ *
+ * Exit status: 0 every file is valid (warnings allowed), 1 a file is
+ * invalid or cannot be read, 2 usage.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "input.h"
+#include "jsonw.h"
+#include "load.h"
+#include "util.h"
+
+#define PROG "spaa-validate"
+
+static const char usage_text[] =
+	"usage: " PROG " [--json] [--quiet] PROFILE...\n"
+	"\n"
+	"Checks SPAA files against the SPAA 1.0 spec: every MUST-reject rule\n"
+	"of section 7 and the structural rules of sections 3-5 (an error), and\n"
+	"every SHOULD-warn rule (a warning).  Prints one line per finding,\n"
+	"FILE:LINE: error|warning: MESSAGE, then one summary line per file.\n"
+	"PROFILE is a file (plain, gzip or zstd), a directory (every SPAA file\n"
+	"in it) or - for standard input.\n"
+	"\n"
+	"  --json      print the findings and counts as one JSON object\n"
+	"  --quiet     print only the summary lines (or nothing with --json)\n"
+	"  -h, --help  show this help and exit\n"
+	"  --version   show the version and exit\n"
+	"\n"
+	"Exit status: 0 valid, 1 invalid or unreadable, 2 usage.\n"
+	"See spaa-validate(1).\n";
+
+enum severity { SEV_ERROR, SEV_WARNING };
+
+struct finding {
+	enum severity sev;
+	unsigned long line;     /* 0: about the whole file */
+	char *msg;              /* owned */
+};
+
+/* Findings of the file being checked. */
+struct findings {
+	struct finding *v;
+	size_t nr, alloc;
+	size_t errors, warnings;
+};
+
+static void add(struct findings *f, enum severity sev, unsigned long line,
+		const char *msg)
+{
+	SPAA_ALLOC_GROW(f->v, f->nr + 1, f->alloc);
+	f->v[f->nr++] = (struct finding){ sev, line, spaa_xstrdup(msg) };
+	if (sev == SEV_ERROR)
+		f->errors++;
+	else
+		f->warnings++;
+}
+
+static void on_error(void *data, const struct spaa_error *e)
+{
+	add(data, SEV_ERROR, e->line, e->msg);
+}
+
+static void on_warning(void *data, const char *file, unsigned long line,
+		       const char *msg)
+{
+	(void)file;
+	add(data, SEV_WARNING, line, msg);
+}
+
+static void findings_clear(struct findings *f)
+{
+	for (size_t i = 0; i < f->nr; i++)
+		free(f->v[i].msg);
+	free(f->v);
+	memset(f, 0, sizeof(*f));
+}
+
+/* By line, whole-file findings last; stable, so reading order breaks ties. */
+static void sort_findings(struct findings *f)
+{
+	for (size_t i = 1; i < f->nr; i++) {
+		struct finding x = f->v[i];
+		unsigned long kx = x.line ? x.line : (unsigned long)-1;
+		size_t j = i;
+
+		for (; j > 0; j--) {
+			unsigned long kj = f->v[j - 1].line ? f->v[j - 1].line :
+					   (unsigned long)-1;
+			if (kj <= kx)
+				break;
+			f->v[j] = f->v[j - 1];
+		}
+		f->v[j] = x;
+	}
+}
+
+struct counts {
+	uint32_t events, dsos, frames, threads, stacks, records, windows;
+	uint64_t samples;
+};
+
+static void count(const struct spaa_profile *p, struct counts *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->events = p->nevents;
+	c->dsos = spaa_profile_ndsos(p);
+	c->frames = p->nframes;
+	c->threads = spaa_profile_nthreads(p);
+	for (uint32_t i = 0; i < p->nstacks; i++)
+		c->stacks += p->stacks[i].defined;
+	c->records = p->nrecords;
+	c->windows = p->nwindows;
+	c->samples = p->nsamples;
+}
+
+struct options {
+	bool json, quiet;
+};
+
+static const char *sev_name(enum severity s)
+{
+	return s == SEV_ERROR ? "error" : "warning";
+}
+
+static void print_text(const char *path, const struct findings *f,
+		       const struct counts *c, bool valid, bool quiet)
+{
+	if (!quiet) {
+		for (size_t i = 0; i < f->nr; i++) {
+			if (f->v[i].line)
+				printf("%s:%lu: %s: %s\n", path, f->v[i].line,
+				       sev_name(f->v[i].sev), f->v[i].msg);
+			else
+				printf("%s: %s: %s\n", path, sev_name(f->v[i].sev),
+				       f->v[i].msg);
+		}
+	}
+	if (valid)
+		printf("%s: valid: %u events, %u dsos, %u frames, %u threads, %u stacks in %u stack records, %" PRIu64 " samples, %u windows; %zu warning%s\n",
+		       path, c->events, c->dsos, c->frames, c->threads, c->stacks,
+		       c->records, c->samples, c->windows, f->warnings,
+		       f->warnings == 1 ? "" : "s");
+	else
+		printf("%s: invalid: %zu error%s, %zu warning%s\n", path, f->errors,
+		       f->errors == 1 ? "" : "s", f->warnings,
+		       f->warnings == 1 ? "" : "s");
+}
+
+static void json_file(struct jsonw *jw, const char *path,
+		      const struct findings *f, const struct counts *c,
+		      bool valid, bool quiet)
+{
+	jsonw_object_begin(jw);
+	jsonw_kv_string(jw, "path", path);
+	jsonw_kv_bool(jw, "valid", valid);
+	jsonw_kv_u64(jw, "errors", f->errors);
+	jsonw_kv_u64(jw, "warnings", f->warnings);
+	if (valid) {
+		jsonw_key(jw, "counts");
+		jsonw_object_begin(jw);
+		jsonw_kv_u64(jw, "events", c->events);
+		jsonw_kv_u64(jw, "dsos", c->dsos);
+		jsonw_kv_u64(jw, "frames", c->frames);
+		jsonw_kv_u64(jw, "threads", c->threads);
+		jsonw_kv_u64(jw, "stacks", c->stacks);
+		jsonw_kv_u64(jw, "stack_records", c->records);
+		jsonw_kv_u64(jw, "samples", c->samples);
+		jsonw_kv_u64(jw, "windows", c->windows);
+		jsonw_object_end(jw);
+	}
+	if (!quiet) {
+		jsonw_key(jw, "findings");
+		jsonw_array_begin(jw);
+		for (size_t i = 0; i < f->nr; i++) {
+			jsonw_object_begin(jw);
+			jsonw_key(jw, "line");
+			if (f->v[i].line)
+				jsonw_u64(jw, f->v[i].line);
+			else
+				jsonw_null(jw);     /* about the whole file */
+			jsonw_kv_string(jw, "severity", sev_name(f->v[i].sev));
+			jsonw_kv_string(jw, "message", f->v[i].msg);
+			jsonw_object_end(jw);
+		}
+		jsonw_array_end(jw);
+	}
+	jsonw_object_end(jw);
+}
+
+/*
+ * Checks one file; returns true when it is valid.  Errors that stop the
+ * reader (unreadable input, corrupt compression) are findings like the
+ * others, so the output has one shape.
+ */
+static bool check_file(const char *path, struct findings *f, struct counts *c)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts o = {
+		.warn = { on_warning, f },
+		.findings = { on_error, f },
+		.unfold_warnings = true,
+	};
+	struct spaa_error err;
+	size_t before;
+	int ret;
+
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	before = f->errors;
+	ret = spaa_load(&p, &path, 1, &o, &err);
+	/* the summary error of a validating load repeats what the sink saw */
+	if (ret && !(f->errors > before && !strcmp(err.code, SPAA_E_INVALID) &&
+		     !err.line))
+		add(f, SEV_ERROR, err.line, err.msg);
+	count(&p, c);
+	spaa_profile_release(&p);
+	sort_findings(f);
+	return ret == 0 && !f->errors;
+}
+
+static int usage_error(const char *msg, const char *arg)
+{
+	fprintf(stderr, PROG ": error: %s%s%s (see --help)\n", msg,
+		arg ? " " : "", arg ? arg : "");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct options opt = { 0 };
+	struct spaa_pathlist list = { 0 };
+	struct spaa_error err;
+	struct jsonw jw;
+	const char **paths;
+	size_t npaths = 0;
+	bool all_valid = true, dashdash = false;
+	int status;
+
+	paths = spaa_xcalloc((size_t)argc, sizeof(*paths));
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (dashdash || a[0] != '-' || !strcmp(a, "-")) {
+			paths[npaths++] = a;
+		} else if (!strcmp(a, "--")) {
+			dashdash = true;
+		} else if (!strcmp(a, "--json")) {
+			opt.json = true;
+		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+			opt.quiet = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_text, stdout);
+			free(paths);
+			return fflush(stdout) ? 1 : 0;
+		} else if (!strcmp(a, "--version")) {
+			printf(PROG " (spaa-tools) %s\n", SPAA_VERSION);
+			free(paths);
+			return fflush(stdout) ? 1 : 0;
+		} else {
+			free(paths);
+			return usage_error("unknown option", a);
+		}
+	}
+	if (!npaths) {
+		free(paths);
+		return usage_error("expected at least one profile path", NULL);
+	}
+
+	jsonw_init(&jw);
+	if (opt.json) {
+		jsonw_object_begin(&jw);
+		jsonw_key(&jw, "files");
+		jsonw_array_begin(&jw);
+	}
+	for (size_t i = 0; i < npaths; i++) {
+		spaa_error_init(&err);
+		if (spaa_input_expand(paths[i], &list, &err)) {
+			/* a missing path is judged like an unreadable file */
+			struct findings f = { 0 };
+			struct counts c = { 0 };
+
+			add(&f, SEV_ERROR, 0, err.msg);
+			if (opt.json)
+				json_file(&jw, paths[i], &f, &c, false, opt.quiet);
+			else
+				print_text(paths[i], &f, &c, false, opt.quiet);
+			findings_clear(&f);
+			all_valid = false;
+		}
+	}
+	for (size_t i = 0; i < list.nr; i++) {
+		struct findings f = { 0 };
+		struct counts c;
+		bool valid;
+
+		if (list.kinds[i] == SPAA_PATH_SPX)
+			continue;       /* a directory's SPX reports are not SPAA */
+		valid = check_file(list.paths[i], &f, &c);
+		all_valid &= valid;
+		if (opt.json)
+			json_file(&jw, list.paths[i], &f, &c, valid, opt.quiet);
+		else
+			print_text(list.paths[i], &f, &c, valid, opt.quiet);
+		findings_clear(&f);
+		fflush(stdout);
+	}
+	if (opt.json) {
+		jsonw_array_end(&jw);
+		jsonw_kv_bool(&jw, "valid", all_valid);
+		jsonw_object_end(&jw);
+		printf("%s\n", jw.buf);
+	}
+	jsonw_release(&jw);
+	spaa_pathlist_release(&list);
+	free(paths);
+	status = all_valid ? 0 : 1;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": error: cannot write the output\n");
+		status = 1;
+	}
+	return status;
+}
