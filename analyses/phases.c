@@ -1,0 +1,810 @@
+/*
+ * spaa-phases: how does the behaviour of a run change over time?
+ *
+ * The sample records of one event (the header's first by default) are
+ * binned by timestamp as they stream by (timebin.h).  Each sample adds
+ * its weight (1, or its period when the metric is "period") to its bin
+ * under its stack, its thread and its CPU; samples themselves are never
+ * kept.  The bin width is a round number (1, 2, 5 x 10^k ns): from
+ * --bin-width, else from the header's time range, else it starts at 1 us
+ * and doubles (x2, x5) whenever the samples span too many bins.  After
+ * the pass the bins are merged down to --bins (default: about the square
+ * root of the sample count, at most 1000).
+ *
+ * Each stack then resolves to one function, its leaf (or the leaf-most
+ * frame matching --focus), so each bin holds a distribution of weight
+ * over functions, and changepoint.h splits the bins into phases where
+ * that distribution changes: bottom-up merging by Jensen-Shannon
+ * divergence against --penalty, --min-phase, --max-phases.  Stretches
+ * without samples at least --min-phase long are idle phases.
+ *
+ * Tables: phases, the timeline of bins, window records, and with
+ * --by-thread the weight of each thread in each phase.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "analysis.h"
+#include "changepoint.h"
+#include "report.h"
+#include "timebin.h"
+#include "units.h"
+#include "util.h"
+
+#define MAX_BINS 10000u         /* segmentation is quadratic in bins */
+#define DEFAULT_MAX_BINS 1000u
+#define FINE_BINS 4096u         /* bins kept during the pass */
+#define DEFAULT_PENALTY 0.05    /* bits */
+#define START_WIDTH 1000        /* ns: 1 us, when the span is unknown */
+
+static const char *opt_event, *opt_metric, *opt_bin_width, *opt_min_phase;
+static const char *opt_penalty, *opt_focus;
+static uint64_t opt_bins, opt_max_phases;
+static bool opt_by_thread;
+
+static const struct lami_option options[] = {
+	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
+	  "event to analyse (default: the header's first event)" },
+	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
+	  "weight: period, or samples/count (default: the event's primary metric)" },
+	{ "bins", LAMI_OPT_U64, &opt_bins, "N",
+	  "at most N time bins (default: about the square root of the samples)" },
+	{ "bin-width", LAMI_OPT_STRING, &opt_bin_width, "DURATION",
+	  "time bins of this width, e.g. 10ms (instead of --bins)" },
+	{ "min-phase", LAMI_OPT_STRING, &opt_min_phase, "DURATION",
+	  "shortest phase and idle gap (default: two bins)" },
+	{ "max-phases", LAMI_OPT_U64, &opt_max_phases, "N",
+	  "at most N phases (default: no limit)" },
+	{ "penalty", LAMI_OPT_STRING, &opt_penalty, "BITS",
+	  "divergence that separates phases, 0 to 1 (default: 0.05)" },
+	{ "focus", LAMI_OPT_STRING, &opt_focus, "REGEX",
+	  "attribute samples to the leaf-most function matching REGEX" },
+	{ "by-thread", LAMI_OPT_BOOL, &opt_by_thread, NULL,
+	  "add the weight of each thread in each phase" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+enum { T_PHASES, T_TIMELINE, T_WINDOWS, T_PHASE_THREADS };
+
+static const struct lami_column phases_cols[] = {
+	{ "Phase", LAMI_INT, NULL },
+	{ "Kind", LAMI_STRING, NULL },
+	{ "Time range", LAMI_TIME_RANGE, NULL },
+	{ "Duration", LAMI_DURATION, NULL },
+	{ "Samples", LAMI_INT, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Top function", LAMI_STRING, NULL },
+	{ "Top share", LAMI_RATIO, NULL },
+	{ "Second function", LAMI_STRING, NULL },
+	{ "Second share", LAMI_RATIO, NULL },
+	{ "Threads", LAMI_INT, NULL },
+	{ "CPUs", LAMI_INT, NULL },
+};
+
+static const struct lami_column timeline_cols[] = {
+	{ "Time range", LAMI_TIME_RANGE, NULL },
+	{ "Phase", LAMI_INT, NULL },
+	{ "Samples", LAMI_INT, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Top function", LAMI_STRING, NULL },
+	{ "Top share", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column windows_cols[] = {
+	{ "Window", LAMI_STRING, NULL },
+	{ "Time range", LAMI_TIME_RANGE, NULL },
+	{ "Duration", LAMI_DURATION, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Top stack", LAMI_STRING, NULL },
+	{ "Top stack share", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column phase_threads_cols[] = {
+	{ "Phase", LAMI_INT, NULL },
+	{ "Process", LAMI_PROCESS, NULL },
+	{ "Weight", LAMI_MIXED, NULL },
+	{ "Share", LAMI_RATIO, NULL },
+};
+
+#define COLS(c) c, sizeof(c) / sizeof(c[0])
+
+static const struct lami_table_class classes[] = {
+	[T_PHASES] = { "phases", "Phases", COLS(phases_cols) },
+	[T_TIMELINE] = { "timeline", "Timeline", COLS(timeline_cols) },
+	[T_WINDOWS] = { "windows", "Time windows", COLS(windows_cols) },
+	[T_PHASE_THREADS] = { "phase-threads", "Weight per thread in each phase",
+			      COLS(phase_threads_cols) },
+};
+
+/* The series of the time bins: what a sample is grouped by within a bin. */
+enum { S_STACK, S_THREAD, S_CPU, NSERIES };
+
+struct thread_key {
+	int64_t pid, tid;
+};
+
+/* State of the sample pass. */
+struct pass {
+	const struct lami_opts *o;
+	bool started;
+	uint32_t event;         /* resolved at the first sample */
+	int64_t width;          /* --bin-width, or 0 */
+	uint32_t fine_bins;
+	struct spaa_timebin tb;
+	uint64_t samples;       /* of the event, in range */
+	uint64_t no_period;     /* of those, without a period */
+};
+
+/* Everything one run needs to fill its tables. */
+struct phases {
+	struct spaa_run *run;
+	const struct spaa_profile *p;
+	struct pass pass;
+	uint32_t event, metric;
+	bool by_period;         /* weights are periods, else sample counts */
+	struct spaa_metric_sem sem;     /* of the weights of bins and phases */
+	int64_t begin, end;     /* of the results */
+	regex_t focus;
+	bool has_focus;
+	double penalty;         /* --penalty */
+	int64_t min_phase;      /* --min-phase, ns (0 when not given) */
+	uint32_t *label;        /* function per stack, SPAA_NONE until resolved */
+	uint32_t nolabel;       /* the label of a stack without a function */
+	struct spaa_cp_result cp;
+	uint32_t *phase_of;     /* phase per bin */
+	char what[512];
+	char grid[64];          /* "bins of 100ms" */
+};
+
+static int on_sample(void *data, const struct spaa_profile *p,
+		     const struct spaa_sample *s, struct spaa_error *err)
+{
+	static const size_t keysizes[NSERIES] = {
+		[S_STACK] = sizeof(uint32_t),
+		[S_THREAD] = sizeof(struct thread_key),
+		[S_CPU] = sizeof(int64_t),
+	};
+	struct pass *ps = data;
+	const struct lami_opts *o = ps->o;
+	struct thread_key tk;
+	int64_t bin;
+
+	if (!ps->started) {
+		const struct spaa_file *f = &p->files[s->file];
+		int64_t origin = o->has_begin ? o->begin : f->has_time_range ? f->time_start : 0;
+		int64_t width = ps->width;
+
+		ps->started = true;
+		ps->event = opt_event ? spaa_profile_find_event(p, opt_event) : 0;
+		if (!width && f->has_time_range) {
+			/* the span up front: bins fine enough, never too many */
+			int64_t lo = o->has_begin && o->begin > f->time_start ? o->begin : f->time_start;
+			int64_t hi = o->has_end && o->end < f->time_end ? o->end : f->time_end;
+			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
+
+			width = spaa_timebin_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
+		}
+		spaa_timebin_init(&ps->tb, origin, width ? width : START_WIDTH,
+				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
+	}
+	if (s->event != ps->event || (o->has_begin && s->time < o->begin) ||
+	    (o->has_end && s->time > o->end))
+		return 0;
+	ps->samples++;
+	ps->no_period += !s->has_period;
+	if (spaa_timebin_place(&ps->tb, s->time, &bin, err) ||
+	    spaa_timebin_add(&ps->tb, S_STACK, bin, &s->stack, 1, s->period, err))
+		goto fail;
+	memset(&tk, 0, sizeof(tk));
+	tk.pid = s->pid;
+	tk.tid = s->tid;
+	if (spaa_timebin_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
+		goto fail;
+	if (s->cpu != SPAA_NO_ID &&
+	    spaa_timebin_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
+		goto fail;
+	return 0;
+fail:
+	/* the error is about this sample: name its line (copies: no aliasing) */
+	{
+		struct spaa_error e = *err;
+
+		return spaa_error_at(err, e.code, spaa_str(p, p->files[s->file].path),
+				     s->line, "%s", e.msg);
+	}
+}
+
+/* The logical frames of a stack: those of its first record, if any. */
+static void stack_frames(const struct spaa_profile *p, uint32_t stack,
+			 const uint32_t **frames, uint32_t *n)
+{
+	const struct spaa_stack *s = &p->stacks[stack];
+
+	if (s->first_record != SPAA_NONE) {
+		*frames = spaa_record_frames(p, &p->records[s->first_record]);
+		*n = p->records[s->first_record].nframes;
+	} else {
+		*frames = p->frame_pool + s->frames;
+		*n = s->nframes;
+	}
+}
+
+static const char *fn_name(const struct spaa_profile *p, uint32_t frame)
+{
+	return spaa_str(p, p->functions[p->frames[frame].fn].name);
+}
+
+/* The function a stack's weight goes to: its leaf, or the --focus match. */
+static uint32_t label_of(struct phases *h, uint32_t stack)
+{
+	const struct spaa_profile *p = h->p;
+	const uint32_t *frames;
+	uint32_t n, l = h->nolabel;
+
+	if (h->label[stack] != SPAA_NONE)
+		return h->label[stack];
+	stack_frames(p, stack, &frames, &n);
+	for (uint32_t i = 0; i < n; i++)
+		if (!h->has_focus || !regexec(&h->focus, fn_name(p, frames[i]), 0, NULL, 0)) {
+			l = p->frames[frames[i]].fn;
+			break;
+		}
+	return h->label[stack] = l;
+}
+
+static const char *label_name(const struct phases *h, uint32_t l)
+{
+	if (l == SPAA_CP_NO_LABEL)
+		return NULL;
+	if (l == h->nolabel)
+		return h->has_focus ? "[no frame matches --focus]" : "[empty stack]";
+	return spaa_str(h->p, h->p->functions[l].name);
+}
+
+/*
+ * Weights: periods when the metric is "period" and every sample has
+ * one; sample counts for "samples"/"count" and for any other metric,
+ * which samples cannot split by time (the title says so).
+ */
+static void choose_weights(struct phases *h)
+{
+	const struct spaa_profile *p = h->p;
+	const char *m = spaa_str(p, h->metric);
+	uint32_t samples = spaa_strtab_find(&p->strings, "samples", 7);
+	int at = snprintf(h->what, sizeof(h->what), "event '%s', ",
+			  spaa_str(p, p->events[h->event].name));
+
+	h->by_period = !strcmp(m, "period") && !h->pass.no_period;
+	if (h->by_period) {
+		spaa_metric_semantics(p, h->event, h->metric,
+				      spaa_metric_unit(p, h->event, h->metric), &h->sem);
+		snprintf(h->what + at, sizeof(h->what) - at, "weight: period");
+		return;
+	}
+	if (samples != SPAA_MAP_NONE)
+		spaa_metric_semantics(p, h->event, samples, 0, &h->sem);
+	else
+		h->sem = (struct spaa_metric_sem){ SPAA_MC_INT, 1.0, "" };
+	if (!strcmp(m, "samples") || !strcmp(m, "count"))
+		snprintf(h->what + at, sizeof(h->what) - at, "weight: samples");
+	else
+		snprintf(h->what + at, sizeof(h->what) - at,
+			 "weight: samples, as metric '%s' %s", m,
+			 strcmp(m, "period") ? "cannot be split by time" :
+			 "is missing from some samples");
+}
+
+/*
+ * Extends the bins over the whole result range (within the profile's
+ * span), so that stretches without samples at its start or end show as
+ * idle.  A fixed grid is extended only while it stays within its bins.
+ */
+static int cover_range(struct phases *h, struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	struct spaa_timebin *tb = &h->pass.tb;
+	int64_t lo = h->begin > p->time_start ? h->begin : p->time_start;
+	int64_t hi = h->end < p->time_end ? h->end : p->time_end;
+	int64_t b, d;
+
+	if (!p->has_time || lo > hi)
+		return 0;
+	/* a time range's end is where the next bin would start */
+	if (hi > lo)
+		hi--;
+	if (tb->fixed) {
+		/* lo and hi are bins apart by (hi - lo) / width + 1 at most */
+		if (__builtin_sub_overflow(hi, lo, &d) || d / tb->width + 2 >= tb->max_bins)
+			return 0;
+	}
+	return spaa_timebin_place(tb, lo, &b, err) || spaa_timebin_place(tb, hi, &b, err) ? -1 : 0;
+}
+
+/* Merges the fine bins of the pass down to --bins (or the default). */
+static int final_bins(struct phases *h, struct spaa_error *err)
+{
+	struct spaa_timebin *tb = &h->pass.tb;
+	uint64_t want = opt_bins;
+	int64_t w;
+
+	if (tb->fixed)
+		return 0;
+	if (!want) {
+		want = (uint64_t)ceil(sqrt((double)h->pass.samples));
+		if (want > DEFAULT_MAX_BINS)
+			want = DEFAULT_MAX_BINS;
+	}
+	if (spaa_timebin_nbins(tb) <= want)
+		return 0;
+	/* the smallest round width that leaves at most want bins */
+	w = spaa_timebin_round_width(tb->width + 1, tb->width);
+	for (;;) {
+		int64_t f = w / tb->width;
+		int64_t lo = tb->lo / f - (tb->lo % f < 0), hi = tb->hi / f - (tb->hi % f < 0);
+
+		if ((uint64_t)hi - (uint64_t)lo < want || w > INT64_MAX / 2)
+			break;
+		w = spaa_timebin_round_width(w + 1, tb->width);
+	}
+	return spaa_timebin_coarsen(tb, w / tb->width, err);
+}
+
+static int segment(struct phases *h, struct spaa_error *err)
+{
+	const struct spaa_timebin *tb = &h->pass.tb;
+	uint32_t n = spaa_timebin_ncells(tb, S_STACK);
+	struct spaa_cp_obs *obs = spaa_xmalloc(((size_t)n + 1) * sizeof(*obs));
+	struct spaa_cp_opts co = { .penalty = h->penalty };
+	int64_t min_phase = h->min_phase;
+	uint32_t nbins = (uint32_t)spaa_timebin_nbins(tb);
+	int ret = -1;
+
+	/* a bin straddling a boundary must not become a phase: two bins by default */
+	co.min_bins = opt_min_phase ? (uint32_t)((min_phase + tb->width - 1) / tb->width) : 2;
+	if (!co.min_bins || (uint64_t)min_phase / (uint64_t)tb->width > nbins)
+		co.min_bins = co.min_bins ? nbins + 1 : 1;
+	co.idle_bins = opt_min_phase ? co.min_bins : 2;
+	co.max_phases = opt_max_phases > UINT32_MAX ? UINT32_MAX : (uint32_t)opt_max_phases;
+	for (uint32_t i = 0; i < n; i++) {
+		struct spaa_timebin_sum sum;
+		int64_t bin;
+		uint32_t stack;
+
+		memcpy(&stack, spaa_timebin_cell(tb, S_STACK, i, &bin, &sum), sizeof(stack));
+		obs[i] = (struct spaa_cp_obs){
+			(uint32_t)(bin - tb->lo), label_of(h, stack),
+			h->by_period ? sum.weight : sum.count, sum.count,
+		};
+	}
+	if (spaa_cp_segment(obs, n, nbins, &co, &h->cp, err))
+		goto out;
+	h->phase_of = spaa_xmalloc(((size_t)nbins + 1) * sizeof(*h->phase_of));
+	for (uint32_t ph = 0; ph < h->cp.nphases; ph++)
+		for (uint32_t b = h->cp.phases[ph].first; b <= h->cp.phases[ph].last; b++)
+			h->phase_of[b] = ph;
+	ret = 0;
+out:
+	free(obs);
+	return ret;
+}
+
+static size_t limit(const struct phases *h, size_t n)
+{
+	return h->run->opts->limit < n ? (size_t)h->run->opts->limit : n;
+}
+
+static struct lami_table *table(struct phases *h, int c, size_t wcol, const char *extra)
+{
+	struct lami_table *t = lami_table_new(&classes[c], h->begin, h->end);
+
+	lami_table_set_title(t, "%s (%s%s%s)", classes[c].title, h->what,
+			     extra ? "; " : "", extra ? extra : "");
+	spaa_report_weight_column(t, wcol, &h->sem);
+	return t;
+}
+
+static void top_cells(struct phases *h, struct lami_table *t,
+		      const struct spaa_cp_summary *s, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (s->top[i] == SPAA_CP_NO_LABEL) {
+			lami_cell_unknown(t);
+			lami_cell_unknown(t);
+			continue;
+		}
+		lami_cell_string(t, label_name(h, s->top[i]));
+		spaa_report_share_cell(t, s->top_weight[i], s->weight);
+	}
+}
+
+/*
+ * Distinct threads and CPUs of each phase, and with --by-thread the
+ * weight of each (phase, thread).  Counts are -1 when no sample says.
+ */
+struct phase_ctx {
+	int64_t *threads, *cpus;
+	struct spaa_map pt;     /* (phase, pid, tid) */
+	uint64_t *pt_weight;
+	size_t pt_alloc;
+};
+
+struct pt_key {
+	uint32_t phase, pad;
+	int64_t pid, tid;
+};
+
+static void phase_context(struct phases *h, struct phase_ctx *c)
+{
+	const struct spaa_timebin *tb = &h->pass.tb;
+	uint32_t np = h->cp.nphases;
+	struct spaa_map cpus;   /* (phase, cpu) */
+
+	c->threads = spaa_xmalloc(((size_t)np + 1) * sizeof(int64_t));
+	c->cpus = spaa_xmalloc(((size_t)np + 1) * sizeof(int64_t));
+	for (uint32_t i = 0; i < np; i++)
+		c->threads[i] = c->cpus[i] = -1;
+	spaa_map_init(&c->pt, sizeof(struct pt_key));
+	c->pt_weight = NULL;
+	c->pt_alloc = 0;
+	for (uint32_t i = 0; i < spaa_timebin_ncells(tb, S_THREAD); i++) {
+		struct spaa_timebin_sum sum;
+		struct pt_key k;
+		int64_t bin;
+		const struct thread_key *tk = spaa_timebin_cell(tb, S_THREAD, i, &bin, &sum);
+		bool created;
+		uint32_t at;
+
+		memset(&k, 0, sizeof(k));
+		k.phase = h->phase_of[bin - tb->lo];
+		k.pid = tk->pid;
+		k.tid = tk->tid;
+		at = spaa_map_intern(&c->pt, &k, &created);
+		if (created) {
+			SPAA_ALLOC_GROW(c->pt_weight, (size_t)at + 1, c->pt_alloc);
+			c->pt_weight[at] = 0;
+			if (k.pid != SPAA_NO_ID || k.tid != SPAA_NO_ID)
+				c->threads[k.phase] = c->threads[k.phase] < 0 ? 1 : c->threads[k.phase] + 1;
+		}
+		/* parts of the phase weight, which fitted */
+		c->pt_weight[at] += h->by_period ? sum.weight : sum.count;
+	}
+	spaa_map_init(&cpus, sizeof(int64_t) * 2);
+	for (uint32_t i = 0; i < spaa_timebin_ncells(tb, S_CPU); i++) {
+		struct spaa_timebin_sum sum;
+		int64_t bin, k[2];
+		bool created;
+
+		memcpy(&k[1], spaa_timebin_cell(tb, S_CPU, i, &bin, &sum), sizeof(k[1]));
+		k[0] = h->phase_of[bin - tb->lo];
+		spaa_map_intern(&cpus, k, &created);
+		if (created)
+			c->cpus[k[0]] = c->cpus[k[0]] < 0 ? 1 : c->cpus[k[0]] + 1;
+	}
+	spaa_map_release(&cpus);
+	/* a phase of a profile that names threads (CPUs) has some, maybe 0 */
+	for (uint32_t i = 0; i < np; i++) {
+		if (c->threads[i] < 0 && spaa_profile_nthreads(h->p))
+			c->threads[i] = 0;
+		if (c->cpus[i] < 0 && spaa_timebin_ncells(tb, S_CPU))
+			c->cpus[i] = 0;
+	}
+}
+
+static void phase_context_release(struct phase_ctx *c)
+{
+	free(c->threads);
+	free(c->cpus);
+	spaa_map_release(&c->pt);
+	free(c->pt_weight);
+}
+
+static void phases_table(struct phases *h, const struct phase_ctx *c)
+{
+	const struct spaa_timebin *tb = &h->pass.tb;
+	struct lami_table *t = table(h, T_PHASES, 5, h->grid);
+
+	for (size_t i = 0; i < limit(h, h->cp.nphases); i++) {
+		const struct spaa_cp_phase *ph = &h->cp.phases[i];
+		int64_t b = spaa_timebin_start(tb, tb->lo + ph->first);
+		int64_t e = spaa_timebin_end(tb, tb->lo + ph->last);
+
+		lami_row_begin(t);
+		lami_cell_int(t, (int64_t)i + 1);
+		lami_cell_string(t, ph->idle ? "idle" : "active");
+		lami_cell_time_range(t, b, e);
+		lami_cell_duration(t, e - b + 1);
+		lami_cell_int(t, (int64_t)ph->sum.samples);
+		spaa_report_weight_cell(t, &h->sem, ph->sum.weight);
+		top_cells(h, t, &ph->sum, 2);
+		if (c->threads[i] < 0)
+			lami_cell_unknown(t);
+		else
+			lami_cell_int(t, c->threads[i]);
+		if (c->cpus[i] < 0)
+			lami_cell_unknown(t);
+		else
+			lami_cell_int(t, c->cpus[i]);
+		lami_row_end(t);
+	}
+	lami_results_add(&h->run->results, t);
+}
+
+static void timeline_table(struct phases *h)
+{
+	const struct spaa_timebin *tb = &h->pass.tb;
+	struct lami_table *t = table(h, T_TIMELINE, 3, h->grid);
+
+	for (size_t i = 0; i < limit(h, h->cp.nbins); i++) {
+		const struct spaa_cp_summary *s = &h->cp.bins[i];
+
+		lami_row_begin(t);
+		lami_cell_time_range(t, spaa_timebin_start(tb, tb->lo + (int64_t)i),
+				     spaa_timebin_end(tb, tb->lo + (int64_t)i));
+		lami_cell_int(t, (int64_t)h->phase_of[i] + 1);
+		lami_cell_int(t, (int64_t)s->samples);
+		spaa_report_weight_cell(t, &h->sem, s->weight);
+		top_cells(h, t, s, 1);
+		lami_row_end(t);
+	}
+	lami_results_add(&h->run->results, t);
+}
+
+static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
+{
+	const struct spaa_profile *p = h->p;
+	uint32_t n = c->pt.nr;
+	struct spaa_rank *rank = spaa_xmalloc(((size_t)n + 1) * sizeof(*rank));
+	struct lami_table *t = table(h, T_PHASE_THREADS, 2, NULL);
+
+	/* by phase, then by weight: the phase in key, inverted, ranks first */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct pt_key *k = spaa_map_key(&c->pt, i);
+
+		rank[i] = (struct spaa_rank){
+			UINT32_MAX - k->phase, c->pt_weight[i], NULL, k->tid, i,
+		};
+	}
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(h, n); i++) {
+		const struct pt_key *k = spaa_map_key(&c->pt, rank[i].idx);
+		uint32_t th = spaa_profile_find_thread(p, k->pid, k->tid);
+		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
+
+		lami_row_begin(t);
+		lami_cell_int(t, (int64_t)k->phase + 1);
+		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL,
+				  k->pid == SPAA_NO_ID ? LAMI_NO_ID : k->pid,
+				  k->tid == SPAA_NO_ID ? LAMI_NO_ID : k->tid);
+		spaa_report_weight_cell(t, &h->sem, c->pt_weight[rank[i].idx]);
+		spaa_report_share_cell(t, c->pt_weight[rank[i].idx],
+				       h->cp.phases[k->phase].sum.weight);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&h->run->results, t);
+	return 0;
+}
+
+/* The heaviest folded call path of window w, into *name (owned), or NULL. */
+static int window_top(struct phases *h, const struct spaa_window *w,
+		      uint64_t *total, uint64_t *top, char **name,
+		      struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	struct spaa_agg a;
+	uint32_t best = 0;
+	int ret = -1;
+
+	*name = NULL;
+	*top = 0;
+	spaa_agg_init(&a, p);
+	for (uint32_t i = 0; i < w->nentries; i++) {
+		const struct spaa_window_entry *e = &p->window_entries[w->entries + i];
+		struct spaa_occurrence o;
+		uint64_t v;
+
+		if (!spaa_weights_get(p, e->weights, e->nweights, h->metric, &v) || !v)
+			continue;
+		memset(&o, 0, sizeof(o));
+		stack_frames(p, e->stack, &o.frames, &o.nframes);
+		if (!o.nframes)
+			continue;
+		o.self_frame = o.frames[0];
+		o.weight = o.self = v;
+		o.pid = o.tid = o.cpu = SPAA_NO_ID;
+		if (spaa_agg_add(&a, &o, err))
+			goto out;
+	}
+	/* ties: the first path seen, as entries come in file order */
+	for (uint32_t i = 1; i < a.paths.nr; i++)
+		if (a.path_weight[i] > *top) {
+			*top = a.path_weight[i];
+			best = i;
+		}
+	if (best)
+		*name = spaa_agg_path_name(&a, best);
+	*total = a.total;
+	ret = 0;
+out:
+	spaa_agg_release(&a);
+	return ret;
+}
+
+static int windows_table(struct phases *h, struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	const struct lami_opts *o = h->run->opts;
+	struct spaa_metric_sem sem = h->sem;
+	struct lami_table *t = lami_table_new(&classes[T_WINDOWS], h->begin, h->end);
+	size_t rows = 0;
+
+	spaa_metric_semantics(p, h->event, h->metric,
+			      spaa_metric_unit(p, h->event, h->metric), &sem);
+	lami_table_set_title(t, "%s (metric '%s')", classes[T_WINDOWS].title,
+			     spaa_str(p, h->metric));
+	spaa_report_weight_column(t, 3, &sem);
+	for (uint32_t i = 0; i < p->nwindows && rows < o->limit; i++) {
+		const struct spaa_window *w = &p->windows[i];
+		uint64_t total, top;
+		char *name;
+
+		if ((o->has_begin && w->end < o->begin) || (o->has_end && w->start > o->end))
+			continue;
+		if (window_top(h, w, &total, &top, &name, err)) {
+			lami_table_free(t);
+			return -1;
+		}
+		lami_row_begin(t);
+		lami_cell_string(t, spaa_str(p, w->id));
+		lami_cell_time_range(t, w->start, w->end);
+		lami_cell_duration(t, w->end - w->start);
+		spaa_report_weight_cell(t, &sem, total);
+		if (name)
+			lami_cell_string(t, name);
+		else
+			lami_cell_unknown(t);
+		spaa_report_share_cell(t, top, total);
+		lami_row_end(t);
+		free(name);
+		rows++;
+	}
+	lami_results_add(&h->run->results, t);
+	return 0;
+}
+
+/* Options that the option table cannot check by itself. */
+static int check_options(struct pass *ps, struct phases *h, struct spaa_error *err)
+{
+	int rc;
+
+	if (opt_bins && opt_bin_width)
+		return spaa_error_set(err, SPAA_E_USAGE, "give '--bins' or '--bin-width', not both");
+	if (opt_bins > MAX_BINS)
+		return spaa_error_set(err, SPAA_E_USAGE, "'--bins' must be at most %u", MAX_BINS);
+	if (opt_bin_width && (spaa_units_parse_duration(opt_bin_width, &ps->width) || !ps->width))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%s' for '--bin-width' (a positive duration such as 10ms)",
+				      opt_bin_width);
+	h->penalty = DEFAULT_PENALTY;
+	if (opt_penalty && spaa_units_parse_decimal(opt_penalty, &h->penalty))
+		return spaa_error_set(err, SPAA_E_USAGE, "invalid value '%s' for '--penalty'",
+				      opt_penalty);
+	if (opt_min_phase && spaa_units_parse_duration(opt_min_phase, &h->min_phase))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%s' for '--min-phase' (a duration such as 500ms)",
+				      opt_min_phase);
+	ps->fine_bins = ps->width ? MAX_BINS : opt_bins * 4 > FINE_BINS ? (uint32_t)opt_bins * 4 : FINE_BINS;
+	if (opt_focus) {
+		rc = regcomp(&h->focus, opt_focus, REG_EXTENDED | REG_NOSUB);
+		if (rc) {
+			char msg[256];
+
+			regerror(rc, &h->focus, msg, sizeof(msg));
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "invalid value '%s' for '--focus': %s", opt_focus, msg);
+		}
+		h->has_focus = true;
+	}
+	return 0;
+}
+
+static int phases_run(struct spaa_run *run, struct spaa_error *err)
+{
+	const struct lami_opts *o = run->opts;
+	struct spaa_load_opts lo = run->load;
+	struct spaa_profile p;
+	struct phases h = { .run = run, .p = &p, .pass = { .o = o } };
+	struct phase_ctx ctx = { 0 };
+	bool has_ctx = false;
+	char width[32];
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	if (check_options(&h.pass, &h, err))
+		goto out;
+	lo.on_sample = on_sample;
+	lo.data = &h.pass;
+	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
+	    spaa_report_select(&p, opt_event, opt_metric, &h.event, &h.metric, err))
+		goto out;
+	if (!p.nsamples && !p.nwindows) {
+		spaa_error_set(err, SPAA_E_NO_DATA,
+			       "the profile has no time information: no 'sample' or 'window' records");
+		goto out;
+	}
+	spaa_report_range(o, &p, &h.begin, &h.end);
+	choose_weights(&h);
+	if (h.pass.samples) {
+		h.label = spaa_xmalloc(((size_t)p.nstacks + 1) * sizeof(*h.label));
+		for (uint32_t i = 0; i < p.nstacks; i++)
+			h.label[i] = SPAA_NONE;
+		h.nolabel = spaa_profile_nfunctions(&p);
+		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
+			goto out;
+		snprintf(h.grid, sizeof(h.grid), "bins of %s",
+			 spaa_units_format_duration(h.pass.tb.width, width, sizeof(width)));
+		phase_context(&h, &ctx);
+		has_ctx = true;
+		phases_table(&h, &ctx);
+		timeline_table(&h);
+		if (opt_by_thread && phase_threads_table(&h, &ctx))
+			goto out;
+	}
+	if (p.nwindows && windows_table(&h, err))
+		goto out;
+	if (!run->results.nr) {
+		spaa_error_set(err, SPAA_E_NO_DATA, "no samples of event '%s'%s",
+			       spaa_str(&p, p.events[h.event].name),
+			       o->has_begin || o->has_end ? " between --begin and --end" : "");
+		goto out;
+	}
+	ret = 0;
+out:
+	if (has_ctx)
+		phase_context_release(&ctx);
+	if (h.pass.started)
+		spaa_timebin_release(&h.pass.tb);
+	spaa_cp_result_release(&h.cp);
+	free(h.phase_of);
+	free(h.label);
+	if (h.has_focus)
+		regfree(&h.focus);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+/* Compatible: a SPAA profile with time-stamped samples or windows. */
+static int phases_compatible(struct spaa_run *run, const char *path,
+			     struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = { 0 };
+	int ret;
+
+	(void)run;
+	spaa_profile_init(&p);
+	ret = spaa_load(&p, &path, 1, &lo, err);
+	if (!ret && !p.nsamples && !p.nwindows)
+		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+				    "the profile has no time information: no 'sample' or 'window' records");
+	spaa_profile_release(&p);
+	return ret;
+}
+
+const struct spaa_analysis spaa_this_analysis = {
+	.name = "phases",
+	.title = "SPAA phases",
+	.description = "How the behaviour of a run changes over time: the phases "
+		       "where the mix of functions in the samples stays the same, "
+		       "idle gaps, a timeline of time bins, and window records.",
+	.synopsis = "PROFILE",
+	.classes = classes,
+	.nclasses = sizeof(classes) / sizeof(classes[0]),
+	.options = options,
+	.run = phases_run,
+	.compatible = phases_compatible,
+};

@@ -1,0 +1,1 @@
+./spaa-phases --by-thread tests/data/phases_abia.spaa

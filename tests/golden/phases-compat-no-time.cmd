@@ -1,0 +1,1 @@
+./spaa-phases --test-compatibility tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-phases --bin-width 1us tests/data/phases_abia.spaa

@@ -1,0 +1,1 @@
+./spaa-phases --output-progress tests/data/phases_single.spaa

@@ -1,0 +1,1 @@
+./spaa-phases tests/data/phases_shifted.spaa

@@ -1,0 +1,1 @@
+./spaa-phases tests/data/phases_single.spaa

@@ -1,0 +1,1 @@
+./spaa-phases --focus '(' tests/data/phases_abia.spaa
