@@ -137,6 +137,13 @@ struct pass {
 	struct spaa_timebin tb;
 	uint64_t samples;       /* of the event, in range */
 	uint64_t no_period;     /* of those, without a period */
+	/*
+	 * The metric the periods measure: 0 for "period", else the metric
+	 * a sample names (SPX slices: "wt"); periods of mixed metrics
+	 * cannot be one weight.
+	 */
+	uint32_t period_metric;
+	bool period_metric_mixed;
 };
 
 /* Everything one run needs to fill its tables. */
@@ -194,6 +201,9 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	if (s->event != ps->event || (o->has_begin && s->time < o->begin) ||
 	    (o->has_end && s->time > o->end))
 		return 0;
+	if (ps->samples && s->period_metric != ps->period_metric)
+		ps->period_metric_mixed = true;
+	ps->period_metric = s->period_metric;
 	ps->samples++;
 	ps->no_period += !s->has_period;
 	if (spaa_timebin_place(&ps->tb, s->time, &bin, err) ||
@@ -266,9 +276,10 @@ static const char *label_name(const struct phases *h, uint32_t l)
 }
 
 /*
- * Weights: periods when the metric is "period" and every sample has
- * one; sample counts for "samples"/"count" and for any other metric,
- * which samples cannot split by time (the title says so).
+ * Weights: periods when every sample has one and they measure the
+ * metric ("period", or what the samples name, e.g. SPX's "wt"); sample
+ * counts for "samples"/"count" and for any other metric, which samples
+ * cannot split by time (the title says so).
  */
 static void choose_weights(struct phases *h)
 {
@@ -278,11 +289,13 @@ static void choose_weights(struct phases *h)
 	int at = snprintf(h->what, sizeof(h->what), "event '%s', ",
 			  spaa_str(p, p->events[h->event].name));
 
-	h->by_period = !strcmp(m, "period") && !h->pass.no_period;
+	h->by_period = !h->pass.no_period && !h->pass.period_metric_mixed &&
+		       (h->pass.period_metric ? h->pass.period_metric == h->metric :
+			!strcmp(m, "period"));
 	if (h->by_period) {
 		spaa_metric_semantics(p, h->event, h->metric,
 				      spaa_metric_unit(p, h->event, h->metric), &h->sem);
-		snprintf(h->what + at, sizeof(h->what) - at, "weight: period");
+		snprintf(h->what + at, sizeof(h->what) - at, "weight: %s", m);
 		return;
 	}
 	if (samples != SPAA_MAP_NONE)

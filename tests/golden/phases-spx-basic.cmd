@@ -1,0 +1,1 @@
+./spaa-phases tests/data/spx/basic.json
