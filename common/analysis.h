@@ -41,7 +41,12 @@ struct spaa_run {
 };
 
 enum {
-	SPAA_ANALYSIS_TWO_INPUTS = 1,   /* BASELINE TARGET, e.g. spaa-diff */
+	/*
+	 * BASELINE TARGET, e.g. spaa-diff.  main does not check the number
+	 * of paths: run() does (SPAA_E_USAGE), since the baseline may also
+	 * come from an option (--baseline PATH, what Trace Compass can pass).
+	 */
+	SPAA_ANALYSIS_TWO_INPUTS = 1,
 };
 
 struct spaa_analysis {

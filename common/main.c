@@ -84,7 +84,6 @@ int main(int argc, char **argv)
 	struct warn_state ws = { 0 };
 	struct spaa_error err;
 	char name[64];
-	size_t want = a->flags & SPAA_ANALYSIS_TWO_INPUTS ? 2 : 1;
 	int status = 0;
 
 	snprintf(name, sizeof(name), "spaa-%s", a->name);
@@ -110,9 +109,9 @@ int main(int argc, char **argv)
 		/* silent: stderr is merged into stdout and must stay clean */
 		if (a->compatible(&run, opts.test_compat, &err))
 			status = fail(name, &err, true);
-	} else if (opts.npaths != want) {
-		spaa_error_set(&err, SPAA_E_USAGE, want == 2 ?
-			       "expected a baseline and a target profile, got %zu paths (see --help)" :
+	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.npaths != 1) {
+		/* two-input analyses count their own paths (--baseline PATH) */
+		spaa_error_set(&err, SPAA_E_USAGE,
 			       "expected one profile path, got %zu (see --help)",
 			       opts.npaths);
 		status = fail(name, &err, false);
@@ -141,5 +140,9 @@ int main(int argc, char **argv)
 out:
 	lami_results_release(&run.results);
 	lami_opts_release(&opts);
+	/* repeatable options fill lists only main can free on every path */
+	for (const struct lami_option *x = a->options; x && x->name; x++)
+		if (x->kind == LAMI_OPT_LIST)
+			lami_strlist_release(x->dest);
 	return status;
 }

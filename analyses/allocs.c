@@ -1,0 +1,579 @@
+/*
+ * spaa-allocs: who allocates, who leaks?
+ *
+ * Every stack record of an `allocation` or `deallocation` event (spec
+ * section 9) is accounted to its site stack: the stack without the
+ * allocator frames at its leaf (malloc, operator new, je_*, ...; the
+ * regexes of heap.c, --skip adds more, --no-skip drops the defaults),
+ * in its process.  Frees of deallocation events land on the site stack
+ * with the same functions, so they meet the allocations they free.
+ * Live bytes and counts are the profile's own where it has them, else
+ * allocated - freed; heap.h has the rules.  The tables then sum site
+ * stacks:
+ *   - sites: by site function (the first non-allocator frame);
+ *   - leaks: by call path, those still holding live bytes;
+ *   - processes: by pid;
+ *   - timeline: the sample records of memory events in time bins, a
+ *     sample's bytes being its period (heap profilers sampling "every N
+ *     bytes" write N there).
+ * Titles say which numbers were derived and which are unknown.
+ *
+ * With --begin/--end the sample records inside the range replace the
+ * stack records (heap.h says how); a profile without sample records
+ * covers its whole time and the titles say so.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "analysis.h"
+#include "heap.h"
+#include "report.h"
+#include "timeline.h"
+#include "util.h"
+
+#define BINS_DEFAULT 20
+#define BINS_MAX 10000
+
+static struct lami_strlist opt_skip;
+static bool opt_no_skip;
+static const char *opt_sort;
+static uint64_t opt_bins = BINS_DEFAULT;
+
+static const struct lami_option options[] = {
+	{ "skip", LAMI_OPT_LIST, &opt_skip, "REGEX",
+	  "also treat functions matching REGEX as allocator frames (repeatable)" },
+	{ "no-skip", LAMI_OPT_BOOL, &opt_no_skip, NULL,
+	  "drop the default allocator-frame patterns" },
+	{ "sort", LAMI_OPT_STRING, &opt_sort, "KEY",
+	  "rank sites by allocated (default), live, count or peak" },
+	{ "bins", LAMI_OPT_U64, &opt_bins, "N",
+	  "time bins of the allocations-over-time table (default 20)" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+enum { T_SITES, T_LEAKS, T_PROCESSES, T_TIMELINE };
+
+static const struct lami_column sites_cols[] = {
+	{ "Function", LAMI_STRING, NULL },
+	{ "DSO", LAMI_PATH, NULL },
+	{ "Allocated", LAMI_SIZE, NULL },
+	{ "Allocations", LAMI_INT, NULL },
+	{ "Freed", LAMI_SIZE, NULL },
+	{ "Frees", LAMI_INT, NULL },
+	{ "Live", LAMI_SIZE, NULL },
+	{ "Live count", LAMI_INT, NULL },
+	{ "Peak", LAMI_SIZE, NULL },
+	{ "Share of allocated", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column leaks_cols[] = {
+	{ "Call path", LAMI_STRING, NULL },
+	{ "Live", LAMI_SIZE, NULL },
+	{ "Live count", LAMI_INT, NULL },
+	{ "Allocated", LAMI_SIZE, NULL },
+	{ "Live / allocated", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column processes_cols[] = {
+	{ "Process", LAMI_PROCESS, NULL },
+	{ "Allocated", LAMI_SIZE, NULL },
+	{ "Live", LAMI_SIZE, NULL },
+	{ "Peak", LAMI_SIZE, NULL },
+};
+
+static const struct lami_column timeline_cols[] = {
+	{ "Time range", LAMI_TIME_RANGE, NULL },
+	{ "Allocated", LAMI_SIZE, NULL },
+	{ "Freed", LAMI_SIZE, NULL },
+	/* a number, not a size: it goes negative when frees win */
+	{ "Net", LAMI_NUMBER, "bytes" },
+	{ "Samples", LAMI_INT, NULL },
+};
+
+#define COLS(c) c, sizeof(c) / sizeof(c[0])
+
+static const struct lami_table_class classes[] = {
+	[T_SITES] = { "sites", "Allocation sites", COLS(sites_cols) },
+	[T_LEAKS] = { "leaks", "Leak suspects (call paths with live bytes)", COLS(leaks_cols) },
+	[T_PROCESSES] = { "processes", "Memory per process", COLS(processes_cols) },
+	[T_TIMELINE] = { "timeline", "Allocations over time", COLS(timeline_cols) },
+};
+
+static const struct spaa_metric_sem size_sem = { SPAA_MC_SIZE, 1, "" };
+static const struct spaa_metric_sem int_sem = { SPAA_MC_INT, 1, "" };
+
+/* what a timeline quantum sums */
+enum { TL_ALLOC, TL_FREE, TL_SAMPLES, TL_UNSIZED, TL_N };
+
+/* Everything one run needs. */
+struct allocs {
+	struct spaa_run *run;
+	const struct spaa_profile *p;
+	struct spaa_heap heap;
+	struct spaa_heap_fold fold;
+	struct spaa_timeline timeline;
+	int sort;               /* index into sort_keys */
+	uint64_t memory_samples;
+	int64_t begin, end;
+	char what[768];         /* caveats for every title */
+};
+
+static const char *const sort_keys[] = { "allocated", "live", "count", "peak", NULL };
+
+/* Sums of site stacks under one key: a site, a path or a process. */
+struct sums {
+	uint64_t v[SPAA_HEAP_NMETRICS];
+	unsigned known;
+	bool used;
+};
+
+static int on_sample(void *data, const struct spaa_profile *p,
+		     const struct spaa_sample *s, struct spaa_error *err)
+{
+	struct allocs *a = data;
+	uint64_t v[TL_N] = { 0 };
+
+	if (!spaa_heap_event_is_memory(p, s->event))
+		return 0;
+	a->memory_samples++;
+	if (spaa_heap_fold_add(&a->fold, s, err))
+		return -1;
+	if (s->time < a->fold.begin || s->time > a->fold.end)
+		return 0;
+	v[p->events[s->event].kind == SPAA_EV_DEALLOCATION ? TL_FREE : TL_ALLOC] =
+		s->has_period ? s->period : 0;
+	v[TL_SAMPLES] = 1;
+	v[TL_UNSIZED] = !s->has_period;
+	return spaa_timeline_add(&a->timeline, s->time, v, err);
+}
+
+static size_t limit(const struct allocs *a, size_t n)
+{
+	return a->run->opts->limit < n ? (size_t)a->run->opts->limit : n;
+}
+
+static struct lami_table *table(struct allocs *a, int c, const char *extra)
+{
+	struct lami_table *t = lami_table_new(&classes[c], a->begin, a->end);
+
+	lami_table_set_title(t, "%s (%s%s)", classes[c].title, a->what, extra);
+	return t;
+}
+
+/* Adds group g into s; a metric stays known only if every group knows it. */
+static int add_sums(struct sums *s, const struct spaa_heap_group *g,
+		    struct spaa_error *err)
+{
+	s->known = s->used ? s->known & g->known : g->known;
+	s->used = true;
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		if (spaa_add_u64(s->v[m], g->v[m], &s->v[m]))
+			return spaa_error_set(err, SPAA_E_LIMIT,
+					      "a sum of allocation metrics overflows 64 bits");
+	return 0;
+}
+
+static void cell(struct lami_table *t, const struct sums *s, int m)
+{
+	bool bytes = m != SPAA_HEAP_ALLOC_COUNT && m != SPAA_HEAP_FREE_COUNT &&
+		     m != SPAA_HEAP_LIVE_COUNT;
+
+	if (!(s->known & SPAA_HEAP_BIT(m)))
+		lami_cell_unknown(t);
+	else
+		spaa_report_weight_cell(t, bytes ? &size_sem : &int_sem, s->v[m]);
+}
+
+static uint64_t known_value(const struct sums *s, int m)
+{
+	return s->known & SPAA_HEAP_BIT(m) ? s->v[m] : 0;
+}
+
+static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
+{
+	static const int sort_metric[] = {
+		SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_LIVE_BYTES,
+		SPAA_HEAP_ALLOC_COUNT, SPAA_HEAP_PEAK_BYTES,
+	};
+	const struct spaa_profile *p = a->p;
+	uint32_t nfn = spaa_profile_nfunctions(p);
+	struct sums *fn = spaa_xcalloc(nfn + 1, sizeof(*fn));
+	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
+	struct lami_table *t;
+	char extra[32];
+	size_t n = 0;
+	int ret = -1;
+
+	for (uint32_t g = 0; g < a->heap.keys.nr; g++)
+		if (add_sums(&fn[a->heap.groups[g].site], &a->heap.groups[g], err))
+			goto out;
+	for (uint32_t f = 0; f < nfn; f++)
+		if (fn[f].used)
+			rank[n++] = (struct spaa_rank){
+				known_value(&fn[f], sort_metric[a->sort]),
+				a->sort ? fn[f].v[SPAA_HEAP_ALLOC_BYTES] :
+					  known_value(&fn[f], SPAA_HEAP_ALLOC_COUNT),
+				spaa_str(p, p->functions[f].name), f, f,
+			};
+	spaa_rank_sort(rank, n);
+	snprintf(extra, sizeof(extra), "; sorted by %s", sort_keys[a->sort]);
+	t = table(a, T_SITES, extra);
+	for (size_t i = 0; i < limit(a, n); i++) {
+		const struct sums *s = &fn[rank[i].idx];
+
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		lami_cell_path(t, spaa_str(p, p->dsos[p->functions[rank[i].idx].dso].name));
+		for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+			cell(t, s, m);
+		spaa_report_share_cell(t, known_value(s, SPAA_HEAP_ALLOC_BYTES), total);
+		lami_row_end(t);
+	}
+	lami_results_add(&a->run->results, t);
+	ret = 0;
+out:
+	free(fn);
+	free(rank);
+	return ret;
+}
+
+static int leaks_table(struct allocs *a, struct spaa_error *err)
+{
+	uint32_t npaths = a->heap.paths.nr;
+	struct sums *path = spaa_xcalloc(npaths + 1, sizeof(*path));
+	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
+	struct lami_table *t;
+	size_t n = 0;
+	int ret = -1;
+
+	for (uint32_t g = 0; g < a->heap.keys.nr; g++)
+		if (add_sums(&path[a->heap.groups[g].path], &a->heap.groups[g], err))
+			goto out;
+	for (uint32_t i = 0; i < npaths; i++)
+		if (path[i].used && known_value(&path[i], SPAA_HEAP_LIVE_BYTES))
+			rank[n++] = (struct spaa_rank){
+				path[i].v[SPAA_HEAP_LIVE_BYTES],
+				known_value(&path[i], SPAA_HEAP_LIVE_COUNT),
+				spaa_heap_path_name(&a->heap, i), i, i,
+			};
+	spaa_rank_sort(rank, n);
+	t = table(a, T_LEAKS, "");
+	for (size_t i = 0; i < limit(a, n); i++) {
+		const struct sums *s = &path[rank[i].idx];
+
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		cell(t, s, SPAA_HEAP_LIVE_BYTES);
+		cell(t, s, SPAA_HEAP_LIVE_COUNT);
+		cell(t, s, SPAA_HEAP_ALLOC_BYTES);
+		spaa_report_share_cell(t, s->v[SPAA_HEAP_LIVE_BYTES],
+				       known_value(s, SPAA_HEAP_ALLOC_BYTES));
+		lami_row_end(t);
+	}
+	for (size_t i = 0; i < n; i++)
+		free((char *)rank[i].name);
+	lami_results_add(&a->run->results, t);
+	ret = 0;
+out:
+	free(path);
+	free(rank);
+	return ret;
+}
+
+static int processes_table(struct allocs *a, struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	struct spaa_map pids;
+	struct sums *proc = NULL;
+	struct spaa_rank *rank = NULL;
+	size_t alloc = 0;
+	struct lami_table *t;
+	int ret = -1;
+
+	spaa_map_init(&pids, sizeof(int64_t));
+	for (uint32_t g = 0; g < a->heap.keys.nr; g++) {
+		const struct spaa_heap_group *grp = &a->heap.groups[g];
+		bool created;
+		uint32_t i;
+
+		if (grp->pid == SPAA_NO_ID)
+			continue;
+		i = spaa_map_intern(&pids, &grp->pid, &created);
+		if (created) {
+			size_t old = alloc;
+
+			SPAA_ALLOC_GROW(proc, (size_t)i + 1, alloc);
+			memset(proc + old, 0, (alloc - old) * sizeof(*proc));
+		}
+		if (add_sums(&proc[i], grp, err))
+			goto out;
+	}
+	if (!pids.nr) {
+		ret = 0;        /* no process to show */
+		goto out;
+	}
+	rank = spaa_xmalloc(pids.nr * sizeof(*rank));
+	for (uint32_t i = 0; i < pids.nr; i++)
+		rank[i] = (struct spaa_rank){
+			known_value(&proc[i], SPAA_HEAP_ALLOC_BYTES),
+			known_value(&proc[i], SPAA_HEAP_LIVE_BYTES), NULL,
+			*(const int64_t *)spaa_map_key(&pids, i), i,
+		};
+	spaa_rank_sort(rank, pids.nr);
+	t = table(a, T_PROCESSES, "");
+	for (size_t i = 0; i < limit(a, pids.nr); i++) {
+		int64_t pid = rank[i].tie;
+		/* the process is named after its main thread, when declared */
+		uint32_t th = spaa_profile_find_thread(p, pid, pid);
+		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
+
+		lami_row_begin(t);
+		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL, pid, LAMI_NO_ID);
+		cell(t, &proc[rank[i].idx], SPAA_HEAP_ALLOC_BYTES);
+		cell(t, &proc[rank[i].idx], SPAA_HEAP_LIVE_BYTES);
+		cell(t, &proc[rank[i].idx], SPAA_HEAP_PEAK_BYTES);
+		lami_row_end(t);
+	}
+	lami_results_add(&a->run->results, t);
+	ret = 0;
+out:
+	spaa_map_release(&pids);
+	free(proc);
+	free(rank);
+	return ret;
+}
+
+static int timeline_table(struct allocs *a, struct spaa_error *err)
+{
+	size_t nbins = spaa_timeline_nbins(a->begin, a->end, (size_t)opt_bins);
+	uint64_t w = spaa_timeline_bin_width(a->begin, a->end, (size_t)opt_bins);
+	uint64_t *bins = spaa_xmalloc(nbins * TL_N * sizeof(*bins));
+	uint64_t unsized = 0;
+	struct lami_table *t;
+	char extra[160] = "";
+
+	if (spaa_timeline_bins(&a->timeline, a->begin, a->end, (size_t)opt_bins,
+			       bins, err)) {
+		free(bins);
+		return -1;
+	}
+	for (size_t b = 0; b < nbins; b++)
+		unsized += bins[b * TL_N + TL_UNSIZED];
+	if (unsized)
+		snprintf(extra, sizeof(extra),
+			 "; %" PRIu64 " samples had no period: counted, their bytes unknown",
+			 unsized);
+	t = lami_table_new(&classes[T_TIMELINE], a->begin, a->end);
+	lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
+			     classes[T_TIMELINE].title, nbins, w, extra);
+	for (size_t b = 0; b < limit(a, nbins); b++) {
+		const uint64_t *v = bins + b * TL_N;
+		int64_t from = (int64_t)((uint64_t)a->begin + b * w);
+		int64_t to = b + 1 == nbins ? a->end : (int64_t)((uint64_t)from + w);
+
+		lami_row_begin(t);
+		lami_cell_time_range(t, from, to);
+		spaa_report_weight_cell(t, &size_sem, v[TL_ALLOC]);
+		spaa_report_weight_cell(t, &size_sem, v[TL_FREE]);
+		lami_cell_number(t, (double)v[TL_ALLOC] - (double)v[TL_FREE]);
+		spaa_report_weight_cell(t, &int_sem, v[TL_SAMPLES]);
+		lami_row_end(t);
+	}
+	free(bins);
+	lami_results_add(&a->run->results, t);
+	return 0;
+}
+
+/* "a, b" of the names of events of kind k; "" when none */
+static void event_names(const struct spaa_profile *p, enum spaa_event_kind k,
+			char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t e = 0; e < p->nevents && at < size; e++)
+		if (p->events[e].kind == k)
+			at += snprintf(buf + at, size - at, "%s'%s'", at ? ", " : "",
+				       spaa_str(p, p->events[e].name));
+}
+
+/* The caveats every title carries: events, where live and peak came from. */
+static void describe(struct allocs *a, bool restrict_time)
+{
+	const struct spaa_heap *h = &a->heap;
+	unsigned lb = SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES);
+	char allocs[200], frees[240];
+	const char *live, *peak;
+	size_t at;
+
+	event_names(a->p, SPAA_EV_ALLOCATION, allocs, sizeof(allocs));
+	event_names(a->p, SPAA_EV_DEALLOCATION, frees, sizeof(frees));
+	if (h->unknown & lb)
+		live = h->frees_known ? "live unknown for some stacks" :
+		       "live unknown: the profile does not track frees";
+	else if ((h->derived & lb) && (h->native & lb))
+		live = "live recorded for some stacks, derived as allocated - freed for others";
+	else if (h->derived & lb)
+		live = "live derived as allocated - freed";
+	else
+		live = "live as recorded";
+	if (h->ranged)
+		peak = "peak unknown in a time range";
+	else if (h->unknown & SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES))
+		peak = h->native & SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES) ?
+		       "peak unknown for some stacks" : "peak not recorded";
+	else
+		peak = "peak = sum of the stacks' peak_bytes";
+	at = (size_t)snprintf(a->what, sizeof(a->what), "allocations: %s%s%s%s; %s; %s",
+			      *allocs ? allocs : "none", *frees ? "; frees: " : "",
+			      frees, *frees ? ", matched to sites by stack" : "",
+			      live, peak);
+	if (at >= sizeof(a->what))
+		return;
+	if (h->ranged)
+		snprintf(a->what + at, sizeof(a->what) - at, "; samples in range");
+	else if (restrict_time)
+		snprintf(a->what + at, sizeof(a->what) - at,
+			 "; whole profile: it has no sample records to restrict to --begin/--end");
+}
+
+static int memory_events(const struct spaa_profile *p, const char *path,
+			 const char *code, struct spaa_error *err)
+{
+	char list[512];
+	size_t at = 0;
+
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (spaa_heap_event_is_memory(p, e))
+			return 0;
+	list[0] = '\0';
+	for (uint32_t e = 0; e < p->nevents && at < sizeof(list); e++)
+		at += snprintf(list + at, sizeof(list) - at, "%s'%s'",
+			       e ? ", " : "", spaa_str(p, p->events[e].name));
+	return spaa_error_at(err, code, path, 0,
+			     "no allocation or deallocation events in the profile (it has %s): not a memory profile",
+			     *list ? list : "no events");
+}
+
+static bool has_memory_records(const struct spaa_profile *p)
+{
+	for (uint32_t i = 0; i < p->nrecords; i++)
+		if (spaa_heap_event_is_memory(p, p->records[i].event))
+			return true;
+	return false;
+}
+
+static int parse_options(struct allocs *a, struct spaa_heap_skip *skip,
+			 struct spaa_error *err)
+{
+	a->sort = 0;
+	if (opt_sort) {
+		while (sort_keys[a->sort] && strcmp(sort_keys[a->sort], opt_sort))
+			a->sort++;
+		if (!sort_keys[a->sort])
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "invalid value '%s' for '--sort' (allocated, live, count or peak)",
+					      opt_sort);
+	}
+	if (!opt_bins || opt_bins > BINS_MAX)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%" PRIu64 "' for '--bins' (1 to %d)",
+				      opt_bins, BINS_MAX);
+	return spaa_heap_skip_init(skip, !opt_no_skip, opt_skip.items, opt_skip.nr, err);
+}
+
+static int allocs_run(struct spaa_run *run, struct spaa_error *err)
+{
+	const struct lami_opts *o = run->opts;
+	bool restrict_time = o->has_begin || o->has_end;
+	struct spaa_load_opts lo = run->load;
+	struct spaa_profile p;
+	struct spaa_heap_skip skip = { 0 };
+	struct allocs a = { .run = run, .p = &p };
+	bool use_fold;
+	uint64_t total;
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	spaa_heap_fold_init(&a.fold, o->has_begin ? o->begin : INT64_MIN,
+			    o->has_end ? o->end : INT64_MAX);
+	spaa_timeline_init(&a.timeline, TL_N, 0);
+	if (parse_options(&a, &skip, err))
+		goto out;
+	lo.on_sample = on_sample;
+	lo.data = &a;
+	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
+	    memory_events(&p, o->paths[0], SPAA_E_NO_DATA, err))
+		goto out;
+	/* a profile of samples alone is folded whole */
+	use_fold = a.memory_samples && (restrict_time || !has_memory_records(&p));
+	if (spaa_heap_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
+		goto out;
+	spaa_report_range(o, &p, &a.begin, &a.end);
+	describe(&a, restrict_time);
+
+	total = 0;
+	for (uint32_t g = 0; g < a.heap.keys.nr; g++)
+		if (spaa_add_u64(total, a.heap.groups[g].v[SPAA_HEAP_ALLOC_BYTES], &total)) {
+			spaa_error_set(err, SPAA_E_LIMIT, "the allocated bytes overflow 64 bits");
+			goto out;
+		}
+	if (a.heap.keys.nr &&
+	    (sites_table(&a, total, err) || leaks_table(&a, err) ||
+	     processes_table(&a, err)))
+		goto out;
+	if (a.timeline.added && timeline_table(&a, err))
+		goto out;
+	ret = 0;
+out:
+	spaa_heap_release(&a.heap);
+	spaa_heap_skip_release(&skip);
+	spaa_timeline_release(&a.timeline);
+	spaa_heap_fold_release(&a.fold);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+/* Compatible: a profile that loads and has allocation or deallocation data. */
+static int allocs_compatible(struct spaa_run *run, const char *path,
+			     struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = { 0 };
+	struct allocs a = { .run = run, .p = &p };
+	int ret;
+
+	spaa_profile_init(&p);
+	spaa_heap_fold_init(&a.fold, INT64_MIN, INT64_MAX);
+	spaa_timeline_init(&a.timeline, TL_N, 0);
+	lo.on_sample = on_sample;
+	lo.data = &a;
+	ret = spaa_load(&p, &path, 1, &lo, err);
+	if (!ret)
+		ret = memory_events(&p, path, SPAA_E_INCOMPATIBLE, err);
+	if (!ret && !has_memory_records(&p) && !a.memory_samples)
+		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+				    "the profile has no stack or sample records of allocation or deallocation events");
+	spaa_timeline_release(&a.timeline);
+	spaa_heap_fold_release(&a.fold);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+const struct spaa_analysis spaa_this_analysis = {
+	.name = "allocs",
+	.title = "SPAA allocations",
+	.description = "Who allocates and who leaks in a memory profile: "
+		       "allocation sites (allocator frames skipped) with bytes, "
+		       "counts, frees, live and peak; call paths still holding "
+		       "live bytes; memory per process; allocations over time.",
+	.synopsis = "PROFILE",
+	.classes = classes,
+	.nclasses = sizeof(classes) / sizeof(classes[0]),
+	.options = options,
+	.run = allocs_run,
+	.compatible = allocs_compatible,
+};

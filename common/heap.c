@@ -1,0 +1,528 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+#include "metrics.h"
+#include "util.h"
+
+/*
+ * Anchored, so that "mallocator_init" or "free_list_pop" (real work of
+ * the program) stay sites.  "@plt" is how perf names the PLT stubs.
+ */
+const char *const spaa_heap_default_skip[] = {
+	/* C allocator entry points and libc string duplicators */
+	"^(malloc|calloc|realloc|reallocarray|free|cfree|valloc|pvalloc|memalign|posix_memalign|aligned_alloc|strdup|strndup)(@plt)?$",
+	/* glibc internals below them */
+	"^(__libc_|__GI___libc_|_int_)(malloc|calloc|realloc|free|memalign)$",
+	"^(sysmalloc|tcache_get|tcache_put|malloc_consolidate)$",
+	/* C++ operator new/delete, demangled and mangled (_Znwm, _Znam, _ZdlPv, _ZdaPvm, ...) */
+	"^operator (new|delete)(\\[\\])?(\\(.*\\))?$",
+	"^_Zn[wa][jmy]",
+	"^_Zd[la]Pv",
+	/* jemalloc and tcmalloc */
+	"^je_",
+	"^(mallocx|rallocx|xallocx|sallocx|dallocx|sdallocx|nallocx)$",
+	"^tc_",
+	"^tcmalloc::",
+	/* Rust's global allocator shims */
+	"^__rust_(alloc|alloc_zeroed|realloc|dealloc)$",
+	NULL,
+};
+
+enum { FN_UNSEEN, FN_SITE, FN_ALLOCATOR };
+
+struct group_key {
+	int64_t pid;
+	uint32_t path, pad;
+};
+
+struct fold_key {
+	uint32_t stack, event;
+	int64_t pid, tid;
+};
+
+static const char *const metric_names[SPAA_HEAP_NMETRICS] = {
+	"alloc_bytes", "alloc_count", "free_bytes", "free_count",
+	"live_bytes", "live_count", "peak_bytes",
+};
+
+const char *spaa_heap_metric_name(enum spaa_heap_metric m)
+{
+	return metric_names[m];
+}
+
+static int overflow(struct spaa_error *err)
+{
+	return spaa_error_set(err, SPAA_E_LIMIT,
+			      "a sum of allocation metrics overflows 64 bits");
+}
+
+static int add_to(uint64_t *sum, uint64_t v, struct spaa_error *err)
+{
+	return spaa_add_u64(*sum, v, sum) ? overflow(err) : 0;
+}
+
+/* ---- allocator frames ------------------------------------------------- */
+
+static int skip_add(struct spaa_heap_skip *s, const char *pattern,
+		    struct spaa_error *err)
+{
+	char why[256];
+	int rc;
+
+	SPAA_ALLOC_GROW(s->res, s->nr + 1, s->alloc);
+	rc = regcomp(&s->res[s->nr], pattern, REG_EXTENDED | REG_NOSUB);
+	if (rc) {
+		regerror(rc, &s->res[s->nr], why, sizeof(why));
+		regfree(&s->res[s->nr]);
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid regular expression '%s' for '--skip': %s",
+				      pattern, why);
+	}
+	s->nr++;
+	return 0;
+}
+
+int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
+			const char *const *extra, size_t nextra,
+			struct spaa_error *err)
+{
+	memset(s, 0, sizeof(*s));
+	for (const char *const *d = spaa_heap_default_skip; defaults && *d; d++)
+		if (skip_add(s, *d, err))
+			goto fail;
+	for (size_t i = 0; i < nextra; i++)
+		if (skip_add(s, extra[i], err))
+			goto fail;
+	return 0;
+fail:
+	spaa_heap_skip_release(s);
+	return -1;
+}
+
+void spaa_heap_skip_release(struct spaa_heap_skip *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		regfree(&s->res[i]);
+	free(s->res);
+	memset(s, 0, sizeof(*s));
+}
+
+bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		if (!regexec(&s->res[i], name, 0, NULL, 0))
+			return true;
+	return false;
+}
+
+/* ---- samples in a time range ----------------------------------------- */
+
+void spaa_heap_fold_init(struct spaa_heap_fold *f, int64_t begin, int64_t end)
+{
+	memset(f, 0, sizeof(*f));
+	f->begin = begin;
+	f->end = end;
+	spaa_map_init(&f->keys, sizeof(struct fold_key));
+}
+
+void spaa_heap_fold_release(struct spaa_heap_fold *f)
+{
+	spaa_map_release(&f->keys);
+	free(f->count);
+	free(f->in_count);
+	free(f->in_period);
+	free(f->in_all_period);
+	memset(f, 0, sizeof(*f));
+}
+
+int spaa_heap_fold_add(struct spaa_heap_fold *f, const struct spaa_sample *s,
+		       struct spaa_error *err)
+{
+	struct fold_key k;
+	bool created;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.stack = s->stack;
+	k.event = s->event;
+	k.pid = s->pid;
+	k.tid = s->tid;
+	i = spaa_map_intern(&f->keys, &k, &created);
+	if (created && i >= f->alloc) {
+		size_t old = f->alloc;
+
+		SPAA_ALLOC_GROW(f->count, (size_t)i + 1, f->alloc);
+		f->in_count = spaa_xrealloc(f->in_count, f->alloc * sizeof(uint64_t));
+		f->in_period = spaa_xrealloc(f->in_period, f->alloc * sizeof(uint64_t));
+		f->in_all_period = spaa_xrealloc(f->in_all_period, f->alloc * sizeof(bool));
+		for (size_t j = old; j < f->alloc; j++) {
+			f->count[j] = f->in_count[j] = f->in_period[j] = 0;
+			f->in_all_period[j] = true;
+		}
+	}
+	f->count[i]++;
+	if (s->time < f->begin || s->time > f->end)
+		return 0;
+	f->in_count[i]++;
+	if (!s->has_period)
+		f->in_all_period[i] = false;
+	else if (add_to(&f->in_period[i], s->period, err))
+		return -1;
+	return 0;
+}
+
+/* ---- accounting -------------------------------------------------------- */
+
+bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event)
+{
+	return p->events[event].kind == SPAA_EV_ALLOCATION ||
+	       p->events[event].kind == SPAA_EV_DEALLOCATION;
+}
+
+static bool is_allocator(struct spaa_heap *h, const struct spaa_heap_skip *skip,
+			 uint32_t fn)
+{
+	if (h->fn_class[fn] == FN_UNSEEN)
+		h->fn_class[fn] = spaa_heap_skip_match(skip,
+				spaa_str(h->p, h->p->functions[fn].name)) ?
+				FN_ALLOCATOR : FN_SITE;
+	return h->fn_class[fn] == FN_ALLOCATOR;
+}
+
+/* The group of frames (leaf first) in pid, created empty when new. */
+static struct spaa_heap_group *group_of(struct spaa_heap *h,
+					const struct spaa_heap_skip *skip,
+					const uint32_t *frames, uint32_t n,
+					int64_t pid)
+{
+	const struct spaa_profile *p = h->p;
+	struct group_key k;
+	uint32_t first = 0, g;
+	bool created;
+
+	while (first < n && is_allocator(h, skip, p->frames[frames[first]].fn))
+		first++;
+	/* nothing but allocator frames: the leaf is all there is to blame */
+	if (first == n)
+		first = 0;
+	SPAA_ALLOC_GROW(h->seq, n - first, h->seq_alloc);
+	for (uint32_t i = first; i < n; i++)
+		h->seq[i - first] = p->frames[frames[i]].fn;
+	memset(&k, 0, sizeof(k));
+	k.pid = pid;
+	k.path = spaa_strtab_intern(&h->paths, h->seq,
+				    (size_t)(n - first) * sizeof(uint32_t));
+	g = spaa_map_intern(&h->keys, &k, &created);
+	if (created) {
+		SPAA_ALLOC_GROW(h->groups, (size_t)g + 1, h->groups_alloc);
+		memset(&h->groups[g], 0, sizeof(h->groups[g]));
+		h->groups[g].path = k.path;
+		h->groups[g].pid = pid;
+		h->groups[g].site = h->seq[0];
+	}
+	return &h->groups[g];
+}
+
+/*
+ * What a record of a memory event carries: the values of the standard
+ * metrics and a bit per metric present.  A deallocation record only
+ * frees; alloc_bytes / free_bytes fall back to the primary metric when
+ * that is a size.
+ */
+static unsigned record_values(const struct spaa_profile *p,
+			      const uint32_t *metric_str,
+			      const struct spaa_record *r, uint64_t *v)
+{
+	bool dealloc = p->events[r->event].kind == SPAA_EV_DEALLOCATION;
+	int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
+	unsigned present = 0;
+
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++) {
+		v[m] = 0;
+		if (dealloc && m != SPAA_HEAP_FREE_BYTES && m != SPAA_HEAP_FREE_COUNT)
+			continue;
+		if (metric_str[m] != SPAA_MAP_NONE &&
+		    spaa_weights_get(p, r->weights, r->nweights, metric_str[m], &v[m]))
+			present |= SPAA_HEAP_BIT(m);
+	}
+	if (!(present & SPAA_HEAP_BIT(bytes))) {
+		uint32_t prim = p->events[r->event].primary_metric;
+		struct spaa_metric_sem sem;
+
+		spaa_metric_semantics(p, r->event, prim,
+				      spaa_weights_unit(p, r->weights, r->nweights, prim),
+				      &sem);
+		if (sem.cls == SPAA_MC_SIZE &&
+		    spaa_weights_get(p, r->weights, r->nweights, prim, &v[bytes]))
+			present |= SPAA_HEAP_BIT(bytes);
+	}
+	return present;
+}
+
+static int contribute(struct spaa_heap *h, const struct spaa_heap_skip *skip,
+		      const uint32_t *frames, uint32_t nframes, int64_t pid,
+		      bool dealloc, const uint64_t *v, unsigned present,
+		      struct spaa_error *err)
+{
+	struct spaa_heap_group *g = group_of(h, skip, frames, nframes, pid);
+
+	h->records++;
+	if (dealloc) {
+		g->dealloc = true;
+		if (((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_BYTES)) &&
+		     add_to(&g->v[SPAA_HEAP_FREE_BYTES], v[SPAA_HEAP_FREE_BYTES], err)) ||
+		    ((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_COUNT)) &&
+		     add_to(&g->v[SPAA_HEAP_FREE_COUNT], v[SPAA_HEAP_FREE_COUNT], err)))
+			return -1;
+		return 0;
+	}
+	g->alloc_records++;
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++) {
+		if (!(present & SPAA_HEAP_BIT(m)))
+			continue;
+		g->has[m]++;
+		if (add_to(&g->v[m], v[m], err))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_records(struct spaa_heap *h, const struct spaa_heap_skip *skip,
+		       const uint32_t *metric_str, struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	uint64_t v[SPAA_HEAP_NMETRICS];
+
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		unsigned present;
+
+		if (r->absorbed || !spaa_heap_event_is_memory(p, r->event))
+			continue;
+		present = record_values(p, metric_str, r, v);
+		if (contribute(h, skip, spaa_record_frames(p, r), r->nframes, r->pid,
+			       p->events[r->event].kind == SPAA_EV_DEALLOCATION,
+			       v, present, err))
+			return -1;
+	}
+	return 0;
+}
+
+/* The stack record a sample group belongs to: same stack, event, thread. */
+static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key *k)
+{
+	uint32_t any = SPAA_NONE;
+
+	for (uint32_t r = p->stacks[k->stack].first_record; r != SPAA_NONE;
+	     r = p->records[r].next_same_stack) {
+		const struct spaa_record *rec = &p->records[r];
+
+		if (rec->event != k->event || rec->absorbed)
+			continue;
+		if ((rec->pid == k->pid || rec->pid == SPAA_NO_ID || k->pid == SPAA_NO_ID) &&
+		    (rec->tid == k->tid || rec->tid == SPAA_NO_ID || k->tid == SPAA_NO_ID))
+			return r;
+		if (any == SPAA_NONE)
+			any = r;
+	}
+	return any;
+}
+
+/* v * num / den, rounded, without overflowing the intermediate product */
+static uint64_t share_of(uint64_t v, uint64_t num, uint64_t den)
+{
+	if (num == den)
+		return v;
+	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
+}
+
+static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
+		    const uint32_t *metric_str, const struct spaa_heap_fold *f,
+		    struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	uint64_t *rec_samples = spaa_xcalloc(p->nrecords + 1, sizeof(uint64_t));
+	uint32_t *rec_of = spaa_xmalloc((f->keys.nr + 1) * sizeof(uint32_t));
+	uint64_t v[SPAA_HEAP_NMETRICS];
+	int ret = -1;
+
+	/* every sample of a record, in range or not, is its denominator */
+	for (uint32_t i = 0; i < f->keys.nr; i++) {
+		rec_of[i] = fold_record(p, spaa_map_key(&f->keys, i));
+		if (rec_of[i] != SPAA_NONE)
+			rec_samples[rec_of[i]] += f->count[i];
+	}
+	for (uint32_t i = 0; i < f->keys.nr; i++) {
+		const struct fold_key *k = spaa_map_key(&f->keys, i);
+		bool dealloc = p->events[k->event].kind == SPAA_EV_DEALLOCATION;
+		int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
+		const uint32_t *frames;
+		uint32_t nframes;
+		unsigned present = 0;
+		int64_t pid = k->pid;
+
+		if (!spaa_heap_event_is_memory(p, k->event) || !f->in_count[i])
+			continue;
+		if (rec_of[i] != SPAA_NONE) {
+			const struct spaa_record *r = &p->records[rec_of[i]];
+
+			present = record_values(p, metric_str, r, v);
+			/* a high-water mark cannot be cut in time */
+			present &= ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
+			for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+				v[m] = share_of(v[m], f->in_count[i], rec_samples[rec_of[i]]);
+			frames = spaa_record_frames(p, r);
+			nframes = r->nframes;
+			if (pid == SPAA_NO_ID)
+				pid = r->pid;
+		} else {
+			const struct spaa_stack *s = &p->stacks[k->stack];
+
+			memset(v, 0, sizeof(v));
+			frames = p->frame_pool + s->frames;
+			nframes = s->nframes;
+		}
+		if (f->in_all_period[i]) {
+			v[bytes] = f->in_period[i];
+			present |= SPAA_HEAP_BIT(bytes);
+		}
+		if (!present)
+			continue;       /* no record to share out, no periods */
+		if (contribute(h, skip, frames, nframes, pid, dealloc, v, present, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(rec_samples);
+	free(rec_of);
+	return ret;
+}
+
+static bool profile_tracks_frees(const struct spaa_profile *p)
+{
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (p->events[e].kind == SPAA_EV_DEALLOCATION ||
+		    (p->events[e].kind == SPAA_EV_ALLOCATION &&
+		     p->events[e].tracks_frees == 1))
+			return true;
+	return false;
+}
+
+static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g)
+{
+	static const int live[][3] = {
+		{ SPAA_HEAP_LIVE_BYTES, SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_FREE_BYTES },
+		{ SPAA_HEAP_LIVE_COUNT, SPAA_HEAP_ALLOC_COUNT, SPAA_HEAP_FREE_COUNT },
+	};
+	unsigned n = g->alloc_records, native = 0, derived = 0;
+
+	/* a stack that only frees allocated nothing the profile saw */
+	for (int m = SPAA_HEAP_ALLOC_BYTES; m <= SPAA_HEAP_ALLOC_COUNT; m++)
+		if (g->has[m] || !n)
+			g->known |= SPAA_HEAP_BIT(m);
+	for (int m = SPAA_HEAP_FREE_BYTES; m <= SPAA_HEAP_FREE_COUNT; m++) {
+		if (g->has[m] || g->dealloc)
+			native |= SPAA_HEAP_BIT(m);
+		if (g->has[m] || g->dealloc || h->frees_known)
+			g->known |= SPAA_HEAP_BIT(m);
+	}
+	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
+		int m = live[i][0], a = live[i][1], fr = live[i][2];
+
+		if (n && g->has[m] == n) {
+			native |= SPAA_HEAP_BIT(m);
+			g->known |= SPAA_HEAP_BIT(m);
+		} else if ((g->known & SPAA_HEAP_BIT(a)) && (g->known & SPAA_HEAP_BIT(fr))) {
+			g->v[m] = g->v[a] > g->v[fr] ? g->v[a] - g->v[fr] : 0;
+			derived |= SPAA_HEAP_BIT(m);
+			g->known |= SPAA_HEAP_BIT(m);
+		} else {
+			g->v[m] = 0;
+		}
+	}
+	if (n && g->has[SPAA_HEAP_PEAK_BYTES] == n)
+		g->known |= SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
+	else
+		g->v[SPAA_HEAP_PEAK_BYTES] = 0;
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		if (g->has[m])
+			native |= SPAA_HEAP_BIT(m);
+	h->native |= native & g->known;
+	h->derived |= derived;
+	h->unknown |= ~g->known & ((1u << SPAA_HEAP_NMETRICS) - 1);
+}
+
+int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
+		    const struct spaa_heap_skip *skip,
+		    const struct spaa_heap_fold *fold, struct spaa_error *err)
+{
+	uint32_t metric_str[SPAA_HEAP_NMETRICS];
+
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->ranged = fold != NULL;
+	spaa_strtab_init(&h->paths);
+	spaa_map_init(&h->keys, sizeof(struct group_key));
+	h->fn_class = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		metric_str[m] = spaa_strtab_find(&p->strings, metric_names[m],
+						 strlen(metric_names[m]));
+	if (fold ? add_fold(h, skip, metric_str, fold, err) :
+	    add_records(h, skip, metric_str, err))
+		return -1;
+	h->frees_known = profile_tracks_frees(p);
+	for (uint32_t g = 0; g < h->keys.nr; g++)
+		if (h->groups[g].dealloc || h->groups[g].has[SPAA_HEAP_FREE_BYTES] ||
+		    h->groups[g].has[SPAA_HEAP_FREE_COUNT])
+			h->frees_known = true;
+	for (uint32_t g = 0; g < h->keys.nr; g++)
+		finish_group(h, &h->groups[g]);
+	return 0;
+}
+
+void spaa_heap_release(struct spaa_heap *h)
+{
+	spaa_strtab_release(&h->paths);
+	spaa_map_release(&h->keys);
+	free(h->groups);
+	free(h->fn_class);
+	free(h->seq);
+	memset(h, 0, sizeof(*h));
+}
+
+uint32_t *spaa_heap_path(const struct spaa_heap *h, uint32_t path, uint32_t *n)
+{
+	/* sequences are stored unaligned among strings: copy them out */
+	uint32_t *seq;
+
+	*n = spaa_strtab_len(&h->paths, path) / sizeof(uint32_t);
+	seq = spaa_xmalloc((*n + 1) * sizeof(uint32_t));
+	memcpy(seq, spaa_strtab_get(&h->paths, path), *n * sizeof(uint32_t));
+	return seq;
+}
+
+char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path)
+{
+	const struct spaa_profile *p = h->p;
+	uint32_t n, *seq = spaa_heap_path(h, path, &n);
+	size_t len = 1, at = 0;
+	char *s;
+
+	for (uint32_t i = 0; i < n; i++)
+		len += strlen(spaa_str(p, p->functions[seq[i]].name)) + 1;
+	s = spaa_xmalloc(len);
+	/* root first, as flame graphs fold */
+	for (uint32_t i = n; i-- > 0;) {
+		const char *name = spaa_str(p, p->functions[seq[i]].name);
+		size_t l = strlen(name);
+
+		memcpy(s + at, name, l);
+		at += l;
+		if (i)
+			s[at++] = ';';
+	}
+	s[at] = '\0';
+	free(seq);
+	return s;
+}

@@ -1,0 +1,1 @@
+./spaa-allocs --bins 0 tests/data/allocs_sites.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --skip '(' tests/data/allocs_sites.spaa

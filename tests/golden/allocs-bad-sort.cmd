@@ -1,0 +1,1 @@
+./spaa-allocs --sort size tests/data/allocs_sites.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --test-compatibility tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --test-compatibility tests/data/allocs_frees.spaa

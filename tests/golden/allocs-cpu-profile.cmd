@@ -1,0 +1,1 @@
+./spaa-allocs tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --no-skip tests/data/allocs_sites.spaa

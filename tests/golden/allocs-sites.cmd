@@ -1,0 +1,1 @@
+./spaa-allocs tests/data/allocs_sites.spaa

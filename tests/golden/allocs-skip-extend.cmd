@@ -1,0 +1,1 @@
+./spaa-allocs --skip '^parse$' tests/data/allocs_sites.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --no-skip --skip '^je_' tests/data/allocs_sites.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --sort=count tests/data/allocs_sites.spaa

@@ -1,0 +1,1 @@
+./spaa-allocs --sort live tests/data/allocs_sites.spaa

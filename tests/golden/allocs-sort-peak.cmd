@@ -1,0 +1,1 @@
+./spaa-allocs --sort peak tests/data/allocs_sites.spaa

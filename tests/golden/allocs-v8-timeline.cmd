@@ -1,0 +1,1 @@
+./spaa-allocs --limit 5 tests/data/allocs_v8_heaptimeline.spaa.gz

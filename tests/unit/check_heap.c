@@ -1,0 +1,284 @@
+/*
+ * check_heap - allocation accounting (heap.h): the default allocator
+ * patterns, --skip / --no-skip, site stacks, frees matched by stack
+ * content, native versus derived live, and samples in a time range.
+ * The profiles are tests/data/allocs_*.spaa; the expected numbers are
+ * worked out in tests/data/README-allocs.md.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heap.h"
+#include "load.h"
+#include "util.h"
+
+Suite *heap_suite(void);
+
+/* ---- allocator frames ------------------------------------------------- */
+
+START_TEST(test_default_skip)
+{
+	static const char *const allocators[] = {
+		"malloc", "calloc", "realloc", "free", "posix_memalign",
+		"aligned_alloc", "strdup", "malloc@plt", "__libc_malloc",
+		"_int_free", "operator new(unsigned long)", "operator delete[](void*)",
+		"operator new", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZdlPv",
+		"_ZdaPvm", "je_malloc", "je_free", "mallocx", "tc_malloc",
+		"tcmalloc::allocate_full_cpp_throw_oom", "__rust_alloc", NULL,
+	};
+	static const char *const sites[] = {
+		"main", "mallocator_init", "free_list_pop", "my_malloc",
+		"xmalloc", "new_operator", "operator newline", "_ZN3foo3barEv",
+		"realloc_buffer", "make_je_thing", "", NULL,
+	};
+	struct spaa_heap_skip s;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_heap_skip_init(&s, true, NULL, 0, &err), 0);
+	for (const char *const *a = allocators; *a; a++)
+		ck_assert_msg(spaa_heap_skip_match(&s, *a), "'%s' should be skipped", *a);
+	for (const char *const *n = sites; *n; n++)
+		ck_assert_msg(!spaa_heap_skip_match(&s, *n), "'%s' should be a site", *n);
+	spaa_heap_skip_release(&s);
+}
+END_TEST
+
+START_TEST(test_skip_options)
+{
+	const char *extra[] = { "^xmalloc$", "pool_" };
+	struct spaa_heap_skip s;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	/* extending: defaults and the extra ones (unanchored as written) */
+	ck_assert_int_eq(spaa_heap_skip_init(&s, true, extra, 2, &err), 0);
+	ck_assert(spaa_heap_skip_match(&s, "xmalloc"));
+	ck_assert(spaa_heap_skip_match(&s, "my_pool_get"));
+	ck_assert(spaa_heap_skip_match(&s, "malloc"));
+	ck_assert(!spaa_heap_skip_match(&s, "xmalloc2"));
+	spaa_heap_skip_release(&s);
+	/* replacing: --no-skip --skip */
+	ck_assert_int_eq(spaa_heap_skip_init(&s, false, extra, 1, &err), 0);
+	ck_assert(spaa_heap_skip_match(&s, "xmalloc"));
+	ck_assert(!spaa_heap_skip_match(&s, "malloc"));
+	spaa_heap_skip_release(&s);
+	/* --no-skip alone: nothing is an allocator */
+	ck_assert_int_eq(spaa_heap_skip_init(&s, false, NULL, 0, &err), 0);
+	ck_assert(!spaa_heap_skip_match(&s, "malloc"));
+	spaa_heap_skip_release(&s);
+}
+END_TEST
+
+START_TEST(test_skip_bad_regex)
+{
+	const char *extra[] = { "ok", "(" };
+	struct spaa_heap_skip s;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_heap_skip_init(&s, true, extra, 2, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_USAGE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "'('"));
+	ck_assert_ptr_null(s.res);
+}
+END_TEST
+
+/* ---- accounting -------------------------------------------------------- */
+
+struct loaded {
+	struct spaa_profile p;
+	struct spaa_heap_fold fold;
+	struct spaa_heap_skip skip;
+	struct spaa_heap h;
+};
+
+static int fold_sample(void *data, const struct spaa_profile *p,
+		       const struct spaa_sample *s, struct spaa_error *err)
+{
+	(void)p;
+	return spaa_heap_fold_add(data, s, err);
+}
+
+static void load(struct loaded *l, const char *path, bool ranged,
+		 int64_t begin, int64_t end)
+{
+	struct spaa_load_opts lo = { 0 };
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	spaa_profile_init(&l->p);
+	spaa_heap_fold_init(&l->fold, begin, end);
+	lo.on_sample = fold_sample;
+	lo.data = &l->fold;
+	ck_assert_msg(!spaa_load(&l->p, &path, 1, &lo, &err), "%s", err.msg);
+	ck_assert_int_eq(spaa_heap_skip_init(&l->skip, true, NULL, 0, &err), 0);
+	ck_assert_msg(!spaa_heap_build(&l->h, &l->p, &l->skip,
+				       ranged ? &l->fold : NULL, &err), "%s", err.msg);
+}
+
+static void unload(struct loaded *l)
+{
+	spaa_heap_release(&l->h);
+	spaa_heap_skip_release(&l->skip);
+	spaa_heap_fold_release(&l->fold);
+	spaa_profile_release(&l->p);
+}
+
+/* The group whose path, "root;...;site", is name in pid. */
+static const struct spaa_heap_group *group(const struct spaa_heap *h,
+					   int64_t pid, const char *name)
+{
+	for (uint32_t g = 0; g < h->keys.nr; g++) {
+		char *n = spaa_heap_path_name(h, h->groups[g].path);
+		bool same = !strcmp(n, name) && h->groups[g].pid == pid;
+
+		free(n);
+		if (same)
+			return &h->groups[g];
+	}
+	ck_abort_msg("no group '%s' in pid %lld", name, (long long)pid);
+	return NULL;
+}
+
+#define ALL_KNOWN ((1u << SPAA_HEAP_NMETRICS) - 1)
+#define NO_PEAK (ALL_KNOWN & ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES))
+
+static void expect(const struct spaa_heap_group *g, unsigned known,
+		   uint64_t ab, uint64_t ac, uint64_t fb, uint64_t fc,
+		   uint64_t lb, uint64_t lc, uint64_t pk)
+{
+	const uint64_t want[] = { ab, ac, fb, fc, lb, lc, pk };
+
+	ck_assert_uint_eq(g->known, known);
+	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		if (known & SPAA_HEAP_BIT(m))
+			ck_assert_msg(g->v[m] == want[m], "%s: %llu, want %llu",
+				      spaa_heap_metric_name(m),
+				      (unsigned long long)g->v[m],
+				      (unsigned long long)want[m]);
+}
+
+START_TEST(test_sites_native)
+{
+	struct loaded l;
+
+	load(&l, "tests/data/allocs_sites.spaa", false, 0, 0);
+	ck_assert_uint_eq(l.h.keys.nr, 5);
+	/* S1 (malloc) + S2 (je_malloc <- _Znwm): both parse <- main */
+	expect(group(&l.h, 100, "main;parse"), ALL_KNOWN,
+	       4000, 13, 3400, 7, 600, 6, 2800);
+	expect(group(&l.h, 100, "main;load_config"), ALL_KNOWN, 500, 5, 0, 0, 500, 5, 500);
+	expect(group(&l.h, 200, "main;load_config"), ALL_KNOWN,
+	       2048, 2, 1024, 1, 1024, 1, 2048);
+	/* free_list_pop is not "free": anchored patterns */
+	expect(group(&l.h, 200, "main;free_list_pop"), ALL_KNOWN, 64, 1, 0, 0, 64, 1, 64);
+	/* nothing but malloc: the leaf is the site */
+	expect(group(&l.h, 200, "malloc"), ALL_KNOWN, 16, 1, 16, 1, 0, 0, 16);
+	ck_assert_uint_eq(l.h.derived, 0);
+	ck_assert_uint_eq(l.h.unknown, 0);
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_frees_by_stack)
+{
+	struct loaded l;
+	unsigned live = SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES) |
+			SPAA_HEAP_BIT(SPAA_HEAP_LIVE_COUNT);
+
+	load(&l, "tests/data/allocs_frees.spaa", false, 0, 0);
+	ck_assert_uint_eq(l.h.keys.nr, 3);
+	ck_assert(l.h.frees_known);
+	/* D1 (free <- handle_request@0x250 <- main) meets A1 (malloc <-
+	 * handle_request@0x210 <- main): other stack id, other frame ids */
+	expect(group(&l.h, 300, "main;handle_request"), NO_PEAK,
+	       1000, 4, 700, 3, 300, 1, 0);
+	expect(group(&l.h, 300, "main;make_buffer"), NO_PEAK, 600, 3, 0, 0, 600, 3, 0);
+	/* frees of memory the profile never saw allocated */
+	expect(group(&l.h, 300, "main;cleanup"), NO_PEAK, 0, 0, 50, 1, 0, 0, 0);
+	ck_assert_uint_eq(l.h.derived, live);
+	ck_assert_uint_eq(l.h.native & live, 0);
+	ck_assert_uint_eq(l.h.unknown, SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES));
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_fold_range)
+{
+	struct loaded l;
+
+	/* A1: 2 of 4 samples in range, periods 100 + 200; A2: 2 of 3, 200 + 200;
+	 * D1: 1 of 3 (400); D2: none */
+	load(&l, "tests/data/allocs_frees.spaa", true, 1000, 1499);
+	ck_assert(l.h.ranged);
+	ck_assert_uint_eq(l.h.keys.nr, 2);
+	/* counts: 4 * 2/4 = 2 and 3 * 1/3 = 1; live max(0, 300 - 400) = 0 */
+	expect(group(&l.h, 300, "main;handle_request"), NO_PEAK, 300, 2, 400, 1, 0, 1, 0);
+	expect(group(&l.h, 300, "main;make_buffer"), NO_PEAK, 400, 2, 0, 0, 400, 2, 0);
+	unload(&l);
+}
+END_TEST
+
+START_TEST(test_fold_whole_range)
+{
+	struct loaded all, rec;
+
+	load(&all, "tests/data/allocs_frees.spaa", true, INT64_MIN, INT64_MAX);
+	load(&rec, "tests/data/allocs_frees.spaa", false, 0, 0);
+	ck_assert_uint_eq(all.h.keys.nr, rec.h.keys.nr);
+	for (uint32_t g = 0; g < rec.h.keys.nr; g++) {
+		char *name = spaa_heap_path_name(&rec.h, rec.h.groups[g].path);
+		const struct spaa_heap_group *a = group(&all.h, rec.h.groups[g].pid, name);
+
+		ck_assert_uint_eq(a->known, rec.h.groups[g].known);
+		ck_assert_mem_eq(a->v, rec.h.groups[g].v, sizeof(a->v));
+		free(name);
+	}
+	unload(&all);
+	unload(&rec);
+}
+END_TEST
+
+START_TEST(test_no_frees_tracked)
+{
+	struct loaded l;
+	uint64_t total = 0;
+	unsigned unknown = SPAA_HEAP_BIT(SPAA_HEAP_FREE_BYTES) |
+			   SPAA_HEAP_BIT(SPAA_HEAP_FREE_COUNT) |
+			   SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES) |
+			   SPAA_HEAP_BIT(SPAA_HEAP_LIVE_COUNT) |
+			   SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
+
+	/* V8 heap timeline: alloc_bytes and alloc_count only, tracks_frees false */
+	load(&l, "tests/data/allocs_v8_heaptimeline.spaa.gz", false, 0, 0);
+	ck_assert(!l.h.frees_known);
+	ck_assert_uint_eq(l.h.unknown, unknown);
+	ck_assert_uint_eq(l.h.derived, 0);
+	for (uint32_t g = 0; g < l.h.keys.nr; g++)
+		total += l.h.groups[g].v[SPAA_HEAP_ALLOC_BYTES];
+	/* tests/allocs_reference.py sums the same file to 129190144 */
+	ck_assert_uint_eq(total, 129190144);
+	unload(&l);
+}
+END_TEST
+
+Suite *heap_suite(void)
+{
+	Suite *s = suite_create("heap");
+	TCase *tc = tcase_create("skip");
+
+	tcase_add_test(tc, test_default_skip);
+	tcase_add_test(tc, test_skip_options);
+	tcase_add_test(tc, test_skip_bad_regex);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("accounting");
+	tcase_add_test(tc, test_sites_native);
+	tcase_add_test(tc, test_frees_by_stack);
+	tcase_add_test(tc, test_fold_range);
+	tcase_add_test(tc, test_fold_whole_range);
+	tcase_add_test(tc, test_no_frees_tracked);
+	suite_add_tcase(s, tc);
+	return s;
+}
