@@ -522,6 +522,29 @@ fail:
 	return -1;
 }
 
+int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
+		    size_t *len, struct spaa_error *err)
+{
+	if (in->failed) {
+		if (err)
+			*err = in->saved;
+		return -1;
+	}
+	/* input_fill moves [pos, len) to the front: nothing returned is lost */
+	while (!in->eof && in->len - in->pos < want &&
+	       (in->pos || in->len < in->cap)) {
+		ssize_t r = input_fill(in, err);
+
+		if (r < 0)
+			return -1;
+		if (!r)
+			in->eof = 1;
+	}
+	*data = in->buf + in->pos;
+	*len = in->len - in->pos;
+	return 0;
+}
+
 unsigned long spaa_input_lineno(const struct spaa_input *in)
 {
 	return in->lineno;

@@ -58,6 +58,18 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err);
 
+/*
+ * Looks ahead without consuming anything: *data (weak: valid until the
+ * next call on in) points at the decoded bytes not yet returned by
+ * spaa_input_getline, at least want of them unless the input ends first
+ * or the line buffer is full (a peek never grows it); *len says how many.
+ * What a program uses to tell a format by content and then read the input
+ * from its first line, stdin included.  Returns 0, or -1 like getline
+ * (the error is then repeated by later calls).
+ */
+int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
+		    size_t *len, struct spaa_error *err);
+
 /* Number of the line last returned (1-based), 0 before the first. */
 unsigned long spaa_input_lineno(const struct spaa_input *in);
 

@@ -76,7 +76,15 @@ struct spaa_load_opts {
 	 */
 	int (*on_sample)(void *data, const struct spaa_profile *p,
 			 const struct spaa_sample *s, struct spaa_error *err);
-	void *data;             /* passed to on_sample */
+	/*
+	 * SPAA input only (spaa-convert's validating copy): called with each
+	 * line as read (line ending removed), before it is parsed, which may
+	 * change the buffer.  Returning -1 (with err filled) stops the load
+	 * with that error.  May be NULL.
+	 */
+	int (*on_line)(void *data, const char *line, size_t len,
+		       struct spaa_error *err);
+	void *data;             /* passed to on_sample and on_line */
 	/* Called now and then with bytes read so far over all inputs. */
 	void (*on_progress)(void *progress_data, uint64_t done, uint64_t total);
 	void *progress_data;

@@ -1246,6 +1246,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		if ((r.line & 4095) == 0 && opts->on_progress)
 			opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
 					  bytes_total);
+		if (opts->on_line && opts->on_line(opts->data, line, len, err))
+			goto out;
 		if (strspn(line, " \t\r") == len) {
 			if (!r.seen_header && !r.header_missing) {
 				bad(&r, err, "the header is not the first record (the line is blank)");

@@ -172,11 +172,25 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
+uint64_t spaa_stack_hash_frame(uint64_t h, const char *func, const char *dso,
+			       const char *ip, const char *symoff,
+			       const char *srcline)
+{
+	const char *const part[5] = { func, dso, ip, symoff, srcline };
+
+	for (int i = 0; i < 5; i++) {
+		if (part[i])
+			h = fnv(h, part[i], strlen(part[i]));
+		h = fnv(h, i < 4 ? "\x1f" : "\x1e", 1);
+	}
+	return h;
+}
+
 /* The documented content hash of spaa_writer.h. */
 static uint64_t stack_hash(const struct spaa_writer *w, const uint32_t *fr,
 			   uint32_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = SPAA_STACK_HASH_INIT;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct wframe_key *k = frame_key(w, fr[i]);
@@ -185,16 +199,8 @@ static uint64_t stack_hash(const struct spaa_writer *w, const uint32_t *fr,
 
 		if (k->has_ip)
 			snprintf(ip, sizeof(ip), "0x%" PRIx64, k->ip);
-		h = fnv(h, S(w, k->func), strlen(S(w, k->func)));
-		h = fnv(h, "\x1f", 1);
-		h = fnv(h, S(w, d->name), strlen(S(w, d->name)));
-		h = fnv(h, "\x1f", 1);
-		h = fnv(h, ip, strlen(ip));
-		h = fnv(h, "\x1f", 1);
-		h = fnv(h, S(w, k->symoff), strlen(S(w, k->symoff)));
-		h = fnv(h, "\x1f", 1);
-		h = fnv(h, S(w, k->srcline), strlen(S(w, k->srcline)));
-		h = fnv(h, "\x1e", 1);
+		h = spaa_stack_hash_frame(h, S(w, k->func), S(w, d->name), ip,
+					  S(w, k->symoff), S(w, k->srcline));
 	}
 	return h;
 }

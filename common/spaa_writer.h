@@ -78,6 +78,16 @@ struct spaa_wsample {
 	uint64_t period;
 };
 
+/*
+ * The stack hash above, for other writers (profile_writer): start from
+ * SPAA_STACK_HASH_INIT and fold in each frame, leaf first.  ip is the
+ * text written in the frame record ("0x..."); NULL strings count as empty.
+ */
+#define SPAA_STACK_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t spaa_stack_hash_frame(uint64_t h, const char *func, const char *dso,
+			       const char *ip, const char *symoff,
+			       const char *srcline);
+
 struct spaa_writer;
 
 /* A new, empty writer owned by the caller (spaa_writer_free). */

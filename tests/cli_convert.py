@@ -263,6 +263,118 @@ def validator_judges_every_rule_file():
         assert err == ''
 
 
+SPX = os.path.join(DATA, 'spx')
+SPX_INPUTS = sorted(os.path.join(SPX, f) for f in os.listdir(SPX) if f.endswith('.json')) + [
+    os.path.join(SPX, 'corpus', d) for d in
+    ('02_recursion_wt_ct_it', '06_memory_zm_alloc_free', '20_naming_edge_cases',
+     '26_deep_recursion', '31_negative_values')]
+
+
+def canonical(text):
+    return json.dumps(json.loads(text), sort_keys=True)
+
+
+@check
+def spx_converts_to_spaa_with_the_same_hotspots():
+    """For each SPX report: the SPAA validates, spaa-hotspots gives exactly
+    the same document on it as on the report (every event and metric), and
+    folded output is the same from both."""
+    for src in SPX_INPUTS:
+        dst = convert(src)
+        rc, out, _ = run([VAL, dst])
+        assert rc == 0 and ': valid:' in out, (src, out)
+        recs = records(dst)
+        events = recs[0]['events']
+        metrics = {w['metric'] for r in recs if r['type'] == 'stack' for w in r['weights']}
+        for ev in events:
+            for m in [None] + sorted(metrics):
+                opts = ['--event', ev['name']] + (['--metric', m] if m else [])
+                a = run([HOT] + opts + [src])
+                b = run([HOT] + opts + [dst])
+                assert a[0] == b[0] and canonical(a[1]) == canonical(b[1]), (src, opts, a[1][:300], b[1][:300])
+            fa = ok([CONV, '--to', 'folded', '--event', ev['name'], src])
+            fb = ok([CONV, '--to', 'folded', '--event', ev['name'], dst])
+            assert fa == fb, (src, ev['name'])
+        # --no-samples: the same stacks, no samples, still valid
+        nos = records(convert(src, '--no-samples'))
+        assert [r for r in nos if r['type'] == 'stack'] == [r for r in recs if r['type'] == 'stack']
+        assert not [r for r in nos if r['type'] == 'sample']
+
+
+@check
+def spx_samples_sum_to_wall_time_and_ids_are_the_hash():
+    for src in SPX_INPUTS:
+        recs = records(convert(src))
+        stacks = [r for r in recs if r['type'] == 'stack' and r['context']['event'] == 'spx']
+        samples = [r for r in recs if r['type'] == 'sample']
+        wt = lambda r: next(w['value'] for w in r['weights'] if w['metric'] == 'wt')
+        assert sum(s['period'] for s in samples) == sum(wt(r) for r in stacks), src
+        per = {}
+        for s in samples:
+            per[s['stack_id']] = per.get(s['stack_id'], 0) + s['period']
+        want = {}
+        for r in stacks:
+            want[r['id']] = want.get(r['id'], 0) + wt(r)
+        assert {k: v for k, v in per.items() if v} == {k: v for k, v in want.items() if v}, src
+        hdr = recs[0]['time_range']
+        assert all(hdr['start'] <= s['timestamp'] <= hdr['end'] for s in samples), src
+        dsos = {r['id']: r['name'] for r in recs if r['type'] == 'dso'}
+        frames = {r['id']: r for r in recs if r['type'] == 'frame'}
+        for s in stacks:
+            h = 0xcbf29ce484222325
+            for fid in s['frames']:
+                f = frames[fid]
+                text = '\x1f'.join([f['func'], dsos[f['dso']], f.get('ip', ''), '',
+                                    f.get('srcline', '')]) + '\x1e'
+                for b in text.encode():
+                    h = ((h ^ b) * 0x100000001b3) & 0xffffffffffffffff
+            assert s['id'] == '0x%016x' % h, (src, s['id'])
+
+
+@check
+def spx_detection_and_errors():
+    base = ok([CONV, os.path.join(SPX, 'basic.json')])
+    assert ok([CONV, os.path.join(SPX, 'basic.txt.gz')]) == base
+    assert ok([CONV, '--from', 'spx', os.path.join(SPX, 'basic.json')]) == base
+    assert run([CONV, '--from', 'spx', '-'], stdin=os.path.join(SPX, 'basic.json'))[0] == 2
+    assert run([CONV, '--from', 'spx', SMALL])[0] == 1
+    assert run([CONV, os.path.join(DATA, 'dir')])[0] == 2
+    for d in sorted(os.listdir(os.path.join(DATA, 'bad'))):
+        if d.startswith('spx_'):
+            dst = os.path.join(TMP, 'never.spaa')
+            rc, out, err = run([CONV, '-o', dst, os.path.join(DATA, 'bad', d)])
+            assert rc == 1 and out == '' and 'error:' in err and not os.path.exists(dst), (d, rc, err)
+
+
+@check
+def spaa_to_spaa_validates_and_normalizes():
+    # every bad SPAA input is an error and leaves no file
+    for name in sorted(os.listdir(os.path.join(DATA, 'bad'))):
+        if '.spaa' not in name:
+            continue
+        dst = os.path.join(TMP, 'never.spaa')
+        rc, out, err = run([CONV, '--from', 'spaa', '-o', dst, os.path.join(DATA, 'bad', name)])
+        assert rc == 1 and 'error:' in err and not os.path.exists(dst), (name, rc, err)
+    # CRLF, blanks around records and blank lines go; everything else stays
+    src = os.path.join(DATA, 'basic.spaa')
+    with open(src) as f:
+        lines = f.read().splitlines()
+    messy = os.path.join(TMP, 'messy.spaa')
+    with open(messy, 'w', newline='') as f:
+        f.write(lines[0] + '\r\n' + '\r\n'.join('  ' + l + '\t' for l in lines[1:]) + '\r\n\r\n')
+    rc, out, err = run([CONV, messy])
+    assert rc == 0 and out == '\n'.join(lines) + '\n', (rc, err)
+    assert 'blank line' in err, err
+    # an unknown field and record type survive, with a warning for the type
+    extra = os.path.join(TMP, 'extra.spaa')
+    with open(extra, 'w') as f:
+        f.write(lines[0] + '\n' + '\n'.join(lines[1:]) + '\n{"type":"x_note","x_field":[1,2]}\n')
+    rc, out, err = run([CONV, '-', ], stdin=extra)
+    assert rc == 0 and out.endswith('{"type":"x_note","x_field":[1,2]}\n'), (rc, err)
+    # SPAA to folded from standard input, detected
+    assert ok([CONV, '--to', 'folded', '-'], stdin=src) == ok([CONV, '--to', 'folded', src])
+
+
 @check
 def help_and_man_pages_agree():
     for prog, man in ((CONV, 'man/spaa-convert.1'), (VAL, 'man/spaa-validate.1')):

@@ -3,7 +3,9 @@
  *
  *   perf script text  --> SPAA or folded     (common/perf_script)
  *   folded stacks     --> SPAA or folded     (common/folded)
- *   SPAA              --> SPAA (recompressed, lines kept byte for byte)
+ *   SPX reports       --> SPAA or folded     (common/load, profile_writer)
+ *   SPAA              --> SPAA (validated by the reader while each line
+ *                         is copied as it is: unknown fields survive)
  *                         or folded          (common/load)
  *
  * Parsing lives in common/ (usable and fuzzable on its own); this file
@@ -13,6 +15,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +25,8 @@
 #include "load.h"
 #include "output.h"
 #include "perf_script.h"
+#include "profile_writer.h"
+#include "spaa_reader.h"
 #include "spaa_writer.h"
 #include "util.h"
 
@@ -32,9 +37,10 @@ static const char usage_text[] =
 	"                    [-o OUT] [--compress zstd|gzip|none] [--no-samples]\n"
 	"                    [--event NAME] [--metric NAME] INPUT\n"
 	"\n"
-	"Converts perf script text and folded stacks to SPAA, and SPAA or\n"
-	"those to folded stacks.  INPUT may be compressed (gzip, zstd); - is\n"
-	"standard input.\n"
+	"Converts perf script text, folded stacks and SPX reports to SPAA,\n"
+	"any of them or SPAA to folded stacks, and SPAA to SPAA (validated,\n"
+	"recompressed).  INPUT may be compressed (gzip, zstd); - is standard\n"
+	"input; an SPX report is KEY.json or KEY.txt.gz, or a directory of them.\n"
 	"\n"
 	"  --from FORMAT      input format (default: detected from the content)\n"
 	"  --to FORMAT        output format: spaa (default) or folded\n"
@@ -192,23 +198,23 @@ static int perf_sample(void *data, const struct perf_sample *s,
 
 struct source {
 	struct spaa_input *in;
-	/* a line read for detection and not yet converted (stdin) */
-	char *pending;
-	size_t pending_len;
-	bool has_pending;
 };
 
-/* Next line: the pending one first.  Same returns as spaa_input_getline. */
 static int next_line(struct source *src, char **line, size_t *len,
 		     struct spaa_error *err)
 {
-	if (src->has_pending) {
-		src->has_pending = false;
-		*line = src->pending;
-		*len = src->pending_len;
-		return 1;
-	}
 	return spaa_input_getline(src->in, line, len, err);
+}
+
+/* Reader warnings (SPAA and SPX input) go to stderr, one line each. */
+static void warn_stderr(void *data, const char *file, unsigned long line,
+			const char *msg)
+{
+	(void)data;
+	if (line)
+		fprintf(stderr, PROG ": warning: %s:%lu: %s\n", file, line, msg);
+	else
+		fprintf(stderr, PROG ": warning: %s: %s\n", file, msg);
 }
 
 static int convert_perf(struct source *src, struct spaa_writer *w,
@@ -222,9 +228,7 @@ static int convert_perf(struct source *src, struct spaa_writer *w,
 	int got, ret = -1;
 
 	while ((got = next_line(src, &line, &len, err)) > 0) {
-		unsigned long ln = spaa_input_lineno(src->in);
-
-		if (perf_script_line(ps, line, len, ln ? ln : 1, err))
+		if (perf_script_line(ps, line, len, spaa_input_lineno(src->in), err))
 			goto out;
 	}
 	if (got < 0 || perf_script_finish(ps, err))
@@ -266,10 +270,9 @@ static int convert_folded(struct source *src, struct spaa_writer *w,
 			.event = ev, .pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
 			.cpu = SPAA_NO_ID,
 		};
-		unsigned long ln = spaa_input_lineno(src->in);
 		uint32_t n;
 		int r = folded_parse(&fp, line, len, spaa_input_name(src->in),
-				     ln ? ln : 1, &n, &ws.count, err);
+				     spaa_input_lineno(src->in), &n, &ws.count, err);
 
 		if (r < 0)
 			goto out;
@@ -311,64 +314,177 @@ out:
 	return ret;
 }
 
-/* SPAA to SPAA: the lines as they are, so unknown fields survive. */
+/*
+ * SPAA to SPAA: the reader validates every record (spec section 7, as
+ * spaa-validate does) while on_line copies it, so one streaming pass both
+ * checks and writes, and a bad input is an error whose partial output the
+ * caller discards.  A line is copied as it is (unknown fields, key order,
+ * numbers as written, record order) except that the line ending becomes
+ * LF, blanks around the record go and blank lines are dropped.
+ */
+static int copy_line(void *data, const char *line, size_t len,
+		     struct spaa_error *err)
+{
+	struct spaa_output *out = data;
+
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+		       line[len - 1] == '\r'))
+		len--;
+	if (!len)
+		return 0;       /* the reader warns about it */
+	if (spaa_output_write(out, line, len, err) ||
+	    spaa_output_write(out, "\n", 1, err))
+		return -1;
+	return 0;
+}
+
 static int copy_spaa(struct source *src, struct spaa_output *out,
 		     struct spaa_error *err)
 {
-	char *line;
-	size_t len;
-	int got;
-
-	while ((got = next_line(src, &line, &len, err)) > 0)
-		if (spaa_output_write(out, line, len, err) ||
-		    spaa_output_write(out, "\n", 1, err))
-			return -1;
-	return got;
-}
-
-static int spaa_to_folded(const struct options *o, struct spaa_output *out,
-			  struct spaa_error *err)
-{
 	struct spaa_profile p;
-	struct spaa_load_opts lo = { 0 };
-	struct folded_table t;
-	uint32_t ev = 0, metric;
-	int ret = -1;
+	struct spaa_load_opts lo = {
+		.warn = { warn_stderr, NULL }, .on_line = copy_line, .data = out,
+		.max_depth = SPAA_MAX_DEPTH_DEFAULT,
+	};
+	int ret;
 
 	spaa_profile_init(&p);
+	ret = spaa_reader_read(&p, src->in, &lo, 0, 0, err);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+static enum spaa_compression default_compression(const char *out);
+
+/* Folded stacks of one event of a loaded profile (SPAA or SPX). */
+static int profile_to_folded(const struct options *o,
+			     const struct spaa_profile *p,
+			     struct spaa_output *out, struct spaa_error *err)
+{
+	struct folded_table t;
+	uint32_t ev = 0, metric;
+	bool any = false;
+	int ret = -1;
+
 	folded_table_init(&t);
-	if (spaa_load(&p, &o->input, 1, &lo, err))
-		goto out;
-	if (o->event && (ev = spaa_profile_find_event(&p, o->event)) == SPAA_NONE) {
+	if (o->event && (ev = spaa_profile_find_event(p, o->event)) == SPAA_NONE) {
 		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input", o->event);
 		goto out;
 	}
-	if (!p.nevents)
+	if (!p->nevents)
 		goto done;
-	metric = o->metric ? spaa_strtab_intern(&p.strings, o->metric, strlen(o->metric)) :
-		 p.events[ev].primary_metric;
-	for (uint32_t i = 0; i < p.nrecords; i++) {
-		const struct spaa_record *r = &p.records[i];
-		const uint32_t *fr = spaa_record_frames(&p, r);
+	metric = p->events[ev].primary_metric;
+	if (o->metric && (metric = spaa_strtab_find(&p->strings, o->metric,
+						    strlen(o->metric))) == SPAA_MAP_NONE)
+		metric = 0;     /* named nowhere: no record has it */
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		const uint32_t *fr = spaa_record_frames(p, r);
 		uint64_t v;
 
-		if (r->absorbed || r->event != ev ||
-		    !spaa_weights_get(&p, r->weights, r->nweights, metric, &v))
+		if (r->absorbed || r->event != ev || !metric ||
+		    !spaa_weights_get(p, r->weights, r->nweights, metric, &v))
 			continue;
+		any = true;
+		if (!v)
+			continue;       /* a 0 line says nothing to a flame graph */
 		folded_table_begin(&t);
 		for (uint32_t f = r->nframes; f-- > 0;) {
-			const char *name = spaa_str(&p, p.functions[p.frames[fr[f]].fn].name);
+			const char *name = spaa_str(p, p->functions[p->frames[fr[f]].fn].name);
 
 			folded_table_push(&t, name, strlen(name));
 		}
 		if (folded_table_add(&t, v, err))
 			goto out;
 	}
+	if (o->metric && !any) {
+		spaa_error_set(err, SPAA_E_USAGE, "no stack record of event '%s' has a weight '%s'",
+			       spaa_str(p, p->events[ev].name), o->metric);
+		goto out;
+	}
 done:
 	ret = folded_table_write(&t, out, err);
 out:
 	folded_table_release(&t);
+	return ret;
+}
+
+/* The header's source_tool: the one every input file names, else ours. */
+static const char *profile_source(const struct spaa_profile *p)
+{
+	uint32_t t = p->nfiles ? p->files[0].source_tool : 0;
+
+	for (uint32_t i = 1; i < p->nfiles; i++)
+		if (p->files[i].source_tool != t)
+			t = 0;
+	return t ? spaa_str(p, t) : "spaa-convert";
+}
+
+/*
+ * Inputs that are read whole into the model (SPX reports; SPAA to folded):
+ * loaded from the path or from the open input, then written.  The output
+ * is opened only once the input has loaded.
+ */
+static int convert_profile(const struct options *o, struct source *src,
+			   struct spaa_output **out, struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_pwriter *pw = NULL;
+	struct spaa_load_opts lo = {
+		.warn = { warn_stderr, NULL }, .max_depth = SPAA_MAX_DEPTH_DEFAULT,
+	};
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	if (o->to == FMT_SPAA) {
+		pw = spaa_pwriter_new();
+		if (!o->no_samples) {
+			lo.on_sample = spaa_pwriter_on_sample;
+			lo.data = pw;
+		}
+	}
+	if (src->in ? spaa_reader_read(&p, src->in, &lo, 0, 0, err) :
+	    spaa_load(&p, &o->input, 1, &lo, err))
+		goto out;
+	if (spaa_output_open(out, o->out, o->compress >= 0 ?
+			     (enum spaa_compression)o->compress :
+			     default_compression(o->out), 0, err))
+		goto out;
+	if (pw ? spaa_pwriter_write(pw, &p, profile_source(&p), *out, err) :
+	    profile_to_folded(o, &p, *out, err))
+		goto out;
+	ret = 0;
+out:
+	spaa_pwriter_free(pw);
 	spaa_profile_release(&p);
+	return ret;
+}
+
+/*
+ * Whether path names SPX reports: 1 (a report by either of its files, or
+ * a directory holding only reports), 0 (a file of another format, or
+ * stdin), 2 (a directory holding SPAA files), -1 with err (no such path).
+ */
+static int spx_input(const char *path, struct spaa_error *err)
+{
+	struct spaa_pathlist list = { 0 };
+	struct stat st;
+	int ret = -1;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (spaa_input_expand(path, &list, err))
+		goto out;
+	ret = 1;
+	for (size_t i = 0; i < list.nr && ret; i++) {
+		if (list.kinds[i] == SPAA_PATH_SPX)
+			continue;
+		ret = !stat(path, &st) && S_ISDIR(st.st_mode) ? 2 : 0;
+	}
+out:
+	spaa_pathlist_release(&list);
 	return ret;
 }
 
@@ -383,28 +499,47 @@ static enum format detect(const char *line, size_t len)
 	return FMT_FOLDED;
 }
 
-/* Reads up to the first meaningful line to tell the format. */
+/*
+ * Tells the format from the first line that is not blank or a '#'
+ * comment, looked at without consuming it, so every converter (and the
+ * SPAA reader's "header first" rule) sees the input from line 1, stdin
+ * included.  Only the first SNIFF_BYTES are looked at.
+ */
+#define SNIFF_BYTES ((size_t)64 << 10)
+
 static int sniff(struct source *src, enum format *fmt, struct spaa_error *err)
 {
+	const char *data, *end, *nl;
 	char *line;
 	size_t len;
-	int got;
 
-	while ((got = spaa_input_getline(src->in, &line, &len, err)) > 0) {
-		size_t i = strspn(line, " \t\r");
+	if (spaa_input_peek(src->in, SNIFF_BYTES, &data, &len, err))
+		return -1;
+	for (end = data + len; data < end; data = nl + 1) {
+		size_t n, i;
 
-		if (i == len || line[i] == '#')
+		nl = memchr(data, '\n', (size_t)(end - data));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - data);
+		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
+			;
+		if (i == n || data[i] == '#')
 			continue;
-		*fmt = detect(line, len);
-		src->pending = spaa_xstrndup(line, len);
-		src->pending_len = len;
-		src->has_pending = true;
+		if (n && data[n - 1] == '\r')
+			n--;
+		line = spaa_xstrndup(data, n);  /* detect wants a C string */
+		*fmt = detect(line, strlen(line));
+		free(line);
 		return 0;
 	}
-	if (got == 0)
+	if (len < SNIFF_BYTES) {
 		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(src->in), 0,
 			      "the input is empty");
-	return -1;
+		return -1;
+	}
+	*fmt = FMT_FOLDED;      /* only comments so far: folded skips them too */
+	return 0;
 }
 
 static enum spaa_compression default_compression(const char *out)
@@ -424,55 +559,72 @@ static int run(const struct options *o, struct spaa_error *err)
 	struct spaa_output *out = NULL;
 	struct spaa_writer *w = NULL;
 	enum format from = o->from;
-	bool is_stdin = !strcmp(o->input, "-");
-	int ret = -1;
+	int spx = 0, ret = -1;
 
-	if (from == FMT_SPX) {
-		spaa_error_set(err, SPAA_E_USAGE,
-			       "SPX input is not supported yet (the SPX reader is not in common/)");
-		goto out;
-	}
-	/* SPAA to folded: the loader opens the path (stdin cannot be reread) */
-	if (!(from == FMT_SPAA && o->to == FMT_FOLDED) &&
-	    spaa_input_open(&src.in, o->input, NULL, err))
-		goto out;
-	if (from == FMT_AUTO) {
-		if (sniff(&src, &from, err))
+	if (from == FMT_SPX || from == FMT_AUTO) {
+		if (from == FMT_SPX && !strcmp(o->input, "-")) {
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "an SPX report is two files (KEY.json, KEY.txt.gz): name one of them, not standard input");
 			goto out;
-		if (from == FMT_SPAA && o->to == FMT_FOLDED) {
-			if (is_stdin) {
-				spaa_error_set(err, SPAA_E_USAGE,
-					       "SPAA from standard input to folded needs --from spaa");
-				goto out;
-			}
 		}
+		if ((spx = spx_input(o->input, err)) < 0)
+			goto out;
+		if (spx == 2 && (from == FMT_SPX || o->to == FMT_SPAA)) {
+			/* SPAA files of a directory would have to be merged: lossy */
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "%s: a directory converts to SPAA only when it holds SPX reports alone; convert SPAA files one at a time",
+				       o->input);
+			goto out;
+		}
+		if (spx == 2)
+			from = FMT_SPAA;        /* to folded: the loader reads them all */
+		if (from == FMT_SPX && !spx) {
+			spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
+				      "not an SPX report: expected KEY.json with KEY.txt.gz beside it (or the reverse), or a directory of such reports");
+			goto out;
+		}
+		if (spx == 1)
+			from = FMT_SPX;
 	}
-	if (from == FMT_SPAA && o->to == FMT_FOLDED) {
-		spaa_input_close(src.in);
-		src.in = NULL;
-	}
-	if (spaa_output_open(&out, o->out, o->compress >= 0 ? (enum spaa_compression)o->compress :
-			     default_compression(o->out), 0, err))
-		goto out;
-
-	if (from == FMT_SPAA) {
-		if (o->to == FMT_FOLDED ? spaa_to_folded(o, out, err) :
-		    copy_spaa(&src, out, err))
+	if (from == FMT_SPX) {
+		if (convert_profile(o, &src, &out, err))
+			goto out;
+	} else if (from == FMT_SPAA && o->to == FMT_FOLDED && strcmp(o->input, "-")) {
+		/* a path may be a directory: the loader reads every profile in it */
+		if (convert_profile(o, &src, &out, err))
 			goto out;
 	} else {
-		struct spaa_writer_opts wo = {
-			.source_tool = from == FMT_PERF ? "perf" : "folded",
-			.samples = !o->no_samples,
-		};
+		if (spaa_input_open(&src.in, o->input, NULL, err))
+			goto out;
+		if (from == FMT_AUTO && sniff(&src, &from, err))
+			goto out;
+		if (from == FMT_SPAA && o->to == FMT_FOLDED) {
+			if (convert_profile(o, &src, &out, err))
+				goto out;
+		} else {
+			if (spaa_output_open(&out, o->out, o->compress >= 0 ?
+					     (enum spaa_compression)o->compress :
+					     default_compression(o->out), 0, err))
+				goto out;
+			if (from == FMT_SPAA) {
+				if (copy_spaa(&src, out, err))
+					goto out;
+			} else {
+				struct spaa_writer_opts wo = {
+					.source_tool = from == FMT_PERF ? "perf" : "folded",
+					.samples = !o->no_samples,
+				};
 
-		w = spaa_writer_new(&wo);
-		if (from == FMT_PERF ? convert_perf(&src, w, err) :
-		    convert_folded(&src, w, err))
-			goto out;
-		if (o->to == FMT_FOLDED ?
-		    spaa_writer_write_folded(w, o->event, o->metric, out, err) :
-		    spaa_writer_write_spaa(w, out, err))
-			goto out;
+				w = spaa_writer_new(&wo);
+				if (from == FMT_PERF ? convert_perf(&src, w, err) :
+				    convert_folded(&src, w, err))
+					goto out;
+				if (o->to == FMT_FOLDED ?
+				    spaa_writer_write_folded(w, o->event, o->metric, out, err) :
+				    spaa_writer_write_spaa(w, out, err))
+					goto out;
+			}
+		}
 	}
 	ret = spaa_output_close(out, err);
 	out = NULL;
@@ -480,7 +632,6 @@ out:
 	spaa_output_abort(out);
 	spaa_writer_free(w);
 	spaa_input_close(src.in);
-	free(src.pending);
 	return ret;
 }
 

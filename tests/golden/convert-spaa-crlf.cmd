@@ -1,0 +1,1 @@
+sed 's/$/\r/' tests/data/basic.spaa | ./spaa-convert - | cmp - tests/data/basic.spaa && echo identical

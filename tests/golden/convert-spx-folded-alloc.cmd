@@ -1,0 +1,1 @@
+./spaa-convert --to folded --event spx-alloc tests/data/spx/recursion.json

@@ -1,0 +1,1 @@
+./spaa-convert --to folded --metric ct- tests/data/spx/recursion.json

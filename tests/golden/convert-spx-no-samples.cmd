@@ -1,0 +1,1 @@
+./spaa-convert --no-samples tests/data/spx/unbalanced.txt.gz

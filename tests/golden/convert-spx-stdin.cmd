@@ -1,0 +1,1 @@
+./spaa-convert --from spx - < tests/data/spx/basic.json
