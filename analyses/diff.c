@@ -1,0 +1,546 @@
+/*
+ * spaa-diff: what got slower, or bigger, between two profiles?
+ *
+ * A baseline and a target profile of the same workload, one event and one
+ * metric of it present on both sides (by default the baseline's first
+ * event that the target also has, with its primary metric).  Each side is
+ * aggregated on its own as spaa-hotspots does it; then rows are matched by
+ * content, never by ids (compare.h): functions by (function, DSO) names,
+ * stacks by their root-to-leaf sequence of those.  So two conversions of
+ * one recording, with other frame ids, stack id modes or frame orders,
+ * compare as identical.
+ *
+ * Runs of different lengths compare fairly by default: --normalize share
+ * compares each side's fraction of its own total (the baseline is scaled
+ * to the target's total), total does the same and shows the scaled
+ * baseline, none compares raw weights.  Rows are ranked by the size of
+ * their delta, growth and shrinkage alike.
+ *
+ * Allocation events (spec 9) are compared as raw bytes per allocating
+ * function, when both sides have them.
+ *
+ * --begin/--end apply to the target only (Trace Compass sends the range
+ * selected on the trace it runs on, the target); the baseline is whole.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "aggregate.h"
+#include "analysis.h"
+#include "compare.h"
+#include "report.h"
+#include "util.h"
+
+static const char *opt_baseline, *opt_event, *opt_metric, *opt_normalize;
+static struct lami_strlist opt_dso_map;
+
+static const struct lami_option options[] = {
+	{ "baseline", LAMI_OPT_STRING, &opt_baseline, "PATH",
+	  "baseline profile (then the only path is the target)" },
+	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
+	  "event to compare (default: the baseline's first event the target has)" },
+	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
+	  "weight to compare (default: the event's primary metric)" },
+	{ "normalize", LAMI_OPT_STRING, &opt_normalize, "share|total|none",
+	  "compare shares of each total (default), the baseline scaled to the target total, or raw weights" },
+	{ "dso-map", LAMI_OPT_LIST, &opt_dso_map, "OLD=NEW",
+	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)" },
+	{ NULL, 0, NULL, NULL, NULL },
+};
+
+enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY };
+
+static const struct lami_column functions_cols[] = {
+	{ "Function", LAMI_STRING, NULL },
+	{ "DSO", LAMI_PATH, NULL },
+	{ "Baseline", LAMI_MIXED, NULL },
+	{ "Target", LAMI_MIXED, NULL },
+	{ "Delta", LAMI_MIXED, NULL },
+	{ "Baseline share", LAMI_RATIO, NULL },
+	{ "Target share", LAMI_RATIO, NULL },
+	{ "Share delta", LAMI_RATIO, NULL },
+	{ "Relative change", LAMI_RATIO, NULL },
+};
+
+static const struct lami_column stacks_cols[] = {
+	{ "Call path", LAMI_STRING, NULL },
+	{ "Baseline", LAMI_MIXED, NULL },
+	{ "Target", LAMI_MIXED, NULL },
+	{ "Delta", LAMI_MIXED, NULL },
+	{ "Share delta", LAMI_RATIO, NULL },
+	{ "Status", LAMI_STRING, NULL },
+};
+
+static const struct lami_column allocs_cols[] = {
+	{ "Site", LAMI_STRING, NULL },
+	{ "DSO", LAMI_PATH, NULL },
+	{ "Baseline allocated", LAMI_SIZE, NULL },
+	{ "Target allocated", LAMI_SIZE, NULL },
+	{ "Allocated delta", LAMI_NUMBER, "bytes" },
+	{ "Baseline live", LAMI_SIZE, NULL },
+	{ "Target live", LAMI_SIZE, NULL },
+	{ "Live delta", LAMI_NUMBER, "bytes" },
+};
+
+static const struct lami_column summary_cols[] = {
+	{ "Baseline profile", LAMI_PATH, NULL },
+	{ "Target profile", LAMI_PATH, NULL },
+	{ "Baseline total", LAMI_MIXED, NULL },
+	{ "Target total", LAMI_MIXED, NULL },
+	{ "Total delta", LAMI_MIXED, NULL },
+	{ "Baseline samples", LAMI_INT, NULL },
+	{ "Target samples", LAMI_INT, NULL },
+	{ "Matched stacks", LAMI_INT, NULL },
+	{ "New stacks", LAMI_INT, NULL },
+	{ "Gone stacks", LAMI_INT, NULL },
+};
+
+#define COLS(c) c, sizeof(c) / sizeof(c[0])
+
+static const struct lami_table_class classes[] = {
+	[T_FUNCTIONS] = { "functions", "Function self weight deltas", COLS(functions_cols) },
+	[T_INCLUSIVE] = { "inclusive", "Function total weight deltas", COLS(functions_cols) },
+	[T_STACKS] = { "stacks", "Call path deltas", COLS(stacks_cols) },
+	[T_ALLOCS] = { "allocations", "Allocated and live bytes deltas per allocating function", COLS(allocs_cols) },
+	[T_SUMMARY] = { "summary", "Baseline and target", COLS(summary_cols) },
+};
+
+/* Everything one run needs to fill its tables. */
+struct diff {
+	struct spaa_run *run;
+	const char *bpath, *tpath;
+	struct spaa_profile base, target;
+	struct spaa_agg bagg, tagg;
+	struct spaa_cmp_keys keys;
+	struct spaa_cmp_side bside, tside;
+	struct spaa_cmp cmp;
+	struct spaa_metric_sem bsem, tsem;
+	uint32_t bevent, bmetric, tevent, tmetric;
+	int64_t begin, end;
+	char what[512];         /* "event 'x', metric 'y', ..." and any caveat */
+};
+
+static int fold_sample(void *data, const struct spaa_profile *p,
+		       const struct spaa_sample *s, struct spaa_error *err)
+{
+	(void)p;
+	return spaa_fold_add(data, s, err);
+}
+
+static size_t limit(const struct diff *d, size_t n)
+{
+	return d->run->opts->limit < n ? (size_t)d->run->opts->limit : n;
+}
+
+/* A table of class c whose weight / delta columns get the metric's class. */
+static struct lami_table *table(struct diff *d, int c, const size_t *wcols,
+				size_t nwcols, size_t dcol)
+{
+	struct lami_table *t = lami_table_new(&classes[c], d->begin, d->end);
+
+	lami_table_set_title(t, "%s (%s)", classes[c].title, d->what);
+	for (size_t i = 0; i < nwcols; i++)
+		spaa_cmp_weight_column(t, wcols[i], &d->tsem);
+	spaa_cmp_delta_column(t, dcol, &d->tsem);
+	return t;
+}
+
+/* Self (T_FUNCTIONS) or total (T_INCLUSIVE) weight per function. */
+static void functions_table(struct diff *d, int c, const struct spaa_cmp_sums *bs,
+			    const struct spaa_cmp_sums *ts)
+{
+	static const size_t wcols[] = { 2, 3 };
+	uint32_t nkeys = spaa_cmp_nfunctions(&d->keys);
+	struct spaa_cmp_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
+	struct lami_table *t = table(d, c, wcols, 2, 4);
+	size_t n = 0;
+
+	for (uint32_t k = 1; k < nkeys; k++) {
+		uint64_t b = spaa_cmp_get(bs, k), tv = spaa_cmp_get(ts, k);
+		struct spaa_cmp_delta dl;
+
+		if (!b && !tv)
+			continue;
+		spaa_cmp_compute(&d->cmp, b, tv, &dl);
+		rank[n++] = (struct spaa_cmp_rank){
+			dl.delta, dl.share_delta, dl.target,
+			spaa_cmp_function_name(&d->keys, k),
+			spaa_cmp_function_dso(&d->keys, k), k,
+		};
+	}
+	spaa_cmp_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(d, n); i++) {
+		uint32_t k = rank[i].idx;
+		struct spaa_cmp_delta dl;
+
+		spaa_cmp_compute(&d->cmp, spaa_cmp_get(bs, k), spaa_cmp_get(ts, k), &dl);
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		lami_cell_path(t, rank[i].name2);
+		spaa_cmp_weight_cell(t, &d->tsem, dl.base);
+		spaa_cmp_weight_cell(t, &d->tsem, dl.target);
+		spaa_cmp_delta_cell(t, &d->tsem, dl.delta);
+		spaa_cmp_ratio_cell(t, dl.bshare);
+		spaa_cmp_ratio_cell(t, dl.tshare);
+		spaa_cmp_ratio_cell(t, dl.share_delta);
+		spaa_cmp_ratio_cell(t, dl.relative);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&d->run->results, t);
+}
+
+static const char *status(uint64_t b, uint64_t t, const struct spaa_cmp_delta *dl)
+{
+	if (!b)
+		return "new";
+	if (!t)
+		return "gone";
+	return dl->delta != 0 ? "changed" : "unchanged";
+}
+
+static void stacks_table(struct diff *d)
+{
+	static const size_t wcols[] = { 1, 2 };
+	uint32_t nkeys = spaa_cmp_npaths(&d->keys);
+	struct spaa_cmp_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
+	struct lami_table *t = table(d, T_STACKS, wcols, 2, 3);
+	size_t n = 0;
+
+	/* path 0 is the empty sequence, never a stack */
+	for (uint32_t k = 1; k < nkeys; k++) {
+		uint64_t b = spaa_cmp_get(&d->bside.path, k);
+		uint64_t tv = spaa_cmp_get(&d->tside.path, k);
+		struct spaa_cmp_delta dl;
+
+		if (!b && !tv)
+			continue;
+		spaa_cmp_compute(&d->cmp, b, tv, &dl);
+		rank[n++] = (struct spaa_cmp_rank){
+			dl.delta, dl.share_delta, dl.target,
+			spaa_cmp_path_name(&d->keys, k), NULL, k,
+		};
+	}
+	spaa_cmp_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(d, n); i++) {
+		uint64_t b = spaa_cmp_get(&d->bside.path, rank[i].idx);
+		uint64_t tv = spaa_cmp_get(&d->tside.path, rank[i].idx);
+		struct spaa_cmp_delta dl;
+
+		spaa_cmp_compute(&d->cmp, b, tv, &dl);
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		spaa_cmp_weight_cell(t, &d->tsem, dl.base);
+		spaa_cmp_weight_cell(t, &d->tsem, dl.target);
+		spaa_cmp_delta_cell(t, &d->tsem, dl.delta);
+		spaa_cmp_ratio_cell(t, dl.share_delta);
+		lami_cell_string(t, status(b, tv, &dl));
+		lami_row_end(t);
+	}
+	for (size_t i = 0; i < n; i++)
+		free((char *)rank[i].name);
+	free(rank);
+	lami_results_add(&d->run->results, t);
+}
+
+/* Raw bytes: allocation volumes are compared as measured, never scaled. */
+static void allocs_table(struct diff *d)
+{
+	const struct spaa_cmp_side *bs = &d->bside, *ts = &d->tside;
+	uint32_t nkeys = spaa_cmp_nfunctions(&d->keys);
+	struct spaa_cmp_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
+	struct lami_table *t = lami_table_new(&classes[T_ALLOCS], d->begin, d->end);
+	size_t n = 0;
+
+	for (uint32_t k = 1; k < nkeys; k++) {
+		uint64_t ba = spaa_cmp_get(&bs->alloc, k), ta = spaa_cmp_get(&ts->alloc, k);
+		uint64_t bl = spaa_cmp_get(&bs->live, k), tl = spaa_cmp_get(&ts->live, k);
+
+		if (!ba && !ta && !bl && !tl)
+			continue;
+		rank[n++] = (struct spaa_cmp_rank){
+			(double)ta - (double)ba, (double)tl - (double)bl, (double)ta,
+			spaa_cmp_function_name(&d->keys, k),
+			spaa_cmp_function_dso(&d->keys, k), k,
+		};
+	}
+	spaa_cmp_rank_sort(rank, n);
+	for (size_t i = 0; i < limit(d, n); i++) {
+		uint32_t k = rank[i].idx;
+
+		lami_row_begin(t);
+		lami_cell_string(t, rank[i].name);
+		lami_cell_path(t, rank[i].name2);
+		lami_cell_size(t, (int64_t)spaa_cmp_get(&bs->alloc, k));
+		lami_cell_size(t, (int64_t)spaa_cmp_get(&ts->alloc, k));
+		lami_cell_number(t, rank[i].key);
+		if (bs->has_live)
+			lami_cell_size(t, (int64_t)spaa_cmp_get(&bs->live, k));
+		else
+			lami_cell_unknown(t);
+		if (ts->has_live)
+			lami_cell_size(t, (int64_t)spaa_cmp_get(&ts->live, k));
+		else
+			lami_cell_unknown(t);
+		if (bs->has_live && ts->has_live)
+			lami_cell_number(t, rank[i].key2);
+		else
+			lami_cell_unknown(t);
+		lami_row_end(t);
+	}
+	free(rank);
+	lami_results_add(&d->run->results, t);
+}
+
+static void summary_table(struct diff *d)
+{
+	static const size_t wcols[] = { 2, 3 };
+	struct lami_table *t = table(d, T_SUMMARY, wcols, 2, 4);
+	int64_t matched = 0, added = 0, gone = 0;
+	double btotal = (double)d->bside.total * d->bsem.scale;
+	double ttotal = (double)d->tside.total * d->tsem.scale;
+
+	for (uint32_t k = 1; k < spaa_cmp_npaths(&d->keys); k++) {
+		bool b = spaa_cmp_get(&d->bside.path, k) != 0;
+		bool tv = spaa_cmp_get(&d->tside.path, k) != 0;
+
+		matched += b && tv;
+		added += !b && tv;
+		gone += b && !tv;
+	}
+	lami_row_begin(t);
+	lami_cell_path(t, d->bpath);
+	lami_cell_path(t, d->tpath);
+	spaa_cmp_weight_cell(t, &d->tsem, btotal);
+	spaa_cmp_weight_cell(t, &d->tsem, ttotal);
+	/* as measured: under normalization the totals' delta is 0 by design */
+	spaa_cmp_delta_cell(t, &d->tsem, ttotal - btotal);
+	if (d->bside.samples_known)
+		lami_cell_int(t, (int64_t)d->bside.samples);
+	else
+		lami_cell_unknown(t);
+	if (d->tside.samples_known)
+		lami_cell_int(t, (int64_t)d->tside.samples);
+	else
+		lami_cell_unknown(t);
+	lami_cell_int(t, matched);
+	lami_cell_int(t, added);
+	lami_cell_int(t, gone);
+	lami_row_end(t);
+	lami_results_add(&d->run->results, t);
+}
+
+/* Names err's file: report.c's messages do not say which side they are about. */
+static int on_side(struct spaa_error *err, const char *path)
+{
+	snprintf(err->file, sizeof(err->file), "%s", path);
+	return -1;
+}
+
+/* "'a', 'b'": the events of p, for messages. */
+static const char *event_list(const struct spaa_profile *p, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < p->nevents && at < size; i++)
+		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
+			       spaa_str(p, p->events[i].name));
+	return buf;
+}
+
+/* The event and metric compared, by name on both sides. */
+static int select_metric(struct diff *d, struct spaa_error *err)
+{
+	const struct spaa_profile *b = &d->base, *t = &d->target;
+	const char *event = opt_event, *metric = opt_metric;
+	char bl[256], tl[256];
+
+	for (uint32_t i = 0; !event && i < b->nevents; i++)
+		if (spaa_profile_find_event(t, spaa_str(b, b->events[i].name)) != SPAA_NONE)
+			event = spaa_str(b, b->events[i].name);
+	if (!event && b->nevents && t->nevents)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "the baseline (events %s) and the target (events %s) have no event in common",
+				      event_list(b, bl, sizeof(bl)), event_list(t, tl, sizeof(tl)));
+	if (spaa_report_select(b, event, metric, &d->bevent, &d->bmetric, err))
+		return on_side(err, d->bpath);
+	if (!metric)
+		metric = spaa_str(b, d->bmetric);
+	if (spaa_report_select(t, event, metric, &d->tevent, &d->tmetric, err))
+		return on_side(err, d->tpath);
+	spaa_metric_semantics(b, d->bevent, d->bmetric,
+			      spaa_metric_unit(b, d->bevent, d->bmetric), &d->bsem);
+	spaa_metric_semantics(t, d->tevent, d->tmetric,
+			      spaa_metric_unit(t, d->tevent, d->tmetric), &d->tsem);
+	return 0;
+}
+
+/* Sums both sides; the target from its samples in range with --begin/--end. */
+static int aggregate(struct diff *d, const struct spaa_fold *fold,
+		     enum spaa_cmp_normalize mode, struct spaa_error *err)
+{
+	static const char *const how[] = {
+		[SPAA_CMP_SHARE] = "compared as shares of each total",
+		[SPAA_CMP_TOTAL] = "baseline scaled to the target total",
+		[SPAA_CMP_NONE] = "raw weights",
+	};
+	const struct lami_opts *o = d->run->opts;
+	bool restrict_time = o->has_begin || o->has_end;
+	int at;
+
+	if (select_metric(d, err))
+		return -1;
+	spaa_report_range(o, &d->target, &d->begin, &d->end);
+	at = snprintf(d->what, sizeof(d->what), "event '%s', %s '%s', %s",
+		      spaa_str(&d->base, d->base.events[d->bevent].name),
+		      d->bmetric == d->base.events[d->bevent].primary_metric ?
+		      "primary metric" : "metric", spaa_str(&d->base, d->bmetric),
+		      how[mode]);
+	if (restrict_time)
+		snprintf(d->what + at, sizeof(d->what) - at, d->target.nsamples ?
+			 "; target restricted to --begin/--end, baseline whole" :
+			 "; whole profiles: the target has no sample records to restrict to --begin/--end");
+
+	spaa_agg_init(&d->bagg, &d->base);
+	spaa_agg_init(&d->tagg, &d->target);
+	d->bagg.path_by_function = d->tagg.path_by_function = true;
+	if (spaa_agg_add_records(&d->bagg, d->bevent, d->bmetric, SPAA_NO_ID,
+				 SPAA_NO_ID, err))
+		return -1;
+	if (restrict_time && d->target.nsamples ?
+	    spaa_agg_add_fold(&d->tagg, fold, d->tevent, d->tmetric, SPAA_NO_ID,
+			      SPAA_NO_ID, err) :
+	    spaa_agg_add_records(&d->tagg, d->tevent, d->tmetric, SPAA_NO_ID,
+				 SPAA_NO_ID, err))
+		return -1;
+	if (spaa_cmp_side_add_agg(&d->bside, &d->keys, &d->bagg, err) ||
+	    spaa_cmp_side_add_agg(&d->tside, &d->keys, &d->tagg, err) ||
+	    spaa_cmp_side_add_allocs(&d->bside, &d->keys, &d->base, err) ||
+	    spaa_cmp_side_add_allocs(&d->tside, &d->keys, &d->target, err))
+		return -1;
+	if (!d->bside.total || !d->tside.total)
+		return spaa_error_at(err, SPAA_E_NO_DATA,
+				     d->bside.total ? d->tpath : d->bpath, 0,
+				     "no weight for event '%s', metric '%s'%s",
+				     spaa_str(&d->base, d->base.events[d->bevent].name),
+				     spaa_str(&d->base, d->bmetric),
+				     restrict_time && d->bside.total ? " in the time range" : "");
+	return spaa_cmp_init(&d->cmp, mode, &d->bsem, d->bside.total,
+			     &d->tsem, d->tside.total, err);
+}
+
+/* BASELINE TARGET, or --baseline BASELINE TARGET. */
+static int paths(struct diff *d, struct spaa_error *err)
+{
+	const struct lami_opts *o = d->run->opts;
+
+	if (opt_baseline) {
+		if (o->npaths != 1)
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "with '--baseline', expected one target profile, got %zu path%s (see --help)",
+					      o->npaths, o->npaths == 1 ? "" : "s");
+		d->bpath = opt_baseline;
+		d->tpath = o->paths[0];
+	} else {
+		if (o->npaths != 2)
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "expected a baseline and a target profile, got %zu path%s (see --help)",
+					      o->npaths, o->npaths == 1 ? "" : "s");
+		d->bpath = o->paths[0];
+		d->tpath = o->paths[1];
+	}
+	if (!strcmp(d->bpath, "-") && !strcmp(d->tpath, "-"))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "the baseline and the target cannot both be standard input");
+	return 0;
+}
+
+static int diff_run(struct spaa_run *run, struct spaa_error *err)
+{
+	const struct lami_opts *o = run->opts;
+	struct spaa_load_opts blo = run->load, tlo = run->load;
+	struct spaa_fold fold;
+	struct diff *d = spaa_xcalloc(1, sizeof(*d));
+	enum spaa_cmp_normalize mode;
+	int ret = -1;
+
+	d->run = run;
+	spaa_profile_init(&d->base);
+	spaa_profile_init(&d->target);
+	spaa_cmp_keys_init(&d->keys, &opt_dso_map);
+	spaa_cmp_side_init(&d->bside, true);
+	spaa_cmp_side_init(&d->tside, false);
+	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
+		       o->has_end ? o->end : INT64_MAX);
+	tlo.on_sample = fold_sample;
+	tlo.data = &fold;
+	if (paths(d, err) ||
+	    spaa_cmp_normalize_parse(opt_normalize, &mode, err) ||
+	    spaa_cmp_dso_map_check(&opt_dso_map, err) ||
+	    spaa_cmp_load(&d->base, d->bpath, 0, 2, &blo, err) ||
+	    spaa_cmp_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
+	    aggregate(d, &fold, mode, err))
+		goto out;
+
+	functions_table(d, T_FUNCTIONS, &d->bside.fn_self, &d->tside.fn_self);
+	functions_table(d, T_INCLUSIVE, &d->bside.fn_total, &d->tside.fn_total);
+	stacks_table(d);
+	if (d->bside.has_alloc && d->tside.has_alloc)
+		allocs_table(d);
+	summary_table(d);
+	ret = 0;
+out:
+	if (d->bagg.p)
+		spaa_agg_release(&d->bagg);
+	if (d->tagg.p)
+		spaa_agg_release(&d->tagg);
+	spaa_cmp_side_release(&d->bside);
+	spaa_cmp_side_release(&d->tside);
+	spaa_cmp_keys_release(&d->keys);
+	spaa_fold_release(&fold);
+	spaa_profile_release(&d->base);
+	spaa_profile_release(&d->target);
+	free(d);
+	return ret;
+}
+
+/*
+ * Trace Compass probes the trace alone, without the extra parameters
+ * that name the baseline: judge it as a target, a SPAA profile that
+ * loads and has stacks or samples.
+ */
+static int diff_compatible(struct spaa_run *run, const char *path,
+			   struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = { 0 };
+	int ret;
+
+	(void)run;
+	spaa_profile_init(&p);
+	ret = spaa_load(&p, &path, 1, &lo, err);
+	if (!ret && !p.nrecords && !p.nsamples)
+		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+				    "the profile has no stack or sample records");
+	spaa_profile_release(&p);
+	return ret;
+}
+
+const struct spaa_analysis spaa_this_analysis = {
+	.name = "diff",
+	.title = "SPAA diff",
+	.description = "What changed between a baseline and a target profile: "
+		       "per-function self and total weight deltas, call path "
+		       "deltas with new and vanished paths, allocation deltas and "
+		       "a summary, matched by function and DSO names, never by ids.",
+	.synopsis = "BASELINE TARGET | --baseline=BASELINE TARGET",
+	.classes = classes,
+	.nclasses = sizeof(classes) / sizeof(classes[0]),
+	.options = options,
+	.flags = SPAA_ANALYSIS_TWO_INPUTS,
+	.run = diff_run,
+	.compatible = diff_compatible,
+};

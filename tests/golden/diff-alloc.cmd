@@ -1,0 +1,1 @@
+./spaa-diff tests/data/diff_alloc_base.spaa tests/data/diff_alloc_target.spaa

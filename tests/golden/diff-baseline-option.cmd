@@ -1,0 +1,1 @@
+./spaa-diff --baseline=tests/data/basic.spaa --limit 2 tests/data/diff_doubled.spaa

@@ -1,0 +1,1 @@
+./spaa-diff --test-compatibility tests/data/bad/junk.spaa

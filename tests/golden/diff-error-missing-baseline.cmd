@@ -1,0 +1,1 @@
+./spaa-diff tests/data/nope.spaa tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-diff --normalize none tests/data/basic.spaa tests/data/diff_newgone.spaa

@@ -1,0 +1,1 @@
+./spaa-diff --begin 100 --end 200 tests/data/basic.spaa tests/data/diff_doubled.spaa

@@ -1,0 +1,1 @@
+./spaa-diff --metric live_bytes tests/data/diff_alloc_base.spaa tests/data/alloc.spaa

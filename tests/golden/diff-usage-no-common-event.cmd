@@ -1,0 +1,1 @@
+./spaa-diff tests/data/multi_event.spaa tests/data/basic.spaa
