@@ -15,7 +15,7 @@ struct pw_sample {
 	int64_t time, pid, tid, cpu;
 	uint64_t period;
 	uint32_t event, stack;
-	uint32_t has_period, pad;
+	uint32_t has_period, period_metric;
 };
 
 struct spaa_pwriter {
@@ -84,6 +84,7 @@ int spaa_pwriter_on_sample(void *data, const struct spaa_profile *p,
 	r.cpu = s->cpu;
 	r.period = s->period;
 	r.has_period = s->has_period;
+	r.period_metric = s->period_metric;
 	r.event = s->event;
 	r.stack = s->stack;
 	if (!w->spool && !(w->spool = tmpfile()))
@@ -487,6 +488,9 @@ static int write_samples(struct spaa_pwriter *w, const struct spaa_profile *p,
 		kv_str(jw, "event", p, p->events[s.event].name);
 		if (s.has_period)
 			jsonw_kv_u64(jw, "period", s.period);
+		/* SPX slices: the period is wall time, not a perf period */
+		if (s.has_period && s.period_metric)
+			kv_str(jw, "x_period_metric", p, s.period_metric);
 		jsonw_kv_string(jw, "stack_id", id);
 		if (emit(jw, out, err))
 			return -1;

@@ -947,6 +947,13 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	    (ret && u64_value(r, per, rt, "period", &s.period, err)))
 		return -1;
 	s.has_period = ret;
+	/*
+	 * Extension (spec 4.3 asks custom keys to carry an x_ prefix): the
+	 * metric the period measures, e.g. "wt" for converted SPX slices, so
+	 * --begin/--end weigh such samples by their own time.
+	 */
+	if (str_field(r, v, rt, "x_period_metric", false, &s.period_metric, err))
+		return -1;
 	if (ret && spaa_profile_add_total(p, s.event, r->period_metric, s.period))
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 				     "the total of sample periods of event '%s' overflows 64 bits",

@@ -295,6 +295,11 @@ def spx_converts_to_spaa_with_the_same_hotspots():
             fa = ok([CONV, '--to', 'folded', '--event', ev['name'], src])
             fb = ok([CONV, '--to', 'folded', '--event', ev['name'], dst])
             assert fa == fb, (src, ev['name'])
+        # a time range weighs samples by their wall time on both (x_period_metric)
+        t0 = min(r['timestamp'] for r in recs if r['type'] == 'sample')
+        rng = ['--begin', str(t0), '--end', str(t0 + 14)]
+        a, b = run([HOT] + rng + [src]), run([HOT] + rng + [dst])
+        assert a[0] == b[0] and canonical(a[1]) == canonical(b[1]), (src, 'range', a[1][:300], b[1][:300])
         # --no-samples: the same stacks, no samples, still valid
         nos = records(convert(src, '--no-samples'))
         assert [r for r in nos if r['type'] == 'stack'] == [r for r in recs if r['type'] == 'stack']
