@@ -113,7 +113,7 @@ struct allocs {
 	struct spaa_run *run;
 	const struct spaa_profile *p;
 	struct spaa_heap heap;
-	struct spaa_heap_fold fold;
+	struct spaa_fold fold;
 	struct spaa_timeline timeline;
 	int sort;               /* index into sort_keys */
 	uint64_t memory_samples;
@@ -139,7 +139,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	if (!spaa_heap_event_is_memory(p, s->event))
 		return 0;
 	a->memory_samples++;
-	if (spaa_heap_fold_add(&a->fold, s, err))
+	if (spaa_fold_add(&a->fold, s, err))
 		return -1;
 	if (s->time < a->fold.begin || s->time > a->fold.end)
 		return 0;
@@ -498,7 +498,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 	int ret = -1;
 
 	spaa_profile_init(&p);
-	spaa_heap_fold_init(&a.fold, o->has_begin ? o->begin : INT64_MIN,
+	spaa_fold_init(&a.fold, o->has_begin ? o->begin : INT64_MIN,
 			    o->has_end ? o->end : INT64_MAX);
 	spaa_timeline_init(&a.timeline, TL_N, 0);
 	if (parse_options(&a, &skip, err))
@@ -532,7 +532,7 @@ out:
 	spaa_heap_release(&a.heap);
 	spaa_heap_skip_release(&skip);
 	spaa_timeline_release(&a.timeline);
-	spaa_heap_fold_release(&a.fold);
+	spaa_fold_release(&a.fold);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -547,7 +547,7 @@ static int allocs_compatible(struct spaa_run *run, const char *path,
 	int ret;
 
 	spaa_profile_init(&p);
-	spaa_heap_fold_init(&a.fold, INT64_MIN, INT64_MAX);
+	spaa_fold_init(&a.fold, INT64_MIN, INT64_MAX);
 	spaa_timeline_init(&a.timeline, TL_N, 0);
 	lo.on_sample = on_sample;
 	lo.data = &a;
@@ -558,7 +558,7 @@ static int allocs_compatible(struct spaa_run *run, const char *path,
 		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
 				    "the profile has no stack or sample records of allocation or deallocation events");
 	spaa_timeline_release(&a.timeline);
-	spaa_heap_fold_release(&a.fold);
+	spaa_fold_release(&a.fold);
 	spaa_profile_release(&p);
 	return ret;
 }

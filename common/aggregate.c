@@ -12,11 +12,6 @@ struct thread_fn_key {
 	uint32_t thread, fn;
 };
 
-struct fold_key {
-	uint32_t stack, event;
-	uint32_t period_metric; /* what the period measures, 0 = "period" */
-	int64_t pid, tid, cpu;
-};
 
 static int overflow(struct spaa_error *err)
 {
@@ -242,7 +237,7 @@ void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
 	memset(f, 0, sizeof(*f));
 	f->begin = begin;
 	f->end = end;
-	spaa_map_init(&f->keys, sizeof(struct fold_key));
+	spaa_map_init(&f->keys, sizeof(struct spaa_fold_key));
 }
 
 void spaa_fold_release(struct spaa_fold *f)
@@ -258,7 +253,7 @@ void spaa_fold_release(struct spaa_fold *f)
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err)
 {
-	struct fold_key k;
+	struct spaa_fold_key k;
 	size_t old = f->alloc;
 	bool created;
 	uint32_t i;
@@ -293,8 +288,8 @@ int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 	return 0;
 }
 
-/* The stack record a sample group belongs to: same stack, event, thread. */
-static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key *k)
+uint32_t spaa_fold_record(const struct spaa_profile *p,
+			  const struct spaa_fold_key *k)
 {
 	uint32_t any = SPAA_NONE;
 
@@ -302,7 +297,7 @@ static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key 
 	     r = p->records[r].next_same_stack) {
 		const struct spaa_record *rec = &p->records[r];
 
-		if (rec->event != k->event)
+		if (rec->event != k->event || rec->absorbed)
 			continue;
 		if ((rec->pid == k->pid || rec->pid == SPAA_NO_ID || k->pid == SPAA_NO_ID) &&
 		    (rec->tid == k->tid || rec->tid == SPAA_NO_ID || k->tid == SPAA_NO_ID))
@@ -313,8 +308,7 @@ static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key 
 	return any;
 }
 
-/* v * num / den, rounded, without overflowing the intermediate product */
-static uint64_t share_of(uint64_t v, uint64_t num, uint64_t den)
+uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den)
 {
 	if (num == den)
 		return v;
@@ -335,12 +329,12 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 
 	/* every sample of a record, in range or not, is its denominator */
 	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		rec_of[i] = fold_record(p, spaa_map_key(&f->keys, i));
+		rec_of[i] = spaa_fold_record(p, spaa_map_key(&f->keys, i));
 		if (rec_of[i] != SPAA_NONE)
 			rec_samples[rec_of[i]] += f->count[i];
 	}
 	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		const struct fold_key *k = spaa_map_key(&f->keys, i);
+		const struct spaa_fold_key *k = spaa_map_key(&f->keys, i);
 		const struct spaa_stack *s = &p->stacks[k->stack];
 		/* the period is the weight of the metric the samples name */
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
@@ -362,8 +356,8 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 		} else if (period && f->in_all_period[i]) {
 			o.weight = o.self = f->in_period[i];
 		} else {
-			o.self = share_of(o.self, f->in_count[i], rec_samples[rec_of[i]]);
-			o.weight = share_of(o.weight, f->in_count[i], rec_samples[rec_of[i]]);
+			o.self = spaa_share_of(o.self, f->in_count[i], rec_samples[rec_of[i]]);
+			o.weight = spaa_share_of(o.weight, f->in_count[i], rec_samples[rec_of[i]]);
 		}
 		o.has_samples = true;
 		o.samples = f->in_count[i];

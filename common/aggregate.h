@@ -108,6 +108,12 @@ int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
 			 int64_t pid, int64_t tid, struct spaa_error *err);
 
 /* Samples folded by (stack, event, thread, cpu), see above. */
+struct spaa_fold_key {
+	uint32_t stack, event;
+	uint32_t period_metric; /* what the period measures, 0 = "period" */
+	int64_t pid, tid, cpu;
+};
+
 struct spaa_fold {
 	int64_t begin, end;     /* inclusive range counted as "in range" */
 	struct spaa_map keys;
@@ -121,6 +127,24 @@ void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end);
 void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err);
+
+/* The key of sample group i (0 <= i < f->keys.nr); borrowed. */
+static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,
+							uint32_t i)
+{
+	return spaa_map_key(&f->keys, i);
+}
+
+/*
+ * The stack record a sample group stands for: same stack and event, not
+ * absorbed, and the same thread where both say which; else any record of
+ * that stack and event; SPAA_NONE when there is none.
+ */
+uint32_t spaa_fold_record(const struct spaa_profile *p,
+			  const struct spaa_fold_key *k);
+
+/* v * num / den rounded to nearest, exact (128-bit intermediate). */
+uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den);
 
 /* Adds the in-range samples of event, filtered like spaa_agg_add_records. */
 int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,

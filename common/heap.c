@@ -36,11 +36,6 @@ struct group_key {
 	uint32_t path, pad;
 };
 
-struct fold_key {
-	uint32_t stack, event;
-	int64_t pid, tid;
-};
-
 static const char *const metric_names[SPAA_HEAP_NMETRICS] = {
 	"alloc_bytes", "alloc_count", "free_bytes", "free_count",
 	"live_bytes", "live_count", "peak_bytes",
@@ -114,62 +109,6 @@ bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name)
 		if (!regexec(&s->res[i], name, 0, NULL, 0))
 			return true;
 	return false;
-}
-
-/* ---- samples in a time range ----------------------------------------- */
-
-void spaa_heap_fold_init(struct spaa_heap_fold *f, int64_t begin, int64_t end)
-{
-	memset(f, 0, sizeof(*f));
-	f->begin = begin;
-	f->end = end;
-	spaa_map_init(&f->keys, sizeof(struct fold_key));
-}
-
-void spaa_heap_fold_release(struct spaa_heap_fold *f)
-{
-	spaa_map_release(&f->keys);
-	free(f->count);
-	free(f->in_count);
-	free(f->in_period);
-	free(f->in_all_period);
-	memset(f, 0, sizeof(*f));
-}
-
-int spaa_heap_fold_add(struct spaa_heap_fold *f, const struct spaa_sample *s,
-		       struct spaa_error *err)
-{
-	struct fold_key k;
-	bool created;
-	uint32_t i;
-
-	memset(&k, 0, sizeof(k));
-	k.stack = s->stack;
-	k.event = s->event;
-	k.pid = s->pid;
-	k.tid = s->tid;
-	i = spaa_map_intern(&f->keys, &k, &created);
-	if (created && i >= f->alloc) {
-		size_t old = f->alloc;
-
-		SPAA_ALLOC_GROW(f->count, (size_t)i + 1, f->alloc);
-		f->in_count = spaa_xrealloc(f->in_count, f->alloc * sizeof(uint64_t));
-		f->in_period = spaa_xrealloc(f->in_period, f->alloc * sizeof(uint64_t));
-		f->in_all_period = spaa_xrealloc(f->in_all_period, f->alloc * sizeof(bool));
-		for (size_t j = old; j < f->alloc; j++) {
-			f->count[j] = f->in_count[j] = f->in_period[j] = 0;
-			f->in_all_period[j] = true;
-		}
-	}
-	f->count[i]++;
-	if (s->time < f->begin || s->time > f->end)
-		return 0;
-	f->in_count[i]++;
-	if (!s->has_period)
-		f->in_all_period[i] = false;
-	else if (add_to(&f->in_period[i], s->period, err))
-		return -1;
-	return 0;
 }
 
 /* ---- accounting -------------------------------------------------------- */
@@ -309,36 +248,8 @@ static int add_records(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 	return 0;
 }
 
-/* The stack record a sample group belongs to: same stack, event, thread. */
-static uint32_t fold_record(const struct spaa_profile *p, const struct fold_key *k)
-{
-	uint32_t any = SPAA_NONE;
-
-	for (uint32_t r = p->stacks[k->stack].first_record; r != SPAA_NONE;
-	     r = p->records[r].next_same_stack) {
-		const struct spaa_record *rec = &p->records[r];
-
-		if (rec->event != k->event || rec->absorbed)
-			continue;
-		if ((rec->pid == k->pid || rec->pid == SPAA_NO_ID || k->pid == SPAA_NO_ID) &&
-		    (rec->tid == k->tid || rec->tid == SPAA_NO_ID || k->tid == SPAA_NO_ID))
-			return r;
-		if (any == SPAA_NONE)
-			any = r;
-	}
-	return any;
-}
-
-/* v * num / den, rounded, without overflowing the intermediate product */
-static uint64_t share_of(uint64_t v, uint64_t num, uint64_t den)
-{
-	if (num == den)
-		return v;
-	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
-}
-
 static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
-		    const uint32_t *metric_str, const struct spaa_heap_fold *f,
+		    const uint32_t *metric_str, const struct spaa_fold *f,
 		    struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
@@ -349,12 +260,12 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 
 	/* every sample of a record, in range or not, is its denominator */
 	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		rec_of[i] = fold_record(p, spaa_map_key(&f->keys, i));
+		rec_of[i] = spaa_fold_record(p, spaa_fold_key(f, i));
 		if (rec_of[i] != SPAA_NONE)
 			rec_samples[rec_of[i]] += f->count[i];
 	}
 	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		const struct fold_key *k = spaa_map_key(&f->keys, i);
+		const struct spaa_fold_key *k = spaa_fold_key(f, i);
 		bool dealloc = p->events[k->event].kind == SPAA_EV_DEALLOCATION;
 		int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
 		const uint32_t *frames;
@@ -371,7 +282,7 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 			/* a high-water mark cannot be cut in time */
 			present &= ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
 			for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
-				v[m] = share_of(v[m], f->in_count[i], rec_samples[rec_of[i]]);
+				v[m] = spaa_share_of(v[m], f->in_count[i], rec_samples[rec_of[i]]);
 			frames = spaa_record_frames(p, r);
 			nframes = r->nframes;
 			if (pid == SPAA_NO_ID)
@@ -455,7 +366,7 @@ static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g)
 
 int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 		    const struct spaa_heap_skip *skip,
-		    const struct spaa_heap_fold *fold, struct spaa_error *err)
+		    const struct spaa_fold *fold, struct spaa_error *err)
 {
 	uint32_t metric_str[SPAA_HEAP_NMETRICS];
 

@@ -30,7 +30,7 @@
  *     spaa_heap.native / .derived say, per metric, where the numbers came
  *     from, so a table title can say it.
  *
- * With a fold (spaa_heap_fold) the records are replaced by the sample
+ * With a fold (struct spaa_fold, aggregate.h) the records are replaced by the sample
  * records inside a time range: each group of samples (stack, event, pid,
  * tid) stands for its stack record scaled by the share of that record's
  * samples in range, except the bytes of the event (alloc_bytes of an
@@ -48,6 +48,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "aggregate.h"
 #include "error.h"
 #include "load.h"
 #include "map.h"
@@ -77,24 +78,6 @@ int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
 			struct spaa_error *err);
 void spaa_heap_skip_release(struct spaa_heap_skip *s);
 bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name);
-
-/* ---- samples in a time range ----------------------------------------- */
-
-struct spaa_heap_fold {
-	int64_t begin, end;     /* inclusive */
-	struct spaa_map keys;   /* (stack, event, pid, tid) */
-	uint64_t *count;        /* samples of the group, in range or not */
-	uint64_t *in_count;     /* samples in range */
-	uint64_t *in_period;    /* sum of their periods */
-	bool *in_all_period;    /* every sample in range had a period */
-	size_t alloc;
-};
-
-void spaa_heap_fold_init(struct spaa_heap_fold *f, int64_t begin, int64_t end);
-void spaa_heap_fold_release(struct spaa_heap_fold *f);
-/* Folds a sample of any event (others are ignored by spaa_heap_build). */
-int spaa_heap_fold_add(struct spaa_heap_fold *f, const struct spaa_sample *s,
-		       struct spaa_error *err);
 
 /* ---- accounting -------------------------------------------------------- */
 
@@ -156,7 +139,7 @@ struct spaa_heap {
  */
 int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 		    const struct spaa_heap_skip *skip,
-		    const struct spaa_heap_fold *fold, struct spaa_error *err);
+		    const struct spaa_fold *fold, struct spaa_error *err);
 void spaa_heap_release(struct spaa_heap *h);
 
 /* The function indices of path (site first), copied into a buffer the

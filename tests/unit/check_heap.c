@@ -89,7 +89,7 @@ END_TEST
 
 struct loaded {
 	struct spaa_profile p;
-	struct spaa_heap_fold fold;
+	struct spaa_fold fold;
 	struct spaa_heap_skip skip;
 	struct spaa_heap h;
 };
@@ -98,7 +98,7 @@ static int fold_sample(void *data, const struct spaa_profile *p,
 		       const struct spaa_sample *s, struct spaa_error *err)
 {
 	(void)p;
-	return spaa_heap_fold_add(data, s, err);
+	return spaa_fold_add(data, s, err);
 }
 
 static void load(struct loaded *l, const char *path, bool ranged,
@@ -109,7 +109,7 @@ static void load(struct loaded *l, const char *path, bool ranged,
 
 	spaa_error_init(&err);
 	spaa_profile_init(&l->p);
-	spaa_heap_fold_init(&l->fold, begin, end);
+	spaa_fold_init(&l->fold, begin, end);
 	lo.on_sample = fold_sample;
 	lo.data = &l->fold;
 	ck_assert_msg(!spaa_load(&l->p, &path, 1, &lo, &err), "%s", err.msg);
@@ -122,7 +122,7 @@ static void unload(struct loaded *l)
 {
 	spaa_heap_release(&l->h);
 	spaa_heap_skip_release(&l->skip);
-	spaa_heap_fold_release(&l->fold);
+	spaa_fold_release(&l->fold);
 	spaa_profile_release(&l->p);
 }
 
