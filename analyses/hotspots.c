@@ -12,6 +12,13 @@
  * total.  Weights are shown in the class their metric means (durations
  * for clocks, numbers in "cycles" for counters, sizes for bytes).
  *
+ * With --net, for a metric M that SPX split in two (M the positive
+ * parts, "M-" the magnitudes of the negative ones, spx_reader.h), M and
+ * M- are summed into two aggregates with the same keys and every weight
+ * shown is M - (M-), a signed number: the net change of memory over a
+ * call.  Shares are then of the net total, unknown when it is not
+ * positive.
+ *
  * With --begin/--end the stack records are not used: the sample records
  * inside the range are folded instead (see aggregate.h).  A profile
  * without sample records cannot be cut in time; the tables then cover
@@ -28,12 +35,15 @@
 
 static const char *opt_event, *opt_metric;
 static int64_t opt_pid = SPAA_NO_ID, opt_tid = SPAA_NO_ID;
+static bool opt_net;
 
 static const struct lami_option options[] = {
 	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
 	  "event to analyse (default: the header's first event)" },
 	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
 	  "weight to rank by (default: the event's primary metric)" },
+	{ "net", LAMI_OPT_BOOL, &opt_net, NULL,
+	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)" },
 	{ "pid", LAMI_OPT_I64, &opt_pid, "PID", "only stacks of this process" },
 	{ "tid", LAMI_OPT_I64, &opt_tid, "TID", "only stacks of this thread" },
 	{ NULL, 0, NULL, NULL, NULL },
@@ -93,8 +103,10 @@ struct hotspots {
 	struct spaa_agg agg;
 	struct spaa_agg cpu_agg;        /* from samples, when records lack CPUs */
 	bool has_cpu_agg;
+	bool net;                       /* --net: weights are agg - neg */
+	struct spaa_agg neg, cpu_neg;   /* the twin metric's, same keys */
 	struct spaa_metric_sem sem;
-	uint32_t event, metric;
+	uint32_t event, metric, twin;
 	int64_t begin, end;
 	char what[512];         /* "event 'x', metric 'y'" and any caveat */
 };
@@ -106,6 +118,55 @@ static int fold_sample(void *data, const struct spaa_profile *p,
 	return spaa_fold_add(data, s, err);
 }
 
+/*
+ * A weight as the tables show it: pos alone, or with --net pos - neg of
+ * the same key in the twin aggregate (n, NULL without --net).
+ */
+struct weight {
+	uint64_t pos, neg;
+};
+
+#define W(a, n, field, i) ((struct weight){ (a)->field[i], (n) ? (n)->field[i] : 0 })
+#define W_TOTAL(a, n) ((struct weight){ (a)->total, (n) ? (n)->total : 0 })
+
+static const struct spaa_agg *neg_of(const struct hotspots *h,
+				     const struct spaa_agg *a)
+{
+	if (!h->net)
+		return NULL;
+	return a == &h->agg ? &h->neg : &h->cpu_neg;
+}
+
+static bool nonzero(struct weight w)
+{
+	return w.pos || w.neg;
+}
+
+/* Ranks as the cell reads: descending weight, net weights signed. */
+static uint64_t key(const struct hotspots *h, struct weight w)
+{
+	return h->net ? spaa_report_net_key(spaa_report_net(w.pos, w.neg)) : w.pos;
+}
+
+static void weight_cell(const struct hotspots *h, struct lami_table *t,
+			struct weight w)
+{
+	if (h->net)
+		spaa_report_net_cell(t, &h->sem, spaa_report_net(w.pos, w.neg));
+	else
+		spaa_report_weight_cell(t, &h->sem, w.pos);
+}
+
+static void share_cell(const struct hotspots *h, struct lami_table *t,
+		       struct weight part, struct weight whole)
+{
+	if (h->net)
+		spaa_report_net_share_cell(t, spaa_report_net(part.pos, part.neg),
+					   spaa_report_net(whole.pos, whole.neg));
+	else
+		spaa_report_share_cell(t, part.pos, whole.pos);
+}
+
 /* A table of class c whose weight columns get the metric's class. */
 static struct lami_table *table(struct hotspots *h, int c, const size_t *wcols,
 				size_t nwcols)
@@ -114,7 +175,10 @@ static struct lami_table *table(struct hotspots *h, int c, const size_t *wcols,
 
 	lami_table_set_title(t, "%s (%s)", classes[c].title, h->what);
 	for (size_t i = 0; i < nwcols; i++)
-		spaa_report_weight_column(t, wcols[i], &h->sem);
+		if (h->net)
+			spaa_report_net_column(t, wcols[i], &h->sem);
+		else
+			spaa_report_weight_column(t, wcols[i], &h->sem);
 	return t;
 }
 
@@ -127,16 +191,17 @@ static void functions_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 2, 4 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg;
+	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
 	struct lami_table *t = table(h, T_FUNCTIONS, wcols, 2);
 	size_t n = 0;
 
 	for (uint32_t f = 0; f < nfn; f++)
-		if (a->fn_total[f] || a->fn_self[f])
+		if (nonzero(W(a, na, fn_total, f)) || nonzero(W(a, na, fn_self, f)))
 			rank[n++] = (struct spaa_rank){
-				a->fn_self[f], a->fn_total[f],
+				key(h, W(a, na, fn_self, f)),
+				key(h, W(a, na, fn_total, f)),
 				spaa_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
@@ -146,10 +211,10 @@ static void functions_table(struct hotspots *h)
 		lami_row_begin(t);
 		lami_cell_string(t, spaa_str(p, p->functions[f].name));
 		lami_cell_path(t, spaa_str(p, p->dsos[p->functions[f].dso].name));
-		spaa_report_weight_cell(t, &h->sem, a->fn_self[f]);
-		spaa_report_share_cell(t, a->fn_self[f], a->total);
-		spaa_report_weight_cell(t, &h->sem, a->fn_total[f]);
-		spaa_report_share_cell(t, a->fn_total[f], a->total);
+		weight_cell(h, t, W(a, na, fn_self, f));
+		share_cell(h, t, W(a, na, fn_self, f), W_TOTAL(a, na));
+		weight_cell(h, t, W(a, na, fn_total, f));
+		share_cell(h, t, W(a, na, fn_total, f), W_TOTAL(a, na));
 		if (a->samples_known)
 			lami_cell_int(t, (int64_t)a->fn_samples[f]);
 		else
@@ -163,7 +228,7 @@ static void functions_table(struct hotspots *h)
 static void stacks_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
-	const struct spaa_agg *a = &h->agg;
+	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
 	uint32_t npaths = a->paths.nr;
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
 	struct lami_table *t = table(h, T_STACKS, wcols, 1);
@@ -171,16 +236,17 @@ static void stacks_table(struct hotspots *h)
 
 	/* path 0 is the empty sequence of the string table, never a stack */
 	for (uint32_t i = 1; i < npaths; i++)
-		if (a->path_weight[i])
+		if (nonzero(W(a, na, path_weight, i)))
 			rank[n++] = (struct spaa_rank){
-				a->path_weight[i], 0, spaa_agg_path_name(a, i), i, i,
+				key(h, W(a, na, path_weight, i)), 0,
+				spaa_agg_path_name(a, i), i, i,
 			};
 	spaa_rank_sort(rank, n);
 	for (size_t i = 0; i < limit(h, n); i++) {
 		lami_row_begin(t);
 		lami_cell_string(t, rank[i].name);
-		spaa_report_weight_cell(t, &h->sem, rank[i].key);
-		spaa_report_share_cell(t, rank[i].key, a->total);
+		weight_cell(h, t, W(a, na, path_weight, rank[i].idx));
+		share_cell(h, t, W(a, na, path_weight, rank[i].idx), W_TOTAL(a, na));
 		lami_row_end(t);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -192,7 +258,7 @@ static void stacks_table(struct hotspots *h)
 /* The function with the most self weight in each thread. */
 static uint32_t *hottest_per_thread(const struct hotspots *h)
 {
-	const struct spaa_agg *a = &h->agg;
+	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
 	uint32_t *best = spaa_xmalloc((a->threads.nr + 1) * sizeof(*best));
 
 	for (uint32_t t = 0; t < a->threads.nr; t++)
@@ -200,10 +266,11 @@ static uint32_t *hottest_per_thread(const struct hotspots *h)
 	for (uint32_t i = 0; i < a->thread_fn.nr; i++) {
 		const uint32_t *k = spaa_map_key(&a->thread_fn, i);   /* thread, fn */
 		uint32_t cur = best[k[0]];
-		uint64_t w = a->thread_fn_self[i];
+		uint64_t w = key(h, W(a, na, thread_fn_self, i));
+		uint64_t wcur = cur == SPAA_NONE ? 0 : key(h, W(a, na, thread_fn_self, cur));
 
-		if (cur == SPAA_NONE || w > a->thread_fn_self[cur] ||
-		    (w == a->thread_fn_self[cur] &&
+		if (cur == SPAA_NONE || w > wcur ||
+		    (w == wcur &&
 		     strcmp(spaa_str(h->p, h->p->functions[k[1]].name),
 			    spaa_str(h->p, h->p->functions[((const uint32_t *)
 				spaa_map_key(&a->thread_fn, cur))[1]].name)) < 0))
@@ -216,7 +283,7 @@ static void threads_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg;
+	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->threads.nr + 1) * sizeof(*rank));
 	uint32_t *best = hottest_per_thread(h);
 	struct lami_table *t = table(h, T_THREADS, wcols, 1);
@@ -224,7 +291,9 @@ static void threads_table(struct hotspots *h)
 	for (uint32_t i = 0; i < a->threads.nr; i++) {
 		const int64_t *k = spaa_map_key(&a->threads, i);       /* pid, tid */
 
-		rank[i] = (struct spaa_rank){ a->thread_weight[i], 0, NULL, k[1], i };
+		rank[i] = (struct spaa_rank){
+			key(h, W(a, na, thread_weight, i)), 0, NULL, k[1], i,
+		};
 	}
 	spaa_rank_sort(rank, a->threads.nr);
 	for (size_t i = 0; i < limit(h, a->threads.nr); i++) {
@@ -236,9 +305,10 @@ static void threads_table(struct hotspots *h)
 		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL,
 				  k[0] == SPAA_NO_ID ? LAMI_NO_ID : k[0],
 				  k[1] == SPAA_NO_ID ? LAMI_NO_ID : k[1]);
-		spaa_report_weight_cell(t, &h->sem, a->thread_weight[th]);
-		spaa_report_share_cell(t, a->thread_weight[th], a->total);
-		if (best[th] == SPAA_NONE || !a->thread_fn_self[best[th]]) {
+		weight_cell(h, t, W(a, na, thread_weight, th));
+		share_cell(h, t, W(a, na, thread_weight, th), W_TOTAL(a, na));
+		if (best[th] == SPAA_NONE ||
+		    !nonzero(W(a, na, thread_fn_self, best[th]))) {
 			lami_cell_unknown(t);
 		} else {
 			const uint32_t *fk = spaa_map_key(&a->thread_fn, best[th]);
@@ -255,6 +325,7 @@ static void threads_table(struct hotspots *h)
 static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
 {
 	static const size_t wcols[] = { 1 };
+	const struct spaa_agg *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->cpus.nr + 1) * sizeof(*rank));
 	struct lami_table *t = table(h, T_CPUS, wcols, 1);
 
@@ -264,15 +335,15 @@ static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
 
 	for (uint32_t i = 0; i < a->cpus.nr; i++)
 		rank[i] = (struct spaa_rank){
-			a->cpu_weight[i], 0, NULL,
+			key(h, W(a, na, cpu_weight, i)), 0, NULL,
 			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
 		};
 	spaa_rank_sort(rank, a->cpus.nr);
 	for (size_t i = 0; i < limit(h, a->cpus.nr); i++) {
 		lami_row_begin(t);
 		lami_cell_cpu(t, rank[i].tie);
-		spaa_report_weight_cell(t, &h->sem, rank[i].key);
-		spaa_report_share_cell(t, rank[i].key, a->total);
+		weight_cell(h, t, W(a, na, cpu_weight, rank[i].idx));
+		share_cell(h, t, W(a, na, cpu_weight, rank[i].idx), W_TOTAL(a, na));
 		lami_row_end(t);
 	}
 	free(rank);
@@ -283,27 +354,71 @@ static void dsos_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg;
+	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
 	uint32_t ndso = spaa_profile_ndsos(p);
 	struct spaa_rank *rank = spaa_xmalloc((ndso + 1) * sizeof(*rank));
 	struct lami_table *t = table(h, T_DSOS, wcols, 1);
 	size_t n = 0;
 
 	for (uint32_t d = 0; d < ndso; d++)
-		if (a->dso_self[d])
+		if (nonzero(W(a, na, dso_self, d)))
 			rank[n++] = (struct spaa_rank){
-				a->dso_self[d], 0, spaa_str(p, p->dsos[d].name), d, d,
+				key(h, W(a, na, dso_self, d)), 0,
+				spaa_str(p, p->dsos[d].name), d, d,
 			};
 	spaa_rank_sort(rank, n);
 	for (size_t i = 0; i < limit(h, n); i++) {
 		lami_row_begin(t);
 		lami_cell_path(t, rank[i].name);
-		spaa_report_weight_cell(t, &h->sem, rank[i].key);
-		spaa_report_share_cell(t, rank[i].key, a->total);
+		weight_cell(h, t, W(a, na, dso_self, rank[i].idx));
+		share_cell(h, t, W(a, na, dso_self, rank[i].idx), W_TOTAL(a, na));
 		lami_row_end(t);
 	}
 	free(rank);
 	lami_results_add(&h->run->results, t);
+}
+
+/*
+ * Adds the chosen metric to a, from the records or from the samples in
+ * range; with --net also its twin to n.  Each of the two sees both
+ * metrics' occurrences, in the same order, the other's as keys only, so
+ * their paths, threads and CPUs have the same indices.
+ */
+static int add_metric(struct hotspots *h, struct spaa_agg *a, struct spaa_agg *n,
+		      const struct spaa_fold *fold, struct spaa_error *err)
+{
+	const uint32_t metrics[2] = { h->metric, h->twin };
+	struct spaa_agg *aggs[2] = { a, n };
+	int nr = h->net ? 2 : 1;
+
+	for (int m = 0; m < nr; m++)
+		for (int g = 0; g < nr; g++) {
+			aggs[g]->keys_only = g != m;
+			if (fold ? spaa_agg_add_fold(aggs[g], fold, h->event, metrics[m],
+						     opt_pid, opt_tid, err)
+				 : spaa_agg_add_records(aggs[g], h->event, metrics[m],
+							opt_pid, opt_tid, err))
+				return -1;
+		}
+	return 0;
+}
+
+/* Resolves --net: the chosen metric's twin "M-", or a usage error. */
+static int select_twin(struct hotspots *h, struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+
+	h->twin = spaa_report_twin(p, h->event, h->metric);
+	if (h->twin != SPAA_NONE) {
+		h->net = true;
+		return 0;
+	}
+	return spaa_error_set(err, SPAA_E_USAGE,
+			      "--net: event '%s' has no metric '%s-' (the negative "
+			      "part of '%s'; without one, '%s' needs no netting)",
+			      spaa_str(p, p->events[h->event].name),
+			      spaa_str(p, h->metric), spaa_str(p, h->metric),
+			      spaa_str(p, h->metric));
 }
 
 /* Sums the chosen event and metric, from records or from samples in range. */
@@ -315,7 +430,8 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	bool restrict_time = o->has_begin || o->has_end;
 	int at;
 
-	if (spaa_report_select(p, opt_event, opt_metric, &h->event, &h->metric, err))
+	if (spaa_report_select(p, opt_event, opt_metric, &h->event, &h->metric, err) ||
+	    (opt_net && select_twin(h, err)))
 		return -1;
 	spaa_metric_semantics(p, h->event, h->metric,
 			      spaa_metric_unit(p, h->event, h->metric), &h->sem);
@@ -324,23 +440,29 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		      spaa_str(p, p->events[h->event].name),
 		      h->metric == p->events[h->event].primary_metric ?
 		      "primary metric" : "metric", spaa_str(p, h->metric));
+	if (h->net)
+		at += snprintf(h->what + at, sizeof(h->what) - at,
+			       ", net: '%s' - '%s'", spaa_str(p, h->metric),
+			       spaa_str(p, h->twin));
 
 	spaa_agg_init(&h->agg, p);
+	if (h->net)
+		spaa_agg_init(&h->neg, p);
 	if (restrict_time && p->nsamples)
-		return spaa_agg_add_fold(&h->agg, fold, h->event, h->metric,
-					 opt_pid, opt_tid, err);
+		return add_metric(h, &h->agg, &h->neg, fold, err);
 	if (restrict_time)
 		snprintf(h->what + at, sizeof(h->what) - at,
 			 "; whole profile: it has no sample records to restrict to --begin/--end");
-	if (spaa_agg_add_records(&h->agg, h->event, h->metric, opt_pid, opt_tid, err))
+	if (add_metric(h, &h->agg, &h->neg, NULL, err))
 		return -1;
 	/* records rarely say which CPU ran them; samples often do */
 	if (h->agg.cpus_known || !p->nsamples)
 		return 0;
 	spaa_agg_init(&h->cpu_agg, p);
+	if (h->net)
+		spaa_agg_init(&h->cpu_neg, p);
 	h->has_cpu_agg = true;
-	return spaa_agg_add_fold(&h->cpu_agg, fold, h->event, h->metric,
-				 opt_pid, opt_tid, err);
+	return add_metric(h, &h->cpu_agg, &h->cpu_neg, fold, err);
 }
 
 static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
@@ -374,8 +496,12 @@ static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
 out:
 	if (h.agg.p)
 		spaa_agg_release(&h.agg);
+	if (h.neg.p)
+		spaa_agg_release(&h.neg);
 	if (h.has_cpu_agg)
 		spaa_agg_release(&h.cpu_agg);
+	if (h.cpu_neg.p)
+		spaa_agg_release(&h.cpu_neg);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 	return ret;

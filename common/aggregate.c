@@ -138,7 +138,13 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 {
 	const struct spaa_profile *p = a->p;
 	uint32_t self_fn = p->frames[o->self_frame].fn;
+	struct spaa_occurrence keys;
 
+	if (a->keys_only) {
+		keys = *o;
+		keys.weight = keys.self = keys.samples = 0;
+		o = &keys;
+	}
 	a->occurrences++;
 	if (add_to(&a->total, o->weight, err) ||
 	    add_to(&a->fn_self[self_fn], o->self, err) ||

@@ -68,6 +68,14 @@ struct spaa_agg {
 	 * string indices.  spaa_agg_path_name prints names either way.
 	 */
 	bool path_by_function;
+	/*
+	 * Set between adds: spaa_agg_add interns the occurrence's keys (path,
+	 * thread, thread-function, CPU) and adds no weight or samples.  Two
+	 * aggregates fed the same occurrences in the same order, each with
+	 * the weight of only some of them, then give every path, thread and
+	 * CPU the same index (what --net of spaa-hotspots subtracts).
+	 */
+	bool keys_only;
 	struct spaa_strtab paths;       /* function-name sequences, root first */
 	uint64_t *path_weight;
 	size_t path_alloc;

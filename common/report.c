@@ -1,4 +1,6 @@
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
@@ -125,6 +127,64 @@ void spaa_report_weight_cell(struct lami_table *t,
 void spaa_report_share_cell(struct lami_table *t, uint64_t part, uint64_t whole)
 {
 	if (!whole)
+		lami_cell_unknown(t);
+	else
+		lami_cell_ratio(t, (double)part / (double)whole);
+}
+
+uint32_t spaa_report_twin(const struct spaa_profile *p, uint32_t event,
+			  uint32_t metric)
+{
+	const char *name = spaa_str(p, metric);
+	size_t len = strlen(name);
+	char *twin = spaa_xmalloc(len + 2);
+	uint32_t m;
+
+	memcpy(twin, name, len);
+	twin[len] = '-';
+	twin[len + 1] = '\0';
+	m = spaa_strtab_find(&p->strings, twin, len + 1);
+	free(twin);
+	return m != SPAA_MAP_NONE && event_has_metric(p, event, m) ? m : SPAA_NONE;
+}
+
+int64_t spaa_report_net(uint64_t pos, uint64_t neg)
+{
+	if (pos >= neg)
+		return pos - neg > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(pos - neg);
+	return neg - pos > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(neg - pos);
+}
+
+uint64_t spaa_report_net_key(int64_t v)
+{
+	return (uint64_t)v ^ ((uint64_t)1 << 63);
+}
+
+void spaa_report_net_column(struct lami_table *t, size_t col,
+			    const struct spaa_metric_sem *m)
+{
+	static const char *const units[] = {
+		[SPAA_MC_DURATION] = "ns",
+		[SPAA_MC_SIZE] = "bytes",
+		[SPAA_MC_INT] = "count",
+	};
+
+	lami_table_set_column(t, col, LAMI_NUMBER,
+			      m->cls == SPAA_MC_NUMBER ? m->unit : units[m->cls]);
+}
+
+void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			  int64_t net)
+{
+	double v = (double)net * m->scale;
+
+	/* durations, sizes and counts are whole units, as their own cells */
+	lami_cell_number(t, m->cls == SPAA_MC_NUMBER ? v : round(v));
+}
+
+void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole)
+{
+	if (whole <= 0)
 		lami_cell_unknown(t);
 	else
 		lami_cell_ratio(t, (double)part / (double)whole);

@@ -34,6 +34,38 @@ void spaa_report_weight_cell(struct lami_table *t,
 void spaa_report_share_cell(struct lami_table *t, uint64_t part, uint64_t whole);
 
 /*
+ * Net weights, for a metric M split in two non-negative metrics: M the
+ * positive parts and its twin "M-" the magnitudes of the negative parts
+ * (SPX, spx_reader.h), so net = M - (M-), signed.
+ *
+ * spaa_report_twin: the string index of "M-" when event has it, else
+ * SPAA_NONE.
+ */
+uint32_t spaa_report_twin(const struct spaa_profile *p, uint32_t event,
+			  uint32_t metric);
+
+/* pos - neg, saturated to int64 (sums are below 2^63 in any real profile). */
+int64_t spaa_report_net(uint64_t pos, uint64_t neg);
+
+/* A uint64 ordered as v is (for struct spaa_rank keys): v + 2^63. */
+uint64_t spaa_report_net_key(int64_t v);
+
+/*
+ * Declares column col of t as holding net weights of semantics m: a
+ * number with m's unit ("ns" for durations, "bytes" for sizes, "count"
+ * for counts, the metric's own unit for numbers).
+ */
+void spaa_report_net_column(struct lami_table *t, size_t col,
+			    const struct spaa_metric_sem *m);
+
+/* A net weight cell, scaled per m like spaa_report_weight_cell. */
+void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			  int64_t net);
+
+/* part / whole as a ratio cell; unknown when whole <= 0. */
+void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole);
+
+/*
  * The time range the results cover: --begin/--end where given, else the
  * profile's own span, else [0, 0] for a profile without time.
  */

@@ -1,0 +1,1 @@
+./spaa-hotspots --metric zm --net --begin 1700000000000000040 tests/data/spx/basic.json

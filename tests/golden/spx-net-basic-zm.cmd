@@ -1,0 +1,1 @@
+./spaa-hotspots --metric zm --net tests/data/spx/basic.json

@@ -1,0 +1,1 @@
+./spaa-hotspots --net tests/data/spx/basic.json

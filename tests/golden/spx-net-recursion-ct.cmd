@@ -1,0 +1,1 @@
+./spaa-hotspots --metric ct --net tests/data/spx/recursion.json
