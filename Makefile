@@ -7,6 +7,8 @@
 #   make golden        rewrite tests/golden/*.out from the current programs
 #                      (review the diff before committing)
 #   make demo          spaa-hotspots on examples/cwork.spaa.zst
+#   make bench         throughput and peak RSS on generated profiles in
+#                      build/bench/ (tests/bench/README.md); never fails
 #   make install       PREFIX=/usr/local, DESTDIR=staging directory
 #   make uninstall     removes what install installed
 #   make clean
@@ -107,7 +109,8 @@ QUIET_LINK = @echo '  LINK    $@';
 QUIET_AR = @echo '  AR      $@';
 endif
 
-.PHONY: all check asan valgrind golden demo install uninstall clean deps FORCE
+.PHONY: all check asan valgrind golden demo bench install uninstall clean \
+	deps FORCE
 
 all: $(PROGRAMS) $(UNIT_RUNNER)
 
@@ -210,6 +213,25 @@ demo: spaa-hotspots
 	@echo 'see spaa-hotspots(1).  Pipe it to "python3 -m json.tool" to indent it.'
 	@echo '$$ ./spaa-hotspots --limit 10 $(DEMO_PROFILE)'
 	@./spaa-hotspots --limit 10 $(DEMO_PROFILE)
+
+# ---- bench ---------------------------------------------------------------------
+
+# Not part of all or check.  The generated profiles stay in build/bench/ and
+# are reused; BENCH_BIG=1 adds the 10x-samples memory check.
+BENCH_DIR = build/bench
+
+$(BENCH_DIR)/gen: tests/bench/gen.c build/flavour | deps
+	$(Q)mkdir -p $(BENCH_DIR)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< -lm $(LDLIBS)
+
+$(BENCH_DIR)/naive: tests/bench/naive.c build/flavour | deps
+	$(Q)mkdir -p $(BENCH_DIR)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(ALL_LDLIBS)
+
+bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive
+	$(Q)sh tools/install-deps.sh --bench || \
+		echo 'bench: jq is missing; its reference figure is left out'
+	$(Q)BENCH_DIR=$(BENCH_DIR) bash tests/bench/run.sh
 
 # ---- install -------------------------------------------------------------------
 

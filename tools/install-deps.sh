@@ -1,12 +1,12 @@
 #!/bin/sh
 # install-deps.sh - make sure the build and test dependencies are present.
 #
-# usage: tools/install-deps.sh [--valgrind]
+# usage: tools/install-deps.sh [--valgrind | --bench]
 #
 # Run by "make" (target deps) before anything is built.  Checks for
 # pkg-config, the libcjson, libzstd, zlib and check pkg-config modules, and
 # /usr/bin/python3 with jsonschema (the test scripts' interpreter); with
-# --valgrind also for valgrind.  When all are there it does nothing, so it
+# --valgrind also for valgrind, with --bench (make bench only) also for jq.  When all are there it does nothing, so it
 # costs a fraction of a second.  When one is missing it installs the Debian
 # packages with apt-get, as root or through sudo, without a prompt and
 # without reading stdin (CI runs with neither a terminal nor stdin), then
@@ -25,10 +25,12 @@ python3-jsonschema valgrind zstd"
 MODULES="libcjson libzstd zlib check"
 
 need_valgrind=no
+need_bench=no
 case ${1-} in
 --valgrind) need_valgrind=yes ;;
+--bench) need_bench=yes; PACKAGES="$PACKAGES jq" ;;
 "") ;;
-*) echo "usage: tools/install-deps.sh [--valgrind]" >&2; exit 2 ;;
+*) echo "usage: tools/install-deps.sh [--valgrind | --bench]" >&2; exit 2 ;;
 esac
 
 # missing: prints what is missing, one item a line; nothing if all is there.
@@ -44,6 +46,9 @@ missing() {
 		echo "/usr/bin/python3 with jsonschema"
 	if [ "$need_valgrind" = yes ]; then
 		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
+	fi
+	if [ "$need_bench" = yes ]; then
+		command -v jq >/dev/null 2>&1 || echo "jq"
 	fi
 }
 

@@ -1,0 +1,238 @@
+#!/bin/bash
+# run.sh - the benchmark table of make bench (tests/bench/README.md).
+#
+# usage: tests/bench/run.sh        (from anywhere, after make and the
+#                                   bench helpers: make bench runs it)
+# BENCH_DIR      where the generated profiles and helpers are (build/bench)
+# BENCH_SAMPLES  sample records of the main profile (1500000, ~250 MB)
+# BENCH_JQ_MB    size of the slice jq runs on (20)
+# BENCH_BIG=1    also a profile with 10x the samples: peak RSS growth
+#
+# One run, on this machine: each program on the plain, zstd and gzip copy,
+# then the reference figures, then the ratios.  Benchmarks report, they
+# never fail: the exit status is 0 whatever the numbers.
+
+set -u
+cd "$(dirname "$0")/../.." || exit 0
+
+DIR=${BENCH_DIR:-build/bench}
+N=${BENCH_SAMPLES:-1500000}
+JQ_MB=${BENCH_JQ_MB:-20}
+GEN=$DIR/gen
+NAIVE=$DIR/naive
+TMP=$(mktemp -d) || exit 0
+trap 'rm -rf "$TMP"' EXIT
+
+note() { printf '%s\n' "$*"; }
+
+if [ ! -x "$GEN" ] || [ ! -x "$NAIVE" ]; then
+	note "bench: $GEN or $NAIVE is missing: run make bench"
+	exit 0
+fi
+
+# gen_file N: the plain profile of N samples, made once and reused; its
+# stacks are those of the main profile (the generator's default for N).
+KSTACKS=$(( N / 30 > 50000 ? 50000 : (N / 30 < 1 ? 1 : N / 30) ))
+gen_file() {
+	local f=$DIR/bench-$1-k$KSTACKS.spaa
+	if [ ! -s "$f" ]; then
+		note "bench: generating $f ($1 samples)" >&2
+		"$GEN" -k "$KSTACKS" "$1" >"$f.tmp" && mv "$f.tmp" "$f" || { rm -f "$f.tmp"; return 1; }
+	fi
+	printf '%s\n' "$f"
+}
+
+PLAIN=$(gen_file "$N") || { note "bench: generator failed"; exit 0; }
+ZST=$PLAIN.zst
+GZ=$PLAIN.gz
+if [ ! -s "$ZST" ]; then
+	note "bench: compressing $ZST (zstd -3)"
+	zstd -3 -q -c "$PLAIN" >"$ZST.tmp" && mv "$ZST.tmp" "$ZST"
+fi
+if [ ! -s "$GZ" ]; then
+	note "bench: compressing $GZ (gzip -6)"
+	gzip -6 -c "$PLAIN" >"$GZ.tmp" && mv "$GZ.tmp" "$GZ"
+fi
+SIZE=$(stat -c %s "$PLAIN")
+
+# jq is slow: it runs on a slice of about JQ_MB MB, the header and every
+# K-th line, so that the slice has the file's mix of stack and sample
+# records; its time is scaled to the whole file.
+K=$(( (SIZE + JQ_MB * 1048576 - 1) / (JQ_MB * 1048576) ))
+SLICE=$PLAIN.jq-slice-1-in-$K.spaa
+if [ ! -s "$SLICE" ] && command -v jq >/dev/null 2>&1; then
+	awk -v k="$K" 'NR == 1 || NR % k == 0' "$PLAIN" >"$SLICE.tmp" &&
+		mv "$SLICE.tmp" "$SLICE"
+fi
+
+declare -A WALL CPU RSS
+
+# measure KEY BYTES LABEL INPUT_NAME COMMAND: runs COMMAND (bash -c, with
+# pipefail) under /usr/bin/time, prints a row and records wall, user+sys
+# and peak RSS under KEY.  BYTES is the uncompressed input it reads.
+measure() {
+	local key=$1 bytes=$2 label=$3 input=$4 cmd=$5 st wall user sys kb
+	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" \
+		bash -c "set -o pipefail; $cmd" >"$TMP/out" 2>"$TMP/err"
+	st=$?
+	read -r wall user sys kb <"$TMP/time" 2>/dev/null ||
+		{ wall=0; user=0; sys=0; kb=0; }
+	case $wall in [0-9]*) ;; *) wall=0 user=0 sys=0 kb=0 ;; esac
+	WALL[$key]=$wall
+	CPU[$key]=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	RSS[$key]=$kb
+	awk -v in_="$input" -v l="$label" -v b="$bytes" -v w="$wall" \
+		-v c="${CPU[$key]}" -v kb="$kb" -v st="$st" 'BEGIN {
+		mb = b / 1e6
+		printf "%-5s %-34s %7.2f %7.2f %8.1f %8.1f %8.1f  %s\n", in_, l,
+			w, c, (w > 0 ? mb / w : 0), (c > 0 ? mb / c : 0), kb / 1024,
+			(st == 0 ? "ok" : "exit " st)
+	}'
+	if [ "$st" != 0 ]; then
+		sed 's/^/      | /' "$TMP/err" | head -n 3
+	fi
+}
+
+header() {
+	printf '%-5s %-34s %7s %7s %8s %8s %8s  %s\n' input program wall_s \
+		cpu_s MB/s MB/s_cpu RSS_MB status
+}
+
+# ratio A B: A / B with two decimals ("n/a" when either is missing or 0).
+ratio() {
+	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN {
+		if (a > 0 && b > 0) printf "%.2f", a / b; else printf "n/a" }'
+}
+
+# verdict VALUE OP TARGET: "met" or "NOT met".
+verdict() {
+	awk -v v="$1" -v op="$2" -v t="$3" 'BEGIN {
+		if (v == "n/a") { print "not measured"; exit }
+		ok = op == ">=" ? v + 0 >= t + 0 : op == "<=" ? v + 0 <= t + 0 : v + 0 < t + 0
+		print ok ? "met" : "NOT met" }'
+}
+
+MB=$(awk -v b="$SIZE" 'BEGIN { printf "%.1f", b / 1e6 }')
+STACKS=$(grep -c '"type":"stack"' "$PLAIN")
+note "== make bench: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+note "profile: $PLAIN: $N samples, $STACKS stack records, $MB MB plain;" \
+	"zstd -3 $(awk -v b="$(stat -c %s "$ZST")" 'BEGIN { printf "%.1f", b / 1e6 }') MB," \
+	"gzip -6 $(awk -v b="$(stat -c %s "$GZ")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
+note "MB/s = uncompressed MB read / wall (or user+sys CPU) seconds; MB = 1e6 bytes;"
+note "RSS = peak resident set (/usr/bin/time %M; of the largest process of a pipeline)."
+note "spaa-diff compares the file with itself, so it reads twice the bytes."
+note ""
+
+PROGRAMS="hotspots phases diff validate convert"
+cmd_for() { # PROGRAM FILE
+	case $1 in
+	hotspots) printf './spaa-hotspots %q' "$2" ;;
+	phases) printf './spaa-phases %q' "$2" ;;
+	diff) printf './spaa-diff %q %q' "$2" "$2" ;;
+	validate) printf './spaa-validate --quiet %q' "$2" ;;
+	convert) printf './spaa-convert --to folded %q' "$2" ;;
+	esac
+}
+label_for() {
+	case $1 in
+	diff) echo "spaa-diff FILE FILE" ;;
+	validate) echo "spaa-validate --quiet" ;;
+	convert) echo "spaa-convert --to folded" ;;
+	*) echo "spaa-$1" ;;
+	esac
+}
+
+header
+for in_ in plain zst gz; do
+	case $in_ in plain) f=$PLAIN ;; zst) f=$ZST ;; gz) f=$GZ ;; esac
+	cat "$f" >/dev/null # into the page cache, like every later read
+	for p in $PROGRAMS; do
+		bytes=$SIZE
+		[ "$p" = diff ] && bytes=$((2 * SIZE))
+		measure "$p.$in_" "$bytes" "$(label_for "$p")" "$in_" "$(cmd_for "$p" "$f")"
+	done
+done
+
+note ""
+note "reference figures (same run):"
+header
+measure ref.wc "$SIZE" "wc -l FILE" plain "wc -l $(printf %q "$PLAIN")"
+measure ref.zstd "$SIZE" "zstd -dc FILE | wc -l" zst "zstd -dc $(printf %q "$ZST") | wc -l"
+measure ref.gzip "$SIZE" "gzip -dc FILE | wc -l" gz "gzip -dc $(printf %q "$GZ") | wc -l"
+measure naive.plain "$SIZE" "naive cJSON loop" plain "$NAIVE $(printf %q "$PLAIN")"
+naive_out=$(cat "$TMP/out")
+measure naive.zst "$SIZE" "zstd -dc FILE | naive" zst "zstd -dc $(printf %q "$ZST") | $NAIVE"
+if [ -s "$SLICE" ] && command -v jq >/dev/null 2>&1; then
+	SLICE_SIZE=$(stat -c %s "$SLICE")
+	measure jq.slice "$SLICE_SIZE" "jq select(stack) | wc -l, slice" plain \
+		"jq -c 'select(.type==\"stack\")' $(printf %q "$SLICE") | wc -l"
+	JQ_SCALED=$(awk -v w="${WALL[jq.slice]}" -v a="$SIZE" -v b="$SLICE_SIZE" \
+		'BEGIN { printf "%.2f", w * a / b }')
+	JQ_SCALED_CPU=$(awk -v w="${CPU[jq.slice]}" -v a="$SIZE" -v b="$SLICE_SIZE" \
+		'BEGIN { printf "%.2f", w * a / b }')
+	note "      jq ran on $(awk -v b="$SLICE_SIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB" \
+		"(the header and every ${K}th line of the file, the file's record mix);"
+	note "      scaled to the whole file: ${JQ_SCALED} s wall, ${JQ_SCALED_CPU} s CPU" \
+		"(jq's MB/s above are its real rate)"
+else
+	JQ_SCALED=0 JQ_SCALED_CPU=0
+	note "      jq: not installed, left out"
+fi
+note "      naive counted: $naive_out (stack records, lines)"
+
+note ""
+note "ratios (wall; CPU = user+sys in brackets; > 1 means spaa-hotspots is faster):"
+r=$(ratio "${WALL[naive.plain]}" "${WALL[hotspots.plain]}")
+note "  hotspots vs naive cJSON, plain:   $r ($(ratio "${CPU[naive.plain]}" "${CPU[hotspots.plain]}"))  target >= 2.5: $(verdict "$r" '>=' 2.5)"
+r=$(ratio "$JQ_SCALED" "${WALL[hotspots.plain]}")
+note "  hotspots vs jq (scaled), plain:   $r ($(ratio "$JQ_SCALED_CPU" "${CPU[hotspots.plain]}"))  target >= 10: $(verdict "$r" '>=' 10)"
+r=$(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.zst]}")
+note "  hotspots zst / plain throughput:  $r ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.zst]}"))  target >= 0.8: $(verdict "$r" '>=' 0.8)"
+note "  hotspots zst vs zstd -dc | wc -l: $(ratio "${WALL[ref.zstd]}" "${WALL[hotspots.zst]}") (the decompression limit is 1.00)"
+note "  hotspots gz / plain throughput:   $(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.gz]}") ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.gz]}"))  bounded by zlib: hotspots gz runs at $(ratio "${WALL[ref.gzip]}" "${WALL[hotspots.gz]}") of gzip -dc | wc -l's speed"
+note "  analysis time / hotspots time, same file (target <= 1.5; diff reads the file twice):"
+for in_ in plain zst gz; do
+	line="    $in_:"
+	for p in phases diff validate convert; do
+		r=$(ratio "${WALL[$p.$in_]}" "${WALL[hotspots.$in_]}")
+		line="$line $p $r ($(verdict "$r" '<=' 1.5))"
+	done
+	line="$line; diff per byte read $(ratio "${WALL[diff.$in_]}" "$(awk -v w="${WALL[hotspots.$in_]}" 'BEGIN { print 2 * w }')")"
+	note "$line"
+done
+line="  peak RSS on the plain file (target <= 48 MB):"
+for p in $PROGRAMS; do
+	mb=$(awk -v k="${RSS[$p.plain]}" 'BEGIN { printf "%.1f", k / 1024 }')
+	line="$line $p $mb ($(verdict "$mb" '<=' 48))"
+done
+note "$line"
+
+if [ "${BENCH_BIG:-0}" = 1 ]; then
+	note ""
+	BIG=$(gen_file $((10 * N))) || { note "bench: generator failed"; exit 0; }
+	BSIZE=$(stat -c %s "$BIG")
+	note "memory growth: $BIG, 10x the samples, same stacks ($(awk -v b="$BSIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB plain)"
+	header
+	cat "$BIG" >/dev/null
+	for p in $PROGRAMS; do
+		bytes=$BSIZE
+		[ "$p" = diff ] && bytes=$((2 * BSIZE))
+		measure "$p.big" "$bytes" "$(label_for "$p")" "10x" "$(cmd_for "$p" "$BIG")"
+	done
+	line="  peak RSS growth 1x -> 10x (target < 10 %):"
+	for p in $PROGRAMS; do
+		g=$(awk -v a="${RSS[$p.big]}" -v b="${RSS[$p.plain]}" \
+			'BEGIN { if (b > 0) printf "%.1f", (a / b - 1) * 100; else printf "n/a" }')
+		line="$line $p ${g}% ($(verdict "$g" '<' 10))"
+	done
+	note "$line"
+	line="  time 10x / 1x (linear = 10):"
+	for p in $PROGRAMS; do
+		line="$line $p $(ratio "${WALL[$p.big]}" "${WALL[$p.plain]}")"
+	done
+	note "$line"
+else
+	note "  (BENCH_BIG=1 adds the 10x-samples memory growth check: ~2.5 GB of disk)"
+fi
+note "== load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
+exit 0
