@@ -537,30 +537,21 @@ out:
 	return ret;
 }
 
-/* Compatible: a profile that loads and has allocation or deallocation data. */
-static int allocs_compatible(struct spaa_run *run, const char *path,
+/* Compatible: a profile with allocation or deallocation data. */
+static int allocs_compatible(const struct spaa_profile *p, const char *path,
 			     struct spaa_error *err)
 {
-	struct spaa_profile p;
-	struct spaa_load_opts lo = { 0 };
-	struct allocs a = { .run = run, .p = &p };
-	int ret;
+	uint64_t samples = 0;
 
-	spaa_profile_init(&p);
-	spaa_fold_init(&a.fold, INT64_MIN, INT64_MAX);
-	spaa_timeline_init(&a.timeline, TL_N, 0);
-	lo.on_sample = on_sample;
-	lo.data = &a;
-	ret = spaa_load(&p, &path, 1, &lo, err);
-	if (!ret)
-		ret = memory_events(&p, path, SPAA_E_INCOMPATIBLE, err);
-	if (!ret && !has_memory_records(&p) && !a.memory_samples)
-		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
-				    "the profile has no stack or sample records of allocation or deallocation events");
-	spaa_timeline_release(&a.timeline);
-	spaa_fold_release(&a.fold);
-	spaa_profile_release(&p);
-	return ret;
+	if (memory_events(p, path, SPAA_E_INCOMPATIBLE, err))
+		return -1;
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (spaa_heap_event_is_memory(p, e))
+			samples += p->events[e].nsamples;
+	if (has_memory_records(p) || samples)
+		return 0;
+	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+			     "the profile has no stack or sample records of allocation or deallocation events");
 }
 
 const struct spaa_analysis spaa_this_analysis = {

@@ -507,28 +507,6 @@ out:
 	return ret;
 }
 
-/*
- * Trace Compass probes the trace alone, without the extra parameters
- * that name the baseline: judge it as a target, a SPAA profile that
- * loads and has stacks or samples.
- */
-static int diff_compatible(struct spaa_run *run, const char *path,
-			   struct spaa_error *err)
-{
-	struct spaa_profile p;
-	struct spaa_load_opts lo = { 0 };
-	int ret;
-
-	(void)run;
-	spaa_profile_init(&p);
-	ret = spaa_load(&p, &path, 1, &lo, err);
-	if (!ret && !p.nrecords && !p.nsamples)
-		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
-				    "the profile has no stack or sample records");
-	spaa_profile_release(&p);
-	return ret;
-}
-
 const struct spaa_analysis spaa_this_analysis = {
 	.name = "diff",
 	.title = "SPAA diff",
@@ -542,5 +520,5 @@ const struct spaa_analysis spaa_this_analysis = {
 	.options = options,
 	.flags = SPAA_ANALYSIS_TWO_INPUTS,
 	.run = diff_run,
-	.compatible = diff_compatible,
+	.compatible = spaa_report_need_stacks,
 };

@@ -507,24 +507,6 @@ out:
 	return ret;
 }
 
-/* Compatible: a SPAA profile that loads and has stacks or samples. */
-static int hotspots_compatible(struct spaa_run *run, const char *path,
-			       struct spaa_error *err)
-{
-	struct spaa_profile p;
-	struct spaa_load_opts lo = { 0 };
-	int ret;
-
-	(void)run;
-	spaa_profile_init(&p);
-	ret = spaa_load(&p, &path, 1, &lo, err);
-	if (!ret && !p.nrecords && !p.nsamples)
-		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
-				    "the profile has no stack or sample records");
-	spaa_profile_release(&p);
-	return ret;
-}
-
 const struct spaa_analysis spaa_this_analysis = {
 	.name = "hotspots",
 	.title = "SPAA hotspots",
@@ -536,5 +518,5 @@ const struct spaa_analysis spaa_this_analysis = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.run = hotspots_run,
-	.compatible = hotspots_compatible,
+	.compatible = spaa_report_need_stacks,
 };

@@ -790,22 +790,14 @@ out:
 	return ret;
 }
 
-/* Compatible: a SPAA profile with time-stamped samples or windows. */
-static int phases_compatible(struct spaa_run *run, const char *path,
+/* Compatible: a profile with time-stamped samples or windows. */
+static int phases_compatible(const struct spaa_profile *p, const char *path,
 			     struct spaa_error *err)
 {
-	struct spaa_profile p;
-	struct spaa_load_opts lo = { 0 };
-	int ret;
-
-	(void)run;
-	spaa_profile_init(&p);
-	ret = spaa_load(&p, &path, 1, &lo, err);
-	if (!ret && !p.nsamples && !p.nwindows)
-		ret = spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
-				    "the profile has no time information: no 'sample' or 'window' records");
-	spaa_profile_release(&p);
-	return ret;
+	if (p->nsamples || p->nwindows)
+		return 0;
+	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+			     "the profile has no time information: no 'sample' or 'window' records");
 }
 
 const struct spaa_analysis spaa_this_analysis = {

@@ -59,10 +59,11 @@ struct spaa_analysis {
 	const struct lami_option *options;      /* extra options or NULL */
 	unsigned flags;
 	/*
-	 * --test-compatibility: 0 if the analysis can run on path, else -1
-	 * with err saying why (SPAA_E_INCOMPATIBLE, or the load error).
+	 * --test-compatibility: main loads path quietly (no callbacks) into
+	 * p and asks; 0 if the analysis can run on it, else -1 with err
+	 * saying why (SPAA_E_INCOMPATIBLE).  Load errors never reach here.
 	 */
-	int (*compatible)(struct spaa_run *run, const char *path,
+	int (*compatible)(const struct spaa_profile *p, const char *path,
 			  struct spaa_error *err);
 	/* The analysis: adds tables to run->results, or fails with err. */
 	int (*run)(struct spaa_run *run, struct spaa_error *err);

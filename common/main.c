@@ -107,8 +107,14 @@ int main(int argc, char **argv)
 		write_metadata(a);
 	} else if (opts.test_compat) {
 		/* silent: stderr is merged into stdout and must stay clean */
-		if (a->compatible(&run, opts.test_compat, &err))
+		struct spaa_load_opts quiet = { 0 };
+		struct spaa_profile p;
+
+		spaa_profile_init(&p);
+		if (spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
+		    a->compatible(&p, opts.test_compat, &err))
 			status = fail(name, &err, true);
+		spaa_profile_release(&p);
 	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.npaths != 1) {
 		/* two-input analyses count their own paths (--baseline PATH) */
 		spaa_error_set(&err, SPAA_E_USAGE,

@@ -62,6 +62,7 @@ struct spaa_event {
 	uint64_t sample_period; /* 0 when not given */
 	int tracks_frees;       /* allocation_tracking.tracks_frees: 1, 0, -1 unknown */
 	int has_timestamps;     /* allocation_tracking.has_timestamps: 1, 0, -1 */
+	uint64_t nsamples;      /* sample records of this event, all files */
 };
 
 struct spaa_dso {

@@ -190,6 +190,15 @@ void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whol
 		lami_cell_ratio(t, (double)part / (double)whole);
 }
 
+int spaa_report_need_stacks(const struct spaa_profile *p, const char *path,
+			    struct spaa_error *err)
+{
+	if (p->nrecords || p->nsamples)
+		return 0;
+	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+			     "the profile has no stack or sample records");
+}
+
 void spaa_report_range(const struct lami_opts *o, const struct spaa_profile *p,
 		       int64_t *begin, int64_t *end)
 {

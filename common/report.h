@@ -66,6 +66,13 @@ void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
 void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole);
 
 /*
+ * The compatibility test of analyses that work on any stacks
+ * (struct spaa_analysis.compatible): p has stack or sample records.
+ */
+int spaa_report_need_stacks(const struct spaa_profile *p, const char *path,
+			    struct spaa_error *err);
+
+/*
  * The time range the results cover: --begin/--end where given, else the
  * profile's own span, else [0, 0] for a profile without time.
  */

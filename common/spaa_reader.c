@@ -962,6 +962,7 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	s.stack = stack_ref(r, id, REF_NEEDED);
 
 	p->nsamples++;
+	p->events[s.event].nsamples++;
 	p->files[r->file].nsamples++;
 	spaa_profile_cover_time(p, s.time, s.time);
 	if (r->o->on_sample && r->o->on_sample(r->o->data, p, &s, err)) {

@@ -479,6 +479,7 @@ static int slice(struct spx *s, struct spaa_error *err)
 	smp.file = s->file;
 	smp.line = s->line;
 	p->nsamples++;
+	p->events[s->event].nsamples++;
 	p->files[s->file].nsamples++;
 	spaa_profile_cover_time(p, smp.time, smp.time);
 	if (s->o->on_sample && s->o->on_sample(s->o->data, p, &smp, err))
