@@ -7,8 +7,8 @@ with "N passed, M failed".  Run from the repository root (make check does).
 import json
 import os
 import re
-import subprocess
 import sys
+from clitest import check, finish, lami, run
 
 PROG = './spaa-allocs'
 DATA = 'tests/data'
@@ -18,32 +18,6 @@ V8 = [os.path.join(DATA, 'allocs_v8_heapsnapshot.spaa.gz'),
       os.path.join(DATA, 'allocs_v8_heaptimeline.spaa.gz')]
 FREES = os.path.join(DATA, 'allocs_frees.spaa')
 CPU = os.path.join(DATA, 'basic.spaa')
-results = []
-
-
-def run(args, stdin=None):
-    with open(stdin or os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def lami(args):
-    rc, out, err = run(args)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
-    return json.loads(out)
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def tables(doc):
@@ -193,5 +167,4 @@ def help_and_man_page_agree():
             or pat in man, 'pattern %s not in the man page' % pat
 
 
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

@@ -8,9 +8,10 @@ import gzip
 import json
 import os
 import re
-import subprocess
-import sys
+import shutil
 import tempfile
+
+from clitest import check, finish, ok, run
 
 CONV = './spaa-convert'
 VAL = './spaa-validate'
@@ -20,33 +21,7 @@ BASELINE = os.path.join(DATA, 'convert_cwork_baseline.perf-script.txt.gz')
 DWARF = os.path.join(DATA, 'convert_cwork_dwarf.perf-script.txt.gz')
 SMALL = os.path.join(DATA, 'convert_small.perf')
 FOLDED = os.path.join(DATA, 'convert_small.folded')
-results = []
 TMP = tempfile.mkdtemp(prefix='cli_convert.')
-
-
-def run(args, stdin=None):
-    with open(stdin or os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def ok(args, stdin=None):
-    rc, out, err = run(args, stdin)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, err))
-    return out
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def convert(src, *opts):
@@ -390,7 +365,5 @@ def help_and_man_pages_agree():
             assert opt in page, '%s: %s is not in %s' % (prog, opt, man)
 
 
-import shutil
 shutil.rmtree(TMP, ignore_errors=True)
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

@@ -14,7 +14,7 @@ import math
 import os
 import re
 import subprocess
-import sys
+from clitest import check, finish, lami, run
 
 DIFF = './spaa-diff'
 DATA = 'tests/data'
@@ -30,32 +30,6 @@ PAIRS = [
     (CWORK_B, CWORK_T, []),
     (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP]),
 ]
-results = []
-
-
-def run(args, stdin=None):
-    with open(stdin or os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def lami(args):
-    rc, out, err = run(args)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
-    return json.loads(out)
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def tables(doc):
@@ -253,5 +227,4 @@ def help_and_man_page_agree():
     assert out.rstrip().endswith('See spaa-diff(1).'), out[-80:]
 
 
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

@@ -8,40 +8,14 @@ repository root (make check does).
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
+from clitest import check, finish, lami, run
 
 HOT = './spaa-hotspots'
 DATA = 'tests/data'
 PROFILES = [os.path.join(DATA, f) for f in sorted(os.listdir(DATA))
             if re.search(r'\.spaa(\.gz|\.zst)?$', f)]
-results = []
-
-
-def run(args, stdin=None):
-    with open(stdin or os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def lami(args, stdin=None):
-    rc, out, err = run(args, stdin)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
-    return json.loads(out)
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def data_of(doc):
@@ -170,5 +144,4 @@ def install_and_uninstall():
         assert left == [], left
 
 
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

@@ -11,9 +11,9 @@ import json
 import os
 import random
 import re
-import subprocess
-import sys
 import tempfile
+import clitest
+from clitest import check, finish, run
 
 PH = './spaa-phases'
 DATA = 'tests/data'
@@ -25,32 +25,6 @@ NS = 10**9
 # true boundaries (ns) of the synthetic files, see make_phases_data.py
 ABIA_TRUE = [103 * NS, 105 * NS, 106 * NS]
 SHIFTED_TRUE = [52_383_000_000, 54_193_000_000]
-results = []
-
-
-def run(args):
-    with open(os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=120)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def lami(args):
-    rc, out, err = run([PH] + args)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
-    return json.loads(out)
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def table(doc, name):
@@ -94,6 +68,10 @@ def samples_of(path):
                 n += 1
                 per += rec['period']
     return n, per
+
+
+def lami(args):
+    return clitest.lami([PH] + args)
 
 
 @check
@@ -240,5 +218,4 @@ def deterministic():
         assert run([PH, '--by-thread', path]) == run([PH, '--by-thread', path])
 
 
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

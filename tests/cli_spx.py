@@ -7,39 +7,13 @@ with "N passed, M failed".  Run from the repository root (make check does).
 import glob
 import json
 import os
-import subprocess
 import sys
+from clitest import check, finish, lami, run
 
 HOT = './spaa-hotspots'
 SPX = 'tests/data/spx'
 HAND = sorted(glob.glob(os.path.join(SPX, '*.json')))
 CORPUS = sorted(glob.glob(os.path.join(SPX, 'corpus', '*', '*.json')))
-results = []
-
-
-def run(args):
-    with open(os.devnull, 'rb') as f:
-        p = subprocess.run(args, stdin=f, capture_output=True, timeout=300)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
-
-
-def lami(args):
-    rc, out, err = run(args)
-    if rc:
-        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
-    return json.loads(out)
-
-
-def check(fn):
-    try:
-        fn()
-        results.append(True)
-        print('ok', fn.__name__)
-    except AssertionError as e:
-        results.append(False)
-        print('FAIL', fn.__name__)
-        print('   ', str(e)[:2000])
-    return fn
 
 
 def tables(doc):
@@ -148,5 +122,4 @@ def deep_recursion_and_large_counts():
     assert paths, doc
 
 
-print('%d passed, %d failed' % (results.count(True), results.count(False)))
-sys.exit(0 if all(results) else 1)
+finish()

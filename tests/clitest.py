@@ -1,0 +1,53 @@
+"""The small harness the tests/cli_*.py files share.
+
+Each check is a function decorated with @check; it runs at once and
+prints "ok NAME" or "FAIL NAME" with the reason.  finish() prints the
+closing "N passed, M failed" line and exits with the status.  Programs run
+with stdin from a file or /dev/null (never a terminal), as under CI.
+"""
+import json
+import os
+import subprocess
+import sys
+
+_results = []
+
+
+def run(args, stdin=None, timeout=300):
+    """(exit status, stdout, stderr) of args."""
+    with open(stdin or os.devnull, 'rb') as f:
+        p = subprocess.run(args, stdin=f, capture_output=True, timeout=timeout)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def ok(args, stdin=None):
+    """stdout of args, which must succeed."""
+    rc, out, err = run(args, stdin)
+    if rc:
+        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, err))
+    return out
+
+
+def lami(args, stdin=None):
+    """The LAMI document args print, which must succeed."""
+    rc, out, err = run(args, stdin)
+    if rc:
+        raise AssertionError('%s: exit %d: %s' % (' '.join(args), rc, out + err))
+    return json.loads(out)
+
+
+def check(fn):
+    try:
+        fn()
+        _results.append(True)
+        print('ok', fn.__name__)
+    except AssertionError as e:
+        _results.append(False)
+        print('FAIL', fn.__name__)
+        print('   ', str(e)[:2000])
+    return fn
+
+
+def finish():
+    print('%d passed, %d failed' % (_results.count(True), _results.count(False)))
+    sys.exit(0 if all(_results) else 1)
