@@ -79,9 +79,10 @@ TOOLS = $(patsubst tools/%.c,spaa-%,$(TOOL_SRCS))
 PROGRAMS = $(ANALYSES) $(TOOLS)
 UNIT_SRCS = $(wildcard tests/unit/check_*.c)
 UNIT_OBJS = $(UNIT_SRCS:.c=.o)
+UNIT_HELPERS = tests/unit/testutil.o
 UNIT_RUNNER = tests/unit/check_spaa
 ALL_OBJS = $(LIB_OBJS) common/main.o $(ANALYSIS_SRCS:.c=.o) \
-	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) tests/unit/runner.o
+	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) $(UNIT_HELPERS) tests/unit/runner.o
 
 MAN1 = $(wildcard man/*.1)
 MAN7 = $(wildcard man/*.7)
@@ -125,13 +126,16 @@ $(ANALYSES): spaa-%: analyses/%.o common/main.o libspaa.a
 $(TOOLS): spaa-%: tools/%.o libspaa.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
-$(UNIT_RUNNER): tests/unit/runner.o $(UNIT_OBJS) libspaa.a
+$(UNIT_RUNNER): tests/unit/runner.o $(UNIT_OBJS) $(UNIT_HELPERS) libspaa.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(ALL_LDLIBS)
 
 %.o: %.c
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 tests/unit/runner.o: tests/unit/runner.c tests/unit/suites.inc
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
+
+$(UNIT_HELPERS): tests/unit/%.o: tests/unit/%.c
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
 
 $(UNIT_OBJS): tests/unit/%.o: tests/unit/%.c tests/unit/suites.inc

@@ -37,7 +37,7 @@ check() {
 	else
 		failed=$((failed + 1))
 		echo "FAIL $n $what"
-		printf '%s\n' "$text" | head -n 40 | sed 's/^/    /'
+		printf '%s\n' "$text" | sed -n 1,40p | sed 's/^/    /'
 	fi
 }
 

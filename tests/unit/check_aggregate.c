@@ -17,29 +17,20 @@
 #include "aggregate.h"
 #include "load.h"
 #include "util.h"
+#include "testutil.h"
 
 Suite *aggregate_suite(void);
 
 /* ---- loading a profile from lines ---------------------------------------- */
 
-static char tmpdir[256];
-
 static void setup(void)
 {
-	const char *base = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/check_aggregate.XXXXXX",
-		 base && *base ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	testutil_tmpdir_setup("check_aggregate");
 }
 
 static void teardown(void)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/p.spaa", tmpdir);
-	unlink(path);
-	rmdir(tmpdir);
+	testutil_tmpdir_teardown();
 }
 
 struct samples {
@@ -71,7 +62,7 @@ static void load_lines(struct spaa_profile *p, const char *const *lines,
 	const char *paths[1] = { path };
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/p.spaa", tmpdir);
+	snprintf(path, sizeof(path), "%s/p.spaa", testutil_tmpdir());
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
 	for (size_t i = 0; lines[i]; i++) {

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "input.h"
+#include "testutil.h"
 #include "util.h"
 
 Suite *input_suite(void);
@@ -23,70 +24,14 @@ Suite *input_suite(void);
  * Every test works in its own mkdtemp directory and builds its inputs
  * there with the zlib and zstd APIs, so no binary fixtures are needed.
  */
-static char tmpdir[256];
-
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	DIR *d;
-	struct dirent *de;
-	char sub[1024];
-
-	if (lstat(path, &st))
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	chmod(path, 0700);
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-			rm_rf(sub);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
-
 static void setup(void)
 {
-	const char *base = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/check_input.XXXXXX",
-		 base && *base ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	testutil_tmpdir_setup("check_input");
 }
 
 static void teardown(void)
 {
-	rm_rf(tmpdir);
-}
-
-/* Path of name inside tmpdir; returns a static buffer. */
-static const char *tpath(const char *name)
-{
-	static char buf[4][1024];
-	static int which;
-
-	which = (which + 1) % 4;
-	snprintf(buf[which], sizeof(buf[which]), "%s/%s", tmpdir, name);
-	return buf[which];
-}
-
-static const char *write_file(const char *name, const void *data, size_t len)
-{
-	const char *path = tpath(name);
-	FILE *f = fopen(path, "wb");
-
-	ck_assert_ptr_nonnull(f);
-	if (len)
-		ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-	return path;
+	testutil_tmpdir_teardown();
 }
 
 /* A growable byte buffer for building inputs and expected outputs. */
@@ -180,7 +125,7 @@ static const char *write_compressed(const char *name,
 	const char *path;
 
 	compress_into(&b, comp, data, len);
-	path = write_file(name, b.p, b.len);
+	path = testutil_write(name, b.p, b.len);
 	bytes_release(&b);
 	return path;
 }
@@ -401,7 +346,7 @@ START_TEST(test_short_file)
 	struct spaa_input *in;
 	char *line;
 	size_t len;
-	const char *path = write_file("short", c->data, c->len);
+	const char *path = testutil_write("short", c->data, c->len);
 
 	spaa_error_init(&err);
 	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
@@ -432,7 +377,7 @@ START_TEST(test_gzip_members)
 	gzip_add(&b, "one\ntwo-", 8);
 	gzip_add(&b, "", 0);    /* an empty member is still a member */
 	gzip_add(&b, "continued\nthree\n", 16);
-	path = write_file("cat.gz", b.p, b.len);
+	path = testutil_write("cat.gz", b.p, b.len);
 	ck_assert_int_eq(slurp(path, 0, &got, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
 	bytes_add(&got, "", 1);
@@ -461,7 +406,7 @@ START_TEST(test_zstd_frames)
 	bytes_add(&b, skippable, sizeof(skippable));
 	zstd_add(&b, "continued\nthree\n", 16, 1);
 	zstd_add(&b, "", 0, 0);
-	path = write_file("cat.zst", b.p, b.len);
+	path = testutil_write("cat.zst", b.p, b.len);
 	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), SPAA_COMP_ZSTD);
 	spaa_input_close(in);
@@ -527,7 +472,7 @@ START_TEST(test_damaged)
 			  "\x28\xb5\x2f\xfd", c->comp == SPAA_COMP_GZIP ? 2 : 4);
 		break;
 	}
-	path = write_file("damaged", b.p, b.len);
+	path = testutil_write("damaged", b.p, b.len);
 	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
 	while ((r = spaa_input_getline(in, &line, &len, &err)) == 1)
 		;
@@ -570,7 +515,7 @@ START_TEST(test_zstd_window_limit)
 	for (big = 0; big < 2; big++) {
 		spaa_error_init(&err);
 		frame[5] = big ? 21 << 3 : 0;
-		path = write_file("window.zst", frame, sizeof(frame));
+		path = testutil_write("window.zst", frame, sizeof(frame));
 		ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
 		if (big) {
 			ck_assert_int_eq(spaa_input_getline(in, &line, &len,
@@ -786,7 +731,7 @@ START_TEST(test_stdin_file)
 	struct spaa_input *in;
 	char *line;
 	size_t len;
-	const char *path = write_file("stdin.txt", "abc\ndef\n", 8);
+	const char *path = testutil_write("stdin.txt", "abc\ndef\n", 8);
 	int fd = open(path, O_RDONLY), saved = dup(0);
 
 	spaa_error_init(&err);
@@ -810,7 +755,7 @@ START_TEST(test_open_missing)
 {
 	struct spaa_error err;
 	struct spaa_input *in = (struct spaa_input *)&err;
-	const char *path = tpath("missing.spaa");
+	const char *path = testutil_path("missing.spaa");
 
 	spaa_error_init(&err);
 	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), -1);
@@ -828,10 +773,10 @@ START_TEST(test_open_directory)
 	struct spaa_input *in;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_input_open(&in, tmpdir, NULL, &err), -1);
+	ck_assert_int_eq(spaa_input_open(&in, testutil_tmpdir(), NULL, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_IO);
 	ck_assert_str_eq(err.msg, "is a directory");
-	ck_assert_str_eq(err.file, tmpdir);
+	ck_assert_str_eq(err.file, testutil_tmpdir());
 }
 END_TEST
 
@@ -847,7 +792,7 @@ static int open_unreadable(const char *path, struct spaa_error *err)
 START_TEST(test_open_unreadable)
 {
 	struct spaa_error err;
-	const char *path = write_file("secret.spaa", "x\n", 2);
+	const char *path = testutil_write("secret.spaa", "x\n", 2);
 	pid_t pid;
 	int status;
 
@@ -861,7 +806,7 @@ START_TEST(test_open_unreadable)
 		return;
 	}
 	/* root reads anything: check as nobody in a child instead */
-	ck_assert_int_eq(chmod(tmpdir, 0755), 0);
+	ck_assert_int_eq(chmod(testutil_tmpdir(), 0755), 0);
 	pid = fork();
 	ck_assert_int_ge(pid, 0);
 	if (!pid) {
@@ -899,19 +844,19 @@ START_TEST(test_expand_mixed)
 
 	spaa_error_init(&err);
 	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++)
-		write_file(files[i], "{}\n", 3);
+		testutil_write(files[i], "{}\n", 3);
 	/* a directory with a profile's name is not a profile */
-	ck_assert_int_eq(mkdir(tpath("sub.spaa"), 0755), 0);
-	ck_assert_int_eq(symlink("nowhere", tpath("dangling.spaa")), 0);
+	ck_assert_int_eq(mkdir(testutil_path("sub.spaa"), 0755), 0);
+	ck_assert_int_eq(symlink("nowhere", testutil_path("dangling.spaa")), 0);
 
 	for (slash = 0; slash < 2; slash++) {
-		snprintf(dir, sizeof(dir), "%s%s", tmpdir, slash ? "/" : "");
+		snprintf(dir, sizeof(dir), "%s%s", testutil_tmpdir(), slash ? "/" : "");
 		ck_assert_int_eq(spaa_input_expand(dir, &list, &err), 0);
 		ck_assert_uint_eq(list.nr, 4);
-		ck_assert_str_eq(list.paths[0], tpath("a.spaa"));
-		ck_assert_str_eq(list.paths[1], tpath("b.spaa.zst"));
-		ck_assert_str_eq(list.paths[2], tpath("d.ndjson.gz"));
-		ck_assert_str_eq(list.paths[3], tpath("r.json"));
+		ck_assert_str_eq(list.paths[0], testutil_path("a.spaa"));
+		ck_assert_str_eq(list.paths[1], testutil_path("b.spaa.zst"));
+		ck_assert_str_eq(list.paths[2], testutil_path("d.ndjson.gz"));
+		ck_assert_str_eq(list.paths[3], testutil_path("r.json"));
 		ck_assert_int_eq(list.kinds[0], SPAA_PATH_SPAA);
 		ck_assert_int_eq(list.kinds[1], SPAA_PATH_SPAA);
 		ck_assert_int_eq(list.kinds[2], SPAA_PATH_SPAA);
@@ -930,21 +875,21 @@ START_TEST(test_expand_files)
 {
 	struct spaa_pathlist list = { 0 };
 	struct spaa_error err;
-	const char *odd = write_file("odd.name", "0123456789", 10);
+	const char *odd = testutil_write("odd.name", "0123456789", 10);
 	size_t i;
 
 	spaa_error_init(&err);
 	ck_assert_int_eq(spaa_input_expand(odd, &list, &err), 0);
 	ck_assert_int_eq(spaa_input_expand("-", &list, &err), 0);
-	write_file("p.spaa", "{}\n", 3);
-	ck_assert_int_eq(spaa_input_expand(tmpdir, &list, &err), 0);
+	testutil_write("p.spaa", "{}\n", 3);
+	ck_assert_int_eq(spaa_input_expand(testutil_tmpdir(), &list, &err), 0);
 	/* many entries: the arrays grow */
 	for (i = 0; i < 40; i++)
 		ck_assert_int_eq(spaa_input_expand(odd, &list, &err), 0);
 	ck_assert_uint_eq(list.nr, 43);
 	ck_assert_str_eq(list.paths[0], odd);
 	ck_assert_str_eq(list.paths[1], "-");
-	ck_assert_str_eq(list.paths[2], tpath("p.spaa"));
+	ck_assert_str_eq(list.paths[2], testutil_path("p.spaa"));
 	for (i = 0; i < 3; i++)
 		ck_assert_int_eq(list.kinds[i], SPAA_PATH_SPAA);
 	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 3 + 40 * 10);
@@ -953,7 +898,7 @@ START_TEST(test_expand_files)
 END_TEST
 
 static const struct expand_error_case {
-	const char *name;       /* inside tmpdir; NULL = tmpdir itself */
+	const char *name;       /* inside the scratch dir; NULL = the dir itself */
 	const char *code;
 	const char *msg;
 } expand_error_cases[] = {
@@ -968,12 +913,12 @@ START_TEST(test_expand_errors)
 	const struct expand_error_case *c = &expand_error_cases[_i];
 	struct spaa_pathlist list = { 0 };
 	struct spaa_error err;
-	const char *path = c->name ? tpath(c->name) : tmpdir;
+	const char *path = c->name ? testutil_path(c->name) : testutil_tmpdir();
 
 	spaa_error_init(&err);
 	/* not profiles: the directory still has none */
-	write_file("notes.txt", "x", 1);
-	write_file("lone.json", "{}", 2);
+	testutil_write("notes.txt", "x", 1);
+	testutil_write("lone.json", "{}", 2);
 	ck_assert_int_eq(spaa_input_expand(path, &list, &err), -1);
 	ck_assert_str_eq(err.code, c->code);
 	ck_assert_str_eq(err.msg, c->msg);

@@ -22,62 +22,20 @@
 
 #include "load.h"
 #include "util.h"
+#include "testutil.h"
 
 Suite *reader_suite(void);
 
 /* ---- files --------------------------------------------------------------- */
 
-static char tmpdir[256];
-
-static void rm_rf(const char *path)
-{
-	struct stat st;
-	struct dirent *de;
-	char sub[1024];
-	DIR *d;
-
-	if (lstat(path, &st))
-		return;
-	if (!S_ISDIR(st.st_mode)) {
-		unlink(path);
-		return;
-	}
-	d = opendir(path);
-	if (d) {
-		while ((de = readdir(d))) {
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
-			rm_rf(sub);
-		}
-		closedir(d);
-	}
-	rmdir(path);
-}
-
 static void setup(void)
 {
-	const char *base = getenv("TMPDIR");
-
-	snprintf(tmpdir, sizeof(tmpdir), "%s/check_reader.XXXXXX",
-		 base && *base ? base : "/tmp");
-	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+	testutil_tmpdir_setup("check_reader");
 }
 
 static void teardown(void)
 {
-	rm_rf(tmpdir);
-}
-
-/* Path of name inside tmpdir; a static buffer, 4 in rotation. */
-static const char *tpath(const char *name)
-{
-	static char buf[4][1024];
-	static int which;
-
-	which = (which + 1) % 4;
-	snprintf(buf[which], sizeof(buf[which]), "%s/%s", tmpdir, name);
-	return buf[which];
+	testutil_tmpdir_teardown();
 }
 
 /* The text of lines (NULL-terminated), one per line, ' turned into ". */
@@ -101,7 +59,7 @@ static char *profile_text(const char *const *lines, size_t *len)
 
 static const char *write_bytes(const char *name, const void *data, size_t len)
 {
-	const char *path = tpath(name);
+	const char *path = testutil_path(name);
 	FILE *f = fopen(path, "wb");
 
 	ck_assert_ptr_nonnull(f);
@@ -1300,7 +1258,7 @@ START_TEST(test_directory)
 	uint32_t period;
 	char *s;
 
-	snprintf(dir, sizeof(dir), "%s", tpath("d"));
+	snprintf(dir, sizeof(dir), "%s", testutil_path("d"));
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	write_profile("d/b.spaa", b);
 	write_profile("d/a.spaa", a);
@@ -1351,7 +1309,7 @@ START_TEST(test_directory_error)
 	struct spaa_profile p;
 	struct spaa_error err;
 
-	snprintf(dir, sizeof(dir), "%s", tpath("d"));
+	snprintf(dir, sizeof(dir), "%s", testutil_path("d"));
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	write_profile("d/a.spaa", a);
 	write_profile("d/b.spaa", b);

@@ -1,0 +1,79 @@
+#include <check.h>
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+static char tmpdir[256];
+
+static void rm_rf(const char *path)
+{
+	char sub[1024];
+	struct stat st;
+	struct dirent *de;
+	DIR *d;
+
+	if (lstat(path, &st))
+		return;
+	if (!S_ISDIR(st.st_mode)) {
+		unlink(path);
+		return;
+	}
+	chmod(path, 0700);      /* a test may have made it unreadable */
+	d = opendir(path);
+	if (d) {
+		while ((de = readdir(d))) {
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(sub, sizeof(sub), "%s/%s", path, de->d_name);
+			rm_rf(sub);
+		}
+		closedir(d);
+	}
+	rmdir(path);
+}
+
+void testutil_tmpdir_setup(const char *prefix)
+{
+	const char *base = getenv("TMPDIR");
+
+	snprintf(tmpdir, sizeof(tmpdir), "%s/%s.XXXXXX",
+		 base && *base ? base : "/tmp", prefix);
+	ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+}
+
+void testutil_tmpdir_teardown(void)
+{
+	rm_rf(tmpdir);
+}
+
+const char *testutil_tmpdir(void)
+{
+	return tmpdir;
+}
+
+const char *testutil_path(const char *name)
+{
+	static char buf[4][1024];
+	static int which;
+
+	which = (which + 1) % 4;
+	snprintf(buf[which], sizeof(buf[which]), "%s/%s", tmpdir, name);
+	return buf[which];
+}
+
+const char *testutil_write(const char *name, const void *data, size_t len)
+{
+	const char *path = testutil_path(name);
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	if (len)
+		ck_assert_uint_eq(fwrite(data, 1, len, f), len);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}

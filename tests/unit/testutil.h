@@ -1,0 +1,25 @@
+/*
+ * testutil - what the unit tests share: a scratch directory per test.
+ *
+ * A suite registers testutil_setup/teardown-style fixtures of its own
+ * that call these; each test then writes its inputs under the directory
+ * and never leaves anything behind.  Paths are returned in one of four
+ * rotating static buffers, so up to four may be held at once.
+ */
+#ifndef SPAA_TESTUTIL_H
+#define SPAA_TESTUTIL_H
+
+#include <stddef.h>
+
+/* Creates $TMPDIR/PREFIX.XXXXXX (TMPDIR defaults to /tmp); asserts. */
+void testutil_tmpdir_setup(const char *prefix);
+/* Removes it with everything inside (made writable first). */
+void testutil_tmpdir_teardown(void);
+/* The directory itself. */
+const char *testutil_tmpdir(void);
+/* Path of name inside it. */
+const char *testutil_path(const char *name);
+/* Writes len bytes of data to name inside it (asserts); returns the path. */
+const char *testutil_write(const char *name, const void *data, size_t len);
+
+#endif
