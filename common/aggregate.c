@@ -380,39 +380,19 @@ out:
 	return ret;
 }
 
+/* a path element: a name string, or a function (path_by_function) */
+static const char *path_element(const void *ctx, uint32_t id)
+{
+	const struct spaa_agg *a = ctx;
+
+	if (a->path_by_function)
+		id = a->p->functions[id].name;
+	return spaa_str(a->p, id);
+}
+
 char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
 {
-	const struct spaa_profile *p = a->p;
-	/* the sequence is stored unaligned among strings: copy elements out */
-	const char *seq = spaa_strtab_get(&a->paths, path);
-	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t);
-	size_t len = 0, at = 0;
-	uint32_t name;
-	char *s;
-
-	for (uint32_t i = 0; i < n; i++) {
-		memcpy(&name, seq + i * sizeof(name), sizeof(name));
-		if (a->path_by_function)
-			name = p->functions[name].name;
-		len += strlen(spaa_str(p, name)) + 1;
-	}
-	s = spaa_xmalloc(len + 1);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *str;
-		size_t l;
-
-		memcpy(&name, seq + i * sizeof(name), sizeof(name));
-		if (a->path_by_function)
-			name = p->functions[name].name;
-		str = spaa_str(p, name);
-		l = strlen(str);
-		memcpy(s + at, str, l);
-		at += l;
-		if (i + 1 < n)
-			s[at++] = ';';
-	}
-	s[at] = '\0';
-	return s;
+	return spaa_strtab_join(&a->paths, path, path_element, a, ';');
 }
 
 static int rank_cmp(const void *x, const void *y)

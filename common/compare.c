@@ -91,34 +91,14 @@ const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key)
 	return name + strlen(name) + 1;
 }
 
+static const char *function_name(const void *ctx, uint32_t fn)
+{
+	return spaa_cmp_function_name(ctx, fn);
+}
+
 char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key)
 {
-	/* the sequence is stored unaligned among strings: copy elements out */
-	const char *seq = spaa_strtab_get(&k->paths, key);
-	uint32_t n = spaa_strtab_len(&k->paths, key) / sizeof(uint32_t);
-	size_t len = 1, at = 0;
-	uint32_t fn;
-	char *s;
-
-	for (uint32_t i = 0; i < n; i++) {
-		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
-		len += strlen(spaa_cmp_function_name(k, fn)) + 1;
-	}
-	s = spaa_xmalloc(len);
-	for (uint32_t i = 0; i < n; i++) {
-		const char *name;
-		size_t l;
-
-		memcpy(&fn, seq + i * sizeof(fn), sizeof(fn));
-		name = spaa_cmp_function_name(k, fn);
-		l = strlen(name);
-		memcpy(s + at, name, l);
-		at += l;
-		if (i + 1 < n)
-			s[at++] = ';';
-	}
-	s[at] = '\0';
-	return s;
+	return spaa_strtab_join(&k->paths, key, function_name, k, ';');
 }
 
 static int sums_add(struct spaa_cmp_sums *s, uint32_t key, uint64_t v,

@@ -173,6 +173,37 @@ static char *strtab_store(struct spaa_strtab *t, const void *s, size_t len)
 	return dst;
 }
 
+char *spaa_strtab_join(const struct spaa_strtab *t, uint32_t i,
+		       const char *(*name)(const void *ctx, uint32_t id),
+		       const void *ctx, char sep)
+{
+	/* the ids are stored unaligned among strings: copy each one out */
+	const char *seq = t->strs[i];
+	uint32_t n = t->lens[i] / sizeof(uint32_t), id;
+	size_t len = 1, at = 0;
+	char *s;
+
+	for (uint32_t k = 0; k < n; k++) {
+		memcpy(&id, seq + k * sizeof(id), sizeof(id));
+		len += strlen(name(ctx, id)) + 1;
+	}
+	s = spaa_xmalloc(len);
+	for (uint32_t k = 0; k < n; k++) {
+		const char *str;
+		size_t l;
+
+		memcpy(&id, seq + k * sizeof(id), sizeof(id));
+		str = name(ctx, id);
+		l = strlen(str);
+		memcpy(s + at, str, l);
+		at += l;
+		if (k + 1 < n)
+			s[at++] = sep;
+	}
+	s[at] = '\0';
+	return s;
+}
+
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 {
 	size_t slot;

@@ -78,4 +78,13 @@ static inline uint32_t spaa_strtab_len(const struct spaa_strtab *t, uint32_t i)
 	return t->lens[i];
 }
 
+/*
+ * For an entry that holds an array of uint32_t ids (a folded call path):
+ * name(ctx, id) of each id, joined with sep, in a malloc'ed string the
+ * caller owns.
+ */
+char *spaa_strtab_join(const struct spaa_strtab *t, uint32_t i,
+		       const char *(*name)(const void *ctx, uint32_t id),
+		       const void *ctx, char sep);
+
 #endif
