@@ -150,11 +150,6 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	return spaa_timeline_add(&a->timeline, s->time, v, err);
 }
 
-static size_t limit(const struct allocs *a, size_t n)
-{
-	return a->run->opts->limit < n ? (size_t)a->run->opts->limit : n;
-}
-
 static struct lami_table *table(struct allocs *a, int c, const char *extra)
 {
 	struct lami_table *t = lami_table_new(&classes[c], a->begin, a->end);
@@ -221,7 +216,7 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 	spaa_rank_sort(rank, n);
 	snprintf(extra, sizeof(extra), "; sorted by %s", sort_keys[a->sort]);
 	t = table(a, T_SITES, extra);
-	for (size_t i = 0; i < limit(a, n); i++) {
+	for (size_t i = 0; i < lami_rows(a->run->opts, n); i++) {
 		const struct sums *s = &fn[rank[i].idx];
 
 		lami_row_begin(t);
@@ -261,7 +256,7 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 			};
 	spaa_rank_sort(rank, n);
 	t = table(a, T_LEAKS, "");
-	for (size_t i = 0; i < limit(a, n); i++) {
+	for (size_t i = 0; i < lami_rows(a->run->opts, n); i++) {
 		const struct sums *s = &path[rank[i].idx];
 
 		lami_row_begin(t);
@@ -324,7 +319,7 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 		};
 	spaa_rank_sort(rank, pids.nr);
 	t = table(a, T_PROCESSES, "");
-	for (size_t i = 0; i < limit(a, pids.nr); i++) {
+	for (size_t i = 0; i < lami_rows(a->run->opts, pids.nr); i++) {
 		int64_t pid = rank[i].tie;
 		/* the process is named after its main thread, when declared */
 		uint32_t th = spaa_profile_find_thread(p, pid, pid);
@@ -369,7 +364,7 @@ static int timeline_table(struct allocs *a, struct spaa_error *err)
 	t = lami_table_new(&classes[T_TIMELINE], a->begin, a->end);
 	lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
 			     classes[T_TIMELINE].title, nbins, w, extra);
-	for (size_t b = 0; b < limit(a, nbins); b++) {
+	for (size_t b = 0; b < lami_rows(a->run->opts, nbins); b++) {
 		const uint64_t *v = bins + b * TL_N;
 		int64_t from = (int64_t)((uint64_t)a->begin + b * w);
 		int64_t to = b + 1 == nbins ? a->end : (int64_t)((uint64_t)from + w);

@@ -129,11 +129,6 @@ static int fold_sample(void *data, const struct spaa_profile *p,
 	return spaa_fold_add(data, s, err);
 }
 
-static size_t limit(const struct diff *d, size_t n)
-{
-	return d->run->opts->limit < n ? (size_t)d->run->opts->limit : n;
-}
-
 /* A table of class c whose weight / delta columns get the metric's class. */
 static struct lami_table *table(struct diff *d, int c, const size_t *wcols,
 				size_t nwcols, size_t dcol)
@@ -171,7 +166,7 @@ static void functions_table(struct diff *d, int c, const struct spaa_cmp_sums *b
 		};
 	}
 	spaa_cmp_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(d, n); i++) {
+	for (size_t i = 0; i < lami_rows(d->run->opts, n); i++) {
 		uint32_t k = rank[i].idx;
 		struct spaa_cmp_delta dl;
 
@@ -224,7 +219,7 @@ static void stacks_table(struct diff *d)
 		};
 	}
 	spaa_cmp_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(d, n); i++) {
+	for (size_t i = 0; i < lami_rows(d->run->opts, n); i++) {
 		uint64_t b = spaa_cmp_get(&d->bside.path, rank[i].idx);
 		uint64_t tv = spaa_cmp_get(&d->tside.path, rank[i].idx);
 		struct spaa_cmp_delta dl;
@@ -267,7 +262,7 @@ static void allocs_table(struct diff *d)
 		};
 	}
 	spaa_cmp_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(d, n); i++) {
+	for (size_t i = 0; i < lami_rows(d->run->opts, n); i++) {
 		uint32_t k = rank[i].idx;
 
 		lami_row_begin(t);

@@ -182,11 +182,6 @@ static struct lami_table *table(struct hotspots *h, int c, const size_t *wcols,
 	return t;
 }
 
-static size_t limit(const struct hotspots *h, size_t n)
-{
-	return h->run->opts->limit < n ? (size_t)h->run->opts->limit : n;
-}
-
 static void functions_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 2, 4 };
@@ -205,7 +200,7 @@ static void functions_table(struct hotspots *h)
 				spaa_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(h, n); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
 		uint32_t f = rank[i].idx;
 
 		lami_row_begin(t);
@@ -242,7 +237,7 @@ static void stacks_table(struct hotspots *h)
 				spaa_agg_path_name(a, i), i, i,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(h, n); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
 		lami_row_begin(t);
 		lami_cell_string(t, rank[i].name);
 		weight_cell(h, t, W(a, na, path_weight, rank[i].idx));
@@ -296,7 +291,7 @@ static void threads_table(struct hotspots *h)
 		};
 	}
 	spaa_rank_sort(rank, a->threads.nr);
-	for (size_t i = 0; i < limit(h, a->threads.nr); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, a->threads.nr); i++) {
 		uint32_t th = rank[i].idx;
 		const int64_t *k = spaa_map_key(&a->threads, th);
 		uint32_t comm = a->thread_comm[th];
@@ -339,7 +334,7 @@ static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
 			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
 		};
 	spaa_rank_sort(rank, a->cpus.nr);
-	for (size_t i = 0; i < limit(h, a->cpus.nr); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, a->cpus.nr); i++) {
 		lami_row_begin(t);
 		lami_cell_cpu(t, rank[i].tie);
 		weight_cell(h, t, W(a, na, cpu_weight, rank[i].idx));
@@ -367,7 +362,7 @@ static void dsos_table(struct hotspots *h)
 				spaa_str(p, p->dsos[d].name), d, d,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(h, n); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
 		lami_row_begin(t);
 		lami_cell_path(t, rank[i].name);
 		weight_cell(h, t, W(a, na, dso_self, rank[i].idx));

@@ -405,11 +405,6 @@ out:
 	return ret;
 }
 
-static size_t limit(const struct phases *h, size_t n)
-{
-	return h->run->opts->limit < n ? (size_t)h->run->opts->limit : n;
-}
-
 static struct lami_table *table(struct phases *h, int c, size_t wcol, const char *extra)
 {
 	struct lami_table *t = lami_table_new(&classes[c], h->begin, h->end);
@@ -520,7 +515,7 @@ static void phases_table(struct phases *h, const struct phase_ctx *c)
 	const struct spaa_timebin *tb = &h->pass.tb;
 	struct lami_table *t = table(h, T_PHASES, 5, h->grid);
 
-	for (size_t i = 0; i < limit(h, h->cp.nphases); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, h->cp.nphases); i++) {
 		const struct spaa_cp_phase *ph = &h->cp.phases[i];
 		int64_t b = spaa_timebin_start(tb, tb->lo + ph->first);
 		int64_t e = spaa_timebin_end(tb, tb->lo + ph->last);
@@ -551,7 +546,7 @@ static void timeline_table(struct phases *h)
 	const struct spaa_timebin *tb = &h->pass.tb;
 	struct lami_table *t = table(h, T_TIMELINE, 3, h->grid);
 
-	for (size_t i = 0; i < limit(h, h->cp.nbins); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, h->cp.nbins); i++) {
 		const struct spaa_cp_summary *s = &h->cp.bins[i];
 
 		lami_row_begin(t);
@@ -582,7 +577,7 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 		};
 	}
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < limit(h, n); i++) {
+	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
 		const struct pt_key *k = spaa_map_key(&c->pt, rank[i].idx);
 		uint32_t th = spaa_profile_find_thread(p, k->pid, k->tid);
 		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;

@@ -89,6 +89,12 @@ struct lami_opts {
  * (harmless twice); LAMI_OPT_LIST dests are the caller's to release with
  * lami_strlist_release, even after a failure.
  */
+/* How many of n rows a table may show under --limit. */
+static inline size_t lami_rows(const struct lami_opts *o, size_t n)
+{
+	return o->limit < n ? (size_t)o->limit : n;
+}
+
 int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 		    const struct lami_option *extra, struct spaa_error *err);
 void lami_opts_release(struct lami_opts *o);
