@@ -132,57 +132,6 @@ void jsonw_array_end(struct jsonw *jw)
 	jsonw_close(jw, ']', false);
 }
 
-/*
- * Length of the valid UTF-8 sequence at s (1 to 4), or, when it is not
- * valid, minus the length of its "maximal subpart": the longest prefix
- * that could still have begun a valid sequence (at least one byte).
- * Replacing each maximal subpart by one U+FFFD is the practice Unicode
- * recommends (chapter 3, "U+FFFD Substitution of Maximal Subparts") and
- * what Python's "replace" and WHATWG decoders do, so a bad byte never
- * swallows the valid characters after it.  Overlong forms, surrogates
- * and code points above U+10FFFF are invalid.
- */
-static int utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
-	int need, i;
-	uint32_t c;
-
-	if (b < 0x80) {
-		*cp = b;
-		return 1;
-	}
-	if (b >= 0xc2 && b <= 0xdf) {
-		need = 1;
-		c = b & 0x1f;
-	} else if (b >= 0xe0 && b <= 0xef) {
-		need = 2;
-		c = b & 0x0f;
-		if (b == 0xe0)
-			lo = 0xa0;      /* overlong */
-		else if (b == 0xed)
-			hi = 0x9f;      /* surrogates */
-	} else if (b >= 0xf0 && b <= 0xf4) {
-		need = 3;
-		c = b & 0x07;
-		if (b == 0xf0)
-			lo = 0x90;      /* overlong */
-		else if (b == 0xf4)
-			hi = 0x8f;      /* above U+10FFFF */
-	} else {
-		return -1;      /* continuation byte, C0, C1, F5..FF */
-	}
-	for (i = 1; i <= need; i++) {
-		if ((size_t)i >= n || s[i] < lo || s[i] > hi)
-			return -i;
-		c = (c << 6) | (s[i] & 0x3f);
-		lo = 0x80;
-		hi = 0xbf;
-	}
-	*cp = c;
-	return need + 1;
-}
-
 static void jsonw_add_u(struct jsonw *jw, uint32_t u)
 {
 	char tmp[16];
@@ -200,7 +149,7 @@ static void jsonw_add_escaped(struct jsonw *jw, const char *str, size_t len)
 	jsonw_addc(jw, '"');
 	while (i < len) {
 		uint32_t cp = 0;
-		int n = utf8_seq(s + i, len - i, &cp);
+		int n = spaa_utf8_seq(s + i, len - i, &cp);
 		const char *esc = NULL;
 
 		if (n == 1 && cp >= 0x20 && cp != '"' && cp != '\\') {
@@ -289,32 +238,17 @@ void jsonw_u64(struct jsonw *jw, uint64_t v)
 
 void jsonw_double(struct jsonw *jw, int precision, double v)
 {
-	char tmp[40], *p, *q;
+	char tmp[40];
+	size_t n;
 
 	assert(precision >= 1 && precision <= 17);
 	if (!isfinite(v)) {
 		jsonw_null(jw);
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%.*g", precision, v);
-	/*
-	 * %g honours LC_NUMERIC, whose decimal point may be "," or even a
-	 * multibyte character.  Its output is otherwise only digits, signs
-	 * and 'e', so whatever else appears is the decimal point: turn it
-	 * into "." without touching the process' locale.
-	 */
-	for (p = q = tmp; *p; ) {
-		if (strchr("0123456789+-e", *p)) {
-			*q++ = *p++;
-			continue;
-		}
-		*q++ = '.';
-		while (*p && !strchr("0123456789+-e", *p))
-			p++;
-	}
-	*q = '\0';
+	n = spaa_format_double(tmp, sizeof(tmp), 'g', precision, v);
 	jsonw_before_value(jw);
-	jsonw_add(jw, tmp, (size_t)(q - tmp));
+	jsonw_add(jw, tmp, n);
 }
 
 void jsonw_bool(struct jsonw *jw, bool v)

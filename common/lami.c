@@ -24,6 +24,7 @@ enum common_kind {
 	COMMON_BEGIN,
 	COMMON_END,
 	COMMON_LIMIT,
+	COMMON_FORMAT,
 	COMMON_PATH,            /* --test-compatibility */
 };
 
@@ -44,6 +45,8 @@ static const struct common_option common_options[] = {
 	  "ignore samples after TS (integer nanoseconds)" },
 	{ "limit", COMMON_LIMIT, 0, "N",
 	  "write at most N rows per table, or 'unlimited' (the default)" },
+	{ "format", COMMON_FORMAT, 0, "FMT",
+	  "write results as lami (also: json; the default), text or csv" },
 	{ "output-progress", FLAG_AT(output_progress),
 	  "write progress lines before the results" },
 	{ "metadata", FLAG_AT(metadata),
@@ -130,6 +133,16 @@ static int set_common(struct lami_opts *o, const struct common_option *c,
 		 * are not written: better a usage error than "no data".
 		 */
 		if (spaa_parse_u64(value, &o->limit) || !o->limit)
+			return bad_value(err, c->name, value);
+		return 0;
+	case COMMON_FORMAT:
+		if (!strcmp(value, "lami") || !strcmp(value, "json"))
+			o->format = LAMI_FORMAT_LAMI;
+		else if (!strcmp(value, "text"))
+			o->format = LAMI_FORMAT_TEXT;
+		else if (!strcmp(value, "csv"))
+			o->format = LAMI_FORMAT_CSV;
+		else
 			return bad_value(err, c->name, value);
 		return 0;
 	case COMMON_PATH:
@@ -251,6 +264,12 @@ int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 		spaa_error_set(err, SPAA_E_USAGE,
 			       "'--begin' (%" PRId64 ") is after '--end' (%" PRId64 ")",
 			       o->begin, o->end);
+		goto fail;
+	}
+	/* progress lines are LAMI: they would end up inside a table */
+	if (o->output_progress && o->format != LAMI_FORMAT_LAMI) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--output-progress' needs '--format lami'");
 		goto fail;
 	}
 	return 0;
@@ -446,22 +465,6 @@ void lami_metadata_write(FILE *out, const struct lami_meta *m)
 
 /* ---- 3. results ------------------------------------------------------- */
 
-enum cell_kind {
-	CELL_EMPTY,
-	CELL_UNKNOWN,
-	CELL_STRING,
-	CELL_INT,
-	CELL_NUMBER,
-	CELL_BOOL,
-	CELL_RATIO,
-	CELL_TIMESTAMP,
-	CELL_TIME_RANGE,
-	CELL_DURATION,
-	CELL_SIZE,
-	CELL_PROCESS,
-	CELL_PATH,
-	CELL_CPU,
-};
 
 #define NO_STR SIZE_MAX
 
@@ -470,7 +473,7 @@ enum cell_kind {
  * buffer, so a table of a million cells costs a handful of allocations.
  */
 struct lami_cell {
-	enum cell_kind kind;
+	enum lami_cell_kind kind;
 	union {
 		int64_t i;              /* int, timestamp, duration, size, cpu */
 		double d;               /* number, ratio */
@@ -563,30 +566,30 @@ static enum lami_class column_class(const struct lami_table *t, size_t col)
 
 #ifndef NDEBUG
 /* R9 of lami_check.py: what each column class may hold. */
-static bool cell_fits(enum lami_class col, enum cell_kind k)
+static bool cell_fits(enum lami_class col, enum lami_cell_kind k)
 {
 	/* the column class each kind of cell belongs to */
 	static const enum lami_class cell_class[] = {
-		[CELL_EMPTY] = LAMI_MIXED,
-		[CELL_UNKNOWN] = LAMI_MIXED,
-		[CELL_STRING] = LAMI_STRING,
-		[CELL_INT] = LAMI_INT,
-		[CELL_NUMBER] = LAMI_NUMBER,
-		[CELL_BOOL] = LAMI_BOOL,
-		[CELL_RATIO] = LAMI_RATIO,
-		[CELL_TIMESTAMP] = LAMI_TIMESTAMP,
-		[CELL_TIME_RANGE] = LAMI_TIME_RANGE,
-		[CELL_DURATION] = LAMI_DURATION,
-		[CELL_SIZE] = LAMI_SIZE,
-		[CELL_PROCESS] = LAMI_PROCESS,
-		[CELL_PATH] = LAMI_PATH,
-		[CELL_CPU] = LAMI_CPU,
+		[LAMI_CELL_EMPTY] = LAMI_MIXED,
+		[LAMI_CELL_UNKNOWN] = LAMI_MIXED,
+		[LAMI_CELL_STRING] = LAMI_STRING,
+		[LAMI_CELL_INT] = LAMI_INT,
+		[LAMI_CELL_NUMBER] = LAMI_NUMBER,
+		[LAMI_CELL_BOOL] = LAMI_BOOL,
+		[LAMI_CELL_RATIO] = LAMI_RATIO,
+		[LAMI_CELL_TIMESTAMP] = LAMI_TIMESTAMP,
+		[LAMI_CELL_TIME_RANGE] = LAMI_TIME_RANGE,
+		[LAMI_CELL_DURATION] = LAMI_DURATION,
+		[LAMI_CELL_SIZE] = LAMI_SIZE,
+		[LAMI_CELL_PROCESS] = LAMI_PROCESS,
+		[LAMI_CELL_PATH] = LAMI_PATH,
+		[LAMI_CELL_CPU] = LAMI_CPU,
 	};
 
-	if (k == CELL_EMPTY || k == CELL_UNKNOWN || col == LAMI_MIXED)
+	if (k == LAMI_CELL_EMPTY || k == LAMI_CELL_UNKNOWN || col == LAMI_MIXED)
 		return true;
 	if (col == LAMI_NUMBER)
-		return k == CELL_NUMBER || k == CELL_INT;
+		return k == LAMI_CELL_NUMBER || k == LAMI_CELL_INT;
 	return cell_class[k] == col;
 }
 #endif
@@ -634,7 +637,7 @@ void lami_row_end(struct lami_table *t)
 	t->nrows++;
 }
 
-static struct lami_cell *cell_add(struct lami_table *t, enum cell_kind k)
+static struct lami_cell *cell_add(struct lami_table *t, enum lami_cell_kind k)
 {
 	size_t col = t->ncells - t->nrows * t->cls->ncolumns;
 	struct lami_cell *c;
@@ -667,37 +670,37 @@ void lami_cell_string(struct lami_table *t, const char *s)
 		lami_cell_empty(t);
 		return;
 	}
-	cell_add(t, CELL_STRING)->u.str = str_add(t, s);
+	cell_add(t, LAMI_CELL_STRING)->u.str = str_add(t, s);
 }
 
 void lami_cell_int(struct lami_table *t, int64_t v)
 {
-	cell_add(t, CELL_INT)->u.i = v;
+	cell_add(t, LAMI_CELL_INT)->u.i = v;
 }
 
 void lami_cell_number(struct lami_table *t, double v)
 {
-	cell_add(t, CELL_NUMBER)->u.d = v;
+	cell_add(t, LAMI_CELL_NUMBER)->u.d = v;
 }
 
 void lami_cell_bool(struct lami_table *t, bool v)
 {
-	cell_add(t, CELL_BOOL)->u.b = v;
+	cell_add(t, LAMI_CELL_BOOL)->u.b = v;
 }
 
 void lami_cell_ratio(struct lami_table *t, double v)
 {
-	cell_add(t, CELL_RATIO)->u.d = v;
+	cell_add(t, LAMI_CELL_RATIO)->u.d = v;
 }
 
 void lami_cell_timestamp(struct lami_table *t, int64_t ns)
 {
-	cell_add(t, CELL_TIMESTAMP)->u.i = ns;
+	cell_add(t, LAMI_CELL_TIMESTAMP)->u.i = ns;
 }
 
 void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end)
 {
-	struct lami_cell *c = cell_add(t, CELL_TIME_RANGE);
+	struct lami_cell *c = cell_add(t, LAMI_CELL_TIME_RANGE);
 
 	c->u.range.begin = begin;
 	c->u.range.end = end;
@@ -705,18 +708,18 @@ void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end)
 
 void lami_cell_duration(struct lami_table *t, int64_t ns)
 {
-	cell_add(t, CELL_DURATION)->u.i = ns;
+	cell_add(t, LAMI_CELL_DURATION)->u.i = ns;
 }
 
 void lami_cell_size(struct lami_table *t, int64_t bytes)
 {
-	cell_add(t, CELL_SIZE)->u.i = bytes;
+	cell_add(t, LAMI_CELL_SIZE)->u.i = bytes;
 }
 
 void lami_cell_process(struct lami_table *t, const char *name, int64_t pid,
 		       int64_t tid)
 {
-	struct lami_cell *c = cell_add(t, CELL_PROCESS);
+	struct lami_cell *c = cell_add(t, LAMI_CELL_PROCESS);
 
 	c->u.proc.name = name ? str_add(t, name) : NO_STR;
 	c->u.proc.pid = pid;
@@ -729,22 +732,22 @@ void lami_cell_path(struct lami_table *t, const char *path)
 		lami_cell_empty(t);
 		return;
 	}
-	cell_add(t, CELL_PATH)->u.str = str_add(t, path);
+	cell_add(t, LAMI_CELL_PATH)->u.str = str_add(t, path);
 }
 
 void lami_cell_cpu(struct lami_table *t, int64_t id)
 {
-	cell_add(t, CELL_CPU)->u.i = id;
+	cell_add(t, LAMI_CELL_CPU)->u.i = id;
 }
 
 void lami_cell_unknown(struct lami_table *t)
 {
-	cell_add(t, CELL_UNKNOWN);
+	cell_add(t, LAMI_CELL_UNKNOWN);
 }
 
 void lami_cell_empty(struct lami_table *t)
 {
-	cell_add(t, CELL_EMPTY);
+	cell_add(t, LAMI_CELL_EMPTY);
 }
 
 void lami_results_init(struct lami_results *r)
@@ -803,60 +806,72 @@ static void write_time_range(struct jsonw *jw, int64_t begin, int64_t end)
 	jsonw_object_end(jw);
 }
 
+/*
+ * Values TC or the spec would reject are written as unknown objects:
+ * non-finite numbers (jsonw would write null, which means empty), a
+ * time range ending before it begins, a CPU id TC would read into a
+ * 32-bit int and wrap.  lami_table_cell reports them the same way.
+ */
+static bool written_unknown(const struct lami_cell *c)
+{
+	switch (c->kind) {
+	case LAMI_CELL_UNKNOWN:
+		return true;
+	case LAMI_CELL_NUMBER:
+	case LAMI_CELL_RATIO:
+		return !isfinite(c->u.d);
+	case LAMI_CELL_TIME_RANGE:
+		return c->u.range.end < c->u.range.begin;
+	case LAMI_CELL_CPU:
+		return c->u.i < INT32_MIN || c->u.i > INT32_MAX;
+	default:
+		return false;
+	}
+}
+
 static void write_cell(struct jsonw *jw, const struct lami_table *t,
 		       const struct lami_cell *c)
 {
+	if (written_unknown(c)) {
+		write_unknown(jw);
+		return;
+	}
 	switch (c->kind) {
-	case CELL_EMPTY:
+	case LAMI_CELL_EMPTY:
+	case LAMI_CELL_UNKNOWN:
 		jsonw_null(jw);
 		break;
-	case CELL_UNKNOWN:
-		write_unknown(jw);
-		break;
-	case CELL_STRING:
+	case LAMI_CELL_STRING:
 		jsonw_string(jw, t->strs + c->u.str);
 		break;
-	case CELL_INT:
+	case LAMI_CELL_INT:
 		jsonw_i64(jw, c->u.i);
 		break;
-	case CELL_NUMBER:
-		/* jsonw would write null (empty); unknown says what it is */
-		if (!isfinite(c->u.d))
-			write_unknown(jw);
-		else
-			jsonw_double(jw, LAMI_DOUBLE_PRECISION, c->u.d);
+	case LAMI_CELL_NUMBER:
+		jsonw_double(jw, LAMI_DOUBLE_PRECISION, c->u.d);
 		break;
-	case CELL_BOOL:
+	case LAMI_CELL_BOOL:
 		jsonw_bool(jw, c->u.b);
 		break;
-	case CELL_RATIO:
-		if (!isfinite(c->u.d)) {
-			write_unknown(jw);
-			break;
-		}
+	case LAMI_CELL_RATIO:
 		jsonw_object_begin(jw);
 		jsonw_kv_string(jw, "class", "ratio");
 		jsonw_kv_double(jw, "value", LAMI_DOUBLE_PRECISION, c->u.d);
 		jsonw_object_end(jw);
 		break;
-	case CELL_TIMESTAMP:
+	case LAMI_CELL_TIMESTAMP:
 		write_value_object(jw, "timestamp", c->u.i);
 		break;
-	case CELL_DURATION:
+	case LAMI_CELL_DURATION:
 		write_value_object(jw, "duration", c->u.i);
 		break;
-	case CELL_SIZE:
+	case LAMI_CELL_SIZE:
 		write_value_object(jw, "size", c->u.i);
 		break;
-	case CELL_TIME_RANGE:
-		/* the spec requires end >= begin; data may not comply */
-		if (c->u.range.end < c->u.range.begin)
-			write_unknown(jw);
-		else
-			write_time_range(jw, c->u.range.begin,
-					 c->u.range.end);
+	case LAMI_CELL_TIME_RANGE:
+		write_time_range(jw, c->u.range.begin, c->u.range.end);
 		break;
-	case CELL_PROCESS:
+	case LAMI_CELL_PROCESS:
 		/* absent members are omitted: TC fails on a null pid */
 		jsonw_object_begin(jw);
 		jsonw_kv_string(jw, "class", "process");
@@ -868,22 +883,80 @@ static void write_cell(struct jsonw *jw, const struct lami_table *t,
 			jsonw_kv_i64(jw, "tid", c->u.proc.tid);
 		jsonw_object_end(jw);
 		break;
-	case CELL_PATH:
+	case LAMI_CELL_PATH:
 		jsonw_object_begin(jw);
 		jsonw_kv_string(jw, "class", "path");
 		jsonw_kv_string(jw, "path", t->strs + c->u.str);
 		jsonw_object_end(jw);
 		break;
-	case CELL_CPU:
-		/* TC reads "id" as a 32-bit int and would wrap a wider one */
-		if (c->u.i < INT32_MIN || c->u.i > INT32_MAX) {
-			write_unknown(jw);
-			break;
-		}
+	case LAMI_CELL_CPU:
 		jsonw_object_begin(jw);
 		jsonw_kv_string(jw, "class", "cpu");
 		jsonw_kv_i64(jw, "id", c->u.i);
 		jsonw_object_end(jw);
+		break;
+	}
+}
+
+const char *lami_table_title(const struct lami_table *t)
+{
+	return t->title ? t->title : t->cls->title;
+}
+
+const struct lami_table_class *lami_table_class_of(const struct lami_table *t)
+{
+	return t->cls;
+}
+
+void lami_table_column(const struct lami_table *t, size_t col,
+		       enum lami_class *cls, const char **unit)
+{
+	assert(col < t->cls->ncolumns);
+	*cls = column_class(t, col);
+	*unit = t->cols && t->cols[col].set ? t->cols[col].unit
+					    : t->cls->columns[col].unit;
+}
+
+void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
+		     struct lami_cell_view *v)
+{
+	const struct lami_cell *c;
+
+	assert(row < t->nrows && col < t->cls->ncolumns);
+	c = &t->cells[row * t->cls->ncolumns + col];
+	memset(v, 0, sizeof(*v));
+	v->kind = written_unknown(c) ? LAMI_CELL_UNKNOWN : c->kind;
+	v->pid = v->tid = LAMI_NO_ID;
+	switch (v->kind) {
+	case LAMI_CELL_STRING:
+	case LAMI_CELL_PATH:
+		v->str = t->strs + c->u.str;
+		break;
+	case LAMI_CELL_INT:
+	case LAMI_CELL_TIMESTAMP:
+	case LAMI_CELL_DURATION:
+	case LAMI_CELL_SIZE:
+	case LAMI_CELL_CPU:
+		v->i = c->u.i;
+		break;
+	case LAMI_CELL_NUMBER:
+	case LAMI_CELL_RATIO:
+		v->d = c->u.d;
+		break;
+	case LAMI_CELL_BOOL:
+		v->b = c->u.b;
+		break;
+	case LAMI_CELL_TIME_RANGE:
+		v->i = c->u.range.begin;
+		v->end = c->u.range.end;
+		break;
+	case LAMI_CELL_PROCESS:
+		v->str = c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : NULL;
+		v->pid = c->u.proc.pid;
+		v->tid = c->u.proc.tid;
+		break;
+	case LAMI_CELL_EMPTY:
+	case LAMI_CELL_UNKNOWN:
 		break;
 	}
 }

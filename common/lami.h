@@ -57,6 +57,13 @@ void lami_strlist_release(struct lami_strlist *l);
 
 #define LAMI_LIMIT_UNLIMITED UINT64_MAX
 
+/* How results are written (--format); errors too, see common/main.c. */
+enum lami_format {
+	LAMI_FORMAT_LAMI,       /* "lami" or "json": the LAMI results object */
+	LAMI_FORMAT_TEXT,       /* "text": aligned tables (common/textout.h) */
+	LAMI_FORMAT_CSV,        /* "csv": one CSV block per table */
+};
+
 /* The options every analysis understands. */
 struct lami_opts {
 	bool metadata;          /* --metadata */
@@ -68,6 +75,7 @@ struct lami_opts {
 	bool has_begin, has_end;
 	int64_t begin, end;     /* --begin/--end TS, ns, same epoch as the profile */
 	uint64_t limit;         /* --limit N|unlimited; default unlimited */
+	enum lami_format format;        /* --format; default LAMI_FORMAT_LAMI */
 	const char **paths;     /* owned array of positional arguments (into argv) */
 	size_t npaths;
 };
@@ -79,13 +87,16 @@ struct lami_opts {
  * argument, whatever it looks like: "--begin -5"); names must match
  * exactly (no prefixes).  "--" ends options; "-" is a path (stdin).
  * --limit takes a positive count or "unlimited"; --begin/--end decimal
- * int64.  Errors are SPAA_E_USAGE with one of these messages:
+ * int64; --format lami, json, text or csv.  Errors are SPAA_E_USAGE with
+ * one of these messages:
  *   "unknown option '--foo'"             (also "-x"; "--foo=1" too)
  *   "option '--metadata' takes no value" (a flag given "=value")
  *   "option '--limit' needs a value"     (last argument)
  *   "invalid value 'x' for '--begin'"
  *   "'--begin' (7) is after '--end' (5)"
- * On failure o is already released.  Release o with lami_opts_release
+ *   "'--output-progress' needs '--format lami'"
+ * On failure o is already released; o->format keeps a --format read
+ * before the mistake, so main can still report the error that way.  Release o with lami_opts_release
  * (harmless twice); LAMI_OPT_LIST dests are the caller's to release with
  * lami_strlist_release, even after a failure.
  */
@@ -253,6 +264,53 @@ void lami_results_release(struct lami_results *r);
  * significant digits.
  */
 void lami_results_write(FILE *out, const struct lami_results *r);
+
+/*
+ * Reading a table back, for writers of other formats (common/textout.h).
+ * Cells come back as the JSON writer sees them: a number or ratio that is
+ * not finite, a time range ending before it begins and a CPU id outside
+ * 32 bits are LAMI_CELL_UNKNOWN, as they are written as unknown objects.
+ */
+enum lami_cell_kind {
+	LAMI_CELL_EMPTY,        /* JSON null */
+	LAMI_CELL_UNKNOWN,      /* {"class": "unknown"} */
+	LAMI_CELL_STRING,
+	LAMI_CELL_INT,
+	LAMI_CELL_NUMBER,
+	LAMI_CELL_BOOL,
+	LAMI_CELL_RATIO,
+	LAMI_CELL_TIMESTAMP,
+	LAMI_CELL_TIME_RANGE,
+	LAMI_CELL_DURATION,
+	LAMI_CELL_SIZE,
+	LAMI_CELL_PROCESS,
+	LAMI_CELL_PATH,
+	LAMI_CELL_CPU,
+};
+
+struct lami_cell_view {
+	enum lami_cell_kind kind;
+	int64_t i;              /* int, timestamp, duration, size, cpu; range begin */
+	int64_t end;            /* time-range end */
+	double d;               /* number, ratio */
+	bool b;                 /* bool */
+	const char *str;        /* weak: string, path, process name (NULL: none) */
+	int64_t pid, tid;       /* process; LAMI_NO_ID when absent */
+};
+
+/* The title written for t: its own (lami_table_set_title) or its class'. */
+const char *lami_table_title(const struct lami_table *t);
+/* The class t was created with (weak: static storage). */
+const struct lami_table_class *lami_table_class_of(const struct lami_table *t);
+/*
+ * Column col as written for this result: its class (LAMI_MIXED only
+ * when never set) and unit (weak, may be NULL).
+ */
+void lami_table_column(const struct lami_table *t, size_t col,
+		       enum lami_class *cls, const char **unit);
+/* Cell (row, col) of a complete row; v's strings live as long as t. */
+void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
+		     struct lami_cell_view *v);
 
 /*
  * Writes {"error-code": code, "error-message": msg} on one line and a

@@ -8,6 +8,10 @@
  *   2  usage error (LAMI error object on stdout)
  * On failure the error object goes to stdout (LAMI) and the same message
  * to stderr, because Trace Compass shows only stderr after a non-zero exit.
+ * With --format text or csv, stdout is for people and spreadsheets: a
+ * failure leaves it empty and says why on stderr only (same status), and
+ * on a terminal a progress bar is drawn on stderr while the input is read
+ * (text only), erased before anything else is written.
  * In --mi-version, --metadata and --test-compatibility modes TC merges
  * stderr into stdout, so nothing is written to stderr there.
  */
@@ -16,23 +20,28 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "textout.h"
 #include "util.h"
 
 /* Warnings are capped so stderr stays far below TC's 64 KiB pipe. */
 #define MAX_WARNINGS 50
 
-struct warn_state {
+/* What main writes while an analysis runs, besides the results. */
+struct chatter {
 	const char *prog;
-	unsigned count;
+	unsigned warnings;
+	struct lami_progress lami;      /* --output-progress lines on stdout */
+	struct textout_bar bar;         /* --format text on a terminal */
 };
 
 static void print_warning(void *data, const char *file, unsigned long line,
 			  const char *msg)
 {
-	struct warn_state *w = data;
+	struct chatter *w = data;
 
-	if (++w->count > MAX_WARNINGS)
+	if (++w->warnings > MAX_WARNINGS)
 		return;
+	textout_bar_clear(&w->bar);
 	if (line)
 		fprintf(stderr, "%s: warning: %s:%lu: %s\n", w->prog, file, line, msg);
 	else
@@ -41,15 +50,21 @@ static void print_warning(void *data, const char *file, unsigned long line,
 
 static void progress(void *data, uint64_t done, uint64_t total)
 {
-	lami_progress_update(data, done, total, "reading profile");
+	struct chatter *c = data;
+
+	lami_progress_update(&c->lami, done, total, "reading profile");
+	textout_bar_update(&c->bar, done, total);
 }
 
-static int fail(const char *prog, const struct spaa_error *err, bool quiet)
+/* lami: the error object on stdout; quiet: nothing on stderr. */
+static int fail(const char *prog, const struct spaa_error *err, bool lami,
+		bool quiet)
 {
 	char msg[2200];
 
 	spaa_error_format(err, msg, sizeof(msg));
-	lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
+	if (lami)
+		lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
 	fflush(stdout);
 	if (!quiet)
 		fprintf(stderr, "%s: error: %s\n", prog, msg);
@@ -80,20 +95,22 @@ int main(int argc, char **argv)
 	const struct spaa_analysis *a = &spaa_this_analysis;
 	struct spaa_run run = { 0 };
 	struct lami_opts opts;
-	struct lami_progress prog;
-	struct warn_state ws = { 0 };
+	struct chatter ch = { 0 };
 	struct spaa_error err;
 	char name[64];
+	bool lami;
 	int status = 0;
 
 	snprintf(name, sizeof(name), "spaa-%s", a->name);
-	ws.prog = name;
+	ch.prog = name;
 	spaa_error_init(&err);
 	lami_results_init(&run.results);
+	/* a --format before a mistake still counts */
 	if (lami_parse_args(argc, argv, &opts, a->options, &err)) {
-		status = fail(name, &err, false);
+		status = fail(name, &err, opts.format == LAMI_FORMAT_LAMI, false);
 		goto out;
 	}
+	lami = opts.format == LAMI_FORMAT_LAMI;
 	run.opts = &opts;
 
 	if (opts.mi_version) {
@@ -113,31 +130,39 @@ int main(int argc, char **argv)
 		spaa_profile_init(&p);
 		if (spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
 		    a->compatible(&p, opts.test_compat, &err))
-			status = fail(name, &err, true);
+			status = fail(name, &err, true, true);
 		spaa_profile_release(&p);
 	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.npaths != 1) {
 		/* two-input analyses count their own paths (--baseline PATH) */
 		spaa_error_set(&err, SPAA_E_USAGE,
 			       "expected one profile path, got %zu (see --help)",
 			       opts.npaths);
-		status = fail(name, &err, false);
+		status = fail(name, &err, lami, false);
 	} else {
-		lami_progress_init(&prog, opts.output_progress ? stdout : NULL);
-		run.load.warn = (struct spaa_warn_sink){ print_warning, &ws };
+		lami_progress_init(&ch.lami, opts.output_progress ? stdout : NULL);
+		textout_bar_init(&ch.bar, opts.format == LAMI_FORMAT_TEXT &&
+				 textout_bar_wanted(fileno(stderr)) ? stderr : NULL);
+		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
-		run.load.progress_data = &prog;
-		if (a->run(&run, &err)) {
-			status = fail(name, &err, false);
+		run.load.progress_data = &ch;
+		status = a->run(&run, &err);
+		textout_bar_clear(&ch.bar);
+		if (status) {
+			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
 			spaa_error_set(&err, SPAA_E_NO_DATA,
 				       "nothing to report: the profile has no data for this analysis");
-			status = fail(name, &err, false);
+			status = fail(name, &err, lami, false);
+		} else if (opts.format == LAMI_FORMAT_TEXT) {
+			textout_write_text(stdout, &run.results);
+		} else if (opts.format == LAMI_FORMAT_CSV) {
+			textout_write_csv(stdout, &run.results);
 		} else {
 			lami_results_write(stdout, &run.results);
 		}
-		if (ws.count > MAX_WARNINGS)
+		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
-				name, ws.count - MAX_WARNINGS);
+				name, ch.warnings - MAX_WARNINGS);
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "%s: error: cannot write the output\n", name);

@@ -101,3 +101,74 @@ uint64_t spaa_hash_bytes(const void *p, size_t n)
 	h ^= mix64(w ^ n);
 	return mix64(h);
 }
+
+/* Unicode chapter 3, "U+FFFD Substitution of Maximal Subparts". */
+int spaa_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	unsigned char b = s[0], lo = 0x80, hi = 0xbf;
+	int need, i;
+	uint32_t c;
+
+	if (b < 0x80) {
+		*cp = b;
+		return 1;
+	}
+	if (b >= 0xc2 && b <= 0xdf) {
+		need = 1;
+		c = b & 0x1f;
+	} else if (b >= 0xe0 && b <= 0xef) {
+		need = 2;
+		c = b & 0x0f;
+		if (b == 0xe0)
+			lo = 0xa0;      /* overlong */
+		else if (b == 0xed)
+			hi = 0x9f;      /* surrogates */
+	} else if (b >= 0xf0 && b <= 0xf4) {
+		need = 3;
+		c = b & 0x07;
+		if (b == 0xf0)
+			lo = 0x90;      /* overlong */
+		else if (b == 0xf4)
+			hi = 0x8f;      /* above U+10FFFF */
+	} else {
+		return -1;      /* continuation byte, C0, C1, F5..FF */
+	}
+	for (i = 1; i <= need; i++) {
+		if ((size_t)i >= n || s[i] < lo || s[i] > hi)
+			return -i;
+		c = (c << 6) | (s[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = c;
+	return need + 1;
+}
+
+size_t spaa_format_double(char *buf, size_t size, char conv, int precision,
+			  double v)
+{
+	char tmp[400], *p, *q;
+	size_t n;
+
+	snprintf(tmp, sizeof(tmp), conv == 'f' ? "%.*f" : "%.*g", precision, v);
+	/*
+	 * printf honours LC_NUMERIC, whose decimal point may be "," or even a
+	 * multibyte character.  Its output is otherwise only digits, signs
+	 * and 'e', so whatever else appears is the decimal point: turn it
+	 * into "." without touching the process' locale.
+	 */
+	for (p = q = tmp; *p; ) {
+		if (strchr("0123456789+-e", *p)) {
+			*q++ = *p++;
+			continue;
+		}
+		*q++ = '.';
+		while (*p && !strchr("0123456789+-e", *p))
+			p++;
+	}
+	*q = '\0';
+	n = (size_t)(q - tmp);
+	if (size)
+		snprintf(buf, size, "%s", tmp);
+	return n < size ? n : (size ? size - 1 : 0);
+}

@@ -51,6 +51,26 @@ static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 int spaa_parse_u64(const char *s, uint64_t *out);
 int spaa_parse_i64(const char *s, int64_t *out);
 
+/*
+ * Length of the valid UTF-8 sequence at s (1 to 4, n bytes available),
+ * its code point in *cp; or, when it is not valid, minus the length of
+ * its "maximal subpart": the longest prefix that could still have begun
+ * a valid sequence (at least one byte).  Replacing each maximal subpart
+ * by one U+FFFD is the practice Unicode recommends and what Python's
+ * "replace" and WHATWG decoders do, so a bad byte never swallows the
+ * valid characters after it.  Overlong forms, surrogates and code points
+ * above U+10FFFF are invalid.
+ */
+int spaa_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+
+/*
+ * snprintf's "%.*f" (conv 'f') or "%.*g" (conv 'g') of a finite v, with
+ * "." as decimal point whatever LC_NUMERIC says.  Returns the length
+ * written (truncated to size - 1).
+ */
+size_t spaa_format_double(char *buf, size_t size, char conv, int precision,
+			  double v);
+
 /* A fast 64-bit hash for hash tables; never written to files. */
 uint64_t spaa_hash_bytes(const void *p, size_t n);
 

@@ -96,6 +96,9 @@ static char *summarize(const struct lami_opts *o)
 		fputs(" limit=unlimited", c.f);
 	else
 		fprintf(c.f, " limit=%llu", (unsigned long long)o->limit);
+	if (o->format != LAMI_FORMAT_LAMI)
+		fprintf(c.f, " format=%s",
+			o->format == LAMI_FORMAT_TEXT ? "text" : "csv");
 	for (i = 0; i < o->npaths; i++)
 		fprintf(c.f, "%s%s", i ? "," : " paths=", o->paths[i]);
 	if (x_inverted)
@@ -174,8 +177,22 @@ static const struct {
 	{ { "--offset=42" }, 0, "flags= limit=unlimited offset=42" },
 	{ { "--exclude", "a", "--exclude=b", "--exclude", "c" }, 0,
 	  "flags= limit=unlimited exclude=a,b,c" },
+	{ { "--format", "text", "t" }, 0,
+	  "flags= limit=unlimited format=text paths=t" },
+	{ { "--format=csv" }, 0, "flags= limit=unlimited format=csv" },
+	{ { "--format=text", "--format", "json" }, 0, "flags= limit=unlimited" },
+	{ { "--format=lami" }, 0, "flags= limit=unlimited" },
+	/* protocol modes ignore the format: they are LAMI by definition */
+	{ { "--format=csv", "--metadata" }, 0,
+	  "flags=M limit=unlimited format=csv" },
 	/* errors */
 	{ { "--foo" }, -1, "unknown option '--foo'" },
+	{ { "--format=TEXT" }, -1, "invalid value 'TEXT' for '--format'" },
+	{ { "--format" }, -1, "option '--format' needs a value" },
+	{ { "--format=text", "--output-progress" }, -1,
+	  "'--output-progress' needs '--format lami'" },
+	{ { "--output-progress", "--format", "csv" }, -1,
+	  "'--output-progress' needs '--format lami'" },
 	{ { "x", "--foo=bar" }, -1, "unknown option '--foo'" },
 	{ { "-x" }, -1, "unknown option '-x'" },
 	{ { "-help" }, -1, "unknown option '-help'" },
@@ -290,7 +307,8 @@ static bool ends_with(const char *s, const char *suffix)
 START_TEST(test_help)
 {
 	static const char *const names[] = {
-		"--begin TS", "--end TS", "--limit N", "--output-progress",
+		"--begin TS", "--end TS", "--limit N", "--format FMT",
+		"--output-progress",
 		"--metadata", "--mi-version", "--test-compatibility PATH",
 		"--version", "-h, --help", "--inverted", "--function NAME",
 		"--bins N", "--offset NS", "--exclude PATTERN",
