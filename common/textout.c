@@ -347,29 +347,27 @@ static char *text_cell(const struct lami_cell_view *v, const char *unit)
 	return spaa_xstrdup(buf);
 }
 
-static void pad(FILE *out, size_t n)
-{
-	while (n--)
-		fputc(' ', out);
-}
-
-/* One line of cells; the last column is not padded when left-aligned. */
+/* One line of cells, without trailing blanks. */
 static void text_line(FILE *out, char *const *cells, const size_t *width,
 		      const bool *right, size_t ncol)
 {
+	struct tbuf b = { 0 };
 	size_t i, w;
 
 	for (i = 0; i < ncol; i++) {
 		w = cp_count(cells[i]);
 		if (i)
-			fputs("  ", out);
-		if (right[i])
-			pad(out, width[i] - w);
-		fputs(cells[i], out);
-		if (!right[i] && i + 1 < ncol)
-			pad(out, width[i] - w);
+			tbuf_adds(&b, "  ");
+		for (; right[i] && w < width[i]; w++)
+			tbuf_adds(&b, " ");
+		tbuf_adds(&b, cells[i]);
+		for (; !right[i] && w < width[i]; w++)
+			tbuf_adds(&b, " ");
 	}
-	fputc('\n', out);
+	while (b.len && b.buf[b.len - 1] == ' ')
+		b.buf[--b.len] = '\0';
+	fprintf(out, "%s\n", b.buf ? b.buf : "");
+	free(b.buf);
 }
 
 static void write_text_table(FILE *out, const struct lami_table *t)

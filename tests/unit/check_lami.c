@@ -304,6 +304,21 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+/* main reports a usage error in the format asked for before the mistake */
+START_TEST(test_parse_args_format_kept)
+{
+	char *argv[] = { (char *)"spaa-test", (char *)"--format=csv",
+			 (char *)"--bogus", NULL };
+	struct spaa_error err;
+	struct lami_opts o;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(lami_parse_args(3, argv, &o, NULL, &err), -1);
+	ck_assert_int_eq(o.format, LAMI_FORMAT_CSV);
+	lami_opts_release(&o);
+}
+END_TEST
+
 START_TEST(test_help)
 {
 	static const char *const names[] = {
@@ -1209,6 +1224,7 @@ Suite *lami_suite(void)
 	tcase_add_loop_test(tc, test_parse_args, 0,
 			    sizeof(parse_cases) / sizeof(parse_cases[0]));
 	tcase_add_test(tc, test_parse_args_no_extra);
+	tcase_add_test(tc, test_parse_args_format_kept);
 	tcase_add_test(tc, test_help);
 	suite_add_tcase(s, tc);
 
