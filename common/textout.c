@@ -106,11 +106,19 @@ char *textout_size(int64_t bytes, char *buf, size_t size)
 
 char *textout_ratio(double v, char *buf, size_t size)
 {
+	double tenths = round(v * 1000);        /* ties away from zero: 31.25 -> 31.3 */
 	char num[TEXTOUT_UNIT_BUF];
+	uint64_t mag;
 
-	spaa_format_double(num, sizeof(num), 'f', 1, v * 100);
-	/* a tiny negative share is no reason for a sign */
-	snprintf(buf, size, "%s %%", strcmp(num, "-0.0") ? num : "0.0");
+	if (fabs(tenths) >= 1e18) {
+		spaa_format_double(num, sizeof(num), 'f', 1, v * 100);
+	} else {
+		mag = (uint64_t)fabs(tenths);
+		/* a tiny negative share is no reason for a sign: "0.0 %" */
+		snprintf(num, sizeof(num), "%s%" PRIu64 ".%" PRIu64,
+			 tenths < 0 ? "-" : "", mag / 10, mag % 10);
+	}
+	snprintf(buf, size, "%s %%", num);
 	return buf;
 }
 

@@ -19,9 +19,12 @@
  *   int        exact; timestamp seconds with 9 decimals "100.000000001";
  *   time-range "[BEGIN, END]" as timestamps; process "name (pid/tid)";
  *   cpu        the id; bool "yes"/"no"; empty ""; unknown "?".
- * Rounding is half up on the exact decimal value; when it carries into
- * the next unit the next unit is used (999950000 ns -> "1 s").  Trailing
- * zeros after the decimal point are dropped ("4.5 MiB", "1 s").
+ * Rounding is half away from zero: on the exact decimal value for
+ * durations and sizes (integer arithmetic: 1005000 ns -> "1.01 ms"), on
+ * the double for ratios (0.3125 -> "31.3 %"); other numbers are rounded
+ * by printf.  When rounding carries into the next unit the next unit is
+ * used (999500000 ns -> "1 s").  Trailing zeros after the decimal point
+ * are dropped, except in percentages ("4.5 MiB", "1 s", "50.0 %").
  * Strings: control characters become spaces and invalid UTF-8 U+FFFD;
  * widths count code points (a wide CJK character counts as one); a cell
  * longer than TEXTOUT_MAX_WIDTH code points keeps its beginning and end

@@ -80,6 +80,10 @@ START_TEST(test_ratio_number_timestamp)
 	ck_assert_str_eq(textout_ratio(-0.243, buf, sizeof(buf)), "-24.3 %");
 	ck_assert_str_eq(textout_ratio(1.17559555259027, buf, sizeof(buf)),
 			 "117.6 %");
+	/* exact binary ties round away from zero, not to even */
+	ck_assert_str_eq(textout_ratio(-0.3125, buf, sizeof(buf)), "-31.3 %");
+	ck_assert_str_eq(textout_ratio(0.0625, buf, sizeof(buf)), "6.3 %");
+	ck_assert_str_eq(textout_ratio(-0.00004, buf, sizeof(buf)), "0.0 %");
 
 	ck_assert_str_eq(textout_number(42, NULL, buf, sizeof(buf)), "42");
 	ck_assert_str_eq(textout_number(-3, "count", buf, sizeof(buf)), "-3 count");

@@ -1,0 +1,1 @@
+./spaa-allocs --format text --bins 4 tests/data/allocs_frees.spaa

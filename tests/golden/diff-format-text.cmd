@@ -1,0 +1,1 @@
+./spaa-diff --format text tests/data/basic.spaa tests/data/diff_doubled.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --format text tests/data/no-such-file.spaa

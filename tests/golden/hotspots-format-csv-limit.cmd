@@ -1,0 +1,1 @@
+./spaa-hotspots --format csv --limit 1 tests/data/basic.spaa

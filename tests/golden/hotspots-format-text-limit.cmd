@@ -1,0 +1,1 @@
+./spaa-hotspots --format text --limit 2 tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --format=csv --bogus tests/data/basic.spaa

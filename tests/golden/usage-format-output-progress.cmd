@@ -1,0 +1,1 @@
+./spaa-hotspots --format text --output-progress tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --format yaml tests/data/basic.spaa
