@@ -465,7 +465,6 @@ void lami_metadata_write(FILE *out, const struct lami_meta *m)
 
 /* ---- 3. results ------------------------------------------------------- */
 
-
 #define NO_STR SIZE_MAX
 
 /*
@@ -982,7 +981,7 @@ static void write_table_class(struct jsonw *jw, const struct lami_table *t)
 		jsonw_object_end(jw);
 		return;
 	}
-	jsonw_kv_string(jw, "title", t->title ? t->title : tc->title);
+	jsonw_kv_string(jw, "title", lami_table_title(t));
 	jsonw_key(jw, "column-descriptions");
 	jsonw_array_begin(jw);
 	for (i = 0; i < tc->ncolumns; i++) {

@@ -307,6 +307,22 @@ static char *process_text(const struct lami_cell_view *v)
 	return tbuf_detach(&b);
 }
 
+/* "NUM UNIT": a unit is an event name, of any length */
+static char *with_unit(const char *num, const char *unit)
+{
+	struct tbuf b = { 0 };
+	char *s;
+
+	tbuf_adds(&b, num);
+	if (unit) {
+		tbuf_adds(&b, " ");
+		tbuf_adds(&b, unit);
+	}
+	s = text_string(b.buf);
+	free(b.buf);
+	return s;
+}
+
 /* The text of a cell; the caller frees it. */
 static char *text_cell(const struct lami_cell_view *v, const char *unit)
 {
@@ -323,15 +339,15 @@ static char *text_cell(const struct lami_cell_view *v, const char *unit)
 	case LAMI_CELL_PROCESS:
 		return process_text(v);
 	case LAMI_CELL_INT:
-		snprintf(buf, sizeof(buf), "%" PRId64 "%s%s", v->i,
-			 unit ? " " : "", unit ? unit : "");
-		return text_string(buf);
+		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+		return with_unit(buf, unit);
 	case LAMI_CELL_CPU:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
 		break;
 	case LAMI_CELL_NUMBER:
-		textout_number(v->d, unit, buf, sizeof(buf));
-		return text_string(buf);
+		if (unit && (!strcmp(unit, "ns") || !strcmp(unit, "bytes")))
+			return spaa_xstrdup(textout_number(v->d, unit, buf, sizeof(buf)));
+		return with_unit(textout_number(v->d, NULL, buf, sizeof(buf)), unit);
 	case LAMI_CELL_BOOL:
 		return spaa_xstrdup(v->b ? "yes" : "no");
 	case LAMI_CELL_RATIO:

@@ -1,0 +1,1 @@
+./spaa-hotspots --format text --event cycles tests/data/multi_event.spaa
