@@ -153,12 +153,10 @@ int main(int argc, char **argv)
 			spaa_error_set(&err, SPAA_E_NO_DATA,
 				       "nothing to report: the profile has no data for this analysis");
 			status = fail(name, &err, lami, false);
-		} else if (opts.format == LAMI_FORMAT_TEXT) {
-			textout_write_text(stdout, &run.results);
-		} else if (opts.format == LAMI_FORMAT_CSV) {
-			textout_write_csv(stdout, &run.results);
-		} else {
+		} else if (lami) {
 			lami_results_write(stdout, &run.results);
+		} else {
+			textout_write(stdout, &run.results, opts.format);
 		}
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",

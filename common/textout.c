@@ -446,17 +446,6 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 	free(title.buf);
 }
 
-void textout_write_text(FILE *out, const struct lami_results *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr; i++) {
-		if (i)
-			fputc('\n', out);
-		write_text_table(out, r->tables[i]);
-	}
-}
-
 /* ---- csv -------------------------------------------------------------- */
 
 /* One RFC 4180 field, after a comma unless first. */
@@ -629,14 +618,18 @@ static void write_csv_table(FILE *out, const struct lami_table *t)
 	free(cls);
 }
 
-void textout_write_csv(FILE *out, const struct lami_results *r)
+void textout_write(FILE *out, const struct lami_results *r,
+		   enum lami_format fmt)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		if (i)
 			fputc('\n', out);
-		write_csv_table(out, r->tables[i]);
+		if (fmt == LAMI_FORMAT_CSV)
+			write_csv_table(out, r->tables[i]);
+		else
+			write_text_table(out, r->tables[i]);
 	}
 }
 

@@ -68,9 +68,9 @@ char *textout_ratio(double v, char *buf, size_t size);
 char *textout_number(double v, const char *unit, char *buf, size_t size);
 char *textout_timestamp(int64_t ns, char *buf, size_t size);
 
-/* Writes every table of r (at least one) as text or CSV. */
-void textout_write_text(FILE *out, const struct lami_results *r);
-void textout_write_csv(FILE *out, const struct lami_results *r);
+/* Writes every table of r as text (LAMI_FORMAT_TEXT) or CSV. */
+void textout_write(FILE *out, const struct lami_results *r,
+		   enum lami_format fmt);
 
 /*
  * A one-line progress bar with percentage and throughput (MB/s, 10^6

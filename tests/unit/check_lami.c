@@ -13,39 +13,12 @@
 #include <string.h>
 
 #include "lami.h"
+#include "testutil.h"
 #include "util.h"
 
 Suite *lami_suite(void);
 
 /* ---- capturing a FILE ------------------------------------------------- */
-
-struct capture {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static void cap_open(struct capture *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-}
-
-/* Closes the stream; the text stays in c->buf until cap_free. */
-static const char *cap_close(struct capture *c)
-{
-	fclose(c->f);
-	c->f = NULL;
-	return c->buf;
-}
-
-static void cap_free(struct capture *c)
-{
-	free(c->buf);
-	c->buf = NULL;
-}
 
 /* ---- 1. options ------------------------------------------------------- */
 
@@ -79,10 +52,10 @@ static void extras_reset(void)
 /* A one-line summary of everything parsed, compared as a string. */
 static char *summarize(const struct lami_opts *o)
 {
-	struct capture c;
+	struct testutil_capture c;
 	size_t i;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	fprintf(c.f, "flags=%s%s%s%s%s", o->metadata ? "M" : "",
 		o->mi_version ? "I" : "", o->help ? "H" : "",
 		o->version ? "V" : "", o->output_progress ? "P" : "");
@@ -111,7 +84,7 @@ static char *summarize(const struct lami_opts *o)
 		fprintf(c.f, " offset=%lld", (long long)x_offset);
 	for (i = 0; i < x_exclude.nr; i++)
 		fprintf(c.f, "%s%s", i ? "," : " exclude=", x_exclude.items[i]);
-	cap_close(&c);
+	testutil_capture_close(&c);
 	return c.buf;
 }
 
@@ -330,14 +303,14 @@ START_TEST(test_help)
 	};
 	/* "  " + "--test-compatibility PATH", the widest, + "  " */
 	const size_t help_column = 2 + 25 + 2;
-	struct capture c;
+	struct testutil_capture c;
 	const char *out, *p;
 	size_t i, options = 0;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_help_write(c.f, "spaa-test", "PATH...", "Tests the help text.",
 			extra_opts);
-	out = cap_close(&c);
+	out = testutil_capture_close(&c);
 	ck_assert_msg(!strncmp(out, "usage: spaa-test [OPTIONS] PATH...\n\n"
 			       "Tests the help text.\n\nLAMI options:\n", 72),
 		      "%s", out);
@@ -368,18 +341,18 @@ START_TEST(test_help)
 	ck_assert(strstr(out, "--help") < strstr(out, "\nAnalysis options:\n"));
 	ck_assert(strstr(out, "\nAnalysis options:\n") < strstr(out, "--inverted"));
 	ck_assert(ends_with(out, "\n\nSee spaa-test(1).\n"));
-	cap_free(&c);
+	testutil_capture_free(&c);
 
 	/* no extras, no description */
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_help_write(c.f, "spaa-x", "PATH", NULL, NULL);
-	out = cap_close(&c);
+	out = testutil_capture_close(&c);
 	ck_assert(!strncmp(out, "usage: spaa-x [OPTIONS] PATH\n\nLAMI options:\n",
 			   44));
 	ck_assert_ptr_null(strstr(out, "Analysis options"));
 	ck_assert_ptr_nonnull(strstr(out, "\n  --metadata "));
 	ck_assert(ends_with(out, "\n\nSee spaa-x(1).\n"));
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
@@ -453,11 +426,11 @@ START_TEST(test_metadata_full)
 		.classes = classes,
 		.nclasses = 4,
 	};
-	struct capture c;
+	struct testutil_capture c;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_metadata_write(c.f, &m);
-	ck_assert_str_eq(cap_close(&c),
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"{\"mi-version\":{\"major\":0,\"minor\":1},"
 		"\"version\":{\"major\":1,\"minor\":2,\"patch\":3,\"extra\":\"dev\"},"
 		"\"title\":\"Hot spots\","
@@ -491,7 +464,7 @@ START_TEST(test_metadata_full)
 		"{\"title\":\"C\",\"class\":\"bitrate\"}]},"
 		"\"empty\":{\"title\":\"No columns\",\"column-descriptions\":[]}"
 		"}}\n");
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
@@ -503,12 +476,12 @@ START_TEST(test_metadata_minimal)
 		.classes = classes,
 		.nclasses = 1,
 	};
-	struct capture c;
+	struct testutil_capture c;
 	cJSON *j;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_metadata_write(c.f, &m);
-	ck_assert_str_eq(cap_close(&c),
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"{\"mi-version\":{\"major\":0,\"minor\":1},"
 		"\"version\":{\"major\":0,\"minor\":0,\"patch\":0},"
 		"\"title\":\"T\","
@@ -522,7 +495,7 @@ START_TEST(test_metadata_minimal)
 	ck_assert_ptr_nonnull(j);
 	ck_assert_str_eq(cJSON_GetObjectItem(j, "title")->valuestring, "T");
 	cJSON_Delete(j);
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
@@ -555,11 +528,11 @@ static struct lami_table *functions_table(void)
 
 static char *write_results(struct lami_results *r)
 {
-	struct capture c;
+	struct testutil_capture c;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_results_write(c.f, r);
-	cap_close(&c);
+	testutil_capture_close(&c);
 	return c.buf;
 }
 
@@ -947,12 +920,12 @@ static const struct {
 
 START_TEST(test_error_write)
 {
-	struct capture c;
+	struct testutil_capture c;
 	cJSON *j;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_error_write(c.f, error_cases[_i].code, error_cases[_i].msg);
-	ck_assert_str_eq(cap_close(&c), error_cases[_i].expect);
+	ck_assert_str_eq(testutil_capture_close(&c), error_cases[_i].expect);
 	j = cJSON_Parse(c.buf);
 	ck_assert_ptr_nonnull(j);
 	ck_assert(cJSON_IsString(cJSON_GetObjectItem(j, "error-message")));
@@ -960,7 +933,7 @@ START_TEST(test_error_write)
 		ck_assert_str_eq(cJSON_GetObjectItem(j, "error-message")->valuestring,
 				 error_cases[_i].msg);
 	cJSON_Delete(j);
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
@@ -995,9 +968,9 @@ static size_t progress_lines(const char *out, double *vals, size_t max)
 START_TEST(test_progress_basic)
 {
 	struct lami_progress p;
-	struct capture c;
+	struct testutil_capture c;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_progress_init(&p, c.f);
 	lami_progress_update(&p, 0, 1000, "reading foo.spaa");
 	/* flushed: the memstream's size is updated only by a flush */
@@ -1012,14 +985,14 @@ START_TEST(test_progress_basic)
 	lami_progress_update(&p, 1000, 1000, "done");
 	lami_progress_update(&p, 2000, 1000, "past the end");
 	lami_progress_update(&p, 1000, 0, "unknown total: ignored now");
-	ck_assert_str_eq(cap_close(&c),
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"0.00 reading foo.spaa\n"
 		"0.42 reading foo.spaa\n"
 		"0.43\n"
 		"0.99\n"
 		"1.00 done\n");
 	ck_assert_uint_eq(p.lines, 5);
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
@@ -1034,10 +1007,10 @@ START_TEST(test_progress_many_updates)
 	for (k = 0; k < sizeof(totals) / sizeof(totals[0]); k++) {
 		uint64_t total = totals[k], x = 12345;
 		struct lami_progress p;
-		struct capture c;
+		struct testutil_capture c;
 		int i;
 
-		cap_open(&c);
+		testutil_capture_open(&c);
 		lami_progress_init(&p, c.f);
 		/* 1000 monotone updates, then 1000 at random, then the end */
 		for (i = 0; i <= 1000; i++)
@@ -1050,7 +1023,7 @@ START_TEST(test_progress_many_updates)
 					     x % (total + 1), total, "r");
 		}
 		lami_progress_update(&p, total, total, "end");
-		n = progress_lines(cap_close(&c), vals, 128);
+		n = progress_lines(testutil_capture_close(&c), vals, 128);
 		ck_assert_msg(n <= 101, "total %llu: %zu lines",
 			      (unsigned long long)total, n);
 		ck_assert_uint_eq(n, p.lines);
@@ -1058,7 +1031,7 @@ START_TEST(test_progress_many_updates)
 		ck_assert(vals[n - 1] == 1);
 		if (total >= 100)
 			ck_assert_uint_eq(n, 101);
-		cap_free(&c);
+		testutil_capture_free(&c);
 	}
 }
 END_TEST
@@ -1066,12 +1039,12 @@ END_TEST
 START_TEST(test_progress_star)
 {
 	struct lami_progress p;
-	struct capture c;
+	struct testutil_capture c;
 	const char *s;
 	uint64_t done;
 	size_t n = 0;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_progress_init(&p, c.f);
 	lami_progress_update(&p, 0, 0, "reading -");
 	ck_assert_uint_eq(c.len, strlen("* reading -\n"));
@@ -1082,7 +1055,7 @@ START_TEST(test_progress_star)
 	for (done = 0; done <= (UINT64_C(20) << 30); done += 1 << 20)
 		lami_progress_update(&p, done, 0, "x");
 	lami_progress_update(&p, UINT64_MAX, 0, "end");
-	s = cap_close(&c);
+	s = testutil_capture_close(&c);
 	ck_assert(!strncmp(s, "* reading -\n* x\n", 16));
 	for (; *s; s = strchr(s, '\n') + 1) {
 		ck_assert(!strncmp(s, "* ", 2));
@@ -1090,39 +1063,39 @@ START_TEST(test_progress_star)
 	}
 	ck_assert_uint_eq(n, 100);
 	ck_assert_uint_eq(p.lines, 100);
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 
 START_TEST(test_progress_star_spacing)
 {
 	struct lami_progress p;
-	struct capture c;
+	struct testutil_capture c;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_progress_init(&p, c.f);
 	lami_progress_update(&p, 10, 0, NULL);
 	lami_progress_update(&p, (UINT64_C(64) << 20) + 9, 0, "no");
 	lami_progress_update(&p, (UINT64_C(64) << 20) + 10, 0, "yes");
 	lami_progress_update(&p, 5, 0, "going back: no");
-	ck_assert_str_eq(cap_close(&c), "*\n* yes\n");
-	cap_free(&c);
+	ck_assert_str_eq(testutil_capture_close(&c), "*\n* yes\n");
+	testutil_capture_free(&c);
 }
 END_TEST
 
 START_TEST(test_progress_message)
 {
 	struct lami_progress p;
-	struct capture c;
+	struct testutil_capture c;
 
-	cap_open(&c);
+	testutil_capture_open(&c);
 	lami_progress_init(&p, c.f);
 	lami_progress_update(&p, 1, 2,
 			     "a\nb\rc\td \xff\xe2\x82 caf\xc3\xa9 {\xe2\x80\xa8");
-	ck_assert_str_eq(cap_close(&c),
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"0.50 a b c d \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9 "
 		"{\xe2\x80\xa8\n");
-	cap_free(&c);
+	testutil_capture_free(&c);
 }
 END_TEST
 

@@ -16,6 +16,7 @@
 
 #include "lami.h"
 #include "textout.h"
+#include "testutil.h"
 
 Suite *textout_suite(void);
 
@@ -107,27 +108,6 @@ START_TEST(test_ratio_number_timestamp)
 }
 END_TEST
 
-struct capture {
-	FILE *f;
-	char *buf;
-	size_t len;
-};
-
-static FILE *cap_open(struct capture *c)
-{
-	c->buf = NULL;
-	c->len = 0;
-	c->f = open_memstream(&c->buf, &c->len);
-	ck_assert_ptr_nonnull(c->f);
-	return c->f;
-}
-
-static const char *cap_close(struct capture *c)
-{
-	fclose(c->f);
-	return c->buf;
-}
-
 static const struct lami_column self_cols[] = {
 	{ "Function", LAMI_STRING, NULL },
 	{ "Self", LAMI_DURATION, NULL },
@@ -143,7 +123,7 @@ START_TEST(test_text_alignment)
 {
 	struct lami_results r;
 	struct lami_table *t = lami_table_new(&self_class, 0, 10);
-	struct capture c;
+	struct testutil_capture c;
 	char longname[81];
 
 	memset(longname, 'a', 40);
@@ -173,8 +153,8 @@ START_TEST(test_text_alignment)
 	lami_results_init(&r);
 	lami_results_add(&r, t);
 
-	textout_write_text(cap_open(&c), &r);
-	ck_assert_str_eq(cap_close(&c),
+	textout_write(testutil_capture_open(&c), &r, LAMI_FORMAT_TEXT);
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"Self time (\xc3\xa9t\xc3\xa9)\n"
 		"Function                                                         Self   Share\n"
 		"------------------------------------------------------------  -------  ------\n"
@@ -182,7 +162,7 @@ START_TEST(test_text_alignment)
 		"caf\xc3\xa9\xe2\x86\x92\xce\xbb                                                        4.72 \xc2\xb5s   5.0 %\n"
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe2\x80\xa6" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbb        ?\n"
 		"x y                                                              0 ns   0.0 %\n");
-	free(c.buf);
+	testutil_capture_free(&c);
 	lami_results_release(&r);
 }
 END_TEST
@@ -240,17 +220,17 @@ static void every_class_results(struct lami_results *r)
 START_TEST(test_text_every_class)
 {
 	struct lami_results r;
-	struct capture c;
+	struct testutil_capture c;
 
 	every_class_results(&r);
-	textout_write_text(cap_open(&c), &r);
-	ck_assert_str_eq(cap_close(&c),
+	textout_write(testutil_capture_open(&c), &r, LAMI_FORMAT_TEXT);
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"Every class\n"
 		"Name     N  Flag   Share            At  Span                          Took    Mem  Who          File    CPU    Delta\n"
 		"-------  -  ----  ------  ------------  --------------------------  ------  -----  -----------  ------  ---  -------\n"
 		"a,b \"q\"  7  yes   50.0 %   1.500000000  [1.000000000, 2.000000000]  1.5 \xc2\xb5s  2 KiB  srv (10/11)  /bin/x    3  -2.5 \xc2\xb5s\n"
 		"         ?  no         ?  -0.000000005  ?                             0 ns   -1 B  10           bad\xef\xbf\xbd      ?     0 ns\n");
-	free(c.buf);
+	testutil_capture_free(&c);
 	lami_results_release(&r);
 }
 END_TEST
@@ -258,7 +238,7 @@ END_TEST
 START_TEST(test_csv_every_class)
 {
 	struct lami_results r;
-	struct capture c;
+	struct testutil_capture c;
 	struct lami_table *t;
 
 	every_class_results(&r);
@@ -271,8 +251,8 @@ START_TEST(test_csv_every_class)
 	lami_row_end(t);
 	lami_results_add(&r, t);
 
-	textout_write_csv(cap_open(&c), &r);
-	ck_assert_str_eq(cap_close(&c),
+	textout_write(testutil_capture_open(&c), &r, LAMI_FORMAT_CSV);
+	ck_assert_str_eq(testutil_capture_close(&c),
 		"all,Every class\n"
 		"Name,N,Flag,Share (fraction),At (ns),Span begin (ns),Span end (ns),"
 		"Took (ns),Mem (bytes),Who name,Who pid,Who tid,File,CPU,Delta (ns)\n"
@@ -283,7 +263,7 @@ START_TEST(test_csv_every_class)
 		"self,Self time\n"
 		"Function,Self (ns),Share (fraction)\n"
 		"\"line\r\nbreak\",1477477476,0.341113935752253\n");
-	free(c.buf);
+	testutil_capture_free(&c);
 	lami_results_release(&r);
 }
 END_TEST
@@ -296,15 +276,15 @@ static int starts_with(const char *s, const char *prefix)
 START_TEST(test_bar)
 {
 	struct textout_bar b;
-	struct capture c;
+	struct testutil_capture c;
 	const char *out;
 
-	textout_bar_init(&b, cap_open(&c));
+	textout_bar_init(&b, testutil_capture_open(&c));
 	textout_bar_update(&b, 0, 200);
 	textout_bar_update(&b, 100, 200);
 	textout_bar_clear(&b);
 	textout_bar_clear(&b);          /* nothing on screen: writes nothing */
-	out = cap_close(&c);
+	out = testutil_capture_close(&c);
 	ck_assert_msg(starts_with(out, "\r\033[K[------------------------------]   0 %  "),
 		      "%s", out);
 	ck_assert_ptr_nonnull(strstr(out, "\r\033[K[###############---------------]  50 %  "));
@@ -312,14 +292,14 @@ START_TEST(test_bar)
 	/* erased at the end, once */
 	ck_assert_str_eq(out + strlen(out) - 4, "\r\033[K");
 	ck_assert_ptr_null(strstr(strstr(out, "50 %"), "\r\033[K\r\033[K"));
-	free(c.buf);
+	testutil_capture_free(&c);
 
 	/* unknown total (stdin): bytes and throughput */
-	textout_bar_init(&b, cap_open(&c));
+	textout_bar_init(&b, testutil_capture_open(&c));
 	textout_bar_update(&b, 2500000, 0);
-	out = cap_close(&c);
+	out = testutil_capture_close(&c);
 	ck_assert_msg(starts_with(out, "\r\033[K2.5 MB read  "), "%s", out);
-	free(c.buf);
+	testutil_capture_free(&c);
 
 	/* disabled */
 	textout_bar_init(&b, NULL);

@@ -77,3 +77,25 @@ const char *testutil_write(const char *name, const void *data, size_t len)
 	ck_assert_int_eq(fclose(f), 0);
 	return path;
 }
+
+FILE *testutil_capture_open(struct testutil_capture *c)
+{
+	c->buf = NULL;
+	c->len = 0;
+	c->f = open_memstream(&c->buf, &c->len);
+	ck_assert_ptr_nonnull(c->f);
+	return c->f;
+}
+
+const char *testutil_capture_close(struct testutil_capture *c)
+{
+	fclose(c->f);
+	c->f = NULL;
+	return c->buf;
+}
+
+void testutil_capture_free(struct testutil_capture *c)
+{
+	free(c->buf);
+	c->buf = NULL;
+}

@@ -1,5 +1,6 @@
 /*
- * testutil - what the unit tests share: a scratch directory per test.
+ * testutil - what the unit tests share: a scratch directory per test, and
+ * a FILE whose output is captured in memory.
  *
  * A suite registers testutil_setup/teardown-style fixtures of its own
  * that call these; each test then writes its inputs under the directory
@@ -10,6 +11,7 @@
 #define SPAA_TESTUTIL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* Creates $TMPDIR/PREFIX.XXXXXX (TMPDIR defaults to /tmp); asserts. */
 void testutil_tmpdir_setup(const char *prefix);
@@ -21,5 +23,18 @@ const char *testutil_tmpdir(void);
 const char *testutil_path(const char *name);
 /* Writes len bytes of data to name inside it (asserts); returns the path. */
 const char *testutil_write(const char *name, const void *data, size_t len);
+
+/* What a writer under test wrote, through open_memstream. */
+struct testutil_capture {
+	FILE *f;
+	char *buf;              /* owned; valid after close, until free */
+	size_t len;
+};
+
+/* Opens c->f (asserts) and returns it. */
+FILE *testutil_capture_open(struct testutil_capture *c);
+/* Closes the stream and returns the text; it stays until _free. */
+const char *testutil_capture_close(struct testutil_capture *c);
+void testutil_capture_free(struct testutil_capture *c);
 
 #endif
