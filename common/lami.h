@@ -96,9 +96,10 @@ struct lami_opts {
  *   "'--begin' (7) is after '--end' (5)"
  *   "'--output-progress' needs '--format lami'"
  * On failure o is already released; o->format keeps a --format read
- * before the mistake, so main can still report the error that way.  Release o with lami_opts_release
- * (harmless twice); LAMI_OPT_LIST dests are the caller's to release with
- * lami_strlist_release, even after a failure.
+ * before the mistake, so main can still report the error that way.
+ * Release o with lami_opts_release (harmless twice); LAMI_OPT_LIST dests
+ * are the caller's to release with lami_strlist_release, even after a
+ * failure.
  */
 /* How many of n rows a table may show under --limit. */
 static inline size_t lami_rows(const struct lami_opts *o, size_t n)
