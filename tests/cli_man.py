@@ -1,3 +1,4 @@
+#!/usr/bin/env python3
 """The man pages against the programs they describe, for every executable.
 
 The list of programs comes from the sources (analyses/*.c are the LAMI
@@ -91,8 +92,11 @@ def every_program_has_a_page_and_nothing_else():
 @check
 def groff_reports_no_warnings():
     for path in [page(p) for p in PROGRAMS] + [OVERVIEW]:
-        p = subprocess.run(['groff', '-man', '-ww', '-z', path], capture_output=True)
-        assert p.returncode == 0 and p.stderr == b'', (path, p.stderr.decode())
+        # the default device and a terminal's 80 columns, as man shows it
+        for device in ([], ['-Tutf8']):
+            p = subprocess.run(['groff', '-man', '-ww', '-z'] + device + [path],
+                               capture_output=True)
+            assert p.returncode == 0 and p.stderr == b'', (path, device, p.stderr.decode())
 
 
 @check
