@@ -6,11 +6,11 @@
 #
 # The options come from the program's own --help each time, so they never
 # go stale: every help line that starts with "-" lists options, then maybe
-# a value placeholder ("--limit N", "-o, --output OUT"); a placeholder with
+# a value placeholder ("--limit N", "-o, --output OUT").  A placeholder with
 # "|" lists the values to offer ("--normalize share|total|none"), and so
-# does the usage text's "[--to spaa|folded]".  Paths
-# (positional arguments and options whose placeholder is a path) complete
-# to directories and to files with the extensions the program reads.
+# does the usage text's "[--to spaa|folded]".  Input paths (the positional
+# arguments, PATH, PROFILE, ...) complete to directories and to files with
+# the extensions the program reads, output files (OUT, FILE) to any file.
 
 # _spaa_tools_help PROG: PROG --help, or nothing when PROG does not run.
 _spaa_tools_help()
@@ -55,8 +55,8 @@ _spaa_tools_paths()
 
 _spaa_tools()
 {
-	local prog=$1 cur=${COMP_WORDS[COMP_CWORD]} prev=
-	local line spec word words opts=() takes= values=
+	local prog=$1 cur=${COMP_WORDS[COMP_CWORD]} prev=''
+	local line spec word words opts=() takes='' values=''
 	((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
 	COMPREPLY=()
 
@@ -72,7 +72,7 @@ _spaa_tools()
 		cur=${cur#*=}
 	fi
 
-	local re='\[(-[A-Za-z-]+) ([^] ]*[|][^] ]*)\]' rest choices=
+	local re='\[(-[A-Za-z-]+) ([^] ]*[|][^] ]*)\]' rest choices=''
 	while IFS= read -r line; do
 		# the usage lines may list the values, "[--to spaa|folded]"
 		rest=$line
@@ -102,8 +102,10 @@ _spaa_tools()
 		case $values in
 		*'|'*)
 			mapfile -t COMPREPLY < <(compgen -W "${values//|/ }" -- "$cur") ;;
-		PATH | OUT | FILE | PROFILE | BASELINE | TARGET | INPUT)
+		PATH | PROFILE | BASELINE | TARGET | INPUT)
 			_spaa_tools_paths "$prog" "$cur" ;;
+		OUT | FILE)
+			_spaa_tools_files "$cur" '*' ;;
 		esac
 		return 0
 	fi

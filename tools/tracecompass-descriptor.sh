@@ -13,8 +13,8 @@
 #
 # The file name is the one Trace Compass itself gives a descriptor made in
 # its "Add External Analysis" dialog (LamiConfigUtils: runs of white space
-# become "-", then everything but [A-Za-z0-9_] is dropped, plus
-# ".properties"), because "Remove External Analysis" deletes the file of
+# become "-", then everything but [A-Za-z0-9_] is dropped, the "-" too,
+# plus ".properties"), because "Remove External Analysis" deletes the file of
 # that name: a copied descriptor named otherwise would come back at the
 # next start.
 #
@@ -43,7 +43,7 @@ title() {
 
 [ $# -eq 2 ] || usage
 if [ "$1" = --file-name ]; then
-	printf '%s.properties\n' "$(title "$2" | tr -s ' \t' '-' | tr -cd 'A-Za-z0-9_')"
+	printf '%s.properties\n' "$(title "$2" | tr -cd 'A-Za-z0-9_')"
 	exit 0
 fi
 
