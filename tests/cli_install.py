@@ -14,11 +14,8 @@ import stat
 import subprocess
 import tempfile
 
-from clitest import check, finish, ok, run
+from clitest import ANALYSES, PROGRAMS, check, finish, ok, run
 
-ANALYSES = sorted('spaa-' + f[:-2] for f in os.listdir('analyses') if f.endswith('.c'))
-TOOLS = sorted('spaa-' + f[:-2] for f in os.listdir('tools') if f.endswith('.c'))
-PROGRAMS = sorted(ANALYSES + TOOLS)
 PREFIX = '/opt/spaa tools'      # a space, which the descriptors must quote
 TMP = tempfile.mkdtemp(prefix='spaa-install-')
 DEST = os.path.join(TMP, 'stage')

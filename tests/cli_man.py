@@ -11,11 +11,8 @@ import os
 import re
 import subprocess
 
-from clitest import check, finish, ok, run
+from clitest import ANALYSES, PROGRAMS, check, finish, ok, run
 
-ANALYSES = sorted('spaa-' + f[:-2] for f in os.listdir('analyses') if f.endswith('.c'))
-TOOLS = sorted('spaa-' + f[:-2] for f in os.listdir('tools') if f.endswith('.c'))
-PROGRAMS = sorted(ANALYSES + TOOLS)
 OVERVIEW = 'man/spaa-tools.7'
 
 # The sections every page has, in this order (others may come between).
