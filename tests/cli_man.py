@@ -21,7 +21,8 @@ SECTIONS = ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'OPTIONS', 'TABLES', 'EXIT STATUS
 
 ALTERNATING = {'BR', 'RB', 'BI', 'IB', 'IR', 'RI'}
 ESCAPES = [(r'\-', '-'), (r'\(em', '\u2014'), (r'\(aq', "'"), (r'\(dq', '"'),
-           (r'\(mu', '\u00d7'), (r'\e', '\\'), (r'\&', ''), (r'\ ', ' ')]
+           (r'\(mu', '\u00d7'), (r'\e', '\\'), (r'\&', ''), (r'\%', ''),
+           (r'\ ', ' '), (r'\~', ' ')]
 
 
 def text(line):
