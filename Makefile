@@ -9,7 +9,9 @@
 #   make demo          spaa-hotspots on examples/cwork.spaa.zst
 #   make bench         throughput and peak RSS on generated profiles in
 #                      build/bench/ (tests/bench/README.md); never fails
-#   make install       PREFIX=/usr/local, DESTDIR=staging directory
+#   make install       PREFIX=/usr/local, DESTDIR=staging directory: programs,
+#                      man pages, schemas, bash completions, Trace Compass
+#                      descriptors (tests/cli_install.py checks the list)
 #   make uninstall     removes what install installed
 #   make clean
 #
@@ -35,7 +37,10 @@ PREFIX ?= /usr/local
 bindir = $(PREFIX)/bin
 datadir = $(PREFIX)/share
 mandir = $(datadir)/man
-schemadir = $(datadir)/spaa-tools/schemas
+pkgdatadir = $(datadir)/spaa-tools
+schemadir = $(pkgdatadir)/schemas
+tracecompassdir = $(pkgdatadir)/tracecompass
+bashcompdir = $(datadir)/bash-completion/completions
 
 CFLAGS ?= -O2 -g
 PKG_CONFIG ?= pkg-config
@@ -239,23 +244,47 @@ bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive
 
 # ---- install -------------------------------------------------------------------
 
-install: all
-	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(schemadir)'
-	$(if $(PROGRAMS),$(INSTALL) -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)')
-	$(if $(SCHEMAS),$(INSTALL) -m 644 $(SCHEMAS) '$(DESTDIR)$(schemadir)')
-	$(if $(MAN1),$(INSTALL) -d '$(DESTDIR)$(mandir)/man1' && \
-		$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(mandir)/man1')
-	$(if $(MAN7),$(INSTALL) -d '$(DESTDIR)$(mandir)/man7' && \
-		$(INSTALL) -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7')
+# Trace Compass descriptors: one per analysis, named as Trace Compass names
+# its own (tools/tracecompass-descriptor.sh).  Recursively expanded, so the
+# script runs only for install and uninstall.
+TC_DESCRIPTORS = $(foreach a,$(ANALYSIS_SRCS),\
+	$(shell sh tools/tracecompass-descriptor.sh --file-name $(a)))
+COMPLETION = tools/spaa-completion.bash
 
-# Removes exactly what install puts there, and the spaa-tools data directory.
+install: all
+	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(schemadir)' \
+		'$(DESTDIR)$(mandir)/man1' '$(DESTDIR)$(mandir)/man7' \
+		'$(DESTDIR)$(tracecompassdir)' '$(DESTDIR)$(bashcompdir)'
+	$(INSTALL) -m 755 $(PROGRAMS) '$(DESTDIR)$(bindir)'
+	$(INSTALL) -m 644 $(SCHEMAS) '$(DESTDIR)$(schemadir)'
+	$(INSTALL) -m 644 $(MAN1) '$(DESTDIR)$(mandir)/man1'
+	$(INSTALL) -m 644 $(MAN7) '$(DESTDIR)$(mandir)/man7'
+	$(Q)for p in $(PROGRAMS); do \
+		$(INSTALL) -m 644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)'/$$p || \
+			exit 1; \
+	done
+	$(Q)for a in $(ANALYSIS_SRCS); do \
+		f='$(DESTDIR)$(tracecompassdir)'/$$(sh tools/tracecompass-descriptor.sh \
+			--file-name $$a) && \
+		sh tools/tracecompass-descriptor.sh $$a '$(bindir)' >"$$f" && \
+		chmod 644 "$$f" || exit 1; \
+	done
+
+# Removes exactly what install puts there, then the directories install
+# made, from the deepest, each only if that leaves it empty (rmdir never
+# removes a directory that holds anything).
 uninstall:
 	rm -f $(addprefix '$(DESTDIR)$(bindir)'/,$(PROGRAMS)) \
 		$(addprefix '$(DESTDIR)$(schemadir)'/,$(notdir $(SCHEMAS))) \
 		$(addprefix '$(DESTDIR)$(mandir)/man1'/,$(notdir $(MAN1))) \
-		$(addprefix '$(DESTDIR)$(mandir)/man7'/,$(notdir $(MAN7)))
-	rmdir '$(DESTDIR)$(schemadir)' '$(DESTDIR)$(datadir)/spaa-tools' \
-		2>/dev/null || true
+		$(addprefix '$(DESTDIR)$(mandir)/man7'/,$(notdir $(MAN7))) \
+		$(addprefix '$(DESTDIR)$(bashcompdir)'/,$(PROGRAMS)) \
+		$(addprefix '$(DESTDIR)$(tracecompassdir)'/,$(TC_DESCRIPTORS))
+	rmdir '$(DESTDIR)$(schemadir)' '$(DESTDIR)$(tracecompassdir)' \
+		'$(DESTDIR)$(pkgdatadir)' '$(DESTDIR)$(bashcompdir)' \
+		'$(DESTDIR)$(datadir)/bash-completion' '$(DESTDIR)$(mandir)/man1' \
+		'$(DESTDIR)$(mandir)/man7' '$(DESTDIR)$(mandir)' \
+		'$(DESTDIR)$(bindir)' '$(DESTDIR)$(datadir)' 2>/dev/null || true
 
 # ---- clean ---------------------------------------------------------------------
 

@@ -146,17 +146,8 @@ def stdin_and_compression_same_answer():
 
 
 @check
-def help_and_man_page_agree():
-    _, out, _ = run([PROG, '--help'])
-    opts = set(re.findall(r'(?m)^\s+(--[a-z-]+)', out))
-    assert {'--skip', '--no-skip', '--sort', '--bins', '--begin', '--limit'} <= opts, opts
+def man_page_lists_the_default_allocator_patterns():
     man = open('man/spaa-allocs.1').read().replace('\\-', '-')
-    documented = set(re.findall(r'\\fB(--[a-z-]+)|\.BI? (--[a-z-]+)', man))
-    documented = {a or b for a, b in documented}
-    assert opts == documented, 'help only: %s; man only: %s' % (
-        sorted(opts - documented), sorted(documented - opts))
-    assert out.rstrip().endswith('See spaa-allocs(1).'), out[-80:]
-    # every default allocator pattern is listed in the man page
     src = open('common/heap.c').read()
     block = src[src.index('spaa_heap_default_skip[] = {'):src.index('NULL,\n};')]
     pats = re.findall(r'^\t"(.*)",$', block, re.M)

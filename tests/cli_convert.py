@@ -355,15 +355,5 @@ def spaa_to_spaa_validates_and_normalizes():
     assert ok([CONV, '--to', 'folded', '-'], stdin=src) == ok([CONV, '--to', 'folded', src])
 
 
-@check
-def help_and_man_pages_agree():
-    for prog, man in ((CONV, 'man/spaa-convert.1'), (VAL, 'man/spaa-validate.1')):
-        help_text = ok([prog, '--help'])
-        with open(man) as f:
-            page = f.read().replace('\\-', '-').replace('\\fB', '').replace('\\fR', '')
-        for opt in set(re.findall(r'(?<![\w-])(--[a-z][a-z-]+|-[a-z])\b', help_text)):
-            assert opt in page, '%s: %s is not in %s' % (prog, opt, man)
-
-
 shutil.rmtree(TMP, ignore_errors=True)
 finish()

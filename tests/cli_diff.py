@@ -12,7 +12,6 @@ in Python, independently of the C aggregation: functions keyed by
 import json
 import math
 import os
-import re
 import subprocess
 from clitest import check, finish, lami, run
 
@@ -212,19 +211,6 @@ def protocol_modes_keep_stderr_clean():
         _, _, err = run(args)
         assert err == '', '%s wrote to stderr: %r' % (args, err)
     assert run([DIFF, '--test-compatibility', BASIC])[:2] == (0, '')
-
-
-@check
-def help_and_man_page_agree():
-    _, out, _ = run([DIFF, '--help'])
-    opts = set(re.findall(r'(?m)^\s+(--[a-z-]+)', out))
-    assert {'--baseline', '--normalize', '--dso-map', '--limit', '--event'} <= opts, opts
-    man = open('man/spaa-diff.1').read().replace('\\-', '-')
-    documented = set(re.findall(r'\\fB(--[a-z-]+)|\.BI? (--[a-z-]+)', man))
-    documented = {a or b for a, b in documented}
-    assert opts == documented, 'help only: %s; man only: %s' % (
-        sorted(opts - documented), sorted(documented - opts))
-    assert out.rstrip().endswith('See spaa-diff(1).'), out[-80:]
 
 
 finish()

@@ -9,7 +9,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from clitest import check, finish, lami, run
 
 HOT = './spaa-hotspots'
@@ -112,36 +111,6 @@ def progress_lines():
     rc, out, _ = run([HOT, '--output-progress', '-'], stdin='examples/cwork.spaa.zst')
     lines = out.splitlines()
     assert lines[0].startswith('* '), lines[:2]
-
-
-@check
-def help_and_man_page_agree():
-    _, out, _ = run([HOT, '--help'])
-    opts = set(re.findall(r'(?m)^\s+(--[a-z-]+)', out))
-    assert {'--begin', '--end', '--limit', '--metadata', '--event'} <= opts, opts
-    man = open('man/spaa-hotspots.1').read().replace('\\-', '-')
-    documented = set(re.findall(r'\\fB(--[a-z-]+)|\.BI? (--[a-z-]+)', man))
-    documented = {a or b for a, b in documented}
-    assert opts == documented, 'help only: %s; man only: %s' % (
-        sorted(opts - documented), sorted(documented - opts))
-    assert out.rstrip().endswith('See spaa-hotspots(1).'), out[-80:]
-
-
-@check
-def install_and_uninstall():
-    with tempfile.TemporaryDirectory() as d:
-        rc, out, err = run(['make', '-s', 'install', 'DESTDIR=' + d, 'PREFIX=/usr'])
-        assert rc == 0, out + err
-        files = sorted(os.path.relpath(os.path.join(r, f), d)
-                       for r, _, fs in os.walk(d) for f in fs)
-        for want in ('usr/bin/spaa-hotspots', 'usr/share/man/man1/spaa-hotspots.1',
-                     'usr/share/man/man7/spaa-tools.7',
-                     'usr/share/spaa-tools/schemas/lami-results.schema.json'):
-            assert want in files, (want, files)
-        rc, out, err = run(['make', '-s', 'uninstall', 'DESTDIR=' + d, 'PREFIX=/usr'])
-        assert rc == 0, out + err
-        left = [os.path.join(r, f) for r, _, fs in os.walk(d) for f in fs]
-        assert left == [], left
 
 
 finish()

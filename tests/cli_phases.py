@@ -202,17 +202,6 @@ def limit_bounds_rows():
 
 
 @check
-def help_and_man_page_agree():
-    _, out, _ = run([PH, '--help'])
-    helped = set(re.findall(r'^\s+(?:-h, )?(--[a-z-]+)', out, re.M))
-    with open('man/spaa-phases.1') as f:
-        man = f.read().replace('\\-', '-')
-    documented = set(re.findall(r'^\.B[IR]? (--[a-z-]+)', man, re.M))
-    assert helped == documented, 'help only: %s; man only: %s' % (
-        sorted(helped - documented), sorted(documented - helped))
-
-
-@check
 def deterministic():
     for path in (ABIA, SHIFTED, SINGLE):
         assert run([PH, '--by-thread', path]) == run([PH, '--by-thread', path])

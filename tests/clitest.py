@@ -12,6 +12,12 @@ import sys
 
 _results = []
 
+# The programs, from the sources as the Makefile finds them: analyses/NAME.c
+# are the LAMI analyses spaa-NAME, tools/NAME.c the other tools.
+ANALYSES = sorted('spaa-' + f[:-2] for f in os.listdir('analyses') if f.endswith('.c'))
+TOOLS = sorted('spaa-' + f[:-2] for f in os.listdir('tools') if f.endswith('.c'))
+PROGRAMS = sorted(ANALYSES + TOOLS)
+
 
 def run(args, stdin=None, timeout=300):
     """(exit status, stdout, stderr) of args."""

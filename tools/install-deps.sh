@@ -4,9 +4,10 @@
 # usage: tools/install-deps.sh [--valgrind | --bench]
 #
 # Run by "make" (target deps) before anything is built.  Checks for
-# pkg-config, the libcjson, libzstd, zlib and check pkg-config modules, and
-# /usr/bin/python3 with jsonschema (the test scripts' interpreter); with
-# --valgrind also for valgrind, with --bench (make bench only) also for jq.  When all are there it does nothing, so it
+# pkg-config, the libcjson, libzstd, zlib and check pkg-config modules,
+# /usr/bin/python3 with jsonschema (the test scripts' interpreter) and groff
+# (the man page checks); with --valgrind also for valgrind, with --bench
+# (make bench only) also for jq.  When all are there it does nothing, so it
 # costs a fraction of a second.  When one is missing it installs the Debian
 # packages with apt-get, as root or through sudo, without a prompt and
 # without reading stdin (CI runs with neither a terminal nor stdin), then
@@ -21,7 +22,7 @@
 set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
-python3-jsonschema valgrind zstd"
+python3-jsonschema valgrind zstd groff-base"
 MODULES="libcjson libzstd zlib check"
 
 need_valgrind=no
@@ -44,6 +45,7 @@ missing() {
 	fi
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
 		echo "/usr/bin/python3 with jsonschema"
+	command -v groff >/dev/null 2>&1 || echo "groff"
 	if [ "$need_valgrind" = yes ]; then
 		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
 	fi
