@@ -21,6 +21,12 @@
  *
  * --begin/--end apply to the target only (Trace Compass sends the range
  * selected on the trace it runs on, the target); the baseline is whole.
+ *
+ * --svg FILE also draws the comparison as a differential flame graph
+ * (flamegraph.h): the target's call tree, each frame red when its total
+ * grew and blue when it shrank, under the same normalization as the
+ * tables; call paths only in the baseline are listed in the hover text of
+ * their callers and counted under the title.
  */
 #include <math.h>
 #include <stdio.h>
@@ -30,10 +36,15 @@
 #include "aggregate.h"
 #include "analysis.h"
 #include "compare.h"
+#include "flamegraph.h"
+#include "output.h"
 #include "report.h"
+#include "units.h"
 #include "util.h"
 
 static const char *opt_baseline, *opt_event, *opt_metric, *opt_normalize;
+static const char *opt_svg, *opt_svg_title, *opt_svg_min_width;
+static uint64_t opt_svg_width;
 static struct lami_strlist opt_dso_map;
 
 static const struct lami_option options[] = {
@@ -47,6 +58,14 @@ static const struct lami_option options[] = {
 	  "compare shares of each total (default), the baseline scaled to the target total, or raw weights" },
 	{ "dso-map", LAMI_OPT_LIST, &opt_dso_map, "OLD=NEW",
 	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)" },
+	{ "svg", LAMI_OPT_STRING, &opt_svg, "FILE",
+	  "also write a differential flame graph (SVG) to FILE" },
+	{ "svg-title", LAMI_OPT_STRING, &opt_svg_title, "TEXT",
+	  "title of the flame graph (default: \"Differential flame graph of TARGET against BASELINE\")" },
+	{ "svg-width", LAMI_OPT_U64, &opt_svg_width, "PX",
+	  "width of the flame graph in pixels (default: 1200)" },
+	{ "svg-min-width", LAMI_OPT_STRING, &opt_svg_min_width, "PX",
+	  "leave out frames narrower than PX pixels, counted in a note (default: 0.1)" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
@@ -427,6 +446,69 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 			     &d->tsem, d->tside.total, err);
 }
 
+/* The --svg options, checked before anything is loaded. */
+static int svg_options(double *min_width, struct spaa_error *err)
+{
+	*min_width = SPAA_FLAME_MIN_WIDTH_DEFAULT;
+	if ((opt_svg_title || opt_svg_width || opt_svg_min_width) && !opt_svg)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg-title', '--svg-width' and '--svg-min-width' need '--svg FILE'");
+	if (opt_svg && (!*opt_svg || !strcmp(opt_svg, "-")))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg' needs a file name: standard output carries the LAMI results");
+	if (opt_svg_width && (opt_svg_width < 100 || opt_svg_width > 100000))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg-width' must be from 100 to 100000 pixels");
+	if (opt_svg_min_width && spaa_units_parse_decimal(opt_svg_min_width, min_width))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg-min-width' must be a non-negative number of pixels, not '%s'",
+				      opt_svg_min_width);
+	return 0;
+}
+
+/* The differential flame graph: every compared call path, target widths. */
+static int write_svg(struct diff *d, double min_width, struct spaa_error *err)
+{
+	struct spaa_flame *fg = spaa_flame_new();
+	struct spaa_output *out = NULL;
+	char title[2048];
+	int ret = -1;
+
+	for (uint32_t k = 1; k < spaa_cmp_npaths(&d->keys); k++) {
+		uint64_t b = spaa_cmp_get(&d->bside.path, k);
+		uint64_t t = spaa_cmp_get(&d->tside.path, k);
+
+		if (!b && !t)
+			continue;
+		spaa_flame_begin(fg);
+		for (uint32_t i = 0; i < spaa_cmp_path_len(&d->keys, k); i++) {
+			uint32_t fn = spaa_cmp_path_function(&d->keys, k, i);
+			const char *name = spaa_cmp_function_name(&d->keys, fn);
+			const char *dso = spaa_cmp_function_dso(&d->keys, fn);
+
+			spaa_flame_push(fg, name, strlen(name), dso,
+					spaa_flame_classify(dso, false));
+		}
+		if (spaa_flame_add(fg, t, b, err))
+			goto out;
+	}
+	snprintf(title, sizeof(title), "Differential flame graph of %s against %s",
+		 d->tpath, d->bpath);
+	if (spaa_output_open(&out, opt_svg, SPAA_COMP_NONE, 0, err) ||
+	    spaa_flame_write(fg, &(struct spaa_flame_opts){
+		    .title = opt_svg_title ? opt_svg_title : title, .what = d->what,
+		    .width = (unsigned)opt_svg_width, .min_width = min_width,
+		    .cmp = &d->cmp,
+	    }, out, err))
+		goto out;
+	ret = spaa_output_close(out, err);
+	out = NULL;
+out:
+	spaa_output_abort(out);
+	spaa_flame_free(fg);
+	return ret;
+}
+
 /* BASELINE TARGET, or --baseline BASELINE TARGET. */
 static int paths(struct diff *d, struct spaa_error *err)
 {
@@ -460,6 +542,7 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	struct spaa_fold fold;
 	struct diff *d = spaa_xcalloc(1, sizeof(*d));
 	enum spaa_cmp_normalize mode;
+	double min_width;
 	int ret = -1;
 
 	d->run = run;
@@ -473,6 +556,7 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	tlo.on_sample = fold_sample;
 	tlo.data = &fold;
 	if (paths(d, err) ||
+	    svg_options(&min_width, err) ||
 	    spaa_cmp_normalize_parse(opt_normalize, &mode, err) ||
 	    spaa_cmp_dso_map_check(&opt_dso_map, err) ||
 	    spaa_cmp_load(&d->base, d->bpath, 0, 2, &blo, err) ||
@@ -486,6 +570,8 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	if (d->bside.has_alloc && d->tside.has_alloc)
 		allocs_table(d);
 	summary_table(d);
+	if (opt_svg && write_svg(d, min_width, err))
+		goto out;
 	ret = 0;
 out:
 	if (d->bagg.p)

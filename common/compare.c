@@ -101,6 +101,22 @@ char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key)
 	return spaa_strtab_join(&k->paths, key, function_name, k, ';');
 }
 
+uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key)
+{
+	return spaa_strtab_len(&k->paths, key) / sizeof(uint32_t);
+}
+
+uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+				uint32_t i)
+{
+	uint32_t fn;
+
+	/* strtab entries are byte strings: no alignment to rely on */
+	memcpy(&fn, spaa_strtab_get(&k->paths, key) + (size_t)i * sizeof(fn),
+	       sizeof(fn));
+	return fn;
+}
+
 static int sums_add(struct spaa_cmp_sums *s, uint32_t key, uint64_t v,
 		    struct spaa_error *err)
 {

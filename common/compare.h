@@ -78,6 +78,11 @@ const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key);
 /* "root;...;leaf" function names of a path key; the caller frees it. */
 char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key);
 
+/* Number of functions on a path key, and function key i (root first). */
+uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key);
+uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+				uint32_t i);
+
 /* Sums indexed by key; keys past the end read as 0. */
 struct spaa_cmp_sums {
 	uint64_t *v;            /* owned */

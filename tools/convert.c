@@ -7,70 +7,91 @@
  *   SPAA              --> SPAA (validated by the reader while each line
  *                         is copied as it is: unknown fields survive)
  *                         or folded          (common/load)
+ *   any of them       --> a flame graph SVG  (common/flamegraph): perf
+ *                         and folded input through a temporary SPAA file
+ *                         read back into the profile model
  *
  * Parsing lives in common/ (usable and fuzzable on its own); this file
  * maps each format's notions onto SPAA's and owns the command line,
  * stdout, stderr and the exit status: 0 done, 1 input or output error,
  * 2 usage.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analysis.h"
+#include "flamegraph.h"
 #include "folded.h"
 #include "input.h"
 #include "load.h"
 #include "output.h"
 #include "perf_script.h"
 #include "profile_writer.h"
+#include "report.h"
 #include "spaa_reader.h"
 #include "spaa_writer.h"
+#include "units.h"
 #include "util.h"
 
 #define PROG "spaa-convert"
 
 static const char usage_text[] =
-	"usage: " PROG " [--from perf|folded|spx|spaa] [--to spaa|folded]\n"
+	"usage: " PROG " [--from perf|folded|spx|spaa] [--to spaa|folded|svg]\n"
 	"                    [-o OUT] [--compress zstd|gzip|none] [--no-samples]\n"
-	"                    [--event NAME] [--metric NAME] INPUT\n"
+	"                    [--event NAME] [--metric NAME] [--title TEXT]\n"
+	"                    [--width PX] [--min-width PX] INPUT\n"
 	"\n"
 	"Converts perf script text, folded stacks and SPX reports to SPAA,\n"
-	"any of them or SPAA to folded stacks, and SPAA to SPAA (validated,\n"
-	"recompressed).  INPUT may be compressed (gzip, zstd); - is standard\n"
-	"input; an SPX report is KEY.json or KEY.txt.gz, or a directory of them.\n"
+	"any of them or SPAA to folded stacks or to a flame graph (SVG), and\n"
+	"SPAA to SPAA (validated, recompressed).  INPUT may be compressed (gzip,\n"
+	"zstd); - is standard input; an SPX report is KEY.json or KEY.txt.gz,\n"
+	"or a directory of them.\n"
 	"\n"
 	"  --from FORMAT      input format (default: detected from the content)\n"
-	"  --to FORMAT        output format: spaa (default) or folded\n"
+	"  --to FORMAT        output format: spaa (default), folded or svg (an\n"
+	"                     interactive flame graph)\n"
 	"  -o, --output OUT   output file (default: - = standard output)\n"
 	"  --compress C       zstd, gzip or none (default: from OUT's name,\n"
 	"                     .zst or .gz, else none)\n"
 	"  --no-samples       leave out the raw sample records\n"
-	"  --event NAME       folded output: the event to write (default: first)\n"
-	"  --metric NAME      folded output: the weight to write (default: the\n"
-	"                     event's primary metric)\n"
+	"  --event NAME       folded, svg output: the event to write (default:\n"
+	"                     first)\n"
+	"  --metric NAME      folded, svg output: the weight to write (default:\n"
+	"                     the event's primary metric)\n"
+	"  --title TEXT       svg output: the title (default: \"Flame graph of\n"
+	"                     INPUT\")\n"
+	"  --width PX         svg output: width in pixels (default: 1200)\n"
+	"  --min-width PX     svg output: leave out frames narrower than PX\n"
+	"                     pixels, counted in a note (default: 0.1)\n"
 	"  -h, --help         show this help and exit\n"
 	"  --version          show the version and exit\n"
 	"\n"
 	"Exit status: 0 converted, 1 input or output error, 2 usage.\n"
 	"See spaa-convert(1).\n";
 
-enum format { FMT_AUTO, FMT_PERF, FMT_FOLDED, FMT_SPX, FMT_SPAA };
+enum format { FMT_AUTO, FMT_PERF, FMT_FOLDED, FMT_SPX, FMT_SPAA, FMT_SVG };
 
 struct options {
 	enum format from, to;
-	const char *out, *input, *event, *metric;
+	const char *out, *input, *event, *metric, *title;
 	int compress;           /* -1: from the output name */
 	bool no_samples;
+	uint64_t width;         /* svg */
+	double min_width;       /* svg */
 };
 
-static const char *const format_names[] = { "auto", "perf", "folded", "spx", "spaa" };
+static const char *const format_names[] = {
+	"auto", "perf", "folded", "spx", "spaa", "svg",
+};
 
 static int parse_format(const char *s)
 {
-	for (int i = 1; i < 5; i++)
+	for (int i = 1; i < 6; i++)
 		if (!strcmp(s, format_names[i]))
 			return i;
 	return -1;
@@ -411,6 +432,68 @@ out:
 	return ret;
 }
 
+/* --title, else "Flame graph of INPUT", in buf. */
+static const char *svg_title(const struct options *o, char *buf, size_t size)
+{
+	if (o->title)
+		return o->title;
+	snprintf(buf, size, "Flame graph of %s",
+		 strcmp(o->input, "-") ? o->input : "standard input");
+	return buf;
+}
+
+/*
+ * A flame graph of one event and metric, selected as the analyses select
+ * them, of every stack record but those absorbed into a logical stack.
+ */
+static int profile_to_svg(const struct options *o, const struct spaa_profile *p,
+			  struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_flame *fg = spaa_flame_new();
+	struct spaa_metric_sem sem;
+	uint32_t ev, metric;
+	char what[1024], title[1024];
+	int ret = -1;
+
+	if (spaa_report_select(p, o->event, o->metric, &ev, &metric, err))
+		goto out;
+	spaa_metric_semantics(p, ev, metric, spaa_metric_unit(p, ev, metric), &sem);
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		const uint32_t *fr = spaa_record_frames(p, r);
+		uint64_t v;
+
+		if (r->absorbed || r->event != ev ||
+		    !spaa_weights_get(p, r->weights, r->nweights, metric, &v) || !v)
+			continue;
+		spaa_flame_begin(fg);
+		for (uint32_t f = r->nframes; f-- > 0;) {
+			const struct spaa_frame *frame = &p->frames[fr[f]];
+			const struct spaa_function *fn = &p->functions[frame->fn];
+			const struct spaa_dso *dso = &p->dsos[fn->dso];
+			const char *name = spaa_str(p, fn->name);
+
+			spaa_flame_push(fg, name, strlen(name), spaa_str(p, dso->name),
+					spaa_flame_classify(spaa_str(p, dso->name),
+							    dso->is_kernel ||
+							    frame->kind == SPAA_FRAME_KERNEL));
+		}
+		if (spaa_flame_add(fg, v, 0, err))
+			goto out;
+	}
+	snprintf(what, sizeof(what), "event '%s', %s '%s'",
+		 spaa_str(p, p->events[ev].name),
+		 metric == p->events[ev].primary_metric ? "primary metric" : "metric",
+		 spaa_str(p, metric));
+	ret = spaa_flame_write(fg, &(struct spaa_flame_opts){
+		.title = svg_title(o, title, sizeof(title)), .what = what,
+		.width = (unsigned)o->width, .min_width = o->min_width, .sem = &sem,
+	}, out, err);
+out:
+	spaa_flame_free(fg);
+	return ret;
+}
+
 /* The header's source_tool: the one every input file names, else ours. */
 static const char *profile_source(const struct spaa_profile *p)
 {
@@ -453,12 +536,48 @@ static int convert_profile(const struct options *o, struct source *src,
 			     default_compression(o->out), 0, err))
 		goto out;
 	if (pw ? spaa_pwriter_write(pw, &p, profile_source(&p), *out, err) :
+	    o->to == FMT_SVG ? profile_to_svg(o, &p, *out, err) :
 	    profile_to_folded(o, &p, *out, err))
 		goto out;
 	ret = 0;
 out:
 	spaa_pwriter_free(pw);
 	spaa_profile_release(&p);
+	return ret;
+}
+
+/*
+ * perf and folded input to SVG: the writer's SPAA (without sample
+ * records) goes to a temporary file read back into the profile model, so
+ * a flame graph shows DSOs, kinds and metrics as of any SPAA input.
+ */
+static int writer_to_svg(const struct options *o, struct spaa_writer *w,
+			 struct spaa_output **out, struct spaa_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct spaa_output *tmp = NULL;
+	struct options ro = *o;
+	struct source none = { 0 };
+	char path[4096], title[1024];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/spaa-convert-XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return spaa_error_at(err, SPAA_E_IO, path, 0,
+				     "cannot create a temporary file: %s", strerror(errno));
+	close(fd);
+	if (spaa_output_open(&tmp, path, SPAA_COMP_NONE, 0, err) ||
+	    spaa_writer_write_spaa(w, tmp, err))
+		goto out;
+	ret = spaa_output_close(tmp, err);
+	tmp = NULL;
+	ro.input = path;
+	ro.title = svg_title(o, title, sizeof(title));
+	if (!ret)
+		ret = convert_profile(&ro, &none, out, err);
+out:
+	spaa_output_abort(tmp);
+	unlink(path);
 	return ret;
 }
 
@@ -589,7 +708,7 @@ static int run(const struct options *o, struct spaa_error *err)
 	if (from == FMT_SPX) {
 		if (convert_profile(o, &src, &out, err))
 			goto out;
-	} else if (from == FMT_SPAA && o->to == FMT_FOLDED && strcmp(o->input, "-")) {
+	} else if (from == FMT_SPAA && o->to != FMT_SPAA && strcmp(o->input, "-")) {
 		/* a path may be a directory: the loader reads every profile in it */
 		if (convert_profile(o, &src, &out, err))
 			goto out;
@@ -598,8 +717,19 @@ static int run(const struct options *o, struct spaa_error *err)
 			goto out;
 		if (from == FMT_AUTO && sniff(&src, &from, err))
 			goto out;
-		if (from == FMT_SPAA && o->to == FMT_FOLDED) {
+		if (from == FMT_SPAA && o->to != FMT_SPAA) {
 			if (convert_profile(o, &src, &out, err))
+				goto out;
+		} else if (o->to == FMT_SVG) {
+			struct spaa_writer_opts wo = {
+				.source_tool = from == FMT_PERF ? "perf" : "folded",
+			};
+
+			w = spaa_writer_new(&wo);
+			if (from == FMT_PERF ? convert_perf(&src, w, err) :
+			    convert_folded(&src, w, err))
+				goto out;
+			if (writer_to_svg(o, w, &out, err))
 				goto out;
 		} else {
 			if (spaa_output_open(&out, o->out, o->compress >= 0 ?
@@ -644,7 +774,11 @@ static int usage_error(const char *msg, const char *arg)
 
 int main(int argc, char **argv)
 {
-	struct options o = { .to = FMT_SPAA, .out = "-", .compress = -1 };
+	struct options o = {
+		.to = FMT_SPAA, .out = "-", .compress = -1,
+		.width = SPAA_FLAME_WIDTH_DEFAULT,
+		.min_width = SPAA_FLAME_MIN_WIDTH_DEFAULT,
+	};
 	struct spaa_error err;
 	bool dashdash = false;
 	char msg[2200];
@@ -688,14 +822,14 @@ int main(int argc, char **argv)
 		if (!strcmp(opt, "--from")) {
 			int f = parse_format(val);
 
-			if (f < 0)
+			if (f < 0 || f == FMT_SVG)
 				return usage_error("unknown input format", val);
 			o.from = f;
 		} else if (!strcmp(opt, "--to")) {
 			int f = parse_format(val);
 
-			if (f != FMT_SPAA && f != FMT_FOLDED)
-				return usage_error("output format must be spaa or folded, not", val);
+			if (f != FMT_SPAA && f != FMT_FOLDED && f != FMT_SVG)
+				return usage_error("output format must be spaa, folded or svg, not", val);
 			o.to = f;
 		} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
 			o.out = val;
@@ -707,6 +841,14 @@ int main(int argc, char **argv)
 			o.event = val;
 		} else if (!strcmp(opt, "--metric")) {
 			o.metric = val;
+		} else if (!strcmp(opt, "--title")) {
+			o.title = val;
+		} else if (!strcmp(opt, "--width")) {
+			if (spaa_parse_u64(val, &o.width) || o.width < 100 || o.width > 100000)
+				return usage_error("--width must be a number of pixels from 100 to 100000, not", val);
+		} else if (!strcmp(opt, "--min-width")) {
+			if (spaa_units_parse_decimal(val, &o.min_width))
+				return usage_error("--min-width must be a non-negative number of pixels, not", val);
 		} else {
 			return usage_error("unknown option", a);
 		}
@@ -715,6 +857,9 @@ int main(int argc, char **argv)
 		return usage_error("expected an input path", NULL);
 	if (o.from == FMT_SPAA && o.to == FMT_SPAA && o.no_samples)
 		return usage_error("--no-samples does not apply to SPAA input", NULL);
+	if (o.to != FMT_SVG && (o.title || o.width != SPAA_FLAME_WIDTH_DEFAULT ||
+				o.min_width != SPAA_FLAME_MIN_WIDTH_DEFAULT))
+		return usage_error("--title, --width and --min-width apply to --to svg only", NULL);
 
 	spaa_error_init(&err);
 	if (run(&o, &err)) {

@@ -5,8 +5,9 @@
 #
 # Run by "make" (target deps) before anything is built.  Checks for
 # pkg-config, the libcjson, libzstd, zlib and check pkg-config modules,
-# /usr/bin/python3 with jsonschema (the test scripts' interpreter) and groff
-# (the man page checks); with --valgrind also for valgrind, with --bench
+# /usr/bin/python3 with jsonschema (the test scripts' interpreter), groff
+# (the man page checks) and rsvg-convert (the flame graph tests render SVG
+# to PNG with it); with --valgrind also for valgrind, with --bench
 # (make bench only) also for jq.  When all are there it does nothing, so it
 # costs a fraction of a second.  When one is missing it installs the Debian
 # packages with apt-get, as root or through sudo, without a prompt and
@@ -22,7 +23,7 @@
 set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
-python3-jsonschema valgrind zstd groff-base"
+python3-jsonschema valgrind zstd groff-base librsvg2-bin"
 MODULES="libcjson libzstd zlib check"
 
 need_valgrind=no
@@ -46,6 +47,7 @@ missing() {
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
 		echo "/usr/bin/python3 with jsonschema"
 	command -v groff >/dev/null 2>&1 || echo "groff"
+	command -v rsvg-convert >/dev/null 2>&1 || echo "rsvg-convert"
 	if [ "$need_valgrind" = yes ]; then
 		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
 	fi

@@ -1,0 +1,283 @@
+#!/usr/bin/env python3
+"""Flame graphs: spaa-convert --to svg and spaa-diff --svg.
+
+Checks that the SVG is well-formed XML whatever the names, that the
+geometry of a small profile matches weights computed by hand (see
+tests/data/README-flamegraph.md), that a differential graph's colours
+follow the sign of hand-computed deltas, and that rsvg-convert renders
+the documents to pictures of the right size that are not blank (the PNG
+is decoded here with zlib alone).
+"""
+import colorsys
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+import xml.etree.ElementTree as ET
+import zlib
+
+from clitest import check, finish, ok, run
+
+CONV = './spaa-convert'
+DIFF = './spaa-diff'
+DATA = 'tests/data'
+FLAME = os.path.join(DATA, 'flame.spaa')
+BASE = os.path.join(DATA, 'flame_base.spaa')
+TARGET = os.path.join(DATA, 'flame_target.spaa')
+NS = '{http://www.w3.org/2000/svg}'
+TMP = tempfile.mkdtemp(prefix='cli_flamegraph.')
+
+# the layout constants of common/flamegraph.c
+PAD, FRAME_H, TOP, BOTTOM = 10, 16, 72, 28
+
+
+def tmp(name):
+    return os.path.join(TMP, name)
+
+
+def svg_of(args, out):
+    """Runs a convert command writing out; returns the parsed tree."""
+    ok([CONV, '--to', 'svg', '-o', out] + args)
+    return ET.parse(out)
+
+
+def frames(tree):
+    """[(name, title, x, y, width, fill)] of the frames, document order."""
+    out = []
+    for g in tree.getroot().find(NS + 'g[@id="frames"]'):
+        title = g.find(NS + 'title').text
+        r = g.find(NS + 'rect')
+        out.append((title.split('\n')[0], title, float(r.get('x')), int(r.get('y')),
+                    float(r.get('width')), r.get('fill')))
+    return out
+
+
+def texts(tree):
+    return {t.get('id'): t.text or '' for t in tree.getroot().iter(NS + 'text') if t.get('id')}
+
+
+def by_name(fr):
+    d = {}
+    for f in fr:
+        assert f[0] not in d, 'two frames named %s' % f[0]
+        d[f[0]] = f
+    return d
+
+
+def rgb(fill):
+    assert re.fullmatch(r'#[0-9a-f]{6}', fill), fill
+    return tuple(int(fill[i:i + 2], 16) for i in (1, 3, 5))
+
+
+def close(a, b, what):
+    # coordinates are written with two decimals
+    assert abs(a - b) <= 0.0051, '%s: %r, expected %r' % (what, a, b)
+
+
+def png_decode(path):
+    """(width, height, [row of (r, g, b, a)]) of an 8-bit RGB/RGBA PNG."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'not a PNG'
+    pos, idat, ihdr = 8, b'', None
+    while pos < len(data):
+        n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b'IHDR':
+            ihdr = struct.unpack('>IIBBBBB', body)
+        elif kind == b'IDAT':
+            idat += body
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = ihdr
+    assert depth == 8 and ctype in (2, 6) and not interlace, ihdr
+    bpp = 4 if ctype == 6 else 3
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    rows, prev = [], bytearray(stride)
+    for y in range(h):
+        ftype = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if ftype == 1:
+                line[i] = (line[i] + a) & 255
+            elif ftype == 2:
+                line[i] = (line[i] + b) & 255
+            elif ftype == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif ftype == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append([tuple(line[i:i + bpp]) + ((255,) if bpp == 3 else ())
+                     for i in range(0, stride, bpp)])
+        prev = line
+    return w, h, rows
+
+
+@check
+def well_formed_for_every_input():
+    deep = tmp('deep.folded')
+    with open(deep, 'w') as f:
+        f.write(';'.join('f%d' % i for i in range(5000)) + ' 7\nf0;g 1\n')
+    hostile = tmp('hostile.folded')
+    with open(hostile, 'wb') as f:
+        f.write(b'main;a<b&c"d\'e;]]>x 3\nmain;bad\xff\xfeutf8;ctl\x01\x1fz 2\n'
+                b'main;sur\xed\xa0\x80;over\xc0\xaf;caf\xc3\xa9 \xe2\x80\xa8 1\n')
+    inputs = [FLAME, 'tests/data/basic.spaa.zst', 'tests/data/convert_small.folded',
+              'tests/data/convert_small.perf', 'tests/data/spx/basic.json',
+              'tests/data/inline.spaa', 'tests/data/related.spaa',
+              'tests/data/diff_cwork_hashslow.spaa.zst', deep, hostile]
+    for i, path in enumerate(inputs):
+        tree = svg_of([path, '--title', 'T <&> "\'' + str(i)], tmp('wf%d.svg' % i))
+        assert tree.getroot().tag == NS + 'svg'
+        assert texts(tree)['title'] == 'T <&> "\'' + str(i)
+        assert frames(tree), path
+    tree = ET.parse(tmp('wf%d.svg' % (len(inputs) - 2)))
+    fr = frames(tree)
+    assert len(fr) == 5002, len(fr)        # all, f0..f4999 and g, each once
+    assert max(f[3] for f in fr) - min(f[3] for f in fr) == 5000 * FRAME_H
+    names = [f[0] for f in frames(ET.parse(tmp('wf%d.svg' % (len(inputs) - 1))))]
+    for want in ('a<b&c"d\'e', ']]>x', 'bad\ufffd\ufffdutf8', 'ctl  z', 'caf\u00e9 \u2028'):
+        assert want in names, (want, names)
+
+
+@check
+def geometry_matches_hand_computed_weights():
+    # README-flamegraph.md: all 11, main 11, jitfn 3, run 3, parse 7,
+    # memcpy 5, sys_read 1 (ms); siblings in name order; depth 0..3
+    tree = svg_of([FLAME], tmp('flame.svg'))
+    root = tree.getroot()
+    assert (root.get('width'), root.get('height')) == ('1200', str(TOP + 4 * FRAME_H + BOTTOM))
+    fr = frames(tree)
+    assert [f[0] for f in fr] == ['all', 'main', 'jitfn', 'run', 'parse', 'memcpy', 'sys_read']
+    f = by_name(fr)
+    unit = 1180 / 11
+    weight = {'all': 11, 'main': 11, 'jitfn': 3, 'run': 3, 'parse': 7, 'memcpy': 5, 'sys_read': 1}
+    left = {'all': 0, 'main': 0, 'jitfn': 0, 'run': 0, 'parse': 3, 'memcpy': 3, 'sys_read': 10}
+    depth = {'all': 0, 'main': 1, 'jitfn': 2, 'parse': 2, 'sys_read': 2, 'run': 3, 'memcpy': 3}
+    parent = {'main': 'all', 'jitfn': 'main', 'parse': 'main', 'sys_read': 'main',
+              'run': 'jitfn', 'memcpy': 'parse'}
+    for n in weight:
+        close(f[n][4], weight[n] * unit, n + ' width')
+        close(f[n][2], PAD + left[n] * unit, n + ' x')
+        assert f[n][3] == TOP + (3 - depth[n]) * FRAME_H, (n, f[n][3])
+    for c, p in parent.items():
+        assert f[c][3] == f[p][3] - FRAME_H, (c, p)
+        assert f[p][2] <= f[c][2] and f[c][2] + f[c][4] <= f[p][2] + f[p][4] + 0.01, (c, p)
+    assert 'total 7.00 ms (63.64 %), self 2.00 ms (18.18 %)' in f['parse'][1], f['parse'][1]
+    assert f['memcpy'][1].split('\n')[1] == '/lib/libc.so.6 (library)'
+    t = texts(tree)
+    assert t['what'] == "event 'cpu-clock', primary metric 'period'; total 11.0 ms", t['what']
+    assert t['note'] == ''
+
+
+@check
+def colours_by_kind_stable_per_dso():
+    f = by_name(frames(ET.parse(tmp('flame.svg'))))
+    # hue bands of flamegraph.h, in degrees
+    bands = {'main': (0, 14), 'parse': (0, 14), 'memcpy': (48, 60), 'sys_read': (24, 38),
+             'jitfn': (92, 132), 'run': (172, 200)}
+    hue = {}
+    for n, (lo, hi) in bands.items():
+        h = colorsys.rgb_to_hls(*[c / 255 for c in rgb(f[n][5])])[0] * 360
+        assert lo - 1 <= h <= hi + 1, '%s: hue %.1f not in [%d, %d]' % (n, h, lo, hi)
+        hue[n] = h
+    assert abs(hue['main'] - hue['parse']) < 1.5, hue    # one DSO, one hue
+    again = by_name(frames(svg_of([FLAME, '--title', 'other'], tmp('flame2.svg'))))
+    assert all(again[n][5] == f[n][5] for n in f)
+
+
+@check
+def min_width_drops_and_counts():
+    tree = svg_of([FLAME, '--min-width', '200', '--width', '1200'], tmp('minw.svg'))
+    names = [f[0] for f in frames(tree)]
+    assert 'sys_read' not in names and 'memcpy' in names, names   # 107.27 px < 200
+    assert texts(tree)['note'] == '1 frame narrower than 200 px (9.09 %) not drawn'
+    tree = svg_of([FLAME, '--width', '600'], tmp('w600.svg'))
+    close(by_name(frames(tree))['parse'][4], 7 * 580 / 11, 'parse width at 600 px')
+
+
+@check
+def event_and_metric_select_the_weight():
+    tree = svg_of(['tests/data/basic.spaa', '--metric', 'samples'], tmp('samples.svg'))
+    f = by_name([x for x in frames(tree) if x[0] != 'fib'])
+    # basic.spaa samples: main 11, compute 7, parse 4, memcpy 3
+    close(f['compute'][4], 7 * 1180 / 11, 'compute')
+    assert "metric 'samples'; total 11" in texts(tree)['what']
+    rc, out, err = run([CONV, '--to', 'svg', '-o', tmp('x.svg'), '--event', 'nope', FLAME])
+    assert rc == 2 and "no event 'nope'" in err, (rc, err)
+    assert not os.path.exists(tmp('x.svg'))
+
+
+@check
+def differential_colours_follow_the_delta():
+    # README-flamegraph.md: baseline a 6, b 4, d 2; target a 9, b 1, c 2 (ms)
+    out = tmp('diff.svg')
+    ok([DIFF, '--svg', out, BASE, TARGET])
+    tree = ET.parse(out)
+    f = by_name(frames(tree))
+    assert sorted(f) == ['a', 'all', 'b', 'c', 'main'], sorted(f)
+    assert rgb(f['a'][5]) == (255, 0, 0)           # +3, the largest change
+    assert rgb(f['b'][5]) == (0, 0, 255)           # -3
+    assert rgb(f['c'][5]) == (255, 73, 73)         # +2: 220 * (1 - 2/3)
+    assert rgb(f['main'][5]) == (224, 224, 224)    # 12 against 12
+    close(f['a'][4], 9 * 1180 / 12, 'a width (target)')
+    assert 'target 9.00 ms (75.00 %), baseline 6.00 ms (50.00 %)\ndelta +3.00 ms (+50.0 %)' in f['a'][1], f['a'][1]
+    assert 'delta +2.00 ms (new)' in f['c'][1], f['c'][1]
+    assert 'gone below, baseline 2.00 ms (16.67 %)' in f['main'][1], f['main'][1]
+    t = texts(tree)
+    assert t['note'].startswith('1 call path only in the baseline (16.67 % of it)'), t['note']
+    assert 'target total 12.0 ms, baseline total 12.0 ms' in t['what'], t['what']
+    # reversed: the colours swap
+    ok([DIFF, '--svg', out, '--svg-title', 'rev', TARGET, BASE])
+    f = by_name(frames(ET.parse(out)))
+    assert rgb(f['a'][5]) == (0, 0, 255) and rgb(f['b'][5]) == (255, 0, 0)
+    assert 'c' not in f and rgb(f['d'][5])[0] == 255
+
+
+@check
+def usage_errors():
+    for args in (['--title', 'x', FLAME], ['--to', 'svg', '--width', '50', FLAME],
+                 ['--to', 'svg', '--min-width', '-1', FLAME], ['--from', 'svg', FLAME]):
+        rc, out, err = run([CONV] + args)
+        assert rc == 2 and not out, (args, rc, out, err)
+    for args in (['--svg', '-'], ['--svg-width', '300'], ['--svg', tmp('d.svg'), '--svg-width', '20']):
+        rc, out, err = run([DIFF] + args + [BASE, TARGET])
+        assert rc == 2 and '"error-code": "usage"' in out.replace('":"', '": "'), (args, rc, out)
+
+
+@check
+def rendered_pictures_are_flame_graphs():
+    assert shutil.which('rsvg-convert'), 'rsvg-convert is missing (tools/install-deps.sh installs librsvg2-bin)'
+    for svg in (tmp('flame.svg'), tmp('diff.svg')):
+        png = svg + '.png'
+        subprocess.run(['rsvg-convert', '-o', png, svg], check=True)
+        root = ET.parse(svg).getroot()
+        w, h, rows = png_decode(png)
+        assert (w, h) == (int(root.get('width')), int(root.get('height'))), (w, h)
+        background = rows[2][w // 2]
+        assert background[:3] == (0xf6, 0xf6, 0xf0), background
+        colours, covered = set(), 0
+        # the frames' band: every frame row, sampled every 3 px across
+        for y in range(TOP, h - BOTTOM):
+            for x in range(0, w, 3):
+                p = rows[y][x]
+                colours.add(p[:3])
+                covered += p != background
+        area = (h - BOTTOM - TOP) * len(range(0, w, 3))
+        assert len(colours) >= 6, len(colours)
+        assert covered > area * 0.5, (covered, area)
+        # the fills drawn are in the picture: the root's and a frame's
+        fr = frames(ET.parse(svg))
+        for name, _, x, y, width, fill in fr[:3]:
+            px = rows[y + 2][int(x + width / 2)][:3]
+            assert px == rgb(fill), (svg, name, px, fill)
+
+
+shutil.rmtree(TMP, ignore_errors=True)
+finish()
