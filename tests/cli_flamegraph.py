@@ -9,6 +9,7 @@ the documents to pictures of the right size that are not blank (the PNG
 is decoded here with zlib alone).
 """
 import colorsys
+import json
 import os
 import re
 import shutil
@@ -238,6 +239,60 @@ def differential_colours_follow_the_delta():
     f = by_name(frames(ET.parse(out)))
     assert rgb(f['a'][5]) == (0, 0, 255) and rgb(f['b'][5]) == (255, 0, 0)
     assert 'c' not in f and rgb(f['d'][5])[0] == 255
+
+
+def script_states(svg, actions):
+    """What the embedded script does (tests/flamegraph_script.js, node)."""
+    root = ET.parse(svg).getroot()
+    script = root.find(NS + 'script').text
+    fr = []
+    for g in root.find(NS + 'g[@id="frames"]'):
+        r = g.find(NS + 'rect')
+        fr.append({'title': g.find(NS + 'title').text, 'x': float(r.get('x')),
+                   'y': float(r.get('y')), 'width': float(r.get('width')),
+                   'fill': r.get('fill'), 'text': g.find(NS + 'text').text or ''})
+    doc = json.dumps({'width': root.get('width'), 'script': script, 'frames': fr,
+                      'actions': actions})
+    p = subprocess.run(['node', 'tests/flamegraph_script.js'], input=doc.encode(),
+                       capture_output=True, timeout=60)
+    assert p.returncode == 0, p.stderr.decode()
+    return json.loads(p.stdout)
+
+
+@check
+def script_zooms_searches_and_hovers():
+    assert shutil.which('node'), 'node is missing (tools/install-deps.sh installs nodejs)'
+    names = [f[0] for f in frames(ET.parse(tmp('flame.svg')))]
+    i = {n: names.index(n) for n in names}
+    zoom, search, hover, reset, key = script_states(tmp('flame.svg'), [
+        ['click', i['parse']], ['search', 'mem|^sys'], ['hover', i['memcpy']],
+        ['unzoom'], ['key', 'Escape']])
+    f = zoom['frames']
+    # parse fills the width, memcpy (5 of parse's 7) follows; callers dimmed
+    close(f[i['parse']]['width'], 1180, 'zoomed parse')
+    assert abs(f[i['memcpy']]['width'] - 5 / 7 * 1180) < 0.02, f[i['memcpy']]
+    assert f[i['memcpy']]['x'] == 10 and f[i['memcpy']]['display'] is None
+    for n in ('all', 'main'):
+        assert f[i[n]]['opacity'] == '0.5' and f[i[n]]['width'] == 1180, f[i[n]]
+    for n in ('jitfn', 'run', 'sys_read'):
+        assert f[i[n]]['display'] == 'none', (n, f[i[n]])
+    assert zoom['unzoom'] == 'inline'
+    # memcpy 5 + sys_read 1 of 11, from coordinates with two decimals
+    m = re.fullmatch(r'Matched: ([\d.]+) % \(2 frames\)', search['matched'])
+    assert m and abs(float(m.group(1)) - 600 / 11) <= 0.01, search['matched']
+    assert search['search'] == 'Reset search'
+    hl = [n for n in names if search['frames'][i[n]]['fill'] == 'rgb(230,0,230)']
+    assert sorted(hl) == ['memcpy', 'sys_read'], hl
+    assert hover['details'].startswith('memcpy  |  /lib/libc.so.6 (library)  |  total 5.00 ms'), hover['details']
+    assert reset['unzoom'] == 'none'
+    close(reset['frames'][i['parse']]['x'], 10 + 3 * 1180 / 11, 'parse x after reset')
+    assert key['matched'] == ' ' and key['search'] == 'Search'
+    assert all(k['fill'] == f0[5] for k, f0 in zip(key['frames'], frames(ET.parse(tmp('flame.svg')))))
+    # nested matches count once: fib;fib;fib is 2 of basic.spaa's 11 ms
+    svg_of(['tests/data/basic.spaa'], tmp('basic.svg'))
+    st, = script_states(tmp('basic.svg'), [['search', '^fib$']])
+    m = re.fullmatch(r'Matched: ([\d.]+) % \(3 frames\)', st['matched'])
+    assert m and abs(float(m.group(1)) - 200 / 11) <= 0.01, st['matched']
 
 
 @check

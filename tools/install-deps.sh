@@ -6,9 +6,10 @@
 # Run by "make" (target deps) before anything is built.  Checks for
 # pkg-config, the libcjson, libzstd, zlib and check pkg-config modules,
 # /usr/bin/python3 with jsonschema (the test scripts' interpreter), groff
-# (the man page checks) and rsvg-convert (the flame graph tests render SVG
-# to PNG with it); with --valgrind also for valgrind, with --bench
-# (make bench only) also for jq.  When all are there it does nothing, so it
+# (the man page checks), rsvg-convert and node (the flame graph tests render
+# the SVG to PNG and run its embedded script); with --valgrind also for
+# valgrind, with --bench (make bench only) also for jq.  When all are
+# there it does nothing, so it
 # costs a fraction of a second.  When one is missing it installs the Debian
 # packages with apt-get, as root or through sudo, without a prompt and
 # without reading stdin (CI runs with neither a terminal nor stdin), then
@@ -23,7 +24,7 @@
 set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
-python3-jsonschema valgrind zstd groff-base librsvg2-bin"
+python3-jsonschema valgrind zstd groff-base librsvg2-bin nodejs"
 MODULES="libcjson libzstd zlib check"
 
 need_valgrind=no
@@ -48,6 +49,7 @@ missing() {
 		echo "/usr/bin/python3 with jsonschema"
 	command -v groff >/dev/null 2>&1 || echo "groff"
 	command -v rsvg-convert >/dev/null 2>&1 || echo "rsvg-convert"
+	command -v node >/dev/null 2>&1 || echo "node"
 	if [ "$need_valgrind" = yes ]; then
 		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
 	fi
