@@ -498,9 +498,12 @@ static void layout(const struct spaa_flame *fg, const struct spaa_flame_opts *o,
 			at += nd[c].weight;
 			l->child_sum[p] += nd[c].weight;
 			if (!nd[c].weight) {
-				l->gone[p] += nd[c].base;
-				l->gone_paths++;
-				l->gone_weight += nd[c].base;
+				/* only the first frame of a path the target lacks */
+				if (nd[p].weight) {
+					l->gone[p] += nd[c].base;
+					l->gone_paths++;
+					l->gone_weight += nd[c].base;
+				}
 				continue;
 			}
 			l->drawn[c] = l->drawn[p] && px(nd[c].weight, total, usable) >= o->min_width;

@@ -217,7 +217,7 @@ def event_and_metric_select_the_weight():
 
 @check
 def differential_colours_follow_the_delta():
-    # README-flamegraph.md: baseline a 6, b 4, d 2; target a 9, b 1, c 2 (ms)
+    # README-flamegraph.md: baseline a 6, b 4, d;e 2; target a 9, b 1, c 2 (ms)
     out = tmp('diff.svg')
     ok([DIFF, '--svg', out, BASE, TARGET])
     tree = ET.parse(out)
@@ -238,7 +238,8 @@ def differential_colours_follow_the_delta():
     ok([DIFF, '--svg', out, '--svg-title', 'rev', TARGET, BASE])
     f = by_name(frames(ET.parse(out)))
     assert rgb(f['a'][5]) == (0, 0, 255) and rgb(f['b'][5]) == (255, 0, 0)
-    assert 'c' not in f and rgb(f['d'][5])[0] == 255
+    assert 'c' not in f and rgb(f['d'][5])[0] == 255 and rgb(f['e'][5])[0] == 255
+    assert texts(ET.parse(out))['note'].startswith('1 call path only in the baseline (16.67 % of it)')
 
 
 def script_states(svg, actions):
