@@ -205,48 +205,27 @@ static void sb_printf(struct sbuf *sb, const char *fmt, ...)
 }
 
 /*
- * Length of the valid UTF-8 sequence at s[0..n), or 0 when it is not one
- * (bad lead or continuation byte, overlong form, surrogate, beyond
- * U+10FFFF, U+FFFE / U+FFFF, which XML does not allow either).
+ * The length of the character at s[0..n) (> 0) and its code point, U+FFFD
+ * for an invalid sequence (its maximal subpart, util.h) and for the two
+ * code points XML 1.0 excludes that UTF-8 allows, U+FFFE and U+FFFF.
  */
-static size_t utf8_len(const unsigned char *s, size_t n)
+static size_t xml_char(const char *s, size_t n, uint32_t *cp)
 {
-	uint32_t cp;
-	size_t k;
+	int k = spaa_utf8_seq((const unsigned char *)s, n, cp);
 
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xC2 && s[0] <= 0xDF)
-		k = 2, cp = s[0] & 0x1F;
-	else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-		k = 3, cp = s[0] & 0x0F;
-	else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-		k = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || cp == 0xFFFE || cp == 0xFFFF)
-		return 0;
-	return k;
+	if (k < 0 || *cp == 0xFFFE || *cp == 0xFFFF)
+		*cp = 0xFFFD;
+	return k < 0 ? (size_t)-k : (size_t)k;
 }
 
-/* Characters s[0..n) shows as (each invalid byte is one U+FFFD). */
+/* Characters s[0..n) shows as. */
 static size_t text_chars(const char *s, size_t n)
 {
 	size_t chars = 0;
+	uint32_t cp;
 
-	for (size_t i = 0; i < n; chars++) {
-		size_t k = utf8_len((const unsigned char *)s + i, n - i);
-
-		i += k ? k : 1;
-	}
+	for (size_t i = 0; i < n; chars++)
+		i += xml_char(s + i, n - i, &cp);
 	return chars;
 }
 
@@ -257,23 +236,19 @@ static size_t text_chars(const char *s, size_t n)
 static void sb_xml(struct sbuf *sb, const char *s, size_t n, size_t max)
 {
 	for (size_t i = 0, chars = 0; i < n && chars < max; chars++) {
-		unsigned char c = (unsigned char)s[i];
-		size_t k = utf8_len((const unsigned char *)s + i, n - i);
+		uint32_t cp;
+		size_t k = xml_char(s + i, n - i, &cp);
 
-		if (!k) {
-			sb_str(sb, "\xEF\xBF\xBD");     /* U+FFFD */
-			i++;
-			continue;
-		}
-		switch (c) {
+		switch (cp) {
 		case '&': sb_str(sb, "&amp;"); break;
 		case '<': sb_str(sb, "&lt;"); break;
 		case '>': sb_str(sb, "&gt;"); break;
 		case '"': sb_str(sb, "&quot;"); break;
 		case '\'': sb_str(sb, "&apos;"); break;
+		case 0xFFFD: sb_str(sb, "\xEF\xBF\xBD"); break;
 		default:
 			/* XML 1.0 allows no C0 control but tab/LF/CR: all become blanks */
-			if (c < 0x20 || c == 0x7F)
+			if (cp < 0x20 || cp == 0x7F)
 				sb_str(sb, " ");
 			else
 				sb_add(sb, s + i, k);
