@@ -372,15 +372,19 @@ static struct rgb kind_colour(const struct spaa_flame *fg, const struct flame_no
 		   band[n->kind].s, 0.58 + (double)(hl % 9) * 0.015);
 }
 
-/* Differential: red grew, blue shrank, paler for smaller changes. */
+/*
+ * Differential: red grew, blue shrank, paler for smaller changes; never
+ * so dark that the black label cannot be read (hence 60 at full strength
+ * and a blue that leans to sky blue).
+ */
 static struct rgb delta_colour(double delta, double max)
 {
-	unsigned char c = (unsigned char)lround(220 * (1 - (max > 0 ? fabs(delta) / max : 0)));
+	unsigned char c = (unsigned char)lround(220 - 160 * (max > 0 ? fabs(delta) / max : 0));
 
 	if (delta > 0)
 		return (struct rgb){ 255, c, c };
 	if (delta < 0)
-		return (struct rgb){ c, c, 255 };
+		return (struct rgb){ c, (unsigned char)((c + 255) / 2), 255 };
 	return (struct rgb){ 224, 224, 224 };
 }
 

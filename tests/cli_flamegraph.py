@@ -223,9 +223,9 @@ def differential_colours_follow_the_delta():
     tree = ET.parse(out)
     f = by_name(frames(tree))
     assert sorted(f) == ['a', 'all', 'b', 'c', 'main'], sorted(f)
-    assert rgb(f['a'][5]) == (255, 0, 0)           # +3, the largest change
-    assert rgb(f['b'][5]) == (0, 0, 255)           # -3
-    assert rgb(f['c'][5]) == (255, 73, 73)         # +2: 220 * (1 - 2/3)
+    assert rgb(f['a'][5]) == (255, 60, 60)         # +3, the largest change
+    assert rgb(f['b'][5]) == (60, 157, 255)        # -3
+    assert rgb(f['c'][5]) == (255, 113, 113)       # +2: 220 - 160 * 2/3
     assert rgb(f['main'][5]) == (224, 224, 224)    # 12 against 12
     close(f['a'][4], 9 * 1180 / 12, 'a width (target)')
     assert 'target 9.00 ms (75.00 %), baseline 6.00 ms (50.00 %)\ndelta +3.00 ms (+50.0 %)' in f['a'][1], f['a'][1]
@@ -237,7 +237,7 @@ def differential_colours_follow_the_delta():
     # reversed: the colours swap
     ok([DIFF, '--svg', out, '--svg-title', 'rev', TARGET, BASE])
     f = by_name(frames(ET.parse(out)))
-    assert rgb(f['a'][5]) == (0, 0, 255) and rgb(f['b'][5]) == (255, 0, 0)
+    assert rgb(f['a'][5]) == (60, 157, 255) and rgb(f['b'][5]) == (255, 60, 60)
     assert 'c' not in f and rgb(f['d'][5])[0] == 255 and rgb(f['e'][5])[0] == 255
     assert texts(ET.parse(out))['note'].startswith('1 call path only in the baseline (16.67 % of it)')
 
