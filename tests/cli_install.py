@@ -163,7 +163,7 @@ def completion_of_options_values_and_paths():
         assert set(got) == helped, (p, got, helped)
     assert completion(['spaa-diff', '--normalize', '']) == ['none', 'share', 'total']
     assert completion(['spaa-diff', '--normalize=t']) == ['total']
-    assert completion(['spaa-convert', '--to', '']) == ['folded', 'spaa']
+    assert completion(['spaa-convert', '--to', '']) == ['folded', 'spaa', 'svg']
     d = os.path.join(TMP, 'files')
     os.makedirs(os.path.join(d, 'sub'))
     for f in ('a.spaa', 'b.spaa.zst', 'c.txt', 'r.json', 'r.txt.gz'):
