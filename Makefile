@@ -218,10 +218,12 @@ demo: spaa-hotspots
 		exit 1; \
 	fi
 	@echo 'spaa-hotspots: where the time goes in $(DEMO_PROFILE), 10 rows per table.'
-	@echo 'This is the LAMI results object Trace Compass and scripts read;'
-	@echo 'see spaa-hotspots(1).  Pipe it to "python3 -m json.tool" to indent it.'
-	@echo '$$ ./spaa-hotspots --limit 10 $(DEMO_PROFILE)'
-	@./spaa-hotspots --limit 10 $(DEMO_PROFILE)
+	@echo '$$ ./spaa-hotspots --format text --limit 10 $(DEMO_PROFILE)'
+	@./spaa-hotspots --format text --limit 10 $(DEMO_PROFILE)
+	@echo
+	@echo 'Without --format text the same tables come as the LAMI results object'
+	@echo 'that Trace Compass and scripts read.  More: README.md (a five-minute'
+	@echo 'tour), spaa-hotspots(1), spaa-tools(7).'
 
 # ---- bench ---------------------------------------------------------------------
 
