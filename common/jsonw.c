@@ -38,6 +38,13 @@ void jsonw_reset(struct jsonw *jw)
 	jw->want_value = false;
 }
 
+void jsonw_clear_text(struct jsonw *jw)
+{
+	jw->len = 0;
+	if (jw->alloc)
+		jw->buf[0] = '\0';
+}
+
 static void jsonw_grow(struct jsonw *jw, size_t extra)
 {
 	size_t need;

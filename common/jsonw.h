@@ -45,6 +45,11 @@ struct jsonw {
 };
 
 void jsonw_init(struct jsonw *jw);
+/*
+ * Empties the text written so far but keeps the nesting state, so a
+ * caller that has written the text out can go on with the same document.
+ */
+void jsonw_clear_text(struct jsonw *jw);
 /* Frees the buffer and reinitializes (ascii_only too). */
 void jsonw_release(struct jsonw *jw);
 /* Empties the buffer for reuse, keeping its memory and ascii_only. */

@@ -781,6 +781,8 @@ void lami_results_release(struct lami_results *r)
 /* Significant digits of numbers and ratios: enough, without 0.1+0.2 noise. */
 #define LAMI_DOUBLE_PRECISION 15
 
+#define LAMI_WRITE_CHUNK ((size_t)64 << 10)
+
 static void write_unknown(struct jsonw *jw)
 {
 	jsonw_object_begin(jw);
@@ -994,7 +996,11 @@ static void write_table_class(struct jsonw *jw, const struct lami_table *t)
 	jsonw_object_end(jw);
 }
 
-static void write_table(struct jsonw *jw, const struct lami_table *t)
+/*
+ * Writes t to out.  Rows go out in chunks, so the text of a big table
+ * (every stack of a profile) is never held in memory as a whole.
+ */
+static void write_table(FILE *out, struct jsonw *jw, const struct lami_table *t)
 {
 	size_t ncol = t->cls->ncolumns, r, i;
 
@@ -1010,6 +1016,10 @@ static void write_table(struct jsonw *jw, const struct lami_table *t)
 		for (i = 0; i < ncol; i++)
 			write_cell(jw, t, &t->cells[r * ncol + i]);
 		jsonw_array_end(jw);
+		if (jw->len >= LAMI_WRITE_CHUNK) {
+			fwrite(jw->buf, 1, jw->len, out);
+			jsonw_clear_text(jw);
+		}
 	}
 	jsonw_array_end(jw);
 	jsonw_object_end(jw);
@@ -1025,15 +1035,14 @@ void lami_results_write(FILE *out, const struct lami_results *r)
 	/*
 	 * "{" alone on the first line: TC finds the JSON by matching its
 	 * first line against a Java regex whose "." stops at U+2028 and
-	 * friends.  Tables are built one at a time, so memory follows the
-	 * largest table, not the whole output.
+	 * friends.  Tables are written a chunk of rows at a time.
 	 */
 	fputs("{\n\"results\":[", out);
 	for (i = 0; i < r->nr; i++) {
 		jsonw_reset(&jw);
-		write_table(&jw, r->tables[i]);
 		if (i)
 			fputc(',', out);
+		write_table(out, &jw, r->tables[i]);
 		fwrite(jw.buf, 1, jw.len, out);
 	}
 	fputs("]}\n", out);

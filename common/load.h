@@ -89,6 +89,12 @@ struct spaa_load_opts {
 	void (*on_progress)(void *progress_data, uint64_t done, uint64_t total);
 	void *progress_data;
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/*
+	 * Read every SPAA record with the general parser, never with the
+	 * fast path for sample records of the common shape: the same model
+	 * either way, slower (the differential test compares the two).
+	 */
+	bool no_fast_path;
 	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
 };
 

@@ -55,7 +55,10 @@ struct reader {
 	struct spaa_map frame_ids;
 	uint32_t *frame_of;
 	size_t frame_of_alloc;
-	struct spaa_map stack_ids;      /* id text (string index) -> dense */
+	/*
+	 * Stack by the string index of its id text (SPAA_NONE: not seen in
+	 * this file): an array, not a map, because every sample looks it up.
+	 */
 	uint32_t *stack_of;
 	size_t stack_of_alloc;
 	uint32_t stack_base;            /* first stack index of this file */
@@ -391,8 +394,16 @@ static bool bind(struct spaa_map *m, uint32_t **values, size_t *alloc,
 static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 {
 	struct spaa_profile *p = r->p;
-	uint32_t s = lookup(&r->stack_ids, r->stack_of, &id);
+	uint32_t s;
 
+	if (id >= r->stack_of_alloc) {
+		size_t old = r->stack_of_alloc;
+
+		SPAA_ALLOC_GROW(r->stack_of, (size_t)id + 1, r->stack_of_alloc);
+		for (size_t i = old; i < r->stack_of_alloc; i++)
+			r->stack_of[i] = SPAA_NONE;
+	}
+	s = r->stack_of[id];
 	if (s == SPAA_NONE) {
 		s = p->nstacks++;
 		SPAA_ALLOC_GROW(p->stacks, p->nstacks, p->stacks_alloc);
@@ -400,7 +411,7 @@ static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 			.id = id, .file = r->file, .line = r->line,
 			.first_record = SPAA_NONE, .frames = 0, .nframes = 0,
 		};
-		bind(&r->stack_ids, &r->stack_of, &r->stack_of_alloc, &id, s);
+		r->stack_of[id] = s;
 		SPAA_ALLOC_GROW(r->ref, (size_t)(s - r->stack_base) + 1, r->ref_alloc);
 		r->ref[s - r->stack_base] = 0;
 	}
@@ -920,10 +931,38 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	return add_record(r, &rec);
 }
 
+/*
+ * What both sample paths share once a record's fields are known to be
+ * valid: the period total, the thread's pid, the stack reference, the
+ * counters and the analysis' callback.  id is the string index of the
+ * stack id text.
+ */
+static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
+		      struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+
+	if (s->has_period && spaa_profile_add_total(p, s->event, r->period_metric, s->period))
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "the total of sample periods of event '%s' overflows 64 bits",
+				     spaa_str(p, p->events[s->event].name));
+	thread_pid(r, s->tid, &s->pid, NULL);
+	s->stack = stack_ref(r, id, REF_NEEDED);
+
+	p->nsamples++;
+	p->events[s->event].nsamples++;
+	p->files[r->file].nsamples++;
+	spaa_profile_cover_time(p, s->time, s->time);
+	if (r->o->on_sample && r->o->on_sample(r->o->data, p, s, err)) {
+		r->callback_failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 static int read_sample(struct reader *r, const struct json_value *v,
 		       struct spaa_error *err)
 {
-	struct spaa_profile *p = r->p;
 	const struct json_value *ts, *sid, *ev, *per;
 	struct spaa_sample s = { .file = r->file, .line = r->line };
 	const char *rt = "sample";
@@ -954,22 +993,203 @@ static int read_sample(struct reader *r, const struct json_value *v,
 	 */
 	if (str_field(r, v, rt, "x_period_metric", false, &s.period_metric, err))
 		return -1;
-	if (ret && spaa_profile_add_total(p, s.event, r->period_metric, s.period))
-		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
-				     "the total of sample periods of event '%s' overflows 64 bits",
-				     spaa_str(p, p->events[s.event].name));
-	thread_pid(r, s.tid, &s.pid, NULL);
-	s.stack = stack_ref(r, id, REF_NEEDED);
+	return add_sample(r, &s, id, err);
+}
 
-	p->nsamples++;
-	p->events[s.event].nsamples++;
-	p->files[r->file].nsamples++;
-	spaa_profile_cover_time(p, s.time, s.time);
-	if (r->o->on_sample && r->o->on_sample(r->o->data, p, &s, err)) {
-		r->callback_failed = true;
-		return -1;
+/* ---- the fast path for sample records ------------------------------------ */
+
+/*
+ * Most of a large profile is sample records of one shape: a flat object
+ * of the keys below, plain ASCII strings, numbers.  fast_sample reads
+ * exactly those straight from the line, without building a JSON tree,
+ * and hands anything else (escapes, non-ASCII, null, nesting, another
+ * key, a repeated key, a value that would be an error) back to the
+ * general path, which then parses the line from scratch.  So the fast
+ * path never reports an error of its own: it commits only records the
+ * general path accepts, through the same add_sample, and errors keep
+ * their code, file, line and message.  tests/unit/check_fastpath.c
+ * proves both paths build the same model.
+ */
+enum { FK_TYPE, FK_TIMESTAMP, FK_STACK_ID, FK_EVENT, FK_PID, FK_TID, FK_CPU,
+       FK_PERIOD, FK_NKEYS };
+
+static int fast_key(const char *k, size_t n)
+{
+	switch (n) {
+	case 3:
+		return !memcmp(k, "pid", 3) ? FK_PID : !memcmp(k, "tid", 3) ? FK_TID :
+		       !memcmp(k, "cpu", 3) ? FK_CPU : -1;
+	case 4:
+		return !memcmp(k, "type", 4) ? FK_TYPE : -1;
+	case 5:
+		return !memcmp(k, "event", 5) ? FK_EVENT : -1;
+	case 6:
+		return !memcmp(k, "period", 6) ? FK_PERIOD : -1;
+	case 8:
+		return !memcmp(k, "stack_id", 8) ? FK_STACK_ID : -1;
+	case 9:
+		return !memcmp(k, "timestamp", 9) ? FK_TIMESTAMP : -1;
 	}
+	return -1;
+}
+
+static const char *skip_ws(const char *c, const char *end)
+{
+	while (c < end && (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'))
+		c++;
+	return c;
+}
+
+/*
+ * A string without escapes or bytes outside printable ASCII, whose
+ * opening quote is at *c; NULL for anything else.  Returns the byte
+ * after the closing quote.
+ */
+static const char *fast_string(const char *c, const char *end,
+			       struct json_value *v)
+{
+	const char *s = ++c;
+
+	while (c < end && *c != '"') {
+		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f || *c == '\\')
+			return NULL;
+		c++;
+	}
+	if (c == end)
+		return NULL;
+	*v = (struct json_value){ .type = JSON_STRING, .str = s, .len = (size_t)(c - s) };
+	return c + 1;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A number in the strict JSON grammar starting at c; NULL if not one. */
+static const char *fast_number(const char *c, const char *end,
+			       struct json_value *v)
+{
+	const char *s = c;
+
+	if (c < end && *c == '-')
+		c++;
+	if (c == end || !is_digit(*c))
+		return NULL;
+	if (*c == '0')
+		c++;
+	else
+		while (c < end && is_digit(*c))
+			c++;
+	if (c < end && *c == '.') {
+		if (++c == end || !is_digit(*c))
+			return NULL;
+		while (c < end && is_digit(*c))
+			c++;
+	}
+	if (c < end && (*c == 'e' || *c == 'E')) {
+		if (++c < end && (*c == '+' || *c == '-'))
+			c++;
+		if (c == end || !is_digit(*c))
+			return NULL;
+		while (c < end && is_digit(*c))
+			c++;
+	}
+	*v = (struct json_value){ .type = JSON_NUMBER, .str = s, .len = (size_t)(c - s) };
+	return c;
+}
+
+/* An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not. */
+static int fast_id(const struct json_value *v, int64_t *out)
+{
+	*out = SPAA_NO_ID;
+	if (!v->str)
+		return 0;
+	if (v->type != JSON_NUMBER || json_get_i64(v, out) || *out == SPAA_NO_ID)
+		return -1;
 	return 0;
+}
+
+/*
+ * Returns 1 when the line was a sample record of the common shape and is
+ * now read, 0 when the general path must read it (nothing was changed),
+ * -1 with err set when add_sample failed.
+ */
+static int fast_sample(struct reader *r, const char *line, size_t len,
+		       struct spaa_error *err)
+{
+	struct json_value f[FK_NKEYS] = { { 0 } };
+	struct spaa_sample s = { .file = r->file, .line = r->line };
+	const char *c = line, *end = line + len;
+
+	c = skip_ws(c, end);
+	if (c == end || *c++ != '{')
+		return 0;
+	for (;;) {
+		struct json_value key;
+		int k;
+
+		c = skip_ws(c, end);
+		if (c == end || *c != '"' || !(c = fast_string(c, end, &key)))
+			return 0;
+		k = fast_key(key.str, key.len);
+		if (k < 0 || f[k].str)
+			return 0;
+		c = skip_ws(c, end);
+		if (c == end || *c++ != ':')
+			return 0;
+		c = skip_ws(c, end);
+		if (c == end)
+			return 0;
+		c = *c == '"' ? fast_string(c, end, &f[k]) : fast_number(c, end, &f[k]);
+		if (!c)
+			return 0;
+		c = skip_ws(c, end);
+		if (c == end)
+			return 0;
+		if (*c == '}')
+			break;
+		if (*c++ != ',')
+			return 0;
+	}
+	if (skip_ws(c + 1, end) != end)
+		return 0;
+
+	/* every check of read_sample, failing over to it instead of erring */
+	if (f[FK_TYPE].type != JSON_STRING || f[FK_TYPE].len != 6 ||
+	    memcmp(f[FK_TYPE].str, "sample", 6) ||
+	    f[FK_TIMESTAMP].type != JSON_NUMBER ||
+	    json_get_scaled(&f[FK_TIMESTAMP], r->time_exp10, &s.time) ||
+	    !f[FK_STACK_ID].str ||
+	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
+	    fast_id(&f[FK_PID], &s.pid) || fast_id(&f[FK_TID], &s.tid) ||
+	    fast_id(&f[FK_CPU], &s.cpu) ||
+	    (f[FK_PERIOD].str && (f[FK_PERIOD].type != JSON_NUMBER ||
+				  json_get_u64(&f[FK_PERIOD], &s.period))))
+		return 0;
+	s.has_period = f[FK_PERIOD].str != NULL;
+	if (!f[FK_EVENT].str) {
+		if (r->nevents != 1)
+			return 0;
+		s.event = r->events[0];
+	} else {
+		uint32_t i;
+
+		for (i = 0; i < r->nevents; i++) {
+			uint32_t ev = r->p->events[r->events[i]].name;
+
+			if (spaa_strtab_len(&r->p->strings, ev) == f[FK_EVENT].len &&
+			    !memcmp(spaa_str(r->p, ev), f[FK_EVENT].str, f[FK_EVENT].len))
+				break;
+		}
+		if (i == r->nevents)
+			return 0;
+		s.event = r->events[i];
+	}
+	if (add_sample(r, &s, spaa_strtab_intern(&r->p->strings, f[FK_STACK_ID].str,
+						 f[FK_STACK_ID].len), err))
+		return -1;
+	return 1;
 }
 
 static int read_window(struct reader *r, const struct json_value *v,
@@ -1206,7 +1426,6 @@ static void reader_release(struct reader *r)
 	free(r->dso_of);
 	spaa_map_release(&r->frame_ids);
 	free(r->frame_of);
-	spaa_map_release(&r->stack_ids);
 	free(r->stack_of);
 	free(r->ref);
 	spaa_map_release(&r->tids);
@@ -1233,7 +1452,6 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 
 	spaa_map_init(&r.dso_ids, sizeof(uint64_t));
 	spaa_map_init(&r.frame_ids, sizeof(uint64_t));
-	spaa_map_init(&r.stack_ids, sizeof(uint32_t));
 	spaa_map_init(&r.tids, sizeof(int64_t));
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
 	r.jp = json_parser_new();
@@ -1266,6 +1484,17 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 			}
 			warn(&r, "blank", "skipped a blank line");
 			continue;
+		}
+		if (r.seen_header && !opts->no_fast_path) {
+			int fast = fast_sample(&r, line, len, err);
+
+			if (fast > 0)
+				continue;
+			if (fast < 0) {
+				if (skip_bad_record(&r, err))
+					continue;
+				goto out;
+			}
 		}
 		v = json_parse(r.jp, line, len, &je);
 		if (!v) {

@@ -1,0 +1,489 @@
+/*
+ * check_fastpath - the differential test of the reader's two paths.
+ *
+ * Sample records of the common shape are read by a fast path that skips
+ * the JSON tree (spaa_reader.c); everything else, and every record with
+ * an error, by the general parser.  Both must give the same result, so
+ * each profile is loaded twice, once with spaa_load_opts.no_fast_path,
+ * and everything a load produces is written out as text and compared:
+ * the whole model, every sample handed to on_sample, every warning,
+ * every finding of a validating load and the error (code, file, line,
+ * message).
+ *
+ * The profiles: every SPAA file of tests/data (compressed ones too, and
+ * the rejected ones of bad/ and validate/), and generated variants of
+ * each, whose sample lines are rewritten in ways the fast path must
+ * either read the same or hand over: keys reordered, whitespace, escapes,
+ * null, repeated keys, unknown keys, exponents and leading zeros in
+ * numbers, negative, huge and fractional values, non-ASCII, and single
+ * bytes deleted at many places (broken JSON, wrong types).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "input.h"
+#include "load.h"
+#include "util.h"
+#include "testutil.h"
+
+Suite *fastpath_suite(void);
+
+static void setup(void)
+{
+	testutil_tmpdir_setup("check_fastpath");
+}
+
+static void teardown(void)
+{
+	testutil_tmpdir_teardown();
+}
+
+/* ---- a text rendering of everything a load produces ---------------------- */
+
+struct text {
+	char *s;
+	size_t len, alloc;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void put(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	SPAA_ALLOC_GROW(t->s, t->len + (size_t)n + 1, t->alloc);
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void on_warn(void *data, const char *file, unsigned long line,
+		    const char *msg)
+{
+	put(data, "warn %s:%lu: %s\n", file, line, msg);
+}
+
+static void on_finding(void *data, const struct spaa_error *e)
+{
+	put(data, "finding %s %s:%lu: %s\n", e->code, e->file, e->line, e->msg);
+}
+
+static int on_sample(void *data, const struct spaa_profile *p,
+		     const struct spaa_sample *s, struct spaa_error *err)
+{
+	(void)p;
+	(void)err;
+	put(data, "sample t=%" PRId64 " ev=%u st=%u pid=%" PRId64 " tid=%" PRId64
+	    " cpu=%" PRId64 " per=%d/%" PRIu64 " pm=%u file=%u line=%lu\n",
+	    s->time, s->event, s->stack, s->pid, s->tid, s->cpu, s->has_period,
+	    s->period, s->period_metric, s->file, s->line);
+	return 0;
+}
+
+static void dump_model(struct text *t, const struct spaa_profile *p)
+{
+	for (uint32_t i = 0; i < p->strings.nr; i++)
+		put(t, "str %u %u '%s'\n", i, spaa_strtab_len(&p->strings, i),
+		    spaa_str(p, i));
+	for (uint32_t i = 0; i < p->nfiles; i++) {
+		const struct spaa_file *f = &p->files[i];
+
+		put(t, "file %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
+		    f->path, f->source_tool, f->root_to_leaf, f->content_addressable,
+		    f->has_time_range, f->time_start, f->time_end, f->nsamples,
+		    f->ignored);
+	}
+	for (uint32_t i = 0; i < p->nevents; i++) {
+		const struct spaa_event *e = &p->events[i];
+
+		put(t, "event %u %d %d %u %g %" PRIu64 " %d %d %" PRIu64 "\n", e->name,
+		    e->kind, e->mode, e->primary_metric, e->frequency_hz,
+		    e->sample_period, e->tracks_frees, e->has_timestamps, e->nsamples);
+	}
+	for (uint32_t i = 0; i < spaa_profile_ndsos(p); i++)
+		put(t, "dso %u %u %d\n", p->dsos[i].name, p->dsos[i].build_id,
+		    p->dsos[i].is_kernel);
+	for (uint32_t i = 0; i < spaa_profile_nfunctions(p); i++)
+		put(t, "fn %u %u\n", p->functions[i].name, p->functions[i].dso);
+	for (uint32_t i = 0; i < p->nframes; i++) {
+		const struct spaa_frame *f = &p->frames[i];
+
+		put(t, "frame %u %u %u %d %d %d %d\n", f->fn, f->srcline, f->ip,
+		    f->kind, f->inlined, f->func_resolved, f->inline_depth);
+	}
+	for (uint32_t i = 0; i < spaa_profile_nthreads(p); i++)
+		put(t, "thread %" PRId64 " %" PRId64 " %u\n", p->threads[i].pid,
+		    p->threads[i].tid, p->threads[i].comm);
+	for (uint32_t i = 0; i < p->nstacks; i++) {
+		const struct spaa_stack *s = &p->stacks[i];
+
+		put(t, "stack %u %u %u %d %d %u %lu %u\n", s->id, s->frames,
+		    s->nframes, s->type, s->defined, s->file, s->line,
+		    s->first_record);
+	}
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+
+		put(t, "record %u %u %u %u %" PRId64 " %" PRId64 " %" PRId64 " %u %u %u %u %u %u %d %u\n",
+		    r->stack, r->frames, r->nframes, r->event, r->pid, r->tid,
+		    r->cpu, r->comm, r->weights, r->nweights, r->excl, r->nexcl,
+		    r->excl_frame, r->absorbed, r->next_same_stack);
+	}
+	for (uint32_t i = 0; i < p->nwindows; i++) {
+		const struct spaa_window *w = &p->windows[i];
+
+		put(t, "window %u %" PRId64 " %" PRId64 " %u %u %u\n", w->id,
+		    w->start, w->end, w->entries, w->nentries, w->file);
+	}
+	for (uint32_t i = 0; i < p->nwindow_entries; i++)
+		put(t, "entry %u %u %u\n", p->window_entries[i].stack,
+		    p->window_entries[i].weights, p->window_entries[i].nweights);
+	for (uint32_t i = 0; i < p->nframe_pool; i++)
+		put(t, "%u%c", p->frame_pool[i], i + 1 == p->nframe_pool ? '\n' : ' ');
+	for (uint32_t i = 0; i < p->nweight_pool; i++)
+		put(t, "w %u %u %" PRIu64 "\n", p->weight_pool[i].metric,
+		    p->weight_pool[i].unit, p->weight_pool[i].value);
+	for (uint32_t i = 0; i < p->totals.nr; i++) {
+		const uint32_t *k = spaa_map_key(&p->totals, i);
+
+		put(t, "total %u %u %" PRIu64 "\n", k[0], k[1], p->total_values[i]);
+	}
+	put(t, "time %d %" PRId64 " %" PRId64 " samples %" PRIu64 "\n", p->has_time,
+	    p->time_start, p->time_end, p->nsamples);
+}
+
+/* Everything load of path produces, as text the caller frees. */
+static char *load_text(const char *path, bool fast, bool validating)
+{
+	struct text t = { 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+	struct spaa_load_opts o = {
+		.warn = { on_warn, &t }, .on_sample = on_sample, .data = &t,
+		.no_fast_path = !fast,
+	};
+	int ret;
+
+	if (validating)
+		o.findings = (struct spaa_finding_sink){ on_finding, &t };
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ret = spaa_load(&p, &path, 1, &o, &err);
+	put(&t, "ret %d %s %s:%lu: %s\n", ret, err.code, err.file, err.line, err.msg);
+	if (!ret || validating)
+		dump_model(&t, &p);
+	spaa_profile_release(&p);
+	return t.s;
+}
+
+/* Fails the test (naming the file) unless both paths agree on path. */
+static void check_same(const char *path, const char *what)
+{
+	for (int validating = 0; validating < 2; validating++) {
+		char *fast = load_text(path, true, validating);
+		char *general = load_text(path, false, validating);
+
+		ck_assert_msg(!strcmp(fast, general),
+			      "fast and general path differ on %s (%s%s)", path,
+			      what, validating ? ", validating" : "");
+		free(fast);
+		free(general);
+	}
+}
+
+/* ---- variants ------------------------------------------------------------- */
+
+/* The lines of a profile (decompressed), as one NUL-separated list. */
+struct lines {
+	char **line;
+	size_t n, alloc;
+};
+
+static void read_lines(const char *path, struct lines *l)
+{
+	struct spaa_input *in;
+	struct spaa_error err;
+	char *line;
+	size_t len;
+
+	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	while (spaa_input_getline(in, &line, &len, &err) > 0) {
+		SPAA_ALLOC_GROW(l->line, l->n + 1, l->alloc);
+		l->line[l->n++] = spaa_xstrndup(line, len);
+	}
+	spaa_input_close(in);
+}
+
+static bool is_sample(const char *line)
+{
+	return strstr(line, "\"sample\"") != NULL;
+}
+
+/* Replaces the first match of from in s (a new string); NULL if none. */
+static char *replace(const char *s, const char *from, const char *to)
+{
+	const char *at = strstr(s, from);
+	size_t a, f = strlen(from), t = strlen(to);
+	char *r;
+
+	if (!at)
+		return NULL;
+	a = (size_t)(at - s);
+	r = spaa_xmalloc(strlen(s) - f + t + 1);
+	memcpy(r, s, a);
+	memcpy(r + a, to, t);
+	memcpy(r + a + t, at + f, strlen(at + f) + 1);
+	return r;
+}
+
+/* Every ':' and ',' gets spaces around it, '{' and '}' a tab. */
+static char *spaced(const char *s)
+{
+	char *r = spaa_xmalloc(strlen(s) * 3 + 3), *d = r;
+
+	for (; *s; s++) {
+		if (*s == ':' || *s == ',') {
+			*d++ = ' ';
+			*d++ = *s;
+			*d++ = ' ';
+		} else if (*s == '{' || *s == '}') {
+			*d++ = '\t';
+			*d++ = *s;
+			*d++ = '\r';
+		} else {
+			*d++ = *s;
+		}
+	}
+	*d = '\0';
+	return r;
+}
+
+/* The first member moved to the end: {"a":1,REST} -> {REST,"a":1}. */
+static char *rotated(const char *s)
+{
+	const char *comma = strchr(s, ','), *close = strrchr(s, '}');
+	size_t first, rest;
+	char *r;
+
+	if (!comma || !close || s[0] != '{' || comma > close)
+		return NULL;
+	first = (size_t)(comma - s - 1);
+	rest = (size_t)(close - comma - 1);
+	r = spaa_xmalloc(strlen(s) + 2);
+	r[0] = '{';
+	memcpy(r + 1, comma + 1, rest);
+	r[1 + rest] = ',';
+	memcpy(r + 2 + rest, s + 1, first);
+	memcpy(r + 2 + rest + first, close, strlen(close) + 1);
+	return r;
+}
+
+/* Byte k deleted; NULL past the end. */
+static char *deleted(const char *s, size_t k)
+{
+	size_t n = strlen(s);
+	char *r;
+
+	if (k >= n)
+		return NULL;
+	r = spaa_xmalloc(n);
+	memcpy(r, s, k);
+	memcpy(r + k, s + k + 1, n - k);
+	return r;
+}
+
+/* Textual rewrites of one sample line: {from, to} pairs. */
+static const char *const rewrites[][2] = {
+	{ "\"sample\"", "\"sampl\\u0065\"" },           /* escape in type */
+	{ "\"type\"", "\"t\\u0079pe\"" },               /* escape in a key */
+	{ "{", "{\"pid\":null," },                      /* null, then the real one */
+	{ "{", "{\"x_note\":\"caf\xc3\xa9\"," },         /* unknown key, UTF-8 */
+	{ "{", "{\"tid\":7," },                         /* a repeated key, first wins */
+	{ "}", ",\"period\":3}" },                      /* a repeated key, maybe new */
+	{ "}", ",\"x_period_metric\":\"wt\"}" },        /* the extension key */
+	{ "}", ",\"event\":5}" },                       /* wrong type */
+	{ "}", ",\"cpu\":-9223372036854775808}" },      /* out of range */
+	{ "}", ",\"cpu\":1.0}" },                       /* fractional id */
+	{ "}", ",\"period\":-1}" },                     /* negative period */
+	{ "}", ",\"period\":18446744073709551615}" },   /* huge period: overflow */
+	{ "}", ",\"period\":1e3}" },                    /* exponent */
+	{ "}", "}x" },                                  /* trailing garbage */
+	{ "}", ",}" },                                  /* trailing comma */
+	{ "\"timestamp\":", "\"timestamp\":0" },        /* leading zero */
+	{ "\"timestamp\":", "\"timestamp\":-" },        /* negative time */
+	{ "\"timestamp\":", "\"timestamp\":9e99+" },    /* junk */
+	{ "\"timestamp\":", "\"timestamp\":1E1,\"timestamp\":" },  /* exponent */
+	{ "\"stack_id\":\"", "\"stack_id\":\"\\u0000" },  /* NUL in the id */
+	{ "\"stack_id\":\"", "\"stack_id\":\"new-" },    /* an undefined stack */
+	{ "\"stack_id\":", "\"stack_id\":12,\"x\":" },  /* a numeric id */
+	{ "\"stack_id\":", "\"stack_id\":{}," "\"y\":" },       /* an object */
+	{ "\"event\":\"", "\"event\":\"\x7f" },         /* DEL */
+	{ "\"event\":\"", "\"event\":\"\x01" },         /* raw control byte */
+};
+
+/*
+ * Writes the variant of l where transform(line) replaces the sample
+ * lines (all of them, or only the first when once), and checks it.
+ */
+static int variant(const struct lines *l, const char *name,
+		   char *(*transform)(const char *line, const void *arg),
+		   const void *arg, bool once)
+{
+	struct text t = { 0 };
+	bool changed = false;
+	const char *path;
+
+	for (size_t i = 0; i < l->n; i++) {
+		char *v = NULL;
+
+		if (is_sample(l->line[i]) && (!once || !changed))
+			v = transform(l->line[i], arg);
+		put(&t, "%s\n", v ? v : l->line[i]);
+		changed |= v != NULL;
+		free(v);
+	}
+	if (changed) {
+		path = testutil_write("variant.spaa", t.s, t.len);
+		check_same(path, name);
+	}
+	free(t.s);
+	return changed;
+}
+
+static char *do_rewrite(const char *line, const void *arg)
+{
+	const char *const *r = arg;
+
+	return replace(line, r[0], r[1]);
+}
+
+static char *do_spaced(const char *line, const void *arg)
+{
+	(void)arg;
+	return spaced(line);
+}
+
+static char *do_rotated(const char *line, const void *arg)
+{
+	(void)arg;
+	return rotated(line);
+}
+
+static char *do_deleted(const char *line, const void *arg)
+{
+	return deleted(line, *(const size_t *)arg);
+}
+
+static void check_file_and_variants(const char *path, bool variants)
+{
+	struct lines l = { 0 };
+	char what[64];
+
+	check_same(path, "as is");
+	if (!variants)
+		return;
+	read_lines(path, &l);
+	variant(&l, "spaced", do_spaced, NULL, false);
+	variant(&l, "rotated", do_rotated, NULL, false);
+	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
+		snprintf(what, sizeof(what), "rewrite %zu", i);
+		variant(&l, what, do_rewrite, rewrites[i], true);
+		variant(&l, what, do_rewrite, rewrites[i], false);
+	}
+	for (size_t k = 0; k < 200; k += 3) {
+		snprintf(what, sizeof(what), "byte %zu deleted", k);
+		if (!variant(&l, what, do_deleted, &k, true))
+			break;
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.line[i]);
+	free(l.line);
+}
+
+static bool spaa_name(const char *name)
+{
+	return strstr(name, ".spaa") != NULL;
+}
+
+/* Every SPAA file in dir; returns how many files had sample records. */
+static unsigned check_dir(const char *dir, bool variants)
+{
+	struct dirent **ents;
+	unsigned with_samples = 0;
+	int n = scandir(dir, &ents, NULL, alphasort);
+
+	ck_assert_int_ge(n, 0);
+	for (int i = 0; i < n; i++) {
+		char path[1024];
+		char *general;
+
+		if (spaa_name(ents[i]->d_name)) {
+			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
+			check_file_and_variants(path, variants);
+			general = load_text(path, false, true);
+			with_samples += strstr(general, "\nsample ") != NULL;
+			free(general);
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	return with_samples;
+}
+
+START_TEST(test_data_files)
+{
+	/* not a test that passes on nothing: some files have samples */
+	ck_assert_uint_ge(check_dir("tests/data", true), 5);
+}
+END_TEST
+
+START_TEST(test_rejected_files)
+{
+	check_dir("tests/data/bad", false);
+	check_dir("tests/data/validate", true);
+}
+END_TEST
+
+/* A hand-made case whose fast-path reading is known, not just compared. */
+START_TEST(test_fast_path_reads)
+{
+	static const char text[] =
+		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
+		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
+		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
+		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
+		"{\"type\":\"stack\",\"id\":\"s\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{ \"stack_id\" : \"s\", \"period\":5,\"type\":\"sample\",\"timestamp\":1.000000002,\"cpu\":-1 }\n";
+	const char *path = testutil_write("one.spaa", text, sizeof(text) - 1);
+	char *fast = load_text(path, true, false);
+
+	ck_assert_ptr_nonnull(strstr(fast, "sample t=1000000002 ev=0 st=0 pid=" "-9223372036854775808"
+				      " tid=-9223372036854775808 cpu=-1 per=1/5 pm=0 file=0 line=5\n"));
+	free(fast);
+	check_same(path, "hand-made");
+}
+END_TEST
+
+Suite *fastpath_suite(void)
+{
+	Suite *s = suite_create("fastpath");
+	TCase *tc = tcase_create("differential");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_fast_path_reads);
+	tcase_add_test(tc, test_data_files);
+	tcase_add_test(tc, test_rejected_files);
+	suite_add_tcase(s, tc);
+	return s;
+}
