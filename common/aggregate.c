@@ -243,53 +243,63 @@ void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
 	memset(f, 0, sizeof(*f));
 	f->begin = begin;
 	f->end = end;
-	spaa_map_init(&f->keys, sizeof(struct spaa_fold_key));
 }
 
 void spaa_fold_release(struct spaa_fold *f)
 {
-	spaa_map_release(&f->keys);
-	free(f->count);
-	free(f->in_count);
-	free(f->in_period);
-	free(f->in_all_period);
+	free(f->groups);
+	free(f->head);
 	memset(f, 0, sizeof(*f));
+}
+
+static bool fold_key_eq(const struct spaa_fold_key *a, const struct spaa_fold_key *b)
+{
+	return a->event == b->event && a->period_metric == b->period_metric &&
+	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu;
+}
+
+/* The group of key k, created (with zero sums) on first sight. */
+static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
+{
+	uint32_t i;
+
+	if (k->stack >= f->heads_alloc) {
+		size_t old = f->heads_alloc;
+
+		SPAA_ALLOC_GROW(f->head, (size_t)k->stack + 1, f->heads_alloc);
+		for (size_t j = old; j < f->heads_alloc; j++)
+			f->head[j] = SPAA_NONE;
+	}
+	for (i = f->head[k->stack]; i != SPAA_NONE; i = f->groups[i].next)
+		if (fold_key_eq(&f->groups[i].key, k))
+			return i;
+	i = f->nkeys++;
+	SPAA_ALLOC_GROW(f->groups, f->nkeys, f->alloc);
+	f->groups[i] = (struct spaa_fold_group){
+		.key = *k, .in_all_period = true, .next = f->head[k->stack],
+	};
+	f->head[k->stack] = i;
+	return i;
 }
 
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err)
 {
-	struct spaa_fold_key k;
-	size_t old = f->alloc;
-	bool created;
-	uint32_t i;
+	struct spaa_fold_key k = {
+		.stack = s->stack, .event = s->event, .period_metric = s->period_metric,
+		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+	};
+	uint32_t i = fold_group(f, &k);      /* may move groups */
+	struct spaa_fold_group *g = &f->groups[i];
 
-	memset(&k, 0, sizeof(k));
-	k.stack = s->stack;
-	k.event = s->event;
-	k.pid = s->pid;
-	k.tid = s->tid;
-	k.cpu = s->cpu;
-	k.period_metric = s->period_metric;
-	i = spaa_map_intern(&f->keys, &k, &created);
-	if (created && i >= f->alloc) {
-		SPAA_ALLOC_GROW(f->count, (size_t)i + 1, f->alloc);
-		f->in_count = spaa_xrealloc(f->in_count, f->alloc * sizeof(uint64_t));
-		f->in_period = spaa_xrealloc(f->in_period, f->alloc * sizeof(uint64_t));
-		f->in_all_period = spaa_xrealloc(f->in_all_period, f->alloc * sizeof(bool));
-		for (size_t j = old; j < f->alloc; j++) {
-			f->count[j] = f->in_count[j] = f->in_period[j] = 0;
-			f->in_all_period[j] = true;
-		}
-	}
-	f->count[i]++;
+	g->count++;
 	if (s->time < f->begin || s->time > f->end)
 		return 0;
 	f->in_samples++;
-	f->in_count[i]++;
+	g->in_count++;
 	if (!s->has_period)
-		f->in_all_period[i] = false;
-	else if (add_to(&f->in_period[i], s->period, err))
+		g->in_all_period = false;
+	else if (add_to(&g->in_period, s->period, err))
 		return -1;
 	return 0;
 }
@@ -330,27 +340,27 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
 	bool by_period = !strcmp(m, "period");
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
-	uint32_t *rec_of = spaa_xmalloc((f->keys.nr + 1) * sizeof(uint32_t));
+	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
 	int ret = -1;
 
 	/* every sample of a record, in range or not, is its denominator */
-	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		rec_of[i] = spaa_fold_record(p, spaa_map_key(&f->keys, i));
+	for (uint32_t i = 0; i < f->nkeys; i++) {
+		rec_of[i] = spaa_fold_record(p, &f->groups[i].key);
 		if (rec_of[i] != SPAA_NONE)
-			rec_samples[rec_of[i]] += f->count[i];
+			rec_samples[rec_of[i]] += f->groups[i].count;
 	}
-	for (uint32_t i = 0; i < f->keys.nr; i++) {
-		const struct spaa_fold_key *k = spaa_map_key(&f->keys, i);
+	for (uint32_t i = 0; i < f->nkeys; i++) {
+		const struct spaa_fold_key *k = &f->groups[i].key;
 		const struct spaa_stack *s = &p->stacks[k->stack];
 		/* the period is the weight of the metric the samples name */
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
 		struct spaa_occurrence o;
 
-		if (k->event != event || !f->in_count[i] || !keep(k->pid, k->tid, pid, tid))
+		if (k->event != event || !f->groups[i].in_count || !keep(k->pid, k->tid, pid, tid))
 			continue;
 		if (rec_of[i] == SPAA_NONE ||
 		    !spaa_record_occurrence(p, rec_of[i], metric, &o)) {
-			if (!counts && !(period && f->in_all_period[i]))
+			if (!counts && !(period && f->groups[i].in_all_period))
 				continue;       /* no weight to share out */
 			memset(&o, 0, sizeof(o));
 			o.frames = p->frame_pool + s->frames;
@@ -358,15 +368,15 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 			o.self_frame = o.frames[0];
 		}
 		if (counts) {
-			o.weight = o.self = f->in_count[i];
-		} else if (period && f->in_all_period[i]) {
-			o.weight = o.self = f->in_period[i];
+			o.weight = o.self = f->groups[i].in_count;
+		} else if (period && f->groups[i].in_all_period) {
+			o.weight = o.self = f->groups[i].in_period;
 		} else {
-			o.self = spaa_share_of(o.self, f->in_count[i], rec_samples[rec_of[i]]);
-			o.weight = spaa_share_of(o.weight, f->in_count[i], rec_samples[rec_of[i]]);
+			o.self = spaa_share_of(o.self, f->groups[i].in_count, rec_samples[rec_of[i]]);
+			o.weight = spaa_share_of(o.weight, f->groups[i].in_count, rec_samples[rec_of[i]]);
 		}
 		o.has_samples = true;
-		o.samples = f->in_count[i];
+		o.samples = f->groups[i].in_count;
 		o.pid = k->pid;
 		o.tid = k->tid;
 		o.cpu = k->cpu;

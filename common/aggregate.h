@@ -122,12 +122,29 @@ struct spaa_fold_key {
 	int64_t pid, tid, cpu;
 };
 
+/* The sums of one group, beside its key: a sample touches one place. */
+struct spaa_fold_group {
+	struct spaa_fold_key key;
+	uint64_t count;         /* samples */
+	uint64_t in_count;      /* samples in range */
+	uint64_t in_period;     /* sum of their periods */
+	bool in_all_period;     /* every sample in range has a period */
+	uint32_t next;          /* next group of the same stack, or SPAA_NONE */
+};
+
 struct spaa_fold {
 	int64_t begin, end;     /* inclusive range counted as "in range" */
-	struct spaa_map keys;
-	uint64_t *count, *in_count, *in_period;
-	bool *in_all_period;
+	/*
+	 * Groups in order of first appearance.  Found through the chain of
+	 * their stack (head[stack], then next), not a hash table: a stack
+	 * has one or a few groups (its thread, the CPUs it ran on), and
+	 * every sample record looks its group up.
+	 */
+	struct spaa_fold_group *groups;
+	uint32_t nkeys;
 	size_t alloc;
+	uint32_t *head;         /* first group by stack index, or SPAA_NONE */
+	size_t heads_alloc;
 	uint64_t in_samples;    /* samples in range */
 };
 
@@ -136,11 +153,11 @@ void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err);
 
-/* The key of sample group i (0 <= i < f->keys.nr); borrowed. */
+/* The key of sample group i (0 <= i < f->nkeys); borrowed. */
 static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,
 							uint32_t i)
 {
-	return spaa_map_key(&f->keys, i);
+	return &f->groups[i].key;
 }
 
 /*

@@ -254,17 +254,17 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 {
 	const struct spaa_profile *p = h->p;
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords + 1, sizeof(uint64_t));
-	uint32_t *rec_of = spaa_xmalloc((f->keys.nr + 1) * sizeof(uint32_t));
+	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
 	uint64_t v[SPAA_HEAP_NMETRICS];
 	int ret = -1;
 
 	/* every sample of a record, in range or not, is its denominator */
-	for (uint32_t i = 0; i < f->keys.nr; i++) {
+	for (uint32_t i = 0; i < f->nkeys; i++) {
 		rec_of[i] = spaa_fold_record(p, spaa_fold_key(f, i));
 		if (rec_of[i] != SPAA_NONE)
-			rec_samples[rec_of[i]] += f->count[i];
+			rec_samples[rec_of[i]] += f->groups[i].count;
 	}
-	for (uint32_t i = 0; i < f->keys.nr; i++) {
+	for (uint32_t i = 0; i < f->nkeys; i++) {
 		const struct spaa_fold_key *k = spaa_fold_key(f, i);
 		bool dealloc = p->events[k->event].kind == SPAA_EV_DEALLOCATION;
 		int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
@@ -273,7 +273,7 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 		unsigned present = 0;
 		int64_t pid = k->pid;
 
-		if (!spaa_heap_event_is_memory(p, k->event) || !f->in_count[i])
+		if (!spaa_heap_event_is_memory(p, k->event) || !f->groups[i].in_count)
 			continue;
 		if (rec_of[i] != SPAA_NONE) {
 			const struct spaa_record *r = &p->records[rec_of[i]];
@@ -282,7 +282,7 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 			/* a high-water mark cannot be cut in time */
 			present &= ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
 			for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
-				v[m] = spaa_share_of(v[m], f->in_count[i], rec_samples[rec_of[i]]);
+				v[m] = spaa_share_of(v[m], f->groups[i].in_count, rec_samples[rec_of[i]]);
 			frames = spaa_record_frames(p, r);
 			nframes = r->nframes;
 			if (pid == SPAA_NO_ID)
@@ -294,8 +294,8 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 			frames = p->frame_pool + s->frames;
 			nframes = s->nframes;
 		}
-		if (f->in_all_period[i]) {
-			v[bytes] = f->in_period[i];
+		if (f->groups[i].in_all_period) {
+			v[bytes] = f->groups[i].in_period;
 			present |= SPAA_HEAP_BIT(bytes);
 		}
 		if (!present)

@@ -5,14 +5,44 @@
 #include "util.h"
 
 /*
- * Tables are open addressing with linear probing over a slot array of
- * dense indices; the keys themselves live in insertion order.  Load is
- * kept under 1/2 so probes stay short.
+ * Tables are open addressing with linear probing over a slot array; the
+ * keys themselves live in insertion order.  Load is kept under 1/2 so
+ * probes stay short.  A slot holds the dense index in its low 32 bits
+ * and the high 32 bits of the key's hash above them, so a probe that
+ * meets another key is almost always told apart by the slot alone,
+ * without touching (and comparing) that key: profiles look up every
+ * sample's stack and fold key, and those keys are scattered in memory.
  */
+
+#define SLOT_EMPTY UINT64_MAX
 
 static uint64_t hash_key(const void *key, size_t n)
 {
 	return spaa_hash_bytes(key, n);
+}
+
+static uint64_t slot_of(uint64_t hash, uint32_t index)
+{
+	return (hash & 0xffffffff00000000ULL) | index;
+}
+
+static uint32_t slot_index(uint64_t slot)
+{
+	return (uint32_t)slot;
+}
+
+static bool slot_has(uint64_t slot, uint64_t hash)
+{
+	return (slot ^ hash) >> 32 == 0;
+}
+
+/* A slot array of n (a power of two) empty slots. */
+static uint64_t *slots_new(size_t n)
+{
+	uint64_t *slots = spaa_xmalloc(n * sizeof(*slots));
+
+	memset(slots, 0xff, n * sizeof(*slots));
+	return slots;
 }
 
 void spaa_map_init(struct spaa_map *m, size_t keysize)
@@ -33,24 +63,25 @@ static void map_rehash(struct spaa_map *m)
 	size_t n = m->slots ? (m->mask + 1) * 2 : 64;
 
 	free(m->slots);
-	m->slots = spaa_xmalloc(n * sizeof(*m->slots));
-	memset(m->slots, 0xff, n * sizeof(*m->slots));
+	m->slots = slots_new(n);
 	m->mask = n - 1;
 	for (uint32_t i = 0; i < m->nr; i++) {
-		size_t s = hash_key(spaa_map_key(m, i), m->keysize) & m->mask;
+		uint64_t h = hash_key(spaa_map_key(m, i), m->keysize);
+		size_t s = h & m->mask;
 
-		while (m->slots[s] != SPAA_MAP_NONE)
+		while (m->slots[s] != SLOT_EMPTY)
 			s = (s + 1) & m->mask;
-		m->slots[s] = i;
+		m->slots[s] = slot_of(h, i);
 	}
 }
 
-static size_t map_probe(const struct spaa_map *m, const void *key)
+static size_t map_probe(const struct spaa_map *m, const void *key, uint64_t h)
 {
-	size_t s = hash_key(key, m->keysize) & m->mask;
+	size_t s = h & m->mask;
 
-	while (m->slots[s] != SPAA_MAP_NONE &&
-	       memcmp(spaa_map_key(m, m->slots[s]), key, m->keysize))
+	while (m->slots[s] != SLOT_EMPTY &&
+	       !(slot_has(m->slots[s], h) &&
+		 !memcmp(spaa_map_key(m, slot_index(m->slots[s])), key, m->keysize)))
 		s = (s + 1) & m->mask;
 	return s;
 }
@@ -59,24 +90,25 @@ uint32_t spaa_map_find(const struct spaa_map *m, const void *key)
 {
 	if (!m->slots)
 		return SPAA_MAP_NONE;
-	return m->slots[map_probe(m, key)];
+	return slot_index(m->slots[map_probe(m, key, hash_key(key, m->keysize))]);
 }
 
 uint32_t spaa_map_intern(struct spaa_map *m, const void *key, bool *created)
 {
+	uint64_t h = hash_key(key, m->keysize);
 	size_t s;
 
 	if (!m->slots || (size_t)m->nr * 2 >= m->mask + 1)
 		map_rehash(m);
-	s = map_probe(m, key);
-	if (m->slots[s] != SPAA_MAP_NONE) {
+	s = map_probe(m, key, h);
+	if (m->slots[s] != SLOT_EMPTY) {
 		if (created)
 			*created = false;
-		return m->slots[s];
+		return slot_index(m->slots[s]);
 	}
 	SPAA_ALLOC_GROW(m->keys, ((size_t)m->nr + 1) * m->keysize, m->alloc);
 	memcpy(m->keys + (size_t)m->nr * m->keysize, key, m->keysize);
-	m->slots[s] = m->nr;
+	m->slots[s] = slot_of(h, m->nr);
 	if (created)
 		*created = true;
 	return m->nr++;
@@ -105,27 +137,28 @@ static void strtab_rehash(struct spaa_strtab *t)
 	size_t n = t->slots ? (t->mask + 1) * 2 : 256;
 
 	free(t->slots);
-	t->slots = spaa_xmalloc(n * sizeof(*t->slots));
-	memset(t->slots, 0xff, n * sizeof(*t->slots));
+	t->slots = slots_new(n);
 	t->mask = n - 1;
 	for (uint32_t i = 0; i < t->nr; i++) {
-		size_t s = hash_key(t->strs[i], t->lens[i]) & t->mask;
+		uint64_t h = hash_key(t->strs[i], t->lens[i]);
+		size_t s = h & t->mask;
 
-		while (t->slots[s] != SPAA_MAP_NONE)
+		while (t->slots[s] != SLOT_EMPTY)
 			s = (s + 1) & t->mask;
-		t->slots[s] = i;
+		t->slots[s] = slot_of(h, i);
 	}
 }
 
 static size_t strtab_probe(const struct spaa_strtab *t, const void *s,
-			   size_t len)
+			   size_t len, uint64_t h)
 {
-	size_t i = hash_key(s, len) & t->mask;
+	size_t i = h & t->mask;
 
-	while (t->slots[i] != SPAA_MAP_NONE) {
-		uint32_t k = t->slots[i];
+	while (t->slots[i] != SLOT_EMPTY) {
+		uint32_t k = slot_index(t->slots[i]);
 
-		if (t->lens[k] == len && !memcmp(t->strs[k], s, len))
+		if (slot_has(t->slots[i], h) && t->lens[k] == len &&
+		    !memcmp(t->strs[k], s, len))
 			break;
 		i = (i + 1) & t->mask;
 	}
@@ -137,7 +170,7 @@ uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s,
 {
 	if (!t->slots)
 		return SPAA_MAP_NONE;
-	return t->slots[strtab_probe(t, s, len)];
+	return slot_index(t->slots[strtab_probe(t, s, len, hash_key(s, len))]);
 }
 
 /* Copies s into the chunk arena; big strings get a chunk of their own. */
@@ -206,19 +239,21 @@ char *spaa_strtab_join(const struct spaa_strtab *t, uint32_t i,
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 {
+	uint64_t h;
 	size_t slot;
 
 	if (len >= UINT32_MAX)
 		abort();        /* callers bound lengths long before this */
+	h = hash_key(s, len);
 	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
 		strtab_rehash(t);
-	slot = strtab_probe(t, s, len);
-	if (t->slots[slot] != SPAA_MAP_NONE)
-		return t->slots[slot];
+	slot = strtab_probe(t, s, len, h);
+	if (t->slots[slot] != SLOT_EMPTY)
+		return slot_index(t->slots[slot]);
 	SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
 	t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
 	t->strs[t->nr] = strtab_store(t, s, len);
 	t->lens[t->nr] = (uint32_t)len;
-	t->slots[slot] = t->nr;
+	t->slots[slot] = slot_of(h, t->nr);
 	return t->nr++;
 }

@@ -29,7 +29,7 @@ struct spaa_map {
 	unsigned char *keys;    /* owned; nr * keysize bytes, insertion order */
 	uint32_t nr;
 	size_t alloc;           /* bytes allocated for keys */
-	uint32_t *slots;        /* owned; index or SPAA_MAP_NONE; power of two */
+	uint64_t *slots;        /* owned; power of two; see map.c */
 	size_t mask;
 };
 
@@ -56,7 +56,7 @@ struct spaa_strtab {
 	uint32_t *lens;
 	uint32_t nr;
 	size_t alloc;
-	uint32_t *slots;        /* owned; index or SPAA_MAP_NONE */
+	uint64_t *slots;        /* owned; see map.c */
 	size_t mask;
 };
 

@@ -25,6 +25,27 @@ struct warn_kind {
 	char msg[256];          /* the first occurrence */
 };
 
+/*
+ * Short id texts with their string index, inline in the slots of an
+ * open-addressing table: the fast path finds a sample's stack id with one
+ * memory access, where the string table needs several (slot, pointer,
+ * length, bytes), each a cache miss in a profile of many stacks.  An
+ * entry always holds what spaa_strtab_intern returns for its text, so
+ * the model is the same with or without it.
+ */
+#define ID_CACHE_TEXT 27
+
+struct id_slot {
+	uint32_t str;           /* string index; 0 = empty slot */
+	uint8_t len;
+	char text[ID_CACHE_TEXT];
+};
+
+struct id_cache {
+	struct id_slot *slots;  /* owned */
+	size_t mask, nr;
+};
+
 struct related_ref {
 	uint32_t record, stack;
 };
@@ -61,6 +82,7 @@ struct reader {
 	 */
 	uint32_t *stack_of;
 	size_t stack_of_alloc;
+	struct id_cache ids;            /* the fast path's id text -> string */
 	uint32_t stack_base;            /* first stack index of this file */
 	uint32_t record_base;           /* first record index of this file */
 	uint32_t period_metric;         /* a name that is no metric: sample periods */
@@ -415,11 +437,60 @@ static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 		SPAA_ALLOC_GROW(r->ref, (size_t)(s - r->stack_base) + 1, r->ref_alloc);
 		r->ref[s - r->stack_base] = 0;
 	}
-	if (!p->stacks[s].defined && !(r->ref[s - r->stack_base] & REF_NEEDED) &&
-	    how == REF_NEEDED)
+	/* the stack itself only when needed: every sample comes here */
+	if (how == REF_NEEDED && !(r->ref[s - r->stack_base] & REF_NEEDED) &&
+	    !p->stacks[s].defined)
 		p->stacks[s].line = r->line;    /* report the first hard reference */
 	r->ref[s - r->stack_base] |= how;
 	return s;
+}
+
+static void id_cache_put(struct id_cache *c, uint64_t h, const struct id_slot *e)
+{
+	size_t i = h & c->mask;
+
+	while (c->slots[i].str)
+		i = (i + 1) & c->mask;
+	c->slots[i] = *e;
+	c->nr++;
+}
+
+static void id_cache_grow(struct id_cache *c)
+{
+	struct id_cache old = *c;
+	size_t n = old.slots ? (old.mask + 1) * 2 : 1024;
+
+	c->slots = spaa_xcalloc(n, sizeof(*c->slots));
+	c->mask = n - 1;
+	c->nr = 0;
+	for (size_t i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].str)
+			id_cache_put(c, spaa_hash_bytes(old.slots[i].text, old.slots[i].len),
+				     &old.slots[i]);
+	free(old.slots);
+}
+
+/* The string index of id text s, as spaa_strtab_intern gives it. */
+static uint32_t intern_id(struct reader *r, const char *s, size_t len)
+{
+	struct id_cache *c = &r->ids;
+	struct id_slot e;
+	uint64_t h;
+	size_t i;
+
+	if (!len || len > ID_CACHE_TEXT)
+		return spaa_strtab_intern(&r->p->strings, s, len);
+	h = spaa_hash_bytes(s, len);
+	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask)
+		if (c->slots[i].len == len && !memcmp(c->slots[i].text, s, len))
+			return c->slots[i].str;
+	e.str = spaa_strtab_intern(&r->p->strings, s, len);
+	e.len = (uint8_t)len;
+	memcpy(e.text, s, len);
+	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
+		id_cache_grow(c);
+	id_cache_put(c, h, &e);
+	return e.str;
 }
 
 /* ---- records ----------------------------------------------------------- */
@@ -1099,13 +1170,81 @@ static const char *fast_number(const char *c, const char *end,
 	return c;
 }
 
+/*
+ * Plain decimal numbers of at most 18 digits cannot overflow 64 bits, so
+ * they are converted here, in one pass; anything else (more digits, a
+ * fraction or exponent to round) goes to the exact conversions of json.h,
+ * which give the same value for these.
+ */
+static int digits_value(const char *s, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (s == end || end - s > 18)
+		return -1;
+	for (; s < end; s++) {
+		if (!is_digit(*s))
+			return -1;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static int fast_i64(const struct json_value *v, int64_t *out)
+{
+	bool neg = v->str[0] == '-';
+	uint64_t m;
+
+	if (digits_value(v->str + neg, v->str + v->len, &m))
+		return json_get_i64(v, out);
+	*out = neg ? -(int64_t)m : (int64_t)m;
+	return 0;
+}
+
+static int fast_u64(const struct json_value *v, uint64_t *out)
+{
+	if (digits_value(v->str, v->str + v->len, out))
+		return json_get_u64(v, out);
+	return 0;
+}
+
+/* json_get_scaled, at once for "123.456" with no more decimals than exp10. */
+static int fast_scaled(const struct json_value *v, int exp10, int64_t *out)
+{
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+		1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+	};
+	const char *s = v->str, *end = s + v->len, *dot;
+	bool neg = *s == '-';
+	uint64_t ip, fp = 0;
+	size_t nfrac = 0;
+
+	s += neg;
+	dot = memchr(s, '.', (size_t)(end - s));
+	if (dot) {
+		nfrac = (size_t)(end - dot - 1);
+		if (!nfrac || digits_value(dot + 1, end, &fp))
+			return json_get_scaled(v, exp10, out);
+	}
+	if (digits_value(s, dot ? dot : end, &ip) || (int)nfrac > exp10 ||
+	    (size_t)((dot ? dot : end) - s) + (size_t)exp10 > 18)
+		return json_get_scaled(v, exp10, out);
+	ip = ip * pow10[exp10] + fp * pow10[exp10 - (int)nfrac];
+	*out = neg ? -(int64_t)ip : (int64_t)ip;
+	return 0;
+}
+
 /* An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not. */
 static int fast_id(const struct json_value *v, int64_t *out)
 {
 	*out = SPAA_NO_ID;
 	if (!v->str)
 		return 0;
-	if (v->type != JSON_NUMBER || json_get_i64(v, out) || *out == SPAA_NO_ID)
+	if (v->type != JSON_NUMBER || fast_i64(v, out) || *out == SPAA_NO_ID)
 		return -1;
 	return 0;
 }
@@ -1118,7 +1257,8 @@ static int fast_id(const struct json_value *v, int64_t *out)
 static int fast_sample(struct reader *r, const char *line, size_t len,
 		       struct spaa_error *err)
 {
-	struct json_value f[FK_NKEYS] = { { 0 } };
+	struct json_value f[FK_NKEYS];
+	unsigned seen = 0;
 	struct spaa_sample s = { .file = r->file, .line = r->line };
 	const char *c = line, *end = line + len;
 
@@ -1133,8 +1273,9 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 		if (c == end || *c != '"' || !(c = fast_string(c, end, &key)))
 			return 0;
 		k = fast_key(key.str, key.len);
-		if (k < 0 || f[k].str)
+		if (k < 0 || (seen & 1u << k))
 			return 0;
+		seen |= 1u << k;
 		c = skip_ws(c, end);
 		if (c == end || *c++ != ':')
 			return 0;
@@ -1154,18 +1295,21 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	}
 	if (skip_ws(c + 1, end) != end)
 		return 0;
+	for (int k = 0; k < FK_NKEYS; k++)
+		if (!(seen & 1u << k))
+			f[k] = (struct json_value){ .str = NULL };
 
 	/* every check of read_sample, failing over to it instead of erring */
 	if (f[FK_TYPE].type != JSON_STRING || f[FK_TYPE].len != 6 ||
 	    memcmp(f[FK_TYPE].str, "sample", 6) ||
 	    f[FK_TIMESTAMP].type != JSON_NUMBER ||
-	    json_get_scaled(&f[FK_TIMESTAMP], r->time_exp10, &s.time) ||
+	    fast_scaled(&f[FK_TIMESTAMP], r->time_exp10, &s.time) ||
 	    !f[FK_STACK_ID].str ||
 	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
 	    fast_id(&f[FK_PID], &s.pid) || fast_id(&f[FK_TID], &s.tid) ||
 	    fast_id(&f[FK_CPU], &s.cpu) ||
 	    (f[FK_PERIOD].str && (f[FK_PERIOD].type != JSON_NUMBER ||
-				  json_get_u64(&f[FK_PERIOD], &s.period))))
+				  fast_u64(&f[FK_PERIOD], &s.period))))
 		return 0;
 	s.has_period = f[FK_PERIOD].str != NULL;
 	if (!f[FK_EVENT].str) {
@@ -1186,8 +1330,7 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 			return 0;
 		s.event = r->events[i];
 	}
-	if (add_sample(r, &s, spaa_strtab_intern(&r->p->strings, f[FK_STACK_ID].str,
-						 f[FK_STACK_ID].len), err))
+	if (add_sample(r, &s, intern_id(r, f[FK_STACK_ID].str, f[FK_STACK_ID].len), err))
 		return -1;
 	return 1;
 }
@@ -1427,6 +1570,7 @@ static void reader_release(struct reader *r)
 	spaa_map_release(&r->frame_ids);
 	free(r->frame_of);
 	free(r->stack_of);
+	free(r->ids.slots);
 	free(r->ref);
 	spaa_map_release(&r->tids);
 	free(r->thread_of);

@@ -600,15 +600,15 @@ START_TEST(test_fold_counts)
 	ck_assert_uint_eq(f.range.in_samples, 5);
 	ck_assert_uint_eq(f.all.in_samples, 7);
 	/* three keys: (A, tid 1, cpu 0), (B, tid 1, cpu 1), (C, tid 2, cpu 0) */
-	ck_assert_uint_eq(f.range.keys.nr, 3);
-	ck_assert_uint_eq(f.range.count[0], 3);
-	ck_assert_uint_eq(f.range.in_count[0], 2);
-	ck_assert_uint_eq(f.range.in_period[0], 2000);
-	ck_assert(f.range.in_all_period[0]);
-	ck_assert_uint_eq(f.range.count[2], 3);
-	ck_assert_uint_eq(f.range.in_count[2], 2);
-	ck_assert_uint_eq(f.range.in_period[2], 700);
-	ck_assert(!f.range.in_all_period[2]);
+	ck_assert_uint_eq(f.range.nkeys, 3);
+	ck_assert_uint_eq(f.range.groups[0].count, 3);
+	ck_assert_uint_eq(f.range.groups[0].in_count, 2);
+	ck_assert_uint_eq(f.range.groups[0].in_period, 2000);
+	ck_assert(f.range.groups[0].in_all_period);
+	ck_assert_uint_eq(f.range.groups[2].count, 3);
+	ck_assert_uint_eq(f.range.groups[2].in_count, 2);
+	ck_assert_uint_eq(f.range.groups[2].in_period, 700);
+	ck_assert(!f.range.groups[2].in_all_period);
 	fold_release(&f);
 }
 END_TEST

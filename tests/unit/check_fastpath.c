@@ -15,8 +15,10 @@
  * each, whose sample lines are rewritten in ways the fast path must
  * either read the same or hand over: keys reordered, whitespace, escapes,
  * null, repeated keys, unknown keys, exponents and leading zeros in
- * numbers, negative, huge and fractional values, non-ASCII, and single
- * bytes deleted at many places (broken JSON, wrong types).
+ * numbers, values at and past the 64-bit limits, times that round,
+ * negative and fractional values, ids too long for the reader's id
+ * cache, non-ASCII, and single bytes deleted at many places (broken
+ * JSON, wrong types).
  */
 #include <check.h>
 #include <dirent.h>
@@ -330,6 +332,63 @@ static const char *const rewrites[][2] = {
 	{ "\"event\":\"", "\"event\":\"\x01" },         /* raw control byte */
 };
 
+/* Values given to a key of a sample line: {key, value} pairs. */
+static const char *const values[][2] = {
+	{ "timestamp", "12345678901.123456789" },       /* more than 18 digits */
+	{ "timestamp", "9223372036.854775807" },        /* the int64 limit in ns */
+	{ "timestamp", "9223372036.854775808" },        /* just past it */
+	{ "timestamp", "-5.25" },
+	{ "timestamp", "-0" },
+	{ "timestamp", "0.0000000005" },                /* rounds half away */
+	{ "timestamp", "1.00000000049" },               /* rounds down */
+	{ "timestamp", "1e-9" },
+	{ "timestamp", "3" },
+	{ "timestamp", "18446744073" },
+	{ "pid", "-7" },
+	{ "tid", "123456789012345678" },                /* 18 digits */
+	{ "tid", "1234567890123456789" },               /* 19 digits */
+	{ "cpu", "9223372036854775807" },
+	{ "cpu", "-9223372036854775807" },
+	{ "pid", "99999999999999999999" },
+	{ "pid", "9999999999999999999" },               /* 19 digits, past int64 */
+	{ "timestamp", "9999999999" },
+	{ "period", "0" },
+	{ "period", "-0" },
+	{ "period", "123456789012345678" },
+	{ "period", "18446744073709551615" },
+	{ "period", "18446744073709551616" },
+	{ "stack_id", "12" },
+	{ "stack_id", "1.5" },
+	{ "stack_id", "\"\"" },                        /* an empty id */
+	{ "stack_id", "\"a-stack-id-longer-than-the-id-cache-holds\"" },
+	{ "event", "\"no-such-event\"" },
+};
+
+/* The value of key (a number or plain string) replaced; NULL if absent. */
+static char *with_value(const char *s, const char *key, const char *value)
+{
+	char pat[64];
+	const char *at, *end;
+	size_t a, v = strlen(value);
+	char *r;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	if (!(at = strstr(s, pat)))
+		return NULL;
+	at += strlen(pat);
+	end = at;
+	if (*end == '"')
+		end = strchr(end + 1, '"') + 1;
+	else
+		end += strcspn(end, ",}");
+	a = (size_t)(at - s);
+	r = spaa_xmalloc(strlen(s) + v + 1);
+	memcpy(r, s, a);
+	memcpy(r + a, value, v);
+	memcpy(r + a + v, end, strlen(end) + 1);
+	return r;
+}
+
 /*
  * Writes the variant of l where transform(line) replaces the sample
  * lines (all of them, or only the first when once), and checks it.
@@ -366,6 +425,13 @@ static char *do_rewrite(const char *line, const void *arg)
 	return replace(line, r[0], r[1]);
 }
 
+static char *do_value(const char *line, const void *arg)
+{
+	const char *const *kv = arg;
+
+	return with_value(line, kv[0], kv[1]);
+}
+
 static char *do_spaced(const char *line, const void *arg)
 {
 	(void)arg;
@@ -398,6 +464,11 @@ static void check_file_and_variants(const char *path, bool variants)
 		snprintf(what, sizeof(what), "rewrite %zu", i);
 		variant(&l, what, do_rewrite, rewrites[i], true);
 		variant(&l, what, do_rewrite, rewrites[i], false);
+	}
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+		snprintf(what, sizeof(what), "%s %s", values[i][0], values[i][1]);
+		variant(&l, what, do_value, values[i], true);
+		variant(&l, what, do_value, values[i], false);
 	}
 	for (size_t k = 0; k < 200; k += 3) {
 		snprintf(what, sizeof(what), "byte %zu deleted", k);

@@ -224,9 +224,9 @@ START_TEST(fold_period_metric_default)
 	ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
 	s.period_metric = 3;    /* another key: period of metric 3 */
 	ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
-	ck_assert_uint_eq(f.keys.nr, 2);
-	ck_assert_uint_eq(f.in_period[0], 7);
-	ck_assert_uint_eq(f.in_period[1], 7);
+	ck_assert_uint_eq(f.nkeys, 2);
+	ck_assert_uint_eq(f.groups[0].in_period, 7);
+	ck_assert_uint_eq(f.groups[1].in_period, 7);
 	spaa_fold_release(&f);
 }
 END_TEST
