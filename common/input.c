@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,11 +34,66 @@
 /* Keeps max_line + 2 (the buffer bound) from overflowing. */
 #define INPUT_MAX_LINE_LIMIT (SIZE_MAX / 4)
 
+/*
+ * Where decoded bytes come from: the file and, for compressed input, the
+ * decoder.  For a compressed regular file it is driven by a thread of its
+ * own (see struct pipeline), so decompression on one core overlaps
+ * parsing on another; otherwise by the reader, in its thread.  Either
+ * way only one thread touches it at a time.
+ */
+struct source {
+	const char *name;       /* weak: the input's */
+	int fd;
+	enum spaa_compression comp;
+	uint64_t bytes_read;
+
+	/*
+	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
+	 * raw_eof: read() returned 0 (for plain input too).
+	 */
+	unsigned char *raw;
+	size_t raw_pos, raw_len;
+	int raw_eof;
+
+	z_stream zs;
+	int zs_live;            /* inflateInit2 succeeded */
+	int gz_between;         /* a gzip member ended; another may follow */
+	ZSTD_DCtx *zd;
+	size_t zret;            /* last ZSTD_decompressStream hint; 0 = frame done */
+};
+
+/*
+ * The decoding thread hands over blocks of decoded bytes through a ring
+ * of PIPE_BLOCKS buffers: it fills the free ones, the reader copies from
+ * the full ones into its line buffer.  A block also carries the file
+ * position reached when it was decoded (progress follows what the reader
+ * consumed) and, last, the end of the stream or the decoder's error.
+ */
+#define PIPE_BLOCKS 4
+#define PIPE_BLOCK ((size_t)1 << 20)
+
+struct pipe_block {
+	char *data;             /* owned, PIPE_BLOCK bytes */
+	size_t len, pos;        /* [pos, len) not yet copied out */
+	uint64_t bytes_read;
+	int end;                /* 1: the stream ended after this; -1: err */
+	struct spaa_error err;
+};
+
+struct pipeline {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	struct pipe_block blocks[PIPE_BLOCKS];
+	unsigned head, count;   /* blocks[head] is the next full one */
+	int stop;               /* the reader closes early */
+};
+
 struct spaa_input {
 	char *name;             /* owned: the path as given */
-	int fd;
 	int own_fd;             /* 0 for stdin, which the caller owns */
-	enum spaa_compression comp;
+	struct source src;
+	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
 	size_t max_line;
 	uint64_t bytes_read, size;
 	unsigned long lineno;
@@ -52,20 +109,6 @@ struct spaa_input {
 	char *buf;
 	size_t pos, len, cap, scanned;
 	int eof;                /* no more decoded data will come */
-
-	/*
-	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
-	 * raw_eof: read() returned 0 (for plain input too).
-	 */
-	unsigned char *raw;
-	size_t raw_pos, raw_len;
-	int raw_eof;
-
-	z_stream zs;
-	int zs_live;            /* inflateInit2 succeeded */
-	int gz_between;         /* a gzip member ended; another may follow */
-	ZSTD_DCtx *zd;
-	size_t zret;            /* last ZSTD_decompressStream hint; 0 = frame done */
 
 	/* The first error is repeated by later calls instead of going on. */
 	int failed;
@@ -115,12 +158,27 @@ static int input_fail(struct spaa_input *in, struct spaa_error *err,
 	return -1;
 }
 
+/* An error of the source: only fills err (the reader records it). */
+__attribute__((format(printf, 4, 5)))
+static int source_fail(struct source *src, struct spaa_error *err,
+		       const char *code, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	spaa_error_at(err, code, src->name, 0, "%s", msg);
+	return -1;
+}
+
 /*
  * One read(2), retried on EINTR.  Returns the byte count (0 at end of
  * file) or -1 with the error recorded.
  */
-static ssize_t input_read(struct spaa_input *in, void *p, size_t n,
-			  struct spaa_error *err)
+static ssize_t source_read(struct source *src, void *p, size_t n,
+			   struct spaa_error *err)
 {
 	char text[256];
 	ssize_t r;
@@ -129,17 +187,16 @@ static ssize_t input_read(struct spaa_input *in, void *p, size_t n,
 	if (n > ((size_t)1 << 30))
 		n = (size_t)1 << 30;
 	for (;;) {
-		r = read(in->fd, p, n);
+		r = read(src->fd, p, n);
 		if (r >= 0)
 			break;
 		if (errno != EINTR)
-			return input_fail(in, err, SPAA_E_IO, 0, "read error: %s",
-					  errno_text(errno, text,
-						      sizeof(text)));
+			return source_fail(src, err, SPAA_E_IO, "read error: %s",
+					   errno_text(errno, text, sizeof(text)));
 	}
 	if (!r)
-		in->raw_eof = 1;
-	in->bytes_read += (uint64_t)r;
+		src->raw_eof = 1;
+	src->bytes_read += (uint64_t)r;
 	return r;
 }
 
@@ -148,149 +205,285 @@ static ssize_t input_read(struct spaa_input *in, void *p, size_t n,
  * fill_gzip) move to the front first.  Returns 0 or -1; at end of file
  * raw_eof is set and nothing is added.
  */
-static int refill_raw(struct spaa_input *in, struct spaa_error *err)
+static int refill_raw(struct source *src, struct spaa_error *err)
 {
-	size_t keep = in->raw_len - in->raw_pos;
+	size_t keep = src->raw_len - src->raw_pos;
 	ssize_t r;
 
-	if (keep && in->raw_pos)
-		memmove(in->raw, in->raw + in->raw_pos, keep);
-	in->raw_pos = 0;
-	in->raw_len = keep;
-	r = input_read(in, in->raw + keep, INPUT_CHUNK - keep, err);
+	if (keep && src->raw_pos)
+		memmove(src->raw, src->raw + src->raw_pos, keep);
+	src->raw_pos = 0;
+	src->raw_len = keep;
+	r = source_read(src, src->raw + keep, INPUT_CHUNK - keep, err);
 	if (r < 0)
 		return -1;
-	in->raw_len += (size_t)r;
+	src->raw_len += (size_t)r;
 	return 0;
 }
 
-/* Plain input: read straight into the line buffer, no copy. */
-static ssize_t fill_plain(struct spaa_input *in, struct spaa_error *err)
-{
-	ssize_t r;
+/*
+ * The fill functions decode into out[0..space), space > 0.  Each returns
+ * the number of bytes written, 0 at the end of the stream, -1 on error.
+ */
 
-	if (in->raw_eof)
+/* Plain input: read straight into the line buffer, no copy. */
+static ssize_t fill_plain(struct source *src, char *out, size_t space,
+			  struct spaa_error *err)
+{
+	if (src->raw_eof)
 		return 0;
-	r = input_read(in, in->buf + in->len, in->cap - in->len, err);
-	if (r > 0)
-		in->len += (size_t)r;
-	return r;
+	return source_read(src, out, space, err);
 }
 
-static ssize_t fill_gzip(struct spaa_input *in, struct spaa_error *err)
+static ssize_t fill_gzip(struct source *src, char *out, size_t space,
+			 struct spaa_error *err)
 {
 	for (;;) {
-		size_t out_space = in->cap - in->len;
+		size_t out_space = space;
 		size_t avail, produced;
 		int ret;
 
-		if (in->raw_pos == in->raw_len && !in->raw_eof &&
-		    refill_raw(in, err))
+		if (src->raw_pos == src->raw_len && !src->raw_eof &&
+		    refill_raw(src, err))
 			return -1;
-		avail = in->raw_len - in->raw_pos;
+		avail = src->raw_len - src->raw_pos;
 		if (!avail) {
-			if (in->gz_between)
+			if (src->gz_between)
 				return 0;
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
-					  "truncated gzip stream");
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "truncated gzip stream");
 		}
-		if (in->gz_between) {
+		if (src->gz_between) {
 			/*
 			 * `cat a.gz b.gz` is a valid gzip file; anything
 			 * else after a member is not, and silently
 			 * ignoring it could hide a damaged file.
 			 */
-			if (avail < 2 && !in->raw_eof) {
-				if (refill_raw(in, err))
+			if (avail < 2 && !src->raw_eof) {
+				if (refill_raw(src, err))
 					return -1;
 				continue;
 			}
-			if (avail < 2 || in->raw[in->raw_pos] != 0x1f ||
-			    in->raw[in->raw_pos + 1] != 0x8b)
-				return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
-						  "trailing garbage after gzip stream");
-			if (inflateReset(&in->zs) != Z_OK)
-				return input_fail(in, err, SPAA_E_INTERNAL, 0,
-						  "cannot reset zlib stream");
-			in->gz_between = 0;
+			if (avail < 2 || src->raw[src->raw_pos] != 0x1f ||
+			    src->raw[src->raw_pos + 1] != 0x8b)
+				return source_fail(src, err, SPAA_E_DECOMPRESS,
+						   "trailing garbage after gzip stream");
+			if (inflateReset(&src->zs) != Z_OK)
+				return source_fail(src, err, SPAA_E_INTERNAL,
+						   "cannot reset zlib stream");
+			src->gz_between = 0;
 		}
 
 		/* zlib counts in uInt */
 		if (out_space > UINT_MAX)
 			out_space = UINT_MAX;
-		in->zs.next_in = in->raw + in->raw_pos;
-		in->zs.avail_in = (uInt)avail;
-		in->zs.next_out = (unsigned char *)in->buf + in->len;
-		in->zs.avail_out = (uInt)out_space;
-		ret = inflate(&in->zs, Z_NO_FLUSH);
-		in->raw_pos = in->raw_len - in->zs.avail_in;
-		produced = out_space - in->zs.avail_out;
-		in->len += produced;
+		src->zs.next_in = src->raw + src->raw_pos;
+		src->zs.avail_in = (uInt)avail;
+		src->zs.next_out = (unsigned char *)out;
+		src->zs.avail_out = (uInt)out_space;
+		ret = inflate(&src->zs, Z_NO_FLUSH);
+		src->raw_pos = src->raw_len - src->zs.avail_in;
+		produced = out_space - src->zs.avail_out;
 		if (ret == Z_STREAM_END) {
-			in->gz_between = 1;
+			src->gz_between = 1;
 		} else if (ret != Z_OK &&
 			   !(ret == Z_BUF_ERROR &&
-			     (produced || in->zs.avail_in < avail))) {
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
-					  "corrupt gzip data: %s",
-					  in->zs.msg ? in->zs.msg : zError(ret));
+			     (produced || src->zs.avail_in < avail))) {
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "corrupt gzip data: %s",
+					   src->zs.msg ? src->zs.msg : zError(ret));
 		}
 		if (produced)
 			return (ssize_t)produced;
 	}
 }
 
-static ssize_t fill_zstd(struct spaa_input *in, struct spaa_error *err)
+static ssize_t fill_zstd(struct source *src, char *out, size_t space,
+			 struct spaa_error *err)
 {
 	for (;;) {
 		ZSTD_inBuffer zin;
 		ZSTD_outBuffer zout;
 		size_t ret;
 
-		if (in->raw_pos == in->raw_len && !in->raw_eof &&
-		    refill_raw(in, err))
+		if (src->raw_pos == src->raw_len && !src->raw_eof &&
+		    refill_raw(src, err))
 			return -1;
 		/*
 		 * With no input left, a decoder that last said 0 is
 		 * between frames; asking it again would return a hint
 		 * for the next frame's header.
 		 */
-		if (in->raw_pos == in->raw_len && !in->zret)
+		if (src->raw_pos == src->raw_len && !src->zret)
 			return 0;
-		zin.src = in->raw;
-		zin.size = in->raw_len;
-		zin.pos = in->raw_pos;
-		zout.dst = in->buf + in->len;
-		zout.size = in->cap - in->len;
+		zin.src = src->raw;
+		zin.size = src->raw_len;
+		zin.pos = src->raw_pos;
+		zout.dst = out;
+		zout.size = space;
 		zout.pos = 0;
 		/*
 		 * Called even with no input left: the decoder may still
 		 * hold output that did not fit last time.
 		 */
-		ret = ZSTD_decompressStream(in->zd, &zout, &zin);
+		ret = ZSTD_decompressStream(src->zd, &zout, &zin);
 		if (ZSTD_isError(ret))
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
-					  "corrupt zstd data: %s",
-					  ZSTD_getErrorName(ret));
-		in->raw_pos = zin.pos;
-		in->zret = ret;
-		in->len += zout.pos;
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "corrupt zstd data: %s",
+					   ZSTD_getErrorName(ret));
+		src->raw_pos = zin.pos;
+		src->zret = ret;
 		if (zout.pos)
 			return (ssize_t)zout.pos;
 		/* nonzero: the frame wants input the file does not have */
-		if (in->raw_pos == in->raw_len && in->raw_eof && in->zret)
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
-					  "truncated zstd stream");
+		if (src->raw_pos == src->raw_len && src->raw_eof && src->zret)
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "truncated zstd stream");
 	}
+}
+
+static ssize_t source_fill(struct source *src, char *out, size_t space,
+			   struct spaa_error *err)
+{
+	switch (src->comp) {
+	case SPAA_COMP_GZIP:
+		return fill_gzip(src, out, space, err);
+	case SPAA_COMP_ZSTD:
+		return fill_zstd(src, out, space, err);
+	case SPAA_COMP_NONE:
+	default:
+		return fill_plain(src, out, space, err);
+	}
+}
+
+/* ---- the decoding thread ---- */
+
+static void *pipeline_run(void *arg)
+{
+	struct spaa_input *in = arg;
+	struct pipeline *pl = in->pipe;
+	unsigned tail = 0;
+
+	for (;;) {
+		struct pipe_block *b = &pl->blocks[tail];
+		ssize_t r = 1;
+
+		pthread_mutex_lock(&pl->lock);
+		while (pl->count == PIPE_BLOCKS && !pl->stop)
+			pthread_cond_wait(&pl->changed, &pl->lock);
+		if (pl->stop) {
+			pthread_mutex_unlock(&pl->lock);
+			return NULL;
+		}
+		pthread_mutex_unlock(&pl->lock);
+
+		/* a block at a time: few hand-overs, each worth the lock */
+		b->len = b->pos = 0;
+		b->end = 0;
+		while (b->len < PIPE_BLOCK / 2) {
+			r = source_fill(&in->src, b->data + b->len,
+					PIPE_BLOCK - b->len, &b->err);
+			if (r <= 0)
+				break;
+			b->len += (size_t)r;
+		}
+		b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
+		b->bytes_read = in->src.bytes_read;
+
+		pthread_mutex_lock(&pl->lock);
+		pl->count++;
+		pthread_cond_broadcast(&pl->changed);
+		pthread_mutex_unlock(&pl->lock);
+		if (b->end)
+			return NULL;
+		tail = (tail + 1) % PIPE_BLOCKS;
+	}
+}
+
+/* Starts decoding in a thread; returns -1 (and reading stays inline) if not. */
+static int pipeline_start(struct spaa_input *in)
+{
+	struct pipeline *pl = spaa_xcalloc(1, sizeof(*pl));
+
+	for (int i = 0; i < PIPE_BLOCKS; i++)
+		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
+	pthread_mutex_init(&pl->lock, NULL);
+	pthread_cond_init(&pl->changed, NULL);
+	in->pipe = pl;
+	if (pthread_create(&pl->thread, NULL, pipeline_run, in)) {
+		in->pipe = NULL;
+		pthread_mutex_destroy(&pl->lock);
+		pthread_cond_destroy(&pl->changed);
+		for (int i = 0; i < PIPE_BLOCKS; i++)
+			free(pl->blocks[i].data);
+		free(pl);
+		return -1;
+	}
+	return 0;
+}
+
+static void pipeline_free(struct pipeline *pl)
+{
+	if (!pl)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	pl->stop = 1;
+	pthread_cond_broadcast(&pl->changed);
+	pthread_mutex_unlock(&pl->lock);
+	pthread_join(pl->thread, NULL);
+	pthread_mutex_destroy(&pl->lock);
+	pthread_cond_destroy(&pl->changed);
+	for (int i = 0; i < PIPE_BLOCKS; i++)
+		free(pl->blocks[i].data);
+	free(pl);
+}
+
+/* Copies decoded bytes from the next full block: like source_fill. */
+static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
+			     struct spaa_error *err)
+{
+	struct pipeline *pl = in->pipe;
+	struct pipe_block *b;
+	size_t n;
+
+	pthread_mutex_lock(&pl->lock);
+	while (!pl->count)
+		pthread_cond_wait(&pl->changed, &pl->lock);
+	pthread_mutex_unlock(&pl->lock);
+	b = &pl->blocks[pl->head];
+	n = b->len - b->pos < space ? b->len - b->pos : space;
+	memcpy(out, b->data + b->pos, n);
+	b->pos += n;
+	in->bytes_read = b->bytes_read;
+	if (b->pos < b->len)
+		return (ssize_t)n;
+	if (b->end) {
+		/* the last block stays: later calls see the end again */
+		if (n)
+			return (ssize_t)n;
+		if (b->end < 0) {
+			*err = b->err;
+			return -1;
+		}
+		return 0;
+	}
+	pthread_mutex_lock(&pl->lock);
+	pl->head = (pl->head + 1) % PIPE_BLOCKS;
+	pl->count--;
+	pthread_cond_broadcast(&pl->changed);
+	pthread_mutex_unlock(&pl->lock);
+	return (ssize_t)n;
 }
 
 /*
  * Appends decoded data after [pos, len).  Returns the number of bytes
- * added, 0 at the end of the stream, -1 on error.
+ * added, 0 at the end of the stream, -1 on error (recorded on in).
  */
 static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 {
 	size_t pending = in->len - in->pos;
+	struct spaa_error e;
+	ssize_t r;
 
 	/*
 	 * Only an unfinished line is left (we fill when it has no LF), so
@@ -314,15 +507,22 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		in->buf = spaa_xrealloc(in->buf, ncap + 1);
 		in->cap = ncap;
 	}
-	switch (in->comp) {
-	case SPAA_COMP_GZIP:
-		return fill_gzip(in, err);
-	case SPAA_COMP_ZSTD:
-		return fill_zstd(in, err);
-	case SPAA_COMP_NONE:
-	default:
-		return fill_plain(in, err);
+	spaa_error_init(&e);
+	if (in->pipe) {
+		r = pipeline_fill(in, in->buf + in->len, in->cap - in->len, &e);
+	} else {
+		r = source_fill(&in->src, in->buf + in->len, in->cap - in->len, &e);
+		in->bytes_read = in->src.bytes_read;
 	}
+	if (r < 0) {
+		in->saved = e;
+		in->failed = 1;
+		if (err)
+			*err = e;
+		return -1;
+	}
+	in->len += (size_t)r;
+	return r;
 }
 
 static int line_too_long(struct spaa_input *in, struct spaa_error *err)
@@ -401,12 +601,15 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	const unsigned char *b = (const unsigned char *)in->buf;
 
-	while (in->len < 4 && !in->raw_eof) {
-		ssize_t r = input_read(in, in->buf + in->len,
-				       in->cap - in->len, err);
+	while (in->len < 4 && !in->src.raw_eof) {
+		struct spaa_error e;
+		ssize_t r = source_read(&in->src, in->buf + in->len,
+					in->cap - in->len, &e);
+
 		if (r < 0)
-			return -1;
+			return input_fail(in, err, e.code, 0, "%s", e.msg);
 		in->len += (size_t)r;
+		in->bytes_read = in->src.bytes_read;
 	}
 	/*
 	 * A skippable frame (magic 0x184D2A5?, little-endian) may come
@@ -415,42 +618,42 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	if (in->len >= 4 && (!memcmp(b, zstd_magic, 4) ||
 			     ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
 			      b[2] == 0x4d && b[3] == 0x18)))
-		in->comp = SPAA_COMP_ZSTD;
+		in->src.comp = SPAA_COMP_ZSTD;
 	else if (in->len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-		in->comp = SPAA_COMP_GZIP;
+		in->src.comp = SPAA_COMP_GZIP;
 	else
 		return 0;
 
 	/* What was read is compressed: it becomes the raw buffer. */
-	in->raw = (unsigned char *)in->buf;
-	in->raw_len = in->len;
-	in->raw_pos = 0;
+	in->src.raw = (unsigned char *)in->buf;
+	in->src.raw_len = in->len;
+	in->src.raw_pos = 0;
 	in->buf = spaa_xmalloc(in->cap + 1);
 	in->len = 0;
 
-	if (in->comp == SPAA_COMP_GZIP) {
+	if (in->src.comp == SPAA_COMP_GZIP) {
 		/* 15 + 16: gzip wrapper only; we know it is gzip */
-		int ret = inflateInit2(&in->zs, 15 + 16);
+		int ret = inflateInit2(&in->src.zs, 15 + 16);
 
 		if (ret != Z_OK)
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot initialise zlib: %s",
 					  zError(ret));
-		in->zs_live = 1;
+		in->src.zs_live = 1;
 	} else {
 		size_t ret;
 
-		in->zd = ZSTD_createDCtx();
-		if (!in->zd)
+		in->src.zd = ZSTD_createDCtx();
+		if (!in->src.zd)
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot create zstd context");
-		ret = ZSTD_DCtx_setParameter(in->zd, ZSTD_d_windowLogMax,
+		ret = ZSTD_DCtx_setParameter(in->src.zd, ZSTD_d_windowLogMax,
 					     INPUT_ZSTD_WINDOW_LOG_MAX);
 		if (ZSTD_isError(ret))
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot configure zstd: %s",
 					  ZSTD_getErrorName(ret));
-		in->zret = 1;   /* a frame has started: its magic is here */
+		in->src.zret = 1;   /* a frame has started: its magic is here */
 	}
 	return 0;
 }
@@ -463,15 +666,16 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 
 	*out = NULL;
 	in = spaa_xcalloc(1, sizeof(*in));
-	in->fd = -1;
+	in->src.fd = -1;
 	in->name = spaa_xstrdup(path);
+	in->src.name = in->name;
 	in->max_line = opts && opts->max_line ? opts->max_line
 		: SPAA_INPUT_MAX_LINE_DEFAULT;
 	if (in->max_line > INPUT_MAX_LINE_LIMIT)
 		in->max_line = INPUT_MAX_LINE_LIMIT;
 
 	if (!strcmp(path, "-")) {
-		in->fd = STDIN_FILENO;
+		in->src.fd = STDIN_FILENO;
 	} else {
 		/*
 		 * stat first: open(2) of a directory succeeds, and the
@@ -486,14 +690,14 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 			spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
 			goto fail;
 		}
-		in->fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (in->fd < 0) {
+		in->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->src.fd < 0) {
 			path_error(err, path, errno);
 			goto fail;
 		}
 		in->own_fd = 1;
 	}
-	if (fstat(in->fd, &st)) {
+	if (fstat(in->src.fd, &st)) {
 		path_error(err, path, errno);
 		goto fail;
 	}
@@ -503,18 +707,25 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* stdin may already be partly read: progress is from here */
-		off_t at = lseek(in->fd, 0, SEEK_CUR);
+		off_t at = lseek(in->src.fd, 0, SEEK_CUR);
 
 		if (at < 0 || at > st.st_size)
 			at = 0;
 		in->size = (uint64_t)(st.st_size - at);
-		(void)posix_fadvise(in->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
 	in->cap = INPUT_CHUNK;
 	in->buf = spaa_xmalloc(in->cap + 1);
 	if (input_sniff(in, err))
 		goto fail;
+	/*
+	 * Decompression gets a thread of its own, except on stdin: a pipe
+	 * may block in read(2) forever, and closing early would then wait
+	 * for it.  If the thread cannot start, decoding stays inline.
+	 */
+	if (in->src.comp != SPAA_COMP_NONE && in->own_fd && S_ISREG(st.st_mode))
+		(void)pipeline_start(in);
 	*out = in;
 	return 0;
 fail:
@@ -557,7 +768,7 @@ const char *spaa_input_name(const struct spaa_input *in)
 
 enum spaa_compression spaa_input_compression(const struct spaa_input *in)
 {
-	return in->comp;
+	return in->src.comp;
 }
 
 uint64_t spaa_input_bytes_read(const struct spaa_input *in)
@@ -574,12 +785,13 @@ void spaa_input_close(struct spaa_input *in)
 {
 	if (!in)
 		return;
-	if (in->own_fd && in->fd >= 0)
-		close(in->fd);
-	if (in->zs_live)
-		inflateEnd(&in->zs);
-	ZSTD_freeDCtx(in->zd);
-	free(in->raw);
+	pipeline_free(in->pipe);
+	if (in->own_fd && in->src.fd >= 0)
+		close(in->src.fd);
+	if (in->src.zs_live)
+		inflateEnd(&in->src.zs);
+	ZSTD_freeDCtx(in->src.zd);
+	free(in->src.raw);
 	free(in->buf);
 	free(in->name);
 	free(in);

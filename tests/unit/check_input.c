@@ -621,6 +621,45 @@ START_TEST(test_progress)
 }
 END_TEST
 
+/*
+ * Compressed files are decoded by a thread a few blocks (of 1 MiB) ahead
+ * of the reader: text over many blocks comes out whole and in order, and
+ * closing after the first line, while the thread waits for room, ends
+ * it cleanly (valgrind and ASan see no leak, no hang).
+ */
+START_TEST(test_decoder_thread)
+{
+	enum spaa_compression comp = all_comps[1 + _i];
+	struct bytes text = { 0 }, got = { 0 };
+	struct spaa_error err;
+	struct spaa_input *in;
+	unsigned long n;
+	char line[64];
+	char *l;
+	size_t len;
+	const char *path;
+
+	for (unsigned i = 0; i < 400000; i++) {
+		snprintf(line, sizeof(line), "line %u of the decoder test\n", i);
+		bytes_adds(&text, line);
+	}
+	ck_assert_uint_gt(text.len, (size_t)8 << 20);
+	path = write_compressed("big", comp, text.p, text.len);
+	ck_assert_int_eq(slurp(path, 0, &got, &n, &err), 0);
+	ck_assert_uint_eq(n, 400000);
+	ck_assert_uint_eq(got.len, text.len);
+	ck_assert(!memcmp(got.p, text.p, text.len));
+
+	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_getline(in, &l, &len, &err), 1);
+	ck_assert_str_eq(l, "line 0 of the decoder test");
+	usleep(100000);         /* the thread fills every block and waits */
+	spaa_input_close(in);
+	bytes_release(&text);
+	bytes_release(&got);
+}
+END_TEST
+
 /* ---- standard input ---- */
 
 /*
@@ -948,6 +987,7 @@ Suite *input_suite(void)
 	tcase_add_loop_test(tc, test_line_limit, 0,
 			    (int)(sizeof(limit_cases) / sizeof(limit_cases[0])) * 3);
 	tcase_add_loop_test(tc, test_progress, 0, 3);
+	tcase_add_loop_test(tc, test_decoder_thread, 0, 2);
 	tcase_add_loop_test(tc, test_stdin_pipe, 0, 3);
 	tcase_add_test(tc, test_stdin_file);
 	suite_add_tcase(s, tc);
