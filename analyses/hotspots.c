@@ -233,19 +233,19 @@ static void stacks_table(struct hotspots *h)
 	for (uint32_t i = 1; i < npaths; i++)
 		if (nonzero(W(a, na, path_weight, i)))
 			rank[n++] = (struct spaa_rank){
-				key(h, W(a, na, path_weight, i)), 0,
-				spaa_agg_path_name(a, i), i, i,
+				key(h, W(a, na, path_weight, i)), 0, NULL, i, i,
 			};
-	spaa_rank_sort(rank, n);
+	spaa_agg_rank_paths(a, rank, n);
 	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
+		char *name = spaa_agg_path_name(a, rank[i].idx);
+
 		lami_row_begin(t);
-		lami_cell_string(t, rank[i].name);
+		lami_cell_string(t, name);
 		weight_cell(h, t, W(a, na, path_weight, rank[i].idx));
 		share_cell(h, t, W(a, na, path_weight, rank[i].idx), W_TOTAL(a, na));
 		lami_row_end(t);
+		free(name);
 	}
-	for (size_t i = 0; i < n; i++)
-		free((char *)rank[i].name);
 	free(rank);
 	lami_results_add(&h->run->results, t);
 }

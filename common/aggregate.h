@@ -195,4 +195,11 @@ struct spaa_rank {
 
 void spaa_rank_sort(struct spaa_rank *r, size_t n);
 
+/*
+ * Sorts like spaa_rank_sort with the folded name of path r[i].idx as the
+ * name (r[i].name is not used), comparing the names without making them:
+ * a profile of many stacks need not hold every name at once.
+ */
+void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n);
+
 #endif

@@ -237,6 +237,62 @@ char *spaa_strtab_join(const struct spaa_strtab *t, uint32_t i,
 	return s;
 }
 
+/* A reader of the joined text of an id-array entry, one byte at a time. */
+struct join_cursor {
+	const char *seq;        /* the ids, unaligned */
+	uint32_t n, k;          /* ids, the current one */
+	const char *s;          /* rest of the current name; NULL at the end */
+};
+
+static void cursor_name(struct join_cursor *c,
+			const char *(*name)(const void *ctx, uint32_t id),
+			const void *ctx)
+{
+	uint32_t id;
+
+	memcpy(&id, c->seq + c->k * sizeof(id), sizeof(id));
+	c->s = name(ctx, id);
+}
+
+/* The next byte of the joined text, 0 past its end (names hold no NUL). */
+static unsigned char cursor_next(struct join_cursor *c,
+				 const char *(*name)(const void *ctx, uint32_t id),
+				 const void *ctx, char sep)
+{
+	if (!c->s)
+		return 0;
+	if (*c->s)
+		return (unsigned char)*c->s++;
+	if (++c->k >= c->n) {
+		c->s = NULL;
+		return 0;
+	}
+	cursor_name(c, name, ctx);
+	return (unsigned char)sep;
+}
+
+int spaa_strtab_join_cmp(const struct spaa_strtab *t, uint32_t i, uint32_t j,
+			 const char *(*name)(const void *ctx, uint32_t id),
+			 const void *ctx, char sep)
+{
+	struct join_cursor a = { t->strs[i], t->lens[i] / sizeof(uint32_t), 0, "" };
+	struct join_cursor b = { t->strs[j], t->lens[j] / sizeof(uint32_t), 0, "" };
+
+	if (a.n)
+		cursor_name(&a, name, ctx);
+	if (b.n)
+		cursor_name(&b, name, ctx);
+	for (;;) {
+		unsigned char x = cursor_next(&a, name, ctx, sep);
+		unsigned char y = cursor_next(&b, name, ctx, sep);
+
+		if (x != y)
+			return x < y ? -1 : 1;
+		if (!x)
+			return 0;
+	}
+}
+
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 {
 	uint64_t h;

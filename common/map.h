@@ -87,4 +87,12 @@ char *spaa_strtab_join(const struct spaa_strtab *t, uint32_t i,
 		       const char *(*name)(const void *ctx, uint32_t id),
 		       const void *ctx, char sep);
 
+/*
+ * strcmp of the texts spaa_strtab_join would make of entries i and j
+ * (names must hold no NUL), without making them.
+ */
+int spaa_strtab_join_cmp(const struct spaa_strtab *t, uint32_t i, uint32_t j,
+			 const char *(*name)(const void *ctx, uint32_t id),
+			 const void *ctx, char sep);
+
 #endif

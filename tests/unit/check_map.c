@@ -14,6 +14,58 @@
 #include "map.h"
 #include "util.h"
 
+/* ---- joined id arrays -------------------------------------------------- */
+
+static const char *const join_names[] = { "a", "ab", "b", "", "a;b", "\xc3\xa9" };
+
+static const char *join_name(const void *ctx, uint32_t id)
+{
+	(void)ctx;
+	return join_names[id];
+}
+
+static int sign(int v)
+{
+	return (v > 0) - (v < 0);
+}
+
+/*
+ * spaa_strtab_join_cmp against strcmp of what spaa_strtab_join makes, on
+ * every pair of a set of paths chosen for the hard cases: a name that is
+ * a prefix of another ("a" and "ab"), a separator inside a name ("a;b"
+ * against "a" then "b"), empty names and paths, bytes above 0x7f.
+ */
+START_TEST(test_strtab_join_cmp)
+{
+	static const uint32_t paths[][3] = {
+		{ 0 }, { 1 }, { 0, 2 }, { 4 }, { 0, 1 }, { 1, 0 }, { 3, 0 },
+		{ 0, 3 }, { 5 }, { 0, 5 }, { 2, 2, 2 }, { 0, 2, 3 },
+	};
+	static const uint32_t lens[] = { 1, 1, 2, 1, 2, 2, 2, 2, 1, 2, 3, 3 };
+	struct spaa_strtab t;
+	uint32_t idx[sizeof(lens) / sizeof(lens[0]) + 1];
+	size_t n = sizeof(lens) / sizeof(lens[0]);
+
+	spaa_strtab_init(&t);
+	for (size_t i = 0; i < n; i++)
+		idx[i] = spaa_strtab_intern(&t, paths[i], lens[i] * sizeof(uint32_t));
+	idx[n] = 0;     /* the empty path */
+	for (size_t i = 0; i <= n; i++) {
+		for (size_t j = 0; j <= n; j++) {
+			char *a = spaa_strtab_join(&t, idx[i], join_name, NULL, ';');
+			char *b = spaa_strtab_join(&t, idx[j], join_name, NULL, ';');
+
+			ck_assert_msg(sign(spaa_strtab_join_cmp(&t, idx[i], idx[j], join_name,
+								NULL, ';')) == sign(strcmp(a, b)),
+				      "'%s' vs '%s'", a, b);
+			free(a);
+			free(b);
+		}
+	}
+	spaa_strtab_release(&t);
+}
+END_TEST
+
 Suite *map_suite(void);
 
 /* ---- spaa_map ------------------------------------------------------------ */
@@ -409,6 +461,7 @@ Suite *map_suite(void)
 	tcase_add_test(tc, test_strtab_big_strings);
 	tcase_add_test(tc, test_strtab_big_first);
 	tcase_add_test(tc, test_strtab_many);
+	tcase_add_test(tc, test_strtab_join_cmp);
 	suite_add_tcase(s, tc);
 	return s;
 }
