@@ -40,6 +40,14 @@
 #define FINE_BINS 4096u         /* bins kept during the pass */
 #define DEFAULT_PENALTY 0.05    /* bits */
 #define START_WIDTH 1000        /* ns: 1 us, when the span is unknown */
+/*
+ * Cells (bin x function, bin x thread, bin x CPU) kept during the pass:
+ * past this the bins coarsen, so memory stays bounded (a few MB) however
+ * long the profile and however many functions each bin holds.
+ */
+#define MAX_CELLS (1u << 17)
+#define STACK_KEY 0x80000000u   /* a cell key that is a stack, not a label */
+#define LABEL_NONE 0x7fffffffu  /* no frame to label a stack with */
 
 static const char *opt_event, *opt_metric, *opt_bin_width, *opt_min_phase;
 static const char *opt_penalty, *opt_focus;
@@ -144,6 +152,15 @@ struct pass {
 	 */
 	uint32_t period_metric;
 	bool period_metric_mixed;
+	/*
+	 * The label (function) of each stack, SPAA_NONE until resolved;
+	 * LABEL_NONE when no frame has one.  Samples of a stack whose label
+	 * is final when they arrive are binned by label, so the cells of a
+	 * bin are its functions, not its (many more) stacks.
+	 */
+	uint32_t *label;
+	size_t label_alloc;
+	const regex_t *focus;   /* --focus, or NULL */
 };
 
 /* Everything one run needs to fill its tables. */
@@ -159,74 +176,12 @@ struct phases {
 	bool has_focus;
 	double penalty;         /* --penalty */
 	int64_t min_phase;      /* --min-phase, ns (0 when not given) */
-	uint32_t *label;        /* function per stack, SPAA_NONE until resolved */
 	uint32_t nolabel;       /* the label of a stack without a function */
 	struct spaa_cp_result cp;
 	uint32_t *phase_of;     /* phase per bin */
 	char what[512];
 	char grid[64];          /* "bins of 100ms" */
 };
-
-static int on_sample(void *data, const struct spaa_profile *p,
-		     const struct spaa_sample *s, struct spaa_error *err)
-{
-	static const size_t keysizes[NSERIES] = {
-		[S_STACK] = sizeof(uint32_t),
-		[S_THREAD] = sizeof(struct thread_key),
-		[S_CPU] = sizeof(int64_t),
-	};
-	struct pass *ps = data;
-	const struct lami_opts *o = ps->o;
-	struct thread_key tk;
-	int64_t bin;
-
-	if (!ps->started) {
-		const struct spaa_file *f = &p->files[s->file];
-		int64_t origin = o->has_begin ? o->begin : f->has_time_range ? f->time_start : 0;
-		int64_t width = ps->width;
-
-		ps->started = true;
-		ps->event = opt_event ? spaa_profile_find_event(p, opt_event) : 0;
-		if (!width && f->has_time_range) {
-			/* the span up front: bins fine enough, never too many */
-			int64_t lo = o->has_begin && o->begin > f->time_start ? o->begin : f->time_start;
-			int64_t hi = o->has_end && o->end < f->time_end ? o->end : f->time_end;
-			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
-
-			width = spaa_timebin_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
-		}
-		spaa_timebin_init(&ps->tb, origin, width ? width : START_WIDTH,
-				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
-	}
-	if (s->event != ps->event || (o->has_begin && s->time < o->begin) ||
-	    (o->has_end && s->time > o->end))
-		return 0;
-	if (ps->samples && s->period_metric != ps->period_metric)
-		ps->period_metric_mixed = true;
-	ps->period_metric = s->period_metric;
-	ps->samples++;
-	ps->no_period += !s->has_period;
-	if (spaa_timebin_place(&ps->tb, s->time, &bin, err) ||
-	    spaa_timebin_add(&ps->tb, S_STACK, bin, &s->stack, 1, s->period, err))
-		goto fail;
-	memset(&tk, 0, sizeof(tk));
-	tk.pid = s->pid;
-	tk.tid = s->tid;
-	if (spaa_timebin_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
-		goto fail;
-	if (s->cpu != SPAA_NO_ID &&
-	    spaa_timebin_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
-		goto fail;
-	return 0;
-fail:
-	/* the error is about this sample: name its line (copies: no aliasing) */
-	{
-		struct spaa_error e = *err;
-
-		return spaa_error_at(err, e.code, spaa_str(p, p->files[s->file].path),
-				     s->line, "%s", e.msg);
-	}
-}
 
 /* The logical frames of a stack: those of its first record, if any. */
 static void stack_frames(const struct spaa_profile *p, uint32_t stack,
@@ -248,22 +203,115 @@ static const char *fn_name(const struct spaa_profile *p, uint32_t frame)
 	return spaa_str(p, p->functions[p->frames[frame].fn].name);
 }
 
-/* The function a stack's weight goes to: its leaf, or the --focus match. */
-static uint32_t label_of(struct phases *h, uint32_t stack)
+/*
+ * The function a stack's weight goes to: its leaf, or the --focus match;
+ * LABEL_NONE when no frame matches.  Cached: --focus runs a regex.
+ */
+static uint32_t label_of(struct pass *ps, const struct spaa_profile *p,
+			 uint32_t stack)
 {
-	const struct spaa_profile *p = h->p;
 	const uint32_t *frames;
-	uint32_t n, l = h->nolabel;
+	uint32_t n, l = LABEL_NONE;
 
-	if (h->label[stack] != SPAA_NONE)
-		return h->label[stack];
+	if (stack >= ps->label_alloc) {
+		size_t old = ps->label_alloc;
+
+		SPAA_ALLOC_GROW(ps->label, (size_t)stack + 1, ps->label_alloc);
+		for (size_t i = old; i < ps->label_alloc; i++)
+			ps->label[i] = SPAA_NONE;
+	}
+	if (ps->label[stack] != SPAA_NONE)
+		return ps->label[stack];
 	stack_frames(p, stack, &frames, &n);
 	for (uint32_t i = 0; i < n; i++)
-		if (!h->has_focus || !regexec(&h->focus, fn_name(p, frames[i]), 0, NULL, 0)) {
+		if (!ps->focus || !regexec(ps->focus, fn_name(p, frames[i]), 0, NULL, 0)) {
 			l = p->frames[frames[i]].fn;
 			break;
 		}
-	return h->label[stack] = l;
+	return ps->label[stack] = l;
+}
+
+/*
+ * What a sample is binned under: its stack's label when that is final
+ * already, else the stack itself (STACK_KEY set), labelled after the
+ * pass.  A label is final once the stack is defined, unless it is a user
+ * stack: a kernel stack related to it is put on top at the end of the
+ * file (spaa_reader.h), and its leaf is then the kernel's.
+ */
+static uint32_t sample_key(struct pass *ps, const struct spaa_profile *p,
+			   uint32_t stack)
+{
+	const struct spaa_stack *s = &p->stacks[stack];
+
+	if (s->defined && s->type != SPAA_STACK_USER)
+		return label_of(ps, p, stack);
+	return stack | STACK_KEY;
+}
+
+static int on_sample(void *data, const struct spaa_profile *p,
+		     const struct spaa_sample *s, struct spaa_error *err)
+{
+	static const size_t keysizes[NSERIES] = {
+		[S_STACK] = sizeof(uint32_t),
+		[S_THREAD] = sizeof(struct thread_key),
+		[S_CPU] = sizeof(int64_t),
+	};
+	struct pass *ps = data;
+	const struct lami_opts *o = ps->o;
+	struct thread_key tk;
+	uint32_t key;
+	int64_t bin;
+
+	if (!ps->started) {
+		const struct spaa_file *f = &p->files[s->file];
+		int64_t origin = o->has_begin ? o->begin : f->has_time_range ? f->time_start : 0;
+		int64_t width = ps->width;
+
+		ps->started = true;
+		ps->event = opt_event ? spaa_profile_find_event(p, opt_event) : 0;
+		if (!width && f->has_time_range) {
+			/* the span up front: bins fine enough, never too many */
+			int64_t lo = o->has_begin && o->begin > f->time_start ? o->begin : f->time_start;
+			int64_t hi = o->has_end && o->end < f->time_end ? o->end : f->time_end;
+			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
+
+			width = spaa_timebin_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
+		}
+		spaa_timebin_init(&ps->tb, origin, width ? width : START_WIDTH,
+				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
+		ps->tb.max_cells = MAX_CELLS;
+	}
+	if (s->event != ps->event || (o->has_begin && s->time < o->begin) ||
+	    (o->has_end && s->time > o->end))
+		return 0;
+	if (ps->samples && s->period_metric != ps->period_metric)
+		ps->period_metric_mixed = true;
+	ps->period_metric = s->period_metric;
+	ps->samples++;
+	ps->no_period += !s->has_period;
+	key = sample_key(ps, p, s->stack);
+	if (spaa_timebin_place(&ps->tb, s->time, &bin, err) ||
+	    spaa_timebin_add(&ps->tb, S_STACK, bin, &key, 1, s->period, err))
+		goto fail;
+	memset(&tk, 0, sizeof(tk));
+	tk.pid = s->pid;
+	tk.tid = s->tid;
+	if (spaa_timebin_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
+		goto fail;
+	if (s->cpu != SPAA_NO_ID &&
+	    spaa_timebin_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
+		goto fail;
+	if (spaa_timebin_limit_cells(&ps->tb, err))
+		goto fail;
+	return 0;
+fail:
+	/* the error is about this sample: name its line (copies: no aliasing) */
+	{
+		struct spaa_error e = *err;
+
+		return spaa_error_at(err, e.code, spaa_str(p, p->files[s->file].path),
+				     s->line, "%s", e.msg);
+	}
 }
 
 static const char *label_name(const struct phases *h, uint32_t l)
@@ -385,11 +433,12 @@ static int segment(struct phases *h, struct spaa_error *err)
 	for (uint32_t i = 0; i < n; i++) {
 		struct spaa_timebin_sum sum;
 		int64_t bin;
-		uint32_t stack;
+		uint32_t key, l;
 
-		memcpy(&stack, spaa_timebin_cell(tb, S_STACK, i, &bin, &sum), sizeof(stack));
+		memcpy(&key, spaa_timebin_cell(tb, S_STACK, i, &bin, &sum), sizeof(key));
+		l = key & STACK_KEY ? label_of(&h->pass, h->p, key & ~STACK_KEY) : key;
 		obs[i] = (struct spaa_cp_obs){
-			(uint32_t)(bin - tb->lo), label_of(h, stack),
+			(uint32_t)(bin - tb->lo), l == LABEL_NONE ? h->nolabel : l,
 			h->by_period ? sum.weight : sum.count, sum.count,
 		};
 	}
@@ -716,6 +765,7 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 					      "invalid value '%s' for '--focus': %s", opt_focus, msg);
 		}
 		h->has_focus = true;
+		ps->focus = &h->focus;
 	}
 	return 0;
 }
@@ -747,9 +797,6 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 	spaa_report_range(o, &p, &h.begin, &h.end);
 	choose_weights(&h);
 	if (h.pass.samples) {
-		h.label = spaa_xmalloc(((size_t)p.nstacks + 1) * sizeof(*h.label));
-		for (uint32_t i = 0; i < p.nstacks; i++)
-			h.label[i] = SPAA_NONE;
 		h.nolabel = spaa_profile_nfunctions(&p);
 		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
 			goto out;
@@ -778,7 +825,7 @@ out:
 		spaa_timebin_release(&h.pass.tb);
 	spaa_cp_result_release(&h.cp);
 	free(h.phase_of);
-	free(h.label);
+	free(h.pass.label);
 	if (h.has_focus)
 		regfree(&h.focus);
 	spaa_profile_release(&p);

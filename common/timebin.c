@@ -133,6 +133,24 @@ int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
 	return 0;
 }
 
+int spaa_timebin_limit_cells(struct spaa_timebin *tb, struct spaa_error *err)
+{
+	for (;;) {
+		uint64_t cells = 0;
+
+		for (size_t i = 0; i < tb->nseries; i++)
+			cells += tb->series[i].cells.nr;
+		if (!tb->max_cells || tb->fixed || cells <= tb->max_cells)
+			return 0;
+		if (tb->width > INT64_MAX / 2)
+			return spaa_error_set(err, SPAA_E_LIMIT,
+					      "time bins wider than 64-bit nanoseconds");
+		if (spaa_timebin_coarsen(tb, spaa_timebin_round_width(tb->width * 2, tb->width) /
+					 tb->width, err))
+			return -1;
+	}
+}
+
 int64_t spaa_timebin_round_width(int64_t at_least, int64_t multiple_of)
 {
 	static const int64_t mant[] = { 1, 2, 5 };

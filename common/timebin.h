@@ -18,7 +18,9 @@
  * (a width the user chose) never coarsens and fails instead.
  *
  * Memory is (bins in use) x (distinct keys per bin) cells per series,
- * never proportional to the number of samples.
+ * never proportional to the number of samples; with max_cells set, the
+ * grid also coarsens when the cells would exceed it, so memory stays
+ * under a fixed bound however many distinct keys each bin holds.
  */
 #ifndef SPAA_TIMEBIN_H
 #define SPAA_TIMEBIN_H
@@ -48,6 +50,11 @@ struct spaa_timebin {
 	int64_t origin, width;  /* ns; width >= 1 */
 	bool fixed;             /* never coarsen: fail past max_bins */
 	uint32_t max_bins;
+	/*
+	 * Bound on the cells of all series together, kept by
+	 * spaa_timebin_limit_cells (0: none).  Set by the caller after init.
+	 */
+	uint32_t max_cells;
 	bool any;               /* some sample was placed */
 	int64_t lo, hi;         /* lowest and highest bin placed */
 	unsigned coarsenings;   /* how often the grid coarsened */
@@ -82,6 +89,14 @@ int spaa_timebin_place(struct spaa_timebin *tb, int64_t t, int64_t *bin,
 int spaa_timebin_add(struct spaa_timebin *tb, size_t s, int64_t bin,
 		     const void *key, uint64_t count, uint64_t weight,
 		     struct spaa_error *err);
+
+/*
+ * Coarsens the grid (as spaa_timebin_place does) until the cells of all
+ * series number at most max_cells; nothing when max_cells is 0 or the
+ * grid is fixed.  Bins from spaa_timebin_place are stale afterwards, so
+ * call it after the adds of a sample.  Fails like spaa_timebin_coarsen.
+ */
+int spaa_timebin_limit_cells(struct spaa_timebin *tb, struct spaa_error *err);
 
 /*
  * Multiplies the width by factor (>= 1), merging the cells of each
