@@ -1,6 +1,7 @@
 /*
  * check_timebin - the time grid: bins of negative times (floor, not
- * truncation), coarsening that merges cells and keeps every sum, round
+ * truncation), coarsening that merges cells and keeps every sum, the
+ * bound on cells, round
  * widths, the fixed grid's limit, and overflow reported, never wrapped.
  */
 #include <check.h>
@@ -211,6 +212,52 @@ START_TEST(test_two_series)
 }
 END_TEST
 
+/*
+ * The cell bound: 10 bins of 1 ns, keys 0..3 in every bin (40 cells) and
+ * at most 12 cells.  Width 2 leaves 20 cells; the next round width that
+ * is a multiple of 2 is 10 (5 is not), which leaves one bin of 4 cells,
+ * each key's sums those of its 10 old cells (count 10, weight 10 (k + 1)).
+ */
+START_TEST(test_cell_bound)
+{
+	struct spaa_timebin tb;
+	struct spaa_error err;
+	uint64_t count, weight;
+	int64_t b;
+
+	spaa_timebin_init(&tb, 0, 1, false, 100, one_u32, 1);
+	tb.max_cells = 12;
+	for (int64_t t = 0; t < 10; t++) {
+		ck_assert_int_eq(spaa_timebin_place(&tb, t, &b, &err), 0);
+		for (uint32_t k = 0; k < 4; k++)
+			ck_assert_int_eq(spaa_timebin_add(&tb, 0, b, &k, 1, k + 1, &err), 0);
+	}
+	ck_assert_uint_eq(spaa_timebin_ncells(&tb, 0), 40);
+	ck_assert_int_eq(spaa_timebin_limit_cells(&tb, &err), 0);
+	ck_assert_int_eq(tb.width, 10);
+	ck_assert_uint_eq(spaa_timebin_ncells(&tb, 0), 4);
+	ck_assert_uint_eq(spaa_timebin_nbins(&tb), 1);
+	for (uint32_t k = 0; k < 4; k++) {
+		cell_sum(&tb, 0, k, &count, &weight);
+		ck_assert_uint_eq(count, 10);
+		ck_assert_uint_eq(weight, 10 * (k + 1));
+	}
+	spaa_timebin_release(&tb);
+
+	/* a fixed grid is never coarsened for cells */
+	spaa_timebin_init(&tb, 0, 1, true, 100, one_u32, 1);
+	tb.max_cells = 1;
+	for (uint32_t k = 0; k < 3; k++) {
+		ck_assert_int_eq(spaa_timebin_place(&tb, k, &b, &err), 0);
+		ck_assert_int_eq(spaa_timebin_add(&tb, 0, b, &k, 1, 1, &err), 0);
+	}
+	ck_assert_int_eq(spaa_timebin_limit_cells(&tb, &err), 0);
+	ck_assert_int_eq(tb.width, 1);
+	ck_assert_uint_eq(spaa_timebin_ncells(&tb, 0), 3);
+	spaa_timebin_release(&tb);
+}
+END_TEST
+
 Suite *timebin_suite(void)
 {
 	Suite *s = suite_create("timebin");
@@ -222,6 +269,7 @@ Suite *timebin_suite(void)
 	tcase_add_test(tc, test_round_width);
 	tcase_add_test(tc, test_overflow);
 	tcase_add_test(tc, test_two_series);
+	tcase_add_test(tc, test_cell_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }
