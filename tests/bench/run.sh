@@ -7,6 +7,10 @@
 # BENCH_SAMPLES  sample records of the main profile (1500000, ~250 MB)
 # BENCH_JQ_MB    size of the slice jq runs on (20)
 # BENCH_BIG=1    also a profile with 10x the samples: peak RSS growth
+# BENCH_SCALE    sample count of the scaling check's 1x profile (250000);
+#                it also runs on 4x and 16x (0 skips the check)
+# BENCH_PERF     seconds of perf record for the perf script figure (10;
+#                0 skips it)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
@@ -65,7 +69,7 @@ if [ ! -s "$SLICE" ] && command -v jq >/dev/null 2>&1; then
 		mv "$SLICE.tmp" "$SLICE"
 fi
 
-declare -A WALL CPU RSS
+declare -A WALL CPU RSS SC_SIZE
 
 # measure KEY BYTES LABEL INPUT_NAME COMMAND: runs COMMAND (bash -c, with
 # pipefail) under /usr/bin/time, prints a row and records wall, user+sys
@@ -233,6 +237,55 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 	note "$line"
 else
 	note "  (BENCH_BIG=1 adds the 10x-samples memory growth check: ~2.5 GB of disk)"
+fi
+
+# Scaling: the same stacks, 1x, 4x and 16x the samples.  Time should grow
+# 4x and 16x (linear), peak RSS stay flat.
+SCALE=${BENCH_SCALE:-250000}
+if [ "$SCALE" -gt 0 ] 2>/dev/null; then
+	note ""
+	note "scaling: the same $KSTACKS stacks, ${SCALE}, $((4 * SCALE)) and $((16 * SCALE)) samples (plain):"
+	header
+	for m in 1 4 16; do
+		f=$(gen_file $((m * SCALE))) || { note "bench: generator failed"; break; }
+		SC_SIZE[$m]=$(stat -c %s "$f")
+		cat "$f" >/dev/null
+		for p in hotspots phases validate convert; do
+			measure "$p.s$m" "${SC_SIZE[$m]}" "$(label_for "$p")" "${m}x" "$(cmd_for "$p" "$f")"
+		done
+	done
+	for p in hotspots phases validate convert; do
+		note "  $(label_for "$p"): CPU time 4x/1x $(ratio "${CPU[$p.s4]}" "${CPU[$p.s1]}") (linear: 4), 16x/1x $(ratio "${CPU[$p.s16]}" "${CPU[$p.s1]}") (linear: 16);" \
+			"peak RSS 1x/4x/16x $(awk -v a="${RSS[$p.s1]}" -v b="${RSS[$p.s4]}" -v c="${RSS[$p.s16]}" 'BEGIN { printf "%.1f/%.1f/%.1f MB", a / 1024, b / 1024, c / 1024 }')," \
+			"growth 1x -> 16x $(awk -v a="${RSS[$p.s16]}" -v b="${RSS[$p.s1]}" 'BEGIN { if (b > 0) printf "%.1f %%", (a / b - 1) * 100; else printf "n/a" }')"
+	done
+fi
+
+# perf script text: how fast perf itself produces it, and how fast
+# spaa-convert turns it into SPAA.  perf record may be refused (no perf,
+# perf_event_paranoid, no permission in a container): then it says so.
+PERF_SECONDS=${BENCH_PERF:-10}
+if [ "$PERF_SECONDS" -gt 0 ] 2>/dev/null; then
+	note ""
+	PDATA=$TMP/perf.data
+	# the workload: the analyses themselves, for PERF_SECONDS seconds
+	if command -v perf >/dev/null 2>&1 &&
+		perf record -q -F 4999 -g -o "$PDATA" -- bash -c \
+			"end=\$((SECONDS + $PERF_SECONDS)); while [ \$SECONDS -lt \$end ]; do ./spaa-phases $(printf %q "$PLAIN") >/dev/null; done" \
+			>/dev/null 2>"$TMP/perf.err"; then
+		perf script -i "$PDATA" >"$TMP/perf.txt" 2>/dev/null
+		PSIZE=$(stat -c %s "$TMP/perf.txt" 2>/dev/null || echo 0)
+		note "perf script text: $(awk -v b="$PSIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB from $PERF_SECONDS s of perf record -F 4999 -g (MB/s below are of that text):"
+		header
+		measure perf.script "$PSIZE" "perf script (writes the text)" perf \
+			"perf script -i $(printf %q "$PDATA") >/dev/null"
+		measure perf.convert "$PSIZE" "spaa-convert --from perf" perf \
+			"./spaa-convert --from perf -o /dev/null $(printf %q "$TMP/perf.txt")"
+		r=$(ratio "${WALL[perf.script]}" "${WALL[perf.convert]}")
+		note "  spaa-convert --from perf vs perf script: $r ($(ratio "${CPU[perf.script]}" "${CPU[perf.convert]}")) x faster  target > 1: $(verdict "$r" '>=' 1.0001)"
+	else
+		note "perf script: perf record does not work here ($(head -n 1 "$TMP/perf.err" 2>/dev/null)); not measured"
+	fi
 fi
 note "== load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 exit 0
