@@ -46,6 +46,8 @@ struct id_cache {
 	size_t mask, nr;
 };
 
+#define TID_CACHE 64
+
 struct related_ref {
 	uint32_t record, stack;
 };
@@ -89,6 +91,14 @@ struct reader {
 	uint8_t *ref;                   /* REF_* by stack - stack_base */
 	size_t ref_alloc;
 	struct spaa_map tids;           /* tid -> dense, see thread_of */
+	/*
+	 * The last lookups of tids by tid % TID_CACHE (every sample looks
+	 * its thread up); emptied whenever a thread record rebinds a tid.
+	 */
+	struct { int64_t tid; uint32_t thread; } tid_cache[TID_CACHE];
+	/* index in p->totals of the sample periods of each event, or SPAA_NONE */
+	uint32_t *period_total;
+	size_t period_total_alloc;
 	uint32_t *thread_of;
 	size_t thread_of_alloc;
 
@@ -412,6 +422,24 @@ static bool bind(struct spaa_map *m, uint32_t **values, size_t *alloc,
 	return true;
 }
 
+static void tid_cache_clear(struct reader *r)
+{
+	for (size_t i = 0; i < TID_CACHE; i++)
+		r->tid_cache[i].tid = SPAA_NO_ID;
+}
+
+/* The thread bound to tid in this file, or SPAA_NONE. */
+static uint32_t tid_lookup(struct reader *r, int64_t tid)
+{
+	size_t i = (uint64_t)tid % TID_CACHE;
+
+	if (r->tid_cache[i].tid != tid) {
+		r->tid_cache[i].tid = tid;
+		r->tid_cache[i].thread = lookup(&r->tids, r->thread_of, &tid);
+	}
+	return r->tid_cache[i].thread;
+}
+
 /* The stack named by id text, creating a placeholder on first sight. */
 static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 {
@@ -481,12 +509,14 @@ static uint32_t intern_id(struct reader *r, const char *s, size_t len)
 	if (!len || len > ID_CACHE_TEXT)
 		return spaa_strtab_intern(&r->p->strings, s, len);
 	h = spaa_hash_bytes(s, len);
+	/* zero-padded, so slots compare whole, in a few word compares */
+	memset(e.text, 0, sizeof(e.text));
+	memcpy(e.text, s, len);
 	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask)
-		if (c->slots[i].len == len && !memcmp(c->slots[i].text, s, len))
+		if (c->slots[i].len == len && !memcmp(c->slots[i].text, e.text, sizeof(e.text)))
 			return c->slots[i].str;
 	e.str = spaa_strtab_intern(&r->p->strings, s, len);
 	e.len = (uint8_t)len;
-	memcpy(e.text, s, len);
 	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
 		id_cache_grow(c);
 	id_cache_put(c, h, &e);
@@ -720,6 +750,7 @@ static int read_thread(struct reader *r, const struct json_value *v,
 	    str_field(r, v, "thread", "comm", false, &comm, err))
 		return -1;
 	t = spaa_profile_intern_thread(p, pid, tid);
+	tid_cache_clear(r);
 	if (comm)
 		p->threads[t].comm = comm;
 	/* tid alone identifies a thread within a file (spec 3.4): last wins */
@@ -765,7 +796,7 @@ static void thread_pid(struct reader *r, int64_t tid, int64_t *pid, uint32_t *co
 
 	if (tid == SPAA_NO_ID)
 		return;
-	t = lookup(&r->tids, r->thread_of, &tid);
+	t = tid_lookup(r, tid);
 	if (t == SPAA_NONE)
 		return;
 	if (*pid == SPAA_NO_ID)
@@ -1002,6 +1033,28 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	return add_record(r, &rec);
 }
 
+/* spaa_profile_add_total of a sample period, its total found once per event. */
+static int period_total(struct reader *r, uint32_t event, uint64_t period)
+{
+	struct spaa_profile *p = r->p;
+
+	if (event >= r->period_total_alloc) {
+		size_t old = r->period_total_alloc;
+
+		SPAA_ALLOC_GROW(r->period_total, (size_t)event + 1, r->period_total_alloc);
+		for (size_t i = old; i < r->period_total_alloc; i++)
+			r->period_total[i] = SPAA_NONE;
+	}
+	if (r->period_total[event] == SPAA_NONE) {
+		if (spaa_profile_add_total(p, event, r->period_metric, 0))
+			return -1;
+		r->period_total[event] = spaa_map_find(&p->totals,
+						       (uint32_t[2]){ event, r->period_metric });
+	}
+	return spaa_add_u64(p->total_values[r->period_total[event]], period,
+			    &p->total_values[r->period_total[event]]);
+}
+
 /*
  * What both sample paths share once a record's fields are known to be
  * valid: the period total, the thread's pid, the stack reference, the
@@ -1013,7 +1066,7 @@ static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
 {
 	struct spaa_profile *p = r->p;
 
-	if (s->has_period && spaa_profile_add_total(p, s->event, r->period_metric, s->period))
+	if (s->has_period && period_total(r, s->event, s->period))
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 				     "the total of sample periods of event '%s' overflows 64 bits",
 				     spaa_str(p, p->events[s->event].name));
@@ -1111,6 +1164,12 @@ static const char *skip_ws(const char *c, const char *end)
 	return c;
 }
 
+/* Printable ASCII other than '"' and '\\': a string byte the fast path takes. */
+static bool plain_byte(char c)
+{
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f && c != '"' && c != '\\';
+}
+
 /*
  * A string without escapes or bytes outside printable ASCII, whose
  * opening quote is at *c; NULL for anything else.  Returns the byte
@@ -1121,12 +1180,9 @@ static const char *fast_string(const char *c, const char *end,
 {
 	const char *s = ++c;
 
-	while (c < end && *c != '"') {
-		if ((unsigned char)*c < 0x20 || (unsigned char)*c >= 0x7f || *c == '\\')
-			return NULL;
+	while (c < end && plain_byte(*c))
 		c++;
-	}
-	if (c == end)
+	if (c == end || *c != '"')
 		return NULL;
 	*v = (struct json_value){ .type = JSON_STRING, .str = s, .len = (size_t)(c - s) };
 	return c + 1;
@@ -1571,6 +1627,7 @@ static void reader_release(struct reader *r)
 	free(r->frame_of);
 	free(r->stack_of);
 	free(r->ids.slots);
+	free(r->period_total);
 	free(r->ref);
 	spaa_map_release(&r->tids);
 	free(r->thread_of);
@@ -1597,6 +1654,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	spaa_map_init(&r.dso_ids, sizeof(uint64_t));
 	spaa_map_init(&r.frame_ids, sizeof(uint64_t));
 	spaa_map_init(&r.tids, sizeof(int64_t));
+	tid_cache_clear(&r);
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
 	r.jp = json_parser_new();
 	r.stack_base = p->nstacks;
