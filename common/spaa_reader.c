@@ -766,25 +766,29 @@ static int read_thread(struct reader *r, const struct json_value *v,
 }
 
 /* The event a record names, or the only one when it names none. */
-static int record_event(struct reader *r, const struct json_value *name,
-			const char *rtype, uint32_t *out, struct spaa_error *err)
+static uint32_t find_event(const struct reader *r, const struct json_value *name)
 {
-	if (!name) {
-		if (r->nevents != 1)
-			return bad(r, err, "'%s' record names no event and the header declares %u",
-				   rtype, r->nevents);
-		*out = r->events[0];
-		return 0;
-	}
+	if (!name)
+		return r->nevents == 1 ? r->events[0] : SPAA_NONE;
 	for (uint32_t i = 0; i < r->nevents; i++) {
 		uint32_t ev = r->p->events[r->events[i]].name;
 
 		if (spaa_strtab_len(&r->p->strings, ev) == name->len &&
-		    !memcmp(spaa_str(r->p, ev), name->str, name->len)) {
-			*out = r->events[i];
-			return 0;
-		}
+		    !memcmp(spaa_str(r->p, ev), name->str, name->len))
+			return r->events[i];
 	}
+	return SPAA_NONE;
+}
+
+static int record_event(struct reader *r, const struct json_value *name,
+			const char *rtype, uint32_t *out, struct spaa_error *err)
+{
+	*out = find_event(r, name);
+	if (*out != SPAA_NONE)
+		return 0;
+	if (!name)
+		return bad(r, err, "'%s' record names no event and the header declares %u",
+			   rtype, r->nevents);
 	return bad(r, err, "'%s' record names event '%s', which the header does not declare",
 		   rtype, name->str);
 }
@@ -1368,24 +1372,9 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 				  fast_u64(&f[FK_PERIOD], &s.period))))
 		return 0;
 	s.has_period = f[FK_PERIOD].str != NULL;
-	if (!f[FK_EVENT].str) {
-		if (r->nevents != 1)
-			return 0;
-		s.event = r->events[0];
-	} else {
-		uint32_t i;
-
-		for (i = 0; i < r->nevents; i++) {
-			uint32_t ev = r->p->events[r->events[i]].name;
-
-			if (spaa_strtab_len(&r->p->strings, ev) == f[FK_EVENT].len &&
-			    !memcmp(spaa_str(r->p, ev), f[FK_EVENT].str, f[FK_EVENT].len))
-				break;
-		}
-		if (i == r->nevents)
-			return 0;
-		s.event = r->events[i];
-	}
+	s.event = find_event(r, f[FK_EVENT].str ? &f[FK_EVENT] : NULL);
+	if (s.event == SPAA_NONE)
+		return 0;
 	if (add_sample(r, &s, intern_id(r, f[FK_STACK_ID].str, f[FK_STACK_ID].len), err))
 		return -1;
 	return 1;
