@@ -1163,6 +1163,8 @@ static int fast_key(const char *k, size_t n)
 
 static const char *skip_ws(const char *c, const char *end)
 {
+	if (c < end && (unsigned char)*c > ' ')
+		return c;       /* the common case: no whitespace */
 	while (c < end && (*c == ' ' || *c == '\t' || *c == '\r' || *c == '\n'))
 		c++;
 	return c;
@@ -1326,13 +1328,18 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	if (c == end || *c++ != '{')
 		return 0;
 	for (;;) {
-		struct json_value key;
+		const char *key;
 		int k;
 
 		c = skip_ws(c, end);
-		if (c == end || *c != '"' || !(c = fast_string(c, end, &key)))
+		if (c == end || *c != '"')
 			return 0;
-		k = fast_key(key.str, key.len);
+		/* a key is one of fast_key's literals, so plain if it matches */
+		for (key = ++c; c < end && *c != '"' && *c != '\\'; c++)
+			;
+		if (c == end || *c != '"')
+			return 0;
+		k = fast_key(key, (size_t)(c++ - key));
 		if (k < 0 || (seen & 1u << k))
 			return 0;
 		seen |= 1u << k;
