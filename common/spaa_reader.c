@@ -357,6 +357,59 @@ static int enum_field(struct reader *r, const struct json_value *obj,
 	return *out < 0 ? -1 : 0;
 }
 
+static void id_cache_put(struct id_cache *c, uint64_t h, const struct id_slot *e)
+{
+	size_t i = h & c->mask;
+
+	while (c->slots[i].str)
+		i = (i + 1) & c->mask;
+	c->slots[i] = *e;
+	c->nr++;
+}
+
+static void id_cache_grow(struct id_cache *c)
+{
+	struct id_cache old = *c;
+	size_t n = old.slots ? (old.mask + 1) * 2 : 1024;
+
+	c->slots = spaa_xcalloc(n, sizeof(*c->slots));
+	c->mask = n - 1;
+	c->nr = 0;
+	for (size_t i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].str)
+			id_cache_put(c, spaa_hash_bytes(old.slots[i].text, old.slots[i].len),
+				     &old.slots[i]);
+	free(old.slots);
+}
+
+/*
+ * The string index of id text s, as spaa_strtab_intern gives it: every
+ * stack id of either path is interned here.
+ */
+static uint32_t intern_id(struct reader *r, const char *s, size_t len)
+{
+	struct id_cache *c = &r->ids;
+	struct id_slot e;
+	uint64_t h;
+	size_t i;
+
+	if (!len || len > ID_CACHE_TEXT)
+		return spaa_strtab_intern(&r->p->strings, s, len);
+	h = spaa_hash_bytes(s, len);
+	/* zero-padded, so slots compare whole, in a few word compares */
+	memset(e.text, 0, sizeof(e.text));
+	memcpy(e.text, s, len);
+	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask)
+		if (c->slots[i].len == len && !memcmp(c->slots[i].text, e.text, sizeof(e.text)))
+			return c->slots[i].str;
+	e.str = spaa_strtab_intern(&r->p->strings, s, len);
+	e.len = (uint8_t)len;
+	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
+		id_cache_grow(c);
+	id_cache_put(c, h, &e);
+	return e.str;
+}
+
 /* A stack id: a string, or a number kept as its digits. */
 static int stack_id_text(struct reader *r, const struct json_value *v,
 			 const char *rtype, const char *key, uint32_t *out,
@@ -365,7 +418,7 @@ static int stack_id_text(struct reader *r, const struct json_value *v,
 	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
 		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
 			   key, rtype, json_type_name(v->type));
-	*out = spaa_strtab_intern(&r->p->strings, v->str, v->len);
+	*out = intern_id(r, v->str, v->len);
 	return 0;
 }
 
@@ -471,56 +524,6 @@ static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 		p->stacks[s].line = r->line;    /* report the first hard reference */
 	r->ref[s - r->stack_base] |= how;
 	return s;
-}
-
-static void id_cache_put(struct id_cache *c, uint64_t h, const struct id_slot *e)
-{
-	size_t i = h & c->mask;
-
-	while (c->slots[i].str)
-		i = (i + 1) & c->mask;
-	c->slots[i] = *e;
-	c->nr++;
-}
-
-static void id_cache_grow(struct id_cache *c)
-{
-	struct id_cache old = *c;
-	size_t n = old.slots ? (old.mask + 1) * 2 : 1024;
-
-	c->slots = spaa_xcalloc(n, sizeof(*c->slots));
-	c->mask = n - 1;
-	c->nr = 0;
-	for (size_t i = 0; old.slots && i <= old.mask; i++)
-		if (old.slots[i].str)
-			id_cache_put(c, spaa_hash_bytes(old.slots[i].text, old.slots[i].len),
-				     &old.slots[i]);
-	free(old.slots);
-}
-
-/* The string index of id text s, as spaa_strtab_intern gives it. */
-static uint32_t intern_id(struct reader *r, const char *s, size_t len)
-{
-	struct id_cache *c = &r->ids;
-	struct id_slot e;
-	uint64_t h;
-	size_t i;
-
-	if (!len || len > ID_CACHE_TEXT)
-		return spaa_strtab_intern(&r->p->strings, s, len);
-	h = spaa_hash_bytes(s, len);
-	/* zero-padded, so slots compare whole, in a few word compares */
-	memset(e.text, 0, sizeof(e.text));
-	memcpy(e.text, s, len);
-	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask)
-		if (c->slots[i].len == len && !memcmp(c->slots[i].text, e.text, sizeof(e.text)))
-			return c->slots[i].str;
-	e.str = spaa_strtab_intern(&r->p->strings, s, len);
-	e.len = (uint8_t)len;
-	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
-		id_cache_grow(c);
-	id_cache_put(c, h, &e);
-	return e.str;
 }
 
 /* ---- records ----------------------------------------------------------- */
