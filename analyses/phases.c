@@ -160,6 +160,8 @@ struct pass {
 	 */
 	uint32_t *label;
 	size_t label_alloc;
+	uint8_t *early;         /* by stack: labelled while samples streamed */
+	size_t early_alloc;
 	const regex_t *focus;   /* --focus, or NULL */
 };
 
@@ -234,18 +236,48 @@ static uint32_t label_of(struct pass *ps, const struct spaa_profile *p,
 /*
  * What a sample is binned under: its stack's label when that is final
  * already, else the stack itself (STACK_KEY set), labelled after the
- * pass.  A label is final once the stack is defined, unless it is a user
- * stack: a kernel stack related to it is put on top at the end of the
- * file (spaa_reader.h), and its leaf is then the kernel's.
+ * pass.  A label is final once the stack is defined, unless a record of
+ * it names related stacks: a kernel stack may then be put on top at the
+ * end of the file (spaa_reader.h), and the leaf becomes the kernel's.
+ * (A record naming them after samples of the stack were labelled is
+ * found by late_labels.)
  */
 static uint32_t sample_key(struct pass *ps, const struct spaa_profile *p,
 			   uint32_t stack)
 {
 	const struct spaa_stack *s = &p->stacks[stack];
 
-	if (s->defined && s->type != SPAA_STACK_USER)
-		return label_of(ps, p, stack);
-	return stack | STACK_KEY;
+	if (!s->defined || s->related)
+		return stack | STACK_KEY;
+	if (stack >= ps->early_alloc) {
+		size_t old = ps->early_alloc;
+
+		SPAA_ALLOC_GROW(ps->early, (size_t)stack + 1, ps->early_alloc);
+		memset(ps->early + old, 0, ps->early_alloc - old);
+	}
+	ps->early[stack] = 1;
+	return label_of(ps, p, stack);
+}
+
+/*
+ * Stacks labelled while samples streamed whose label changed since: a
+ * later record of theirs named a related kernel stack.  Their earlier
+ * samples stay under the old label; the count goes into a warning.
+ */
+static uint32_t late_labels(struct pass *ps, const struct spaa_profile *p)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < ps->early_alloc && s < p->nstacks; s++) {
+		uint32_t was;
+
+		if (!ps->early[s] || !p->stacks[s].related)
+			continue;
+		was = ps->label[s];
+		ps->label[s] = SPAA_NONE;
+		n += label_of(ps, p, s) != was;
+	}
+	return n;
 }
 
 static int on_sample(void *data, const struct spaa_profile *p,
@@ -797,7 +829,13 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 	spaa_report_range(o, &p, &h.begin, &h.end);
 	choose_weights(&h);
 	if (h.pass.samples) {
+		uint32_t late = late_labels(&h.pass, &p);
+
 		h.nolabel = spaa_profile_nfunctions(&p);
+		if (late)
+			spaa_warn(&run->load.warn, spaa_str(&p, p.files[0].path), 0,
+				  "%u stack%s named a related kernel stack only after some of their samples; those samples count under the stack's own leaf",
+				  late, late == 1 ? "" : "s");
 		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
 			goto out;
 		snprintf(h.grid, sizeof(h.grid), "bins of %s",
@@ -826,6 +864,7 @@ out:
 	spaa_cp_result_release(&h.cp);
 	free(h.phase_of);
 	free(h.pass.label);
+	free(h.pass.early);
 	if (h.has_focus)
 		regfree(&h.focus);
 	spaa_profile_release(&p);

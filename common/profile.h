@@ -97,6 +97,11 @@ struct spaa_stack {
 	uint32_t nframes;
 	enum spaa_stack_type type;
 	bool defined;           /* a stack record was seen (not just a reference) */
+	/*
+	 * A record of it names related stacks (spec 4.2): its logical
+	 * frames may get a kernel stack on top at the end of the file.
+	 */
+	bool related;
 	uint32_t file;          /* index into files */
 	unsigned long line;     /* where defined, or first referenced */
 	uint32_t first_record;  /* first record of this stack, or SPAA_NONE */

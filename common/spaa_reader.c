@@ -1036,6 +1036,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		r->related[r->nrelated++] = (struct related_ref){
 			p->nrecords, stack_ref(r, rid, REF_RELATED),
 		};
+		p->stacks[si].related = true;
 	}
 	return add_record(r, &rec);
 }

@@ -207,4 +207,44 @@ def deterministic():
         assert run([PH, '--by-thread', path]) == run([PH, '--by-thread', path])
 
 
+def related_profile(late):
+    """Samples of a user stack (leaf u) whose related kernel stack (leaf k)
+    goes on top: named by the stack's record before the samples, or, when
+    late, by a second record of it after them."""
+    hdr = {'type': 'header', 'format': 'spaa', 'version': '1.0', 'source_tool': 'perf',
+           'frame_order': 'leaf_to_root', 'stack_id_mode': 'content_addressable',
+           'events': [{'name': 'c', 'kind': 'software',
+                       'sampling': {'mode': 'period', 'primary_metric': 'period'}}]}
+    lines = [hdr, {'type': 'dso', 'id': 1, 'name': 'd'},
+             {'type': 'dso', 'id': 2, 'name': '[kernel.kallsyms]', 'is_kernel': True},
+             {'type': 'frame', 'id': 1, 'func': 'u', 'dso': 1},
+             {'type': 'frame', 'id': 2, 'func': 'k', 'dso': 2}]
+    w = [{'metric': 'period', 'value': 10}]
+    kst = {'type': 'stack', 'id': 'K', 'frames': [2], 'stack_type': 'kernel',
+           'context': {'tid': 1}, 'weights': w}
+    ust = {'type': 'stack', 'id': 'U', 'frames': [1], 'stack_type': 'user',
+           'context': {'tid': 1}, 'weights': w}
+    if not late:
+        ust['related_stacks'] = ['K']
+    lines += [kst, ust]
+    lines += [{'type': 'sample', 'timestamp': 1 + i / 10, 'stack_id': 'U', 'period': 1}
+              for i in range(10)]
+    if late:
+        lines.append(dict(ust, related_stacks=['K'], context={'tid': 2}))
+    return ''.join(json.dumps(x) + '\n' for x in lines)
+
+
+@check
+def related_kernel_stack_labels_the_samples():
+    with tempfile.TemporaryDirectory() as d:
+        for late, top, warned in ((False, 'k', False), (True, 'u', True)):
+            path = os.path.join(d, 'r.spaa')
+            with open(path, 'w') as f:
+                f.write(related_profile(late))
+            rc, out, err = run([PH, path])
+            assert rc == 0, err
+            assert table(json.loads(out), 'Phases')['data'][0][6] == top, (late, out)
+            assert ('related kernel stack only after' in err) == warned, err
+
+
 finish()
