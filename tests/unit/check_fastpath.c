@@ -128,8 +128,8 @@ static void dump_model(struct text *t, const struct spaa_profile *p)
 	for (uint32_t i = 0; i < p->nstacks; i++) {
 		const struct spaa_stack *s = &p->stacks[i];
 
-		put(t, "stack %u %u %u %d %d %u %lu %u\n", s->id, s->frames,
-		    s->nframes, s->type, s->defined, s->file, s->line,
+		put(t, "stack %u %u %u %d %d %d %u %lu %u\n", s->id, s->frames,
+		    s->nframes, s->type, s->defined, s->related, s->file, s->line,
 		    s->first_record);
 	}
 	for (uint32_t i = 0; i < p->nrecords; i++) {
