@@ -96,7 +96,11 @@ static int path_error(struct spaa_error *err, const char *path, int e)
 			     errno_text(e, text, sizeof(text)));
 }
 
-/* Records an error on in, so later calls report it again, and returns -1. */
+/*
+ * Records an error on in, so later calls report it again, and returns -1.
+ * Read and decompression errors name the line being read (lineno + 1):
+ * every line before it came out whole.
+ */
 __attribute__((format(printf, 5, 6)))
 static int input_fail(struct spaa_input *in, struct spaa_error *err,
 		      const char *code, unsigned long line,
@@ -133,7 +137,8 @@ static ssize_t input_read(struct spaa_input *in, void *p, size_t n,
 		if (r >= 0)
 			break;
 		if (errno != EINTR)
-			return input_fail(in, err, SPAA_E_IO, 0, "read error: %s",
+			return input_fail(in, err, SPAA_E_IO, in->lineno + 1,
+					  "read error: %s",
 					  errno_text(errno, text,
 						      sizeof(text)));
 	}
@@ -191,7 +196,7 @@ static ssize_t fill_gzip(struct spaa_input *in, struct spaa_error *err)
 		if (!avail) {
 			if (in->gz_between)
 				return 0;
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+			return input_fail(in, err, SPAA_E_DECOMPRESS, in->lineno + 1,
 					  "truncated gzip stream");
 		}
 		if (in->gz_between) {
@@ -207,7 +212,7 @@ static ssize_t fill_gzip(struct spaa_input *in, struct spaa_error *err)
 			}
 			if (avail < 2 || in->raw[in->raw_pos] != 0x1f ||
 			    in->raw[in->raw_pos + 1] != 0x8b)
-				return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+				return input_fail(in, err, SPAA_E_DECOMPRESS, in->lineno + 1,
 						  "trailing garbage after gzip stream");
 			if (inflateReset(&in->zs) != Z_OK)
 				return input_fail(in, err, SPAA_E_INTERNAL, 0,
@@ -231,7 +236,7 @@ static ssize_t fill_gzip(struct spaa_input *in, struct spaa_error *err)
 		} else if (ret != Z_OK &&
 			   !(ret == Z_BUF_ERROR &&
 			     (produced || in->zs.avail_in < avail))) {
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+			return input_fail(in, err, SPAA_E_DECOMPRESS, in->lineno + 1,
 					  "corrupt gzip data: %s",
 					  in->zs.msg ? in->zs.msg : zError(ret));
 		}
@@ -269,7 +274,7 @@ static ssize_t fill_zstd(struct spaa_input *in, struct spaa_error *err)
 		 */
 		ret = ZSTD_decompressStream(in->zd, &zout, &zin);
 		if (ZSTD_isError(ret))
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+			return input_fail(in, err, SPAA_E_DECOMPRESS, in->lineno + 1,
 					  "corrupt zstd data: %s",
 					  ZSTD_getErrorName(ret));
 		in->raw_pos = zin.pos;
@@ -279,7 +284,7 @@ static ssize_t fill_zstd(struct spaa_input *in, struct spaa_error *err)
 			return (ssize_t)zout.pos;
 		/* nonzero: the frame wants input the file does not have */
 		if (in->raw_pos == in->raw_len && in->raw_eof && in->zret)
-			return input_fail(in, err, SPAA_E_DECOMPRESS, 0,
+			return input_fail(in, err, SPAA_E_DECOMPRESS, in->lineno + 1,
 					  "truncated zstd stream");
 	}
 }
@@ -328,7 +333,7 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 static int line_too_long(struct spaa_input *in, struct spaa_error *err)
 {
 	return input_fail(in, err, SPAA_E_LIMIT, in->lineno + 1,
-			  "line %lu is longer than %zu bytes", in->lineno + 1,
+			  "line %lu is longer than %zu bytes (SPAA_MAX_LINE)", in->lineno + 1,
 			  in->max_line);
 }
 

@@ -15,6 +15,7 @@
  * In --mi-version, --metadata and --test-compatibility modes TC merges
  * stderr into stdout, so nothing is written to stderr there.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,7 +129,8 @@ int main(int argc, char **argv)
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
-		if (spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
+		if (spaa_load_limits_env(&quiet, &err) ||
+		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
 		    a->compatible(&p, opts.test_compat, &err))
 			status = fail(name, &err, true, true);
 		spaa_profile_release(&p);
@@ -145,7 +147,7 @@ int main(int argc, char **argv)
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
 		run.load.progress_data = &ch;
-		status = a->run(&run, &err);
+		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		textout_bar_clear(&ch.bar);
 		if (status) {
 			status = fail(name, &err, lami, false);
@@ -158,6 +160,12 @@ int main(int argc, char **argv)
 		} else {
 			textout_write(stdout, &run.results, opts.format);
 		}
+		if (!status && (run.left_out.records || run.left_out.samples))
+			fprintf(stderr, "%s: note: left out %" PRIu64
+				" stack records and %" PRIu64
+				" samples of events not analysed (see --event)\n",
+				name, run.left_out.records,
+				run.left_out.samples);
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);

@@ -271,6 +271,20 @@ static int opt_bool(struct reader *r, const struct json_value *obj,
 	return 0;
 }
 
+/* Interns a string of the file, within the bound on distinct strings. */
+static int intern(struct reader *r, const char *str, size_t len, uint32_t *out,
+		  struct spaa_error *err)
+{
+	uint32_t max = r->o->max_strings ? r->o->max_strings : SPAA_MAX_STRINGS_DEFAULT;
+
+	*out = spaa_strtab_intern(&r->p->strings, str, len);
+	if (r->p->strings.nr > max)
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "more than %u distinct strings (names, ids): the limit (SPAA_MAX_STRINGS)",
+				     max);
+	return 0;
+}
+
 /* Interned string member; 0 when absent and optional. */
 static int str_field(struct reader *r, const struct json_value *obj,
 		     const char *rtype, const char *key, bool required,
@@ -281,8 +295,8 @@ static int str_field(struct reader *r, const struct json_value *obj,
 
 	if (ret < 0)
 		return -1;
-	*out = ret ? spaa_strtab_intern(&r->p->strings, v->str, v->len) : 0;
-	return 0;
+	*out = 0;
+	return ret ? intern(r, v->str, v->len, out, err) : 0;
 }
 
 /* Index of s in names[], or -1 with an error naming the allowed values. */
@@ -330,8 +344,7 @@ static int stack_id_text(struct reader *r, const struct json_value *v,
 	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
 		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
 			   key, rtype, json_type_name(v->type));
-	*out = spaa_strtab_intern(&r->p->strings, v->str, v->len);
-	return 0;
+	return intern(r, v->str, v->len, out, err);
 }
 
 /* Time value in the file's unit (exp10 digits below ns) to ns, exactly. */
@@ -806,7 +819,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		return bad(r, err, "stack '%s' has no frames", spaa_str(p, id));
 	if (fr->len > r->o->max_depth)
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
-				     "stack '%s' has %zu frames, more than the limit of %u",
+				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
 				     spaa_str(p, id), fr->len, r->o->max_depth);
 	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
 	for (const struct json_value *f = fr->child; f; f = f->next) {

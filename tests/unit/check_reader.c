@@ -679,7 +679,7 @@ START_TEST(test_depth_limit)
 	ck_assert_int_eq(load(&p, path, NULL, NULL, 3, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
 	ck_assert_uint_eq(err.line, 7);
-	ck_assert_str_eq(err.msg, "stack 's1' has 4 frames, more than the limit of 3");
+	ck_assert_str_eq(err.msg, "stack 's1' has 4 frames, more than the limit of 3 (SPAA_MAX_DEPTH)");
 	ck_assert_str_eq(err.file, path);
 	spaa_profile_release(&p);
 

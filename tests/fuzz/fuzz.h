@@ -1,0 +1,34 @@
+/*
+ * fuzz - what the fuzz targets in tests/fuzz/ share.
+ *
+ * Each target fuzz_NAME.c defines LLVMFuzzerTestOneInput.  It is built
+ * twice: with libFuzzer (make fuzz, clang -fsanitize=fuzzer) and with
+ * replay.c, a main() that runs the target once per file named on its
+ * command line, so that make check replays the seeds and every crash
+ * ever found (tests/fuzz/README.md) with the ordinary compiler, and make
+ * asan with the sanitizers.
+ *
+ * The readers take paths, not buffers, so an input is written to a file
+ * in a directory private to the process first.
+ */
+#ifndef SPAA_FUZZ_H
+#define SPAA_FUZZ_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/*
+ * Writes data to NAME in the process' scratch directory (created on
+ * first use, removed at exit) and returns its path (weak: static storage,
+ * one per name slot: valid until the next call with the same name).
+ * Aborts on failure: a harness that cannot write its input is broken.
+ */
+const char *fuzz_write(const char *name, const void *data, size_t size);
+
+/* A FILE open on /dev/null, for writers whose output is not checked. */
+FILE *fuzz_devnull(void);
+
+#endif
