@@ -3,7 +3,7 @@
 #   make               the programs and the unit test runner
 #   make check         unit, schema and golden tests: what CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
-#   make valgrind      unit, golden and cli tests under valgrind
+#   make valgrind      unit, golden, cli tests and fuzz replay under valgrind
 #   make fuzz          libFuzzer targets of tests/fuzz/ (clang), each run for
 #                      FUZZ_SECONDS (default 60) from seeds in tests/data/;
 #                      FUZZ_TARGETS picks some (tests/fuzz/README.md)
@@ -213,7 +213,7 @@ asan:
 	$(ASAN_ENV) $(MAKE) check CC=$(ASAN_CC) SANITIZE=address,undefined
 
 # The unit tests in one process (CK_FORK=no) so that valgrind sees them, and
-# every program the golden tests run.
+# every program the golden and cli tests and the fuzz replay run.
 valgrind: all
 	$(Q)sh tools/install-deps.sh --valgrind
 	$(Q)failed=; \
@@ -222,6 +222,12 @@ valgrind: all
 	echo '== golden tests under valgrind'; \
 	SPAA_TEST_WRAPPER='$(VALGRIND)' GOLDEN_TIMEOUT=600 PYTHON=$(PYTHON) \
 		bash tests/golden.sh || failed="$$failed golden"; \
+	echo '== cli tests under valgrind'; \
+	SPAA_TEST_WRAPPER='$(VALGRIND)' PYTHON=$(PYTHON) bash tests/cli.sh || \
+		failed="$$failed cli"; \
+	echo '== fuzz replay under valgrind'; \
+	SPAA_TEST_WRAPPER='$(VALGRIND)' bash tests/fuzz/run.sh --replay || \
+		failed="$$failed fuzz-replay"; \
 	if [ -n "$$failed" ]; then echo "valgrind: FAILED:$$failed"; exit 1; fi; \
 	echo 'valgrind: all passed'
 
