@@ -57,6 +57,21 @@ static void progress(void *data, uint64_t done, uint64_t total)
 	textout_bar_update(&c->bar, done, total);
 }
 
+/* Nothing dropped silently: what the analysis did not look at. */
+static void note_left_out(const char *prog, const struct spaa_analysis *a,
+			  const struct spaa_left_out *lo)
+{
+	bool choose = false;
+
+	if (!lo->records && !lo->samples)
+		return;
+	for (const struct lami_option *x = a->options; x && x->name; x++)
+		choose |= !strcmp(x->name, "event");
+	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
+		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
+		lo->samples, choose ? " (see --event)" : "");
+}
+
 /* lami: the error object on stdout; quiet: nothing on stderr. */
 static int fail(const char *prog, const struct spaa_error *err, bool lami,
 		bool quiet)
@@ -160,12 +175,8 @@ int main(int argc, char **argv)
 		} else {
 			textout_write(stdout, &run.results, opts.format);
 		}
-		if (!status && (run.left_out.records || run.left_out.samples))
-			fprintf(stderr, "%s: note: left out %" PRIu64
-				" stack records and %" PRIu64
-				" samples of events not analysed (see --event)\n",
-				name, run.left_out.records,
-				run.left_out.samples);
+		if (!status)
+			note_left_out(name, a, &run.left_out);
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);
