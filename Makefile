@@ -1,7 +1,8 @@
 # spaa-tools: LAMI stack-profile analyses.
 #
 #   make               the programs and the unit test runner
-#   make check         unit, schema and golden tests: what CI runs
+#   make check         unit, schema, golden, cli tests and fuzz replay: what
+#                      CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
 #   make valgrind      unit, golden, cli tests and fuzz replay under valgrind
 #   make fuzz          libFuzzer targets of tests/fuzz/ (clang), each run for

@@ -28,6 +28,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
  */
 const char *fuzz_write(const char *name, const void *data, size_t size);
 
+/*
+ * Calls fn on each line of data (without its '\n'; lineno from 1), each in
+ * its own exact-size NUL-terminated buffer so that reading past it is
+ * caught, until fn returns non-zero; returns that value, else 0.
+ */
+int fuzz_each_line(const uint8_t *data, size_t size,
+		   int (*fn)(void *ctx, const char *line, size_t len,
+			     unsigned long lineno),
+		   void *ctx);
+
 /* A FILE open on /dev/null, for writers whose output is not checked. */
 FILE *fuzz_devnull(void);
 

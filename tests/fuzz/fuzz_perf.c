@@ -3,7 +3,6 @@
  * line is handed over in its own exact-size buffer so that reading past
  * it is caught; every field of every sample is read back.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz.h"
@@ -28,34 +27,25 @@ static int on_sample(void *data, const struct perf_sample *s,
 	return 0;
 }
 
+static int on_line(void *ctx, const char *line, size_t len,
+		   unsigned long lineno)
+{
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	perf_script_sniff(line, len);
+	return perf_script_line(ctx, line, len, lineno, &err);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t sum = 0;
 	struct perf_script *ps = perf_script_new("fuzz", on_sample, &sum);
 	struct spaa_error err;
-	unsigned long lineno = 0;
-	size_t at = 0;
 
 	spaa_error_init(&err);
-	while (at < size) {
-		const uint8_t *nl = memchr(data + at, '\n', size - at);
-		size_t len = nl ? (size_t)(nl - data) - at : size - at;
-		char *line = malloc(len + 1);
-
-		if (!line)
-			abort();
-		memcpy(line, data + at, len);
-		line[len] = '\0';
-		perf_script_sniff(line, len);
-		if (perf_script_line(ps, line, len, ++lineno, &err)) {
-			free(line);
-			goto out;
-		}
-		free(line);
-		at += len + 1;
-	}
-	perf_script_finish(ps, &err);
-out:
+	if (!fuzz_each_line(data, size, on_line, ps))
+		perf_script_finish(ps, &err);
 	perf_script_free(ps);
 	return 0;
 }

@@ -112,10 +112,12 @@ for name in "$@"; do
 	seed "$name" "$FUZZ_DIR/seeds/$name" || exit 1
 	mkdir -p "$FUZZ_DIR/corpus/$name"
 	log=$FUZZ_DIR/$name.log
+	dict=
+	[ -f "tests/fuzz/$name.dict" ] && dict=-dict=tests/fuzz/$name.dict
 	echo "== fuzz_$name for ${FUZZ_SECONDS}s (log: $log)"
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	"$FUZZ_DIR/fuzz_$name" -max_total_time="$FUZZ_SECONDS" \
-		-max_len=$MAX_LEN -timeout=20 -print_final_stats=1 \
+		-max_len=$MAX_LEN -timeout=20 -print_final_stats=1 $dict \
 		-artifact_prefix="$FUZZ_DIR/crash/$name-" \
 		"$FUZZ_DIR/corpus/$name" "$FUZZ_DIR/seeds/$name" >"$log" 2>&1
 	rc=$?

@@ -48,6 +48,31 @@ const char *fuzz_write(const char *name, const void *data, size_t size)
 	return slots[i].path;
 }
 
+int fuzz_each_line(const uint8_t *data, size_t size,
+		   int (*fn)(void *ctx, const char *line, size_t len,
+			     unsigned long lineno),
+		   void *ctx)
+{
+	unsigned long lineno = 0;
+	size_t at = 0;
+	int r = 0;
+
+	while (!r && at < size) {
+		const uint8_t *nl = memchr(data + at, '\n', size - at);
+		size_t len = nl ? (size_t)(nl - data) - at : size - at;
+		char *line = malloc(len + 1);
+
+		if (!line)
+			abort();
+		memcpy(line, data + at, len);
+		line[len] = '\0';
+		r = fn(ctx, line, len, ++lineno);
+		free(line);
+		at += len + 1;
+	}
+	return r;
+}
+
 FILE *fuzz_devnull(void)
 {
 	static FILE *f;
