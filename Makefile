@@ -1,9 +1,13 @@
 # spaa-tools: LAMI stack-profile analyses.
 #
 #   make               the programs and the unit test runner
-#   make check         unit, schema and golden tests: what CI runs
+#   make check         unit, schema, golden, cli tests and fuzz replay: what
+#                      CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
-#   make valgrind      unit and golden tests under valgrind
+#   make valgrind      unit, golden, cli tests and fuzz replay under valgrind
+#   make fuzz          libFuzzer targets of tests/fuzz/ (clang), each run for
+#                      FUZZ_SECONDS (default 60) from seeds in tests/data/;
+#                      FUZZ_TARGETS picks some (tests/fuzz/README.md)
 #   make golden        rewrite tests/golden/*.out from the current programs
 #                      (review the diff before committing)
 #   make demo          spaa-hotspots on examples/cwork.spaa.zst
@@ -86,8 +90,16 @@ UNIT_SRCS = $(wildcard tests/unit/check_*.c)
 UNIT_OBJS = $(UNIT_SRCS:.c=.o)
 UNIT_HELPERS = tests/unit/testutil.o
 UNIT_RUNNER = tests/unit/check_spaa
+# Each fuzz target tests/fuzz/fuzz_NAME.c is linked twice: with replay.c
+# into tests/fuzz/replay_NAME (make check replays the seeds and past
+# crashes) and with libFuzzer into build/fuzz/fuzz_NAME (make fuzz).
+FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
+FUZZ_REPLAY = $(patsubst %,tests/fuzz/replay_%,$(FUZZ_NAMES))
+FUZZ_HELPERS = tests/fuzz/util.o tests/fuzz/replay.o
 ALL_OBJS = $(LIB_OBJS) common/main.o $(ANALYSIS_SRCS:.c=.o) \
-	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) $(UNIT_HELPERS) tests/unit/runner.o
+	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) $(UNIT_HELPERS) tests/unit/runner.o \
+	$(FUZZ_SRCS:.c=.o) $(FUZZ_HELPERS)
 
 MAN1 = $(wildcard man/*.1)
 MAN7 = $(wildcard man/*.7)
@@ -115,10 +127,10 @@ QUIET_LINK = @echo '  LINK    $@';
 QUIET_AR = @echo '  AR      $@';
 endif
 
-.PHONY: all check asan valgrind golden demo bench install uninstall clean \
-	deps FORCE
+.PHONY: all check asan valgrind fuzz golden demo bench install uninstall \
+	clean deps FORCE
 
-all: $(PROGRAMS) $(UNIT_RUNNER)
+all: $(PROGRAMS) $(UNIT_RUNNER) $(FUZZ_REPLAY)
 
 # ---- build -------------------------------------------------------------------
 
@@ -133,6 +145,12 @@ $(TOOLS): spaa-%: tools/%.o libspaa.a
 
 $(UNIT_RUNNER): tests/unit/runner.o $(UNIT_OBJS) $(UNIT_HELPERS) libspaa.a
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(ALL_LDLIBS)
+
+# fuzz_spaa runs spaa-hotspots' analysis on what it loads.
+tests/fuzz/replay_spaa: analyses/hotspots.o
+$(FUZZ_REPLAY): tests/fuzz/replay_%: tests/fuzz/fuzz_%.o $(FUZZ_HELPERS) libspaa.a
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) libspaa.a \
+		$(ALL_LDLIBS)
 
 %.o: %.c
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -187,6 +205,8 @@ check: all
 	if [ -f tests/cli.sh ]; then \
 		echo '== cli tests'; bash tests/cli.sh || failed="$$failed cli"; \
 	fi; \
+	echo '== fuzz replay'; bash tests/fuzz/run.sh --replay || \
+		failed="$$failed fuzz-replay"; \
 	if [ -n "$$failed" ]; then echo "check: FAILED:$$failed"; exit 1; fi; \
 	echo 'check: all passed'
 
@@ -194,7 +214,7 @@ asan:
 	$(ASAN_ENV) $(MAKE) check CC=$(ASAN_CC) SANITIZE=address,undefined
 
 # The unit tests in one process (CK_FORK=no) so that valgrind sees them, and
-# every program the golden tests run.
+# every program the golden and cli tests and the fuzz replay run.
 valgrind: all
 	$(Q)sh tools/install-deps.sh --valgrind
 	$(Q)failed=; \
@@ -203,8 +223,47 @@ valgrind: all
 	echo '== golden tests under valgrind'; \
 	SPAA_TEST_WRAPPER='$(VALGRIND)' GOLDEN_TIMEOUT=600 PYTHON=$(PYTHON) \
 		bash tests/golden.sh || failed="$$failed golden"; \
+	echo '== cli tests under valgrind'; \
+	SPAA_TEST_WRAPPER='$(VALGRIND)' PYTHON=$(PYTHON) bash tests/cli.sh || \
+		failed="$$failed cli"; \
+	echo '== fuzz replay under valgrind'; \
+	SPAA_TEST_WRAPPER='$(VALGRIND)' bash tests/fuzz/run.sh --replay || \
+		failed="$$failed fuzz-replay"; \
 	if [ -n "$$failed" ]; then echo "valgrind: FAILED:$$failed"; exit 1; fi; \
 	echo 'valgrind: all passed'
+
+# ---- fuzz ----------------------------------------------------------------------
+
+# Not part of all or check: clang's libFuzzer with ASan and UBSan, objects
+# in build/fuzz/ apart from the ordinary build.
+FUZZ_SECONDS = 60
+FUZZ_TARGETS = $(FUZZ_NAMES)
+FUZZ_CC = clang
+FUZZ_DIR = build/fuzz
+FUZZ_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer -g -O1 -pthread
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
+
+$(FUZZ_DIR)/%.o: %.c | deps
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(SPAA_CFLAGS) $(FUZZ_FLAGS) \
+		-fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_spaa: $(FUZZ_DIR)/analyses/hotspots.o
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o \
+		$(FUZZ_DIR)/tests/fuzz/util.o $(FUZZ_LIB_OBJS)
+	$(QUIET_LINK)$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ \
+		$(PKG_LIBS) -lm
+
+# Kept between runs (make would delete them as intermediate files).
+.SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_DIR)/analyses/hotspots.o \
+	$(FUZZ_SRCS:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/tests/fuzz/util.o
+
+-include $(wildcard $(FUZZ_DIR)/*/*.d $(FUZZ_DIR)/*/*/*.d)
+
+fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+	$(Q)FUZZ_DIR=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		bash tests/fuzz/run.sh $(FUZZ_TARGETS)
 
 golden: all
 	PYTHON=$(PYTHON) bash tests/golden.sh --update
@@ -292,6 +351,6 @@ uninstall:
 
 clean:
 	rm -f $(PROGRAMS) libspaa.a $(UNIT_RUNNER) tests/unit/suites.inc* \
-		$(wildcard common/*.[od] analyses/*.[od] tools/*.[od] \
-			tests/unit/*.[od])
+		$(FUZZ_REPLAY) $(wildcard common/*.[od] analyses/*.[od] \
+			tools/*.[od] tests/unit/*.[od] tests/fuzz/*.[od])
 	rm -rf build tests/out

@@ -453,6 +453,13 @@ static int memory_events(const struct spaa_profile *p, const char *path,
 			     *list ? list : "no events");
 }
 
+static bool memory_event(const struct spaa_profile *p, uint32_t event,
+			 const void *ctx)
+{
+	(void)ctx;
+	return spaa_heap_event_is_memory(p, event);
+}
+
 static bool has_memory_records(const struct spaa_profile *p)
 {
 	for (uint32_t i = 0; i < p->nrecords; i++)
@@ -503,6 +510,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    memory_events(&p, o->paths[0], SPAA_E_NO_DATA, err))
 		goto out;
+	spaa_report_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
 	use_fold = a.memory_samples && (restrict_time || !has_memory_records(&p));
 	if (spaa_heap_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))

@@ -385,6 +385,8 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 		metric = spaa_str(b, d->bmetric);
 	if (spaa_report_select(t, event, metric, &d->tevent, &d->tmetric, err))
 		return on_side(err, d->tpath);
+	spaa_report_left_out_event(&d->run->left_out, b, d->bevent);
+	spaa_report_left_out_event(&d->run->left_out, t, d->tevent);
 	spaa_metric_semantics(b, d->bevent, d->bmetric,
 			      spaa_metric_unit(b, d->bevent, d->bmetric), &d->bsem);
 	spaa_metric_semantics(t, d->tevent, d->tmetric,

@@ -428,6 +428,7 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	if (spaa_report_select(p, opt_event, opt_metric, &h->event, &h->metric, err) ||
 	    (opt_net && select_twin(h, err)))
 		return -1;
+	spaa_report_left_out_event(&h->run->left_out, p, h->event);
 	spaa_metric_semantics(p, h->event, h->metric,
 			      spaa_metric_unit(p, h->event, h->metric), &h->sem);
 	spaa_report_range(o, p, &h->begin, &h->end);

@@ -821,6 +821,7 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    spaa_report_select(&p, opt_event, opt_metric, &h.event, &h.metric, err))
 		goto out;
+	spaa_report_left_out_event(&run->left_out, &p, h.event);
 	if (!p.nsamples && !p.nwindows) {
 		spaa_error_set(err, SPAA_E_NO_DATA,
 			       "the profile has no time information: no 'sample' or 'window' records");

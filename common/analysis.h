@@ -22,6 +22,7 @@
 #include "error.h"
 #include "lami.h"
 #include "load.h"
+#include "report.h"
 
 #define SPAA_VERSION "0.1.0"
 #define SPAA_VERSION_MAJOR 0
@@ -38,6 +39,7 @@ struct spaa_run {
 	 */
 	struct spaa_load_opts load;
 	struct lami_results results;    /* the analysis adds its tables here */
+	struct spaa_left_out left_out;  /* records of events not analysed */
 };
 
 enum {

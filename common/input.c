@@ -139,7 +139,11 @@ static int path_error(struct spaa_error *err, const char *path, int e)
 			     errno_text(e, text, sizeof(text)));
 }
 
-/* Records an error on in, so later calls report it again, and returns -1. */
+/*
+ * Records an error on in, so later calls report it again, and returns -1.
+ * Read and decompression errors name the line being read (lineno + 1):
+ * every line before it came out whole.
+ */
 __attribute__((format(printf, 5, 6)))
 static int input_fail(struct spaa_input *in, struct spaa_error *err,
 		      const char *code, unsigned long line,
@@ -515,6 +519,13 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		in->bytes_read = in->src.bytes_read;
 	}
 	if (r < 0) {
+		/*
+		 * Read and decompression errors name the line being read:
+		 * every line before it came out whole (the decoding thread
+		 * runs ahead, but its error is seen only after its data).
+		 */
+		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL))
+			e.line = in->lineno + 1;
 		in->saved = e;
 		in->failed = 1;
 		if (err)
@@ -528,7 +539,7 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 static int line_too_long(struct spaa_input *in, struct spaa_error *err)
 {
 	return input_fail(in, err, SPAA_E_LIMIT, in->lineno + 1,
-			  "line %lu is longer than %zu bytes", in->lineno + 1,
+			  "line %lu is longer than %zu bytes (SPAA_MAX_LINE)", in->lineno + 1,
 			  in->max_line);
 }
 

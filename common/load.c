@@ -6,6 +6,37 @@
 #include "spx_reader.h"
 #include "util.h"
 
+/* One bound from the environment into *out (at most max). */
+static int limit_env(const char *name, uint64_t max, uint64_t *out,
+		     struct spaa_error *err)
+{
+	const char *v = getenv(name);
+	uint64_t n;
+
+	if (!v || !*v)
+		return 0;
+	if (spaa_parse_u64(v, &n) || !n || n > max)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%.64s' for %s: expected an integer from 1 to %llu",
+				      v, name, (unsigned long long)max);
+	*out = n;
+	return 0;
+}
+
+int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
+{
+	uint64_t line = o->max_line, depth = o->max_depth, strings = o->max_strings;
+
+	if (limit_env("SPAA_MAX_LINE", SIZE_MAX / 4, &line, err) ||
+	    limit_env("SPAA_MAX_DEPTH", UINT32_MAX, &depth, err) ||
+	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err))
+		return -1;
+	o->max_line = (size_t)line;
+	o->max_depth = (uint32_t)depth;
+	o->max_strings = (uint32_t)strings;
+	return 0;
+}
+
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
@@ -17,6 +48,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 	if (!o.max_depth)
 		o.max_depth = SPAA_MAX_DEPTH_DEFAULT;
+	if (!o.max_strings)
+		o.max_strings = SPAA_MAX_STRINGS_DEFAULT;
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_input_expand(paths[i], &list, err))
 			goto out;

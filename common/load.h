@@ -22,8 +22,15 @@
 #include "error.h"
 #include "profile.h"
 
-/* Resource bounds (defaults; each configurable through spaa_load_opts). */
-#define SPAA_MAX_DEPTH_DEFAULT 65536u   /* frames in one stack */
+/*
+ * Resource bounds: a hostile input meets a clear SPAA_E_LIMIT error naming
+ * the file and line instead of exhausting memory.  Each is configurable
+ * through spaa_load_opts, which spaa_load_limits_env fills from the
+ * environment variables named here (README.md, spaa-tools(7)).
+ */
+#define SPAA_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
+#define SPAA_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
+/* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
 
 struct spaa_sample {
 	int64_t time;           /* ns, same epoch as the profile's time range */
@@ -96,7 +103,21 @@ struct spaa_load_opts {
 	 */
 	bool no_fast_path;
 	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
+	/*
+	 * Distinct strings of the model (names, ids, paths): what grows
+	 * with hostile input when the number of stacks does not.
+	 * 0 = SPAA_MAX_STRINGS_DEFAULT.
+	 */
+	uint32_t max_strings;
 };
+
+/*
+ * Sets the resource bounds of o from the environment: SPAA_MAX_LINE
+ * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count), each a
+ * positive decimal integer; an unset or empty variable leaves the field
+ * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
+ */
+int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
 
 /*
  * Loads every profile named by paths into p (initialized by the caller).

@@ -15,6 +15,7 @@
  * In --mi-version, --metadata and --test-compatibility modes TC merges
  * stderr into stdout, so nothing is written to stderr there.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,21 @@ static void progress(void *data, uint64_t done, uint64_t total)
 
 	lami_progress_update(&c->lami, done, total, "reading profile");
 	textout_bar_update(&c->bar, done, total);
+}
+
+/* Nothing dropped silently: what the analysis did not look at. */
+static void note_left_out(const char *prog, const struct spaa_analysis *a,
+			  const struct spaa_left_out *lo)
+{
+	bool choose = false;
+
+	if (!lo->records && !lo->samples)
+		return;
+	for (const struct lami_option *x = a->options; x && x->name; x++)
+		choose |= !strcmp(x->name, "event");
+	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
+		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
+		lo->samples, choose ? " (see --event)" : "");
 }
 
 /* lami: the error object on stdout; quiet: nothing on stderr. */
@@ -128,7 +144,8 @@ int main(int argc, char **argv)
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
-		if (spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
+		if (spaa_load_limits_env(&quiet, &err) ||
+		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
 		    a->compatible(&p, opts.test_compat, &err))
 			status = fail(name, &err, true, true);
 		spaa_profile_release(&p);
@@ -145,7 +162,7 @@ int main(int argc, char **argv)
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
 		run.load.progress_data = &ch;
-		status = a->run(&run, &err);
+		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		textout_bar_clear(&ch.bar);
 		if (status) {
 			status = fail(name, &err, lami, false);
@@ -158,6 +175,8 @@ int main(int argc, char **argv)
 		} else {
 			textout_write(stdout, &run.results, opts.format);
 		}
+		if (!status)
+			note_left_out(name, a, &run.left_out);
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);

@@ -6,6 +6,31 @@
 #include "report.h"
 #include "util.h"
 
+void spaa_report_left_out(struct spaa_left_out *lo, const struct spaa_profile *p,
+			  bool (*analysed)(const struct spaa_profile *p,
+					   uint32_t event, const void *ctx),
+			  const void *ctx)
+{
+	for (uint32_t i = 0; i < p->nrecords; i++)
+		if (!p->records[i].absorbed && !analysed(p, p->records[i].event, ctx))
+			lo->records++;
+	for (uint32_t e = 0; e < p->nevents; e++)
+		if (!analysed(p, e, ctx))
+			lo->samples += p->events[e].nsamples;
+}
+
+static bool is_event(const struct spaa_profile *p, uint32_t event, const void *ctx)
+{
+	(void)p;
+	return event == *(const uint32_t *)ctx;
+}
+
+void spaa_report_left_out_event(struct spaa_left_out *lo,
+				const struct spaa_profile *p, uint32_t event)
+{
+	spaa_report_left_out(lo, p, is_event, &event);
+}
+
 /* "a, b, c" of the event names, or of the metrics used by one event */
 static void list_events(const struct spaa_profile *p, char *buf, size_t size)
 {

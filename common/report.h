@@ -66,6 +66,27 @@ void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
 void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole);
 
 /*
+ * What an analysis leaves out because it looks at other events: stack
+ * records (not absorbed into a related stack) and sample records of the
+ * events it does not analyse.  main writes a note on stderr at the end
+ * of a run when either is not 0, so nothing is dropped silently.
+ */
+struct spaa_left_out {
+	uint64_t records, samples;
+};
+
+/*
+ * Adds to lo what p holds of the events for which analysed(p, event,
+ * ctx) is false.  spaa_report_left_out_event: every event but one.
+ */
+void spaa_report_left_out(struct spaa_left_out *lo, const struct spaa_profile *p,
+			  bool (*analysed)(const struct spaa_profile *p,
+					   uint32_t event, const void *ctx),
+			  const void *ctx);
+void spaa_report_left_out_event(struct spaa_left_out *lo,
+				const struct spaa_profile *p, uint32_t event);
+
+/*
  * The compatibility test of analyses that work on any stacks
  * (struct spaa_analysis.compatible): p has stack or sample records.
  */

@@ -306,6 +306,20 @@ static int opt_bool(struct reader *r, const struct json_value *obj,
 	return 0;
 }
 
+/* Interns a string of the file, within the bound on distinct strings. */
+static int intern(struct reader *r, const char *str, size_t len, uint32_t *out,
+		  struct spaa_error *err)
+{
+	uint32_t max = r->o->max_strings ? r->o->max_strings : SPAA_MAX_STRINGS_DEFAULT;
+
+	*out = spaa_strtab_intern(&r->p->strings, str, len);
+	if (r->p->strings.nr > max)
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "more than %u distinct strings (names, ids): the limit (SPAA_MAX_STRINGS)",
+				     max);
+	return 0;
+}
+
 /* Interned string member; 0 when absent and optional. */
 static int str_field(struct reader *r, const struct json_value *obj,
 		     const char *rtype, const char *key, bool required,
@@ -316,8 +330,8 @@ static int str_field(struct reader *r, const struct json_value *obj,
 
 	if (ret < 0)
 		return -1;
-	*out = ret ? spaa_strtab_intern(&r->p->strings, v->str, v->len) : 0;
-	return 0;
+	*out = 0;
+	return ret ? intern(r, v->str, v->len, out, err) : 0;
 }
 
 /* Index of s in names[], or -1 with an error naming the allowed values. */
@@ -386,7 +400,8 @@ static void id_cache_grow(struct id_cache *c)
  * The string index of id text s, as spaa_strtab_intern gives it: every
  * stack id of either path is interned here.
  */
-static uint32_t intern_id(struct reader *r, const char *s, size_t len)
+static int intern_id(struct reader *r, const char *s, size_t len, uint32_t *out,
+		     struct spaa_error *err)
 {
 	struct id_cache *c = &r->ids;
 	struct id_slot e;
@@ -394,20 +409,24 @@ static uint32_t intern_id(struct reader *r, const char *s, size_t len)
 	size_t i;
 
 	if (!len || len > ID_CACHE_TEXT)
-		return spaa_strtab_intern(&r->p->strings, s, len);
+		return intern(r, s, len, out, err);
 	h = spaa_hash_bytes(s, len);
 	/* zero-padded, so slots compare whole, in a few word compares */
 	memset(e.text, 0, sizeof(e.text));
 	memcpy(e.text, s, len);
 	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask)
-		if (c->slots[i].len == len && !memcmp(c->slots[i].text, e.text, sizeof(e.text)))
-			return c->slots[i].str;
-	e.str = spaa_strtab_intern(&r->p->strings, s, len);
+		if (c->slots[i].len == len && !memcmp(c->slots[i].text, e.text, sizeof(e.text))) {
+			*out = c->slots[i].str;
+			return 0;
+		}
+	if (intern(r, s, len, &e.str, err))
+		return -1;
 	e.len = (uint8_t)len;
 	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
 		id_cache_grow(c);
 	id_cache_put(c, h, &e);
-	return e.str;
+	*out = e.str;
+	return 0;
 }
 
 /* A stack id: a string, or a number kept as its digits. */
@@ -418,8 +437,7 @@ static int stack_id_text(struct reader *r, const struct json_value *v,
 	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
 		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
 			   key, rtype, json_type_name(v->type));
-	*out = intern_id(r, v->str, v->len);
-	return 0;
+	return intern_id(r, v->str, v->len, out, err);
 }
 
 /* Time value in the file's unit (exp10 digits below ns) to ns, exactly. */
@@ -926,7 +944,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		return bad(r, err, "stack '%s' has no frames", spaa_str(p, id));
 	if (fr->len > r->o->max_depth)
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
-				     "stack '%s' has %zu frames, more than the limit of %u",
+				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
 				     spaa_str(p, id), fr->len, r->o->max_depth);
 	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
 	for (const struct json_value *f = fr->child; f; f = f->next) {
@@ -1326,6 +1344,7 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	struct json_value f[FK_NKEYS];
 	unsigned seen = 0;
 	struct spaa_sample s = { .file = r->file, .line = r->line };
+	uint32_t id;
 	const char *c = line, *end = line + len;
 
 	c = skip_ws(c, end);
@@ -1386,7 +1405,8 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	s.event = find_event(r, f[FK_EVENT].str ? &f[FK_EVENT] : NULL);
 	if (s.event == SPAA_NONE)
 		return 0;
-	if (add_sample(r, &s, intern_id(r, f[FK_STACK_ID].str, f[FK_STACK_ID].len), err))
+	if (intern_id(r, f[FK_STACK_ID].str, f[FK_STACK_ID].len, &id, err) ||
+	    add_sample(r, &s, id, err))
 		return -1;
 	return 1;
 }

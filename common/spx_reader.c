@@ -527,7 +527,7 @@ static int event_line(struct spx *s, const char *line, size_t len,
 		while (c < end && !is_space(*c))
 			c++;
 		if (nv < s->nm && spx_reader_parse_value(tok, (size_t)(c - tok), &s->cur[nv]))
-			return bad(s, err, "value '%.*s' of '%s' is not a number",
+			return bad(s, err, "value '%.*s' of '%s' is not a decimal number that fits in 64 bits",
 				   (int)(c - tok > 40 ? 40 : c - tok), tok,
 				   spaa_str(s->p, s->metric[nv]));
 		nv++;
@@ -543,7 +543,7 @@ static int event_line(struct spx *s, const char *line, size_t len,
 
 		if (s->depth >= s->o->max_depth)
 			return spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, s->line,
-					     "calls nest deeper than the limit of %u",
+					     "calls nest deeper than the limit of %u (SPAA_MAX_DEPTH)",
 					     s->o->max_depth);
 		if (child(s, s->depth ? s->stack[s->depth - 1].node : ROOT,
 			  (uint32_t)idx, &node, err))
@@ -786,6 +786,12 @@ static int read_events(struct spx *s, struct spaa_error *err)
 		case FUNCTIONS:
 			/* the whole line: names hold spaces */
 			add_function(s, line, len);
+			if (s->p->strings.nr > o->max_strings) {
+				spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, s->line,
+					      "more than %u distinct strings (names): the limit (SPAA_MAX_STRINGS)",
+					      o->max_strings);
+				goto out;
+			}
 			break;
 		}
 	}

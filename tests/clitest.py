@@ -4,11 +4,20 @@ Each check is a function decorated with @check; it runs at once and
 prints "ok NAME" or "FAIL NAME" with the reason.  finish() prints the
 closing "N passed, M failed" line and exits with the status.  Programs run
 with stdin from a file or /dev/null (never a terminal), as under CI.
+
+SPAA_TEST_WRAPPER (make valgrind sets it to a valgrind command) is put
+before every spaa-X program run; a valgrind or sanitizer report on its
+stderr fails the check that ran it.
 """
 import json
 import os
+import re
+import shlex
 import subprocess
 import sys
+
+_WRAPPER = shlex.split(os.environ.get('SPAA_TEST_WRAPPER', ''))
+_REPORT = re.compile(r'^==\d+== |ERROR: AddressSanitizer|runtime error: ', re.M)
 
 _results = []
 
@@ -21,9 +30,15 @@ PROGRAMS = sorted(ANALYSES + TOOLS)
 
 def run(args, stdin=None, timeout=300):
     """(exit status, stdout, stderr) of args."""
+    if _WRAPPER and os.path.basename(args[0]).startswith('spaa-'):
+        args = _WRAPPER + list(args)
     with open(stdin or os.devnull, 'rb') as f:
         p = subprocess.run(args, stdin=f, capture_output=True, timeout=timeout)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+    err = p.stderr.decode()
+    if _REPORT.search(err):
+        raise AssertionError('%s: a valgrind or sanitizer report:\n%s'
+                             % (' '.join(args), err[:3000]))
+    return p.returncode, p.stdout.decode(), err
 
 
 def ok(args, stdin=None):

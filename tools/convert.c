@@ -83,6 +83,7 @@ struct options {
 	bool no_samples;
 	uint64_t width;         /* svg */
 	double min_width;       /* svg */
+	struct spaa_load_opts limits;   /* only the bounds (SPAA_MAX_*) */
 };
 
 static const char *const format_names[] = {
@@ -106,6 +107,8 @@ struct perf_conv {
 	char *last_event;       /* owned: cache of the last event's name */
 	uint32_t last_ev;
 	uint64_t dropped;       /* samples without any frame */
+	const char *path;       /* weak */
+	uint32_t max_depth;
 };
 
 static bool kernel_dso(const char *d)
@@ -157,6 +160,10 @@ static int perf_sample(void *data, const struct perf_sample *s,
 		pc->dropped++;
 		return 0;
 	}
+	if (s->nframes > pc->max_depth)
+		return spaa_error_at(err, SPAA_E_LIMIT, pc->path, s->line,
+				     "a sample has %u frames, more than the limit of %u (SPAA_MAX_DEPTH)",
+				     s->nframes, pc->max_depth);
 	if (!pc->last_event || strcmp(pc->last_event, s->event)) {
 		free(pc->last_event);
 		pc->last_event = spaa_xstrdup(s->event);
@@ -238,10 +245,13 @@ static void warn_stderr(void *data, const char *file, unsigned long line,
 		fprintf(stderr, PROG ": warning: %s: %s\n", file, msg);
 }
 
-static int convert_perf(struct source *src, struct spaa_writer *w,
-			struct spaa_error *err)
+static int convert_perf(const struct options *o, struct source *src,
+			struct spaa_writer *w, struct spaa_error *err)
 {
-	struct perf_conv pc = { .w = w };
+	struct perf_conv pc = {
+		.w = w, .path = spaa_input_name(src->in),
+		.max_depth = o->limits.max_depth,
+	};
 	struct perf_script *ps = perf_script_new(spaa_input_name(src->in),
 						 perf_sample, &pc);
 	char *line;
@@ -271,8 +281,8 @@ out:
 	return ret;
 }
 
-static int convert_folded(struct source *src, struct spaa_writer *w,
-			  struct spaa_error *err)
+static int convert_folded(const struct options *o, struct source *src,
+			  struct spaa_writer *w, struct spaa_error *err)
 {
 	struct folded_parser fp;
 	uint32_t *fbuf = NULL, ev, dso_user, dso_kernel;
@@ -299,6 +309,13 @@ static int convert_folded(struct source *src, struct spaa_writer *w,
 			goto out;
 		if (!r || !ws.count)
 			continue;
+		if (n > o->limits.max_depth) {
+			spaa_error_at(err, SPAA_E_LIMIT, spaa_input_name(src->in),
+				      spaa_input_lineno(src->in),
+				      "a stack has %u frames, more than the limit of %u (SPAA_MAX_DEPTH)",
+				      n, o->limits.max_depth);
+			goto out;
+		}
 		SPAA_ALLOC_GROW(fbuf, n, fbuf_alloc);
 		for (uint32_t i = 0; i < n; i++) {
 			const struct folded_frame *f = &fp.frames[n - 1 - i];
@@ -361,16 +378,16 @@ static int copy_line(void *data, const char *line, size_t len,
 	return 0;
 }
 
-static int copy_spaa(struct source *src, struct spaa_output *out,
-		     struct spaa_error *err)
+static int copy_spaa(const struct options *o, struct source *src,
+		     struct spaa_output *out, struct spaa_error *err)
 {
 	struct spaa_profile p;
-	struct spaa_load_opts lo = {
-		.warn = { warn_stderr, NULL }, .on_line = copy_line, .data = out,
-		.max_depth = SPAA_MAX_DEPTH_DEFAULT,
-	};
+	struct spaa_load_opts lo = o->limits;
 	int ret;
 
+	lo.warn = (struct spaa_warn_sink){ warn_stderr, NULL };
+	lo.on_line = copy_line;
+	lo.data = out;
 	spaa_profile_init(&p);
 	ret = spaa_reader_read(&p, src->in, &lo, 0, 0, err);
 	spaa_profile_release(&p);
@@ -515,11 +532,10 @@ static int convert_profile(const struct options *o, struct source *src,
 {
 	struct spaa_profile p;
 	struct spaa_pwriter *pw = NULL;
-	struct spaa_load_opts lo = {
-		.warn = { warn_stderr, NULL }, .max_depth = SPAA_MAX_DEPTH_DEFAULT,
-	};
+	struct spaa_load_opts lo = o->limits;
 	int ret = -1;
 
+	lo.warn = (struct spaa_warn_sink){ warn_stderr, NULL };
 	spaa_profile_init(&p);
 	if (o->to == FMT_SPAA) {
 		pw = spaa_pwriter_new();
@@ -713,7 +729,9 @@ static int run(const struct options *o, struct spaa_error *err)
 		if (convert_profile(o, &src, &out, err))
 			goto out;
 	} else {
-		if (spaa_input_open(&src.in, o->input, NULL, err))
+		struct spaa_input_opts io = { .max_line = o->limits.max_line };
+
+		if (spaa_input_open(&src.in, o->input, &io, err))
 			goto out;
 		if (from == FMT_AUTO && sniff(&src, &from, err))
 			goto out;
@@ -726,8 +744,8 @@ static int run(const struct options *o, struct spaa_error *err)
 			};
 
 			w = spaa_writer_new(&wo);
-			if (from == FMT_PERF ? convert_perf(&src, w, err) :
-			    convert_folded(&src, w, err))
+			if (from == FMT_PERF ? convert_perf(o, &src, w, err) :
+			    convert_folded(o, &src, w, err))
 				goto out;
 			if (writer_to_svg(o, w, &out, err))
 				goto out;
@@ -737,7 +755,7 @@ static int run(const struct options *o, struct spaa_error *err)
 					     default_compression(o->out), 0, err))
 				goto out;
 			if (from == FMT_SPAA) {
-				if (copy_spaa(&src, out, err))
+				if (copy_spaa(o, &src, out, err))
 					goto out;
 			} else {
 				struct spaa_writer_opts wo = {
@@ -746,8 +764,8 @@ static int run(const struct options *o, struct spaa_error *err)
 				};
 
 				w = spaa_writer_new(&wo);
-				if (from == FMT_PERF ? convert_perf(&src, w, err) :
-				    convert_folded(&src, w, err))
+				if (from == FMT_PERF ? convert_perf(o, &src, w, err) :
+				    convert_folded(o, &src, w, err))
 					goto out;
 				if (o->to == FMT_FOLDED ?
 				    spaa_writer_write_folded(w, o->event, o->metric, out, err) :
@@ -778,6 +796,7 @@ int main(int argc, char **argv)
 		.to = FMT_SPAA, .out = "-", .compress = -1,
 		.width = SPAA_FLAME_WIDTH_DEFAULT,
 		.min_width = SPAA_FLAME_MIN_WIDTH_DEFAULT,
+		.limits = { .max_depth = SPAA_MAX_DEPTH_DEFAULT },
 	};
 	struct spaa_error err;
 	bool dashdash = false;
@@ -862,7 +881,7 @@ int main(int argc, char **argv)
 		return usage_error("--title, --width and --min-width apply to --to svg only", NULL);
 
 	spaa_error_init(&err);
-	if (run(&o, &err)) {
+	if (spaa_load_limits_env(&o.limits, &err) || run(&o, &err)) {
 		spaa_error_format(&err, msg, sizeof(msg));
 		fprintf(stderr, PROG ": error: %s\n", msg);
 		return !strcmp(err.code, SPAA_E_USAGE) ? 2 : 1;

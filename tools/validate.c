@@ -205,18 +205,18 @@ static void json_file(struct jsonw *jw, const char *path,
  * reader (unreadable input, corrupt compression) are findings like the
  * others, so the output has one shape.
  */
-static bool check_file(const char *path, struct findings *f, struct counts *c)
+static bool check_file(const char *path, const struct spaa_load_opts *limits,
+		       struct findings *f, struct counts *c)
 {
 	struct spaa_profile p;
-	struct spaa_load_opts o = {
-		.warn = { on_warning, f },
-		.findings = { on_error, f },
-		.unfold_warnings = true,
-	};
+	struct spaa_load_opts o = *limits;
 	struct spaa_error err;
 	size_t before;
 	int ret;
 
+	o.warn = (struct spaa_warn_sink){ on_warning, f };
+	o.findings = (struct spaa_finding_sink){ on_error, f };
+	o.unfold_warnings = true;
 	spaa_profile_init(&p);
 	spaa_error_init(&err);
 	before = f->errors;
@@ -241,6 +241,7 @@ static int usage_error(const char *msg, const char *arg)
 int main(int argc, char **argv)
 {
 	struct options opt = { 0 };
+	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*) */
 	struct spaa_pathlist list = { 0 };
 	struct spaa_error err;
 	struct jsonw jw;
@@ -278,6 +279,11 @@ int main(int argc, char **argv)
 		free(paths);
 		return usage_error("expected at least one profile path", NULL);
 	}
+	spaa_error_init(&err);
+	if (spaa_load_limits_env(&limits, &err)) {
+		free(paths);
+		return usage_error(err.msg, NULL);
+	}
 
 	jsonw_init(&jw);
 	if (opt.json) {
@@ -308,7 +314,7 @@ int main(int argc, char **argv)
 
 		if (list.kinds[i] == SPAA_PATH_SPX)
 			continue;       /* a directory's SPX reports are not SPAA */
-		valid = check_file(list.paths[i], &f, &c);
+		valid = check_file(list.paths[i], &limits, &f, &c);
 		all_valid &= valid;
 		if (opt.json)
 			json_file(&jw, list.paths[i], &f, &c, valid, opt.quiet);

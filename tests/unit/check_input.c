@@ -579,7 +579,7 @@ START_TEST(test_line_limit)
 		ck_assert_str_eq(err.code, SPAA_E_LIMIT);
 		ck_assert_uint_eq(err.line, 3);
 		ck_assert_str_eq(err.file, path);
-		ck_assert_str_eq(err.msg, "line 3 is longer than 100 bytes");
+		ck_assert_str_eq(err.msg, "line 3 is longer than 100 bytes (SPAA_MAX_LINE)");
 	}
 	bytes_release(&text);
 	bytes_release(&got);

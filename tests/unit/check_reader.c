@@ -679,7 +679,7 @@ START_TEST(test_depth_limit)
 	ck_assert_int_eq(load(&p, path, NULL, NULL, 3, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
 	ck_assert_uint_eq(err.line, 7);
-	ck_assert_str_eq(err.msg, "stack 's1' has 4 frames, more than the limit of 3");
+	ck_assert_str_eq(err.msg, "stack 's1' has 4 frames, more than the limit of 3 (SPAA_MAX_DEPTH)");
 	ck_assert_str_eq(err.file, path);
 	spaa_profile_release(&p);
 
@@ -692,6 +692,100 @@ START_TEST(test_depth_limit)
 	path = write_profile("deep.spaa", deep);
 	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), 0);
 	spaa_profile_release(&p);
+}
+END_TEST
+
+/* SPAA_MAX_STRINGS: the count of a load that fits, minus one, fails. */
+START_TEST(test_strings_limit)
+{
+	static const char *const lines[] = {
+		H1, D1, F1, F2, STK("s1", "2,1", W10), NULL,
+	};
+	const char *path = write_profile("strings.spaa", lines);
+	struct spaa_load_opts o = { 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+	uint32_t n;
+
+	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), 0);
+	n = p.strings.nr;
+	spaa_profile_release(&p);
+
+	o.max_strings = n;
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_load(&p, &path, 1, &o, &err), 0);
+	spaa_profile_release(&p);
+
+	/* the last new string is the stack id 's1', on line 5 */
+	o.max_strings = n - 1;
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_load(&p, &path, 1, &o, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
+	ck_assert_str_eq(err.file, path);
+	ck_assert_uint_eq(err.line, 5);
+	spaa_profile_release(&p);
+}
+END_TEST
+
+/* The bounds from the environment; a bad value names its variable. */
+static const struct {
+	const char *line, *depth, *strings;     /* NULL: unset */
+	int ret;
+	size_t max_line;
+	uint32_t max_depth, max_strings;
+	const char *msg;
+} env_cases[] = {
+	{ NULL, NULL, NULL, 0, 11, 12, 13, NULL },
+	{ "", "", "", 0, 11, 12, 13, NULL },
+	{ "100", "7", "99", 0, 100, 7, 99, NULL },
+	{ NULL, "4294967295", "4294967294", 0, 11, 4294967295u, 4294967294u, NULL },
+	{ "0", NULL, NULL, -1, 0, 0, 0,
+	  "invalid value '0' for SPAA_MAX_LINE: expected an integer from 1 to " },
+	{ NULL, "-1", NULL, -1, 0, 0, 0,
+	  "invalid value '-1' for SPAA_MAX_DEPTH: expected an integer from 1 to 4294967295" },
+	{ NULL, "4294967296", NULL, -1, 0, 0, 0,
+	  "invalid value '4294967296' for SPAA_MAX_DEPTH: expected an integer from 1 to 4294967295" },
+	{ NULL, NULL, "4294967295", -1, 0, 0, 0,
+	  "invalid value '4294967295' for SPAA_MAX_STRINGS: expected an integer from 1 to 4294967294" },
+	{ NULL, NULL, "1e6", -1, 0, 0, 0,
+	  "invalid value '1e6' for SPAA_MAX_STRINGS: expected an integer from 1 to 4294967294" },
+};
+
+static void set_env(const char *name, const char *v)
+{
+	if (v)
+		ck_assert_int_eq(setenv(name, v, 1), 0);
+	else
+		ck_assert_int_eq(unsetenv(name), 0);
+}
+
+START_TEST(test_limits_env)
+{
+	struct spaa_load_opts o = { .max_line = 11, .max_depth = 12, .max_strings = 13 };
+	struct spaa_error err;
+	int ret;
+
+	set_env("SPAA_MAX_LINE", env_cases[_i].line);
+	set_env("SPAA_MAX_DEPTH", env_cases[_i].depth);
+	set_env("SPAA_MAX_STRINGS", env_cases[_i].strings);
+	spaa_error_init(&err);
+	ret = spaa_load_limits_env(&o, &err);
+	/* CK_FORK=no runs every test in one process: leave nothing set */
+	set_env("SPAA_MAX_LINE", NULL);
+	set_env("SPAA_MAX_DEPTH", NULL);
+	set_env("SPAA_MAX_STRINGS", NULL);
+	ck_assert_int_eq(ret, env_cases[_i].ret);
+	if (ret) {
+		ck_assert_str_eq(err.code, SPAA_E_USAGE);
+		ck_assert_msg(!strncmp(err.msg, env_cases[_i].msg, strlen(env_cases[_i].msg)),
+			      "case %d: %s", _i, err.msg);
+		return;
+	}
+	ck_assert_uint_eq(o.max_line, env_cases[_i].max_line);
+	ck_assert_uint_eq(o.max_depth, env_cases[_i].max_depth);
+	ck_assert_uint_eq(o.max_strings, env_cases[_i].max_strings);
 }
 END_TEST
 
@@ -1524,6 +1618,9 @@ Suite *reader_suite(void)
 	tcase_add_loop_test(tc, test_reject, 0,
 			    sizeof(bad_cases) / sizeof(bad_cases[0]));
 	tcase_add_test(tc, test_depth_limit);
+	tcase_add_test(tc, test_strings_limit);
+	tcase_add_loop_test(tc, test_limits_env, 0,
+			    sizeof(env_cases) / sizeof(env_cases[0]));
 	tcase_add_test(tc, test_sample_callback_error);
 	tcase_add_test(tc, test_directory_error);
 	suite_add_tcase(s, tc);

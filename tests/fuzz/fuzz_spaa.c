@@ -1,0 +1,61 @@
+/*
+ * The SPAA reader as the programs use it: the bytes are a file of any
+ * compression (the seeds hold plain, gzip and zstd profiles), loaded by
+ * spaa-hotspots' run (reader, model, aggregates, table writer), then
+ * loaded again the way spaa-validate does (every bad record reported and
+ * skipped, the path most likely to go on with half-built state).
+ */
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "fuzz.h"
+
+static void count_finding(void *data, const struct spaa_error *e)
+{
+	(void)e;
+	++*(unsigned long *)data;
+}
+
+static void analyse(const char *path)
+{
+	static char prog[] = "fuzz";
+	char *argv[] = { prog, (char *)path, NULL };
+	struct spaa_run run = { 0 };
+	struct lami_opts o;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	lami_results_init(&run.results);
+	if (lami_parse_args(2, argv, &o, spaa_this_analysis.options, &err))
+		abort();
+	run.opts = &o;
+	/* main.c reports "no data" for a run without tables */
+	if (!spaa_this_analysis.run(&run, &err) && run.results.nr)
+		lami_results_write(fuzz_devnull(), &run.results);
+	lami_results_release(&run.results);
+	lami_opts_release(&o);
+}
+
+static void validate(const char *path)
+{
+	unsigned long nfindings = 0;
+	struct spaa_load_opts lo = {
+		.findings = { count_finding, &nfindings },
+	};
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	spaa_profile_init(&p);
+	spaa_load(&p, &path, 1, &lo, &err);
+	spaa_profile_release(&p);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *path = fuzz_write("in.spaa", data, size);
+
+	analyse(path);
+	validate(path);
+	return 0;
+}

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/corrupt_gzip.spaa.gz

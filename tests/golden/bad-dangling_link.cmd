@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/dangling_link.spaa

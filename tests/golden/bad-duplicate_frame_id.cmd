@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/duplicate_frame_id.spaa

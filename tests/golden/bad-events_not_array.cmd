@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/events_not_array.spaa

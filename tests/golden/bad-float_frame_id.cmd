@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/float_frame_id.spaa

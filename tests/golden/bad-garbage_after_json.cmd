@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/garbage_after_json.spaa

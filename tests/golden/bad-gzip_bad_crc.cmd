@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/gzip_bad_crc.spaa.gz

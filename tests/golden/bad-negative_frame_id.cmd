@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/negative_frame_id.spaa

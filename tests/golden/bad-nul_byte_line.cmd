@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/nul_byte_line.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/overlong_utf8.spaa

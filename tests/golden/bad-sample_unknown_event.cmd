@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/sample_unknown_event.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/string_frame_id.spaa

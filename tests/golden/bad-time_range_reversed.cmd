@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/time_range_reversed.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/truncated_record.spaa

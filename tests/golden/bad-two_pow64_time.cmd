@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/two_pow64_time.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/type_not_string.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots /proc/self/mem

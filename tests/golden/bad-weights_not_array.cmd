@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/weights_not_array.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/zstd_trailing_garbage.spaa.zst

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/lenient/bad_version.spaa
