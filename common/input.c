@@ -618,7 +618,7 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 					in->cap - in->len, &e);
 
 		if (r < 0)
-			return input_fail(in, err, e.code, 0, "%s", e.msg);
+			return input_fail(in, err, e.code, in->lineno + 1, "%s", e.msg);
 		in->len += (size_t)r;
 		in->bytes_read = in->src.bytes_read;
 	}
