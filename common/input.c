@@ -928,11 +928,30 @@ static int classify_entry(const char *dir, const char *name,
 	return 1;
 }
 
+/*
+ * 1 when name is an SPX event file whose metadata is missing: what a
+ * killed PHP process leaves, worth naming when nothing else is there.
+ */
+static int is_spx_orphan(const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct spaa_error ignored;
+	char *json;
+	int r;
+
+	if (!has_suffix(name, len, ".txt.gz"))
+		return 0;
+	json = path_join(dir, name, len - 7, ".json");
+	r = is_regular(json, &ignored);
+	free(json);
+	return r == 0;
+}
+
 static int expand_dir(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
 	struct dir_entry *entries = NULL;
-	size_t nr = 0, alloc = 0, i;
+	size_t nr = 0, alloc = 0, norphans = 0, i;
 	char text[256];
 	struct dirent *de;
 	DIR *dir;
@@ -962,14 +981,22 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		r = classify_entry(path, de->d_name, &entry, err);
 		if (r < 0)
 			goto fail;
-		if (!r)
+		if (!r) {
+			norphans += is_spx_orphan(path, de->d_name);
 			continue;
+		}
 		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
 		entries[nr++] = entry;
 	}
 	closedir(dir);
 	dir = NULL;
 
+	if (!nr && norphans) {
+		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
+			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
+			      norphans);
+		goto fail;
+	}
 	if (!nr) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
 			      "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)");

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/spx_orphan_events
