@@ -565,6 +565,15 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	    spaa_cmp_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
 	    aggregate(d, &fold, mode, err))
 		goto out;
+	/*
+	 * The tables and the graph read only the compared sides and their
+	 * keys (names copied): what built them goes before the rows come.
+	 */
+	spaa_agg_release(&d->bagg);
+	spaa_agg_release(&d->tagg);
+	spaa_fold_release(&fold);
+	spaa_profile_release(&d->base);
+	spaa_profile_release(&d->target);
 
 	functions_table(d, T_FUNCTIONS, &d->bside.fn_self, &d->tside.fn_self);
 	functions_table(d, T_INCLUSIVE, &d->bside.fn_total, &d->tside.fn_total);

@@ -478,6 +478,9 @@ static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    aggregate(&h, &fold, err))
 		goto out;
+	/* the tables need only the aggregates and names: a lower peak */
+	spaa_fold_release(&fold);
+	spaa_profile_release_stacks(&p);
 
 	functions_table(&h);
 	stacks_table(&h);

@@ -49,6 +49,26 @@ void spaa_profile_release(struct spaa_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void spaa_profile_release_stacks(struct spaa_profile *p)
+{
+	free(p->stacks);
+	free(p->records);
+	free(p->windows);
+	free(p->window_entries);
+	free(p->frame_pool);
+	free(p->weight_pool);
+	p->stacks = NULL;
+	p->records = NULL;
+	p->windows = NULL;
+	p->window_entries = NULL;
+	p->frame_pool = NULL;
+	p->weight_pool = NULL;
+	p->nstacks = p->nrecords = p->nwindows = p->nwindow_entries = 0;
+	p->nframe_pool = p->nweight_pool = 0;
+	p->stacks_alloc = p->records_alloc = p->windows_alloc = 0;
+	p->window_entries_alloc = p->frame_pool_alloc = p->weight_pool_alloc = 0;
+}
+
 uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name)
 {
 	for (uint32_t i = 0; i < p->nevents; i++)

@@ -205,6 +205,15 @@ struct spaa_profile {
 
 void spaa_profile_init(struct spaa_profile *p);
 void spaa_profile_release(struct spaa_profile *p);
+/*
+ * Frees the stacks, stack records, windows and their frame and weight
+ * pools (counts become 0), keeping the names: strings, files, events,
+ * DSOs, functions, frames, threads and totals.  For an analysis whose
+ * aggregates hold all it still needs: the tables it then builds do not
+ * share the peak of memory with the stacks (in spaa-hotspots, a table of
+ * 50,000 call paths with a model of 50,000 stacks).
+ */
+void spaa_profile_release_stacks(struct spaa_profile *p);
 
 static inline const char *spaa_str(const struct spaa_profile *p, uint32_t s)
 {

@@ -270,6 +270,46 @@ START_TEST(test_records_period)
 }
 END_TEST
 
+/*
+ * spaa_profile_release_stacks after aggregating (what spaa-hotspots does
+ * before its tables): the stacks and records are gone, the names the
+ * aggregate shows are not, and it reads as before.
+ */
+START_TEST(test_release_stacks)
+{
+	struct spaa_profile p;
+	struct spaa_agg a;
+	struct spaa_error err;
+	uint32_t nfn;
+	char *before, *after;
+
+	load_lines(&p, agg_lines, NULL);
+	spaa_error_init(&err);
+	spaa_agg_init(&a, &p);
+	ck_assert_int_eq(spaa_agg_add_records(&a, event(&p, "cycles"),
+					      str(&p, "period"), SPAA_NO_ID,
+					      SPAA_NO_ID, &err), 0);
+	before = agg_summary(&a);
+	nfn = spaa_profile_nfunctions(&p);
+	ck_assert_uint_gt(p.nstacks, 0);
+	ck_assert_uint_gt(p.nrecords, 0);
+	spaa_profile_release_stacks(&p);
+	ck_assert_uint_eq(p.nstacks, 0);
+	ck_assert_uint_eq(p.nrecords, 0);
+	ck_assert_uint_eq(p.nframe_pool, 0);
+	ck_assert_uint_eq(p.nweight_pool, 0);
+	ck_assert_ptr_null(p.records);
+	ck_assert_uint_eq(spaa_profile_nfunctions(&p), nfn);
+	after = agg_summary(&a);
+	ck_assert_str_eq(after, before);
+	spaa_profile_release_stacks(&p);        /* harmless twice */
+	free(before);
+	free(after);
+	spaa_agg_release(&a);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_records_samples)
 {
 	struct spaa_profile p;
@@ -832,6 +872,7 @@ Suite *aggregate_suite(void)
 	tc = tcase_create("records");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_records_period);
+	tcase_add_test(tc, test_release_stacks);
 	tcase_add_test(tc, test_records_samples);
 	tcase_add_test(tc, test_records_filters);
 	tcase_add_test(tc, test_record_occurrence);
