@@ -202,33 +202,6 @@ static inline size_t utf8_seq(const unsigned char *s, const unsigned char *end)
 	return n;
 }
 
-#define ONES ((uint64_t)0x0101010101010101ULL)
-#define HIGHS ((uint64_t)0x8080808080808080ULL)
-
-/*
- * For 8 bytes in w: the high bit of each byte that is '"', '\\', below
- * 0x20 or above 0x7f.  The subtraction tricks can flag false positives,
- * but only in bytes above a true hit, so the lowest flagged byte is exact.
- */
-static inline uint64_t swar_special(uint64_t w)
-{
-	uint64_t q = w ^ (ONES * '"');
-	uint64_t b = w ^ (ONES * '\\');
-
-	return (((q - ONES) & ~q) | ((b - ONES) & ~b) |
-		((w - ONES * 0x20) & ~w) | w) & HIGHS;
-}
-
-/* Index of the first flagged byte in a nonzero swar_special() mask. */
-static inline size_t swar_first(uint64_t m)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	return (size_t)__builtin_clzll(m) / 8;
-#else
-	return (size_t)__builtin_ctzll(m) / 8;
-#endif
-}
-
 static inline int hexval(unsigned char c)
 {
 	if (c >= '0' && c <= '9')
@@ -364,9 +337,9 @@ static int parse_string(struct json_parser *p, const unsigned char *text,
 			uint64_t w, m;
 
 			memcpy(&w, r, 8);
-			m = swar_special(w);
+			m = spaa_swar_special(w);
 			if (m) {
-				r += swar_first(m);
+				r += spaa_swar_first(m);
 				break;
 			}
 			r += 8;
@@ -889,7 +862,7 @@ int json_utf8_valid(const char *str, size_t len)
 			uint64_t w;
 
 			memcpy(&w, s, 8);
-			if (w & HIGHS)
+			if (w & SPAA_HIGHS)
 				break;
 			s += 8;
 		}

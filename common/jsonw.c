@@ -156,9 +156,26 @@ static void jsonw_add_escaped(struct jsonw *jw, const char *str, size_t len)
 	jsonw_addc(jw, '"');
 	while (i < len) {
 		uint32_t cp = 0;
-		int n = spaa_utf8_seq(s + i, len - i, &cp);
+		int n;
 		const char *esc = NULL;
 
+		/* printable ASCII is most of any text: 8 bytes at a time */
+		if (len - i >= 8) {
+			uint64_t w, m;
+
+			memcpy(&w, s + i, 8);
+			m = spaa_swar_special(w);
+			if (!m) {
+				i += 8;
+				continue;
+			}
+			i += spaa_swar_first(m);
+		}
+		if (s[i] >= 0x20 && s[i] < 0x80 && s[i] != '"' && s[i] != '\\') {
+			i++;
+			continue;
+		}
+		n = spaa_utf8_seq(s + i, len - i, &cp);
 		if (n == 1 && cp >= 0x20 && cp != '"' && cp != '\\') {
 			i++;
 			continue;

@@ -74,4 +74,33 @@ size_t spaa_format_double(char *buf, size_t size, char conv, int precision,
 /* A fast 64-bit hash for hash tables; never written to files. */
 uint64_t spaa_hash_bytes(const void *p, size_t n);
 
+#define SPAA_ONES ((uint64_t)0x0101010101010101ULL)
+#define SPAA_HIGHS ((uint64_t)0x8080808080808080ULL)
+
+/*
+ * For 8 bytes in w (as memcpy loads them): the high bit of each byte
+ * that is '"', '\\', below 0x20 or above 0x7f, the bytes a JSON string
+ * cannot take or give as they are.  The subtraction tricks can flag false
+ * positives, but only in bytes above a true hit, so the lowest flagged
+ * byte is exact.
+ */
+static inline uint64_t spaa_swar_special(uint64_t w)
+{
+	uint64_t q = w ^ (SPAA_ONES * '"');
+	uint64_t b = w ^ (SPAA_ONES * '\\');
+
+	return (((q - SPAA_ONES) & ~q) | ((b - SPAA_ONES) & ~b) |
+		((w - SPAA_ONES * 0x20) & ~w) | w) & SPAA_HIGHS;
+}
+
+/* Index of the first flagged byte in a nonzero spaa_swar_special() mask. */
+static inline size_t spaa_swar_first(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (size_t)__builtin_clzll(m) / 8;
+#else
+	return (size_t)__builtin_ctzll(m) / 8;
+#endif
+}
+
 #endif

@@ -185,6 +185,18 @@ static const struct {
 	/* a truncated sequence must not read past len */
 	{ "\xe2\x82\xac", 2, "\"\xef\xbf\xbd\"", "\"\\ufffd\"" },
 	{ "\"\xff\n", 0, "\"\\\"\xef\xbf\xbd\\n\"", "\"\\\"\\ufffd\\n\"" },
+	/* long strings, read 8 bytes at a time: a special byte at every offset */
+	{ "01234567\"9", 0, "\"01234567\\\"9\"", NULL },
+	{ "0123456\\89abcdef", 0, "\"0123456\\\\89abcdef\"", NULL },
+	{ "0123456789abcde\n", 0, "\"0123456789abcde\\n\"", NULL },
+	{ "0123456789abcdef\x7f" "0123456789", 0,
+	  "\"0123456789abcdef\x7f" "0123456789\"", NULL },
+	{ "0123456\xc3\xa9" "89abcdef", 0, "\"0123456\xc3\xa9" "89abcdef\"",
+	  "\"0123456\\u00e989abcdef\"" },
+	{ "01234567\xe2\x80\xa8" "abcdefgh", 0, "\"01234567\\u2028abcdefgh\"", NULL },
+	{ "0123456789abcdef\xe2\x82\xac", 18, "\"0123456789abcdef\xef\xbf\xbd\"",
+	  "\"0123456789abcdef\\ufffd\"" },
+	{ "0123456789abcdefXYZ", 17, "\"0123456789abcdefX\"", NULL },
 };
 
 START_TEST(test_string_escapes)
