@@ -248,9 +248,14 @@ void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
 void spaa_fold_release(struct spaa_fold *f)
 {
 	free(f->groups);
+	free(f->all_period);
+	free(f->next);
 	free(f->head);
 	memset(f, 0, sizeof(*f));
 }
+
+_Static_assert(sizeof(struct spaa_fold_group) == 64,
+	       "a fold group fills one cache line");
 
 static bool fold_key_eq(const struct spaa_fold_key *a, const struct spaa_fold_key *b)
 {
@@ -258,27 +263,72 @@ static bool fold_key_eq(const struct spaa_fold_key *a, const struct spaa_fold_ke
 	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu;
 }
 
+/* A hash of the key without its stack (the head is the stack's). */
+static uint32_t fold_tag(const struct spaa_fold_key *k)
+{
+	uint64_t h = (uint64_t)k->pid * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)k->tid * 0xc2b2ae3d27d4eb4fULL ^
+		     (uint64_t)k->cpu * 0x165667b19e3779f9ULL ^
+		     ((uint64_t)k->event << 32 | k->period_metric) * 0xd6e8feb86659fd93ULL;
+
+	return (uint32_t)(h >> 32);
+}
+
+/* Room for one more group: doubled, copied, as realloc cannot align. */
+static void fold_grow(struct spaa_fold *f)
+{
+	size_t n = f->alloc ? f->alloc * 2 : 256;
+	struct spaa_fold_group *g = spaa_xaligned_alloc(64, n * sizeof(*g));
+
+	if (f->nkeys)
+		memcpy(g, f->groups, f->nkeys * sizeof(*g));
+	free(f->groups);
+	f->groups = g;
+	f->all_period = spaa_xrealloc(f->all_period, n * sizeof(*f->all_period));
+	f->next = spaa_xrealloc(f->next, n * sizeof(*f->next));
+	f->alloc = n;
+}
+
 /* The group of key k, created (with zero sums) on first sight. */
 static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 {
-	uint32_t i;
+	struct spaa_fold_head *h;
+	uint32_t tag = fold_tag(k), i;
 
 	if (k->stack >= f->heads_alloc) {
 		size_t old = f->heads_alloc;
 
 		SPAA_ALLOC_GROW(f->head, (size_t)k->stack + 1, f->heads_alloc);
 		for (size_t j = old; j < f->heads_alloc; j++)
-			f->head[j] = SPAA_NONE;
+			f->head[j] = (struct spaa_fold_head){
+				{ SPAA_NONE, SPAA_NONE }, { 0, 0 },
+			};
 	}
-	for (i = f->head[k->stack]; i != SPAA_NONE; i = f->groups[i].next)
+	h = &f->head[k->stack];
+	for (int x = 0; x < 2; x++)
+		if (h->g[x] != SPAA_NONE && h->tag[x] == tag &&
+		    fold_key_eq(&f->groups[h->g[x]].key, k))
+			return h->g[x];
+	for (i = h->g[1] != SPAA_NONE ? f->next[h->g[1]] : SPAA_NONE; i != SPAA_NONE;
+	     i = f->next[i])
 		if (fold_key_eq(&f->groups[i].key, k))
 			return i;
+	if (f->nkeys == f->alloc)
+		fold_grow(f);
 	i = f->nkeys++;
-	SPAA_ALLOC_GROW(f->groups, f->nkeys, f->alloc);
-	f->groups[i] = (struct spaa_fold_group){
-		.key = *k, .in_all_period = true, .next = f->head[k->stack],
-	};
-	f->head[k->stack] = i;
+	f->groups[i] = (struct spaa_fold_group){ .key = *k };
+	f->all_period[i] = true;
+	f->next[i] = SPAA_NONE;
+	if (h->g[0] == SPAA_NONE) {
+		h->g[0] = i;
+		h->tag[0] = tag;
+	} else if (h->g[1] == SPAA_NONE) {
+		h->g[1] = i;
+		h->tag[1] = tag;
+	} else {                /* the chain's order does not matter */
+		f->next[i] = f->next[h->g[1]];
+		f->next[h->g[1]] = i;
+	}
 	return i;
 }
 
@@ -298,7 +348,7 @@ int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 	f->in_samples++;
 	g->in_count++;
 	if (!s->has_period)
-		g->in_all_period = false;
+		f->all_period[i] = false;
 	else if (add_to(&g->in_period, s->period, err))
 		return -1;
 	return 0;
@@ -360,7 +410,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 			continue;
 		if (rec_of[i] == SPAA_NONE ||
 		    !spaa_record_occurrence(p, rec_of[i], metric, &o)) {
-			if (!counts && !(period && f->groups[i].in_all_period))
+			if (!counts && !(period && f->all_period[i]))
 				continue;       /* no weight to share out */
 			memset(&o, 0, sizeof(o));
 			o.frames = p->frame_pool + s->frames;
@@ -369,7 +419,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 		}
 		if (counts) {
 			o.weight = o.self = f->groups[i].in_count;
-		} else if (period && f->groups[i].in_all_period) {
+		} else if (period && f->all_period[i]) {
 			o.weight = o.self = f->groups[i].in_period;
 		} else {
 			o.self = spaa_share_of(o.self, f->groups[i].in_count, rec_samples[rec_of[i]]);

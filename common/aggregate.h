@@ -122,28 +122,40 @@ struct spaa_fold_key {
 	int64_t pid, tid, cpu;
 };
 
-/* The sums of one group, beside its key: a sample touches one place. */
+/*
+ * The sums of one group, beside its key: 64 bytes, allocated on 64-byte
+ * boundaries, so a sample touches one cache line of groups.
+ */
 struct spaa_fold_group {
 	struct spaa_fold_key key;
 	uint64_t count;         /* samples */
 	uint64_t in_count;      /* samples in range */
 	uint64_t in_period;     /* sum of their periods */
-	bool in_all_period;     /* every sample in range has a period */
-	uint32_t next;          /* next group of the same stack, or SPAA_NONE */
+};
+
+/*
+ * The first two groups of a stack with a hash of their keys (tag), so
+ * that finding a sample's group reads no other group: a stack has one or
+ * a few groups (its thread, the CPUs it ran on).
+ */
+struct spaa_fold_head {
+	uint32_t g[2];          /* group indices, or SPAA_NONE */
+	uint32_t tag[2];
 };
 
 struct spaa_fold {
 	int64_t begin, end;     /* inclusive range counted as "in range" */
 	/*
-	 * Groups in order of first appearance.  Found through the chain of
-	 * their stack (head[stack], then next), not a hash table: a stack
-	 * has one or a few groups (its thread, the CPUs it ran on), and
+	 * Groups in order of first appearance.  Found through head[stack],
+	 * then the chain of next from its second group, not a hash table:
 	 * every sample record looks its group up.
 	 */
-	struct spaa_fold_group *groups;
+	struct spaa_fold_group *groups;         /* owned, 64-byte aligned */
 	uint32_t nkeys;
 	size_t alloc;
-	uint32_t *head;         /* first group by stack index, or SPAA_NONE */
+	bool *all_period;       /* by group: every sample in range has a period */
+	uint32_t *next;         /* by group: next of its stack after head's, or SPAA_NONE */
+	struct spaa_fold_head *head;    /* by stack index */
 	size_t heads_alloc;
 	uint64_t in_samples;    /* samples in range */
 };

@@ -294,7 +294,7 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 			frames = p->frame_pool + s->frames;
 			nframes = s->nframes;
 		}
-		if (f->groups[i].in_all_period) {
+		if (f->all_period[i]) {
 			v[bytes] = f->groups[i].in_period;
 			present |= SPAA_HEAP_BIT(bytes);
 		}

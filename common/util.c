@@ -17,6 +17,15 @@ void *spaa_xmalloc(size_t n)
 	return p ? p : oom(n);
 }
 
+void *spaa_xaligned_alloc(size_t align, size_t n)
+{
+	void *p = NULL;
+
+	if (posix_memalign(&p, align, n ? n : 1))
+		return oom(n);
+	return p;
+}
+
 void *spaa_xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);

@@ -17,6 +17,8 @@
 void *spaa_xmalloc(size_t n);
 void *spaa_xcalloc(size_t nmemb, size_t size);
 void *spaa_xrealloc(void *p, size_t n);
+/* n bytes aligned on align (a power of two); freed with free(). */
+void *spaa_xaligned_alloc(size_t align, size_t n);
 /* Returns a malloc'ed copy of s; the caller owns it. */
 char *spaa_xstrdup(const char *s);
 char *spaa_xstrndup(const char *s, size_t n);

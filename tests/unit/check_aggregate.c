@@ -644,11 +644,11 @@ START_TEST(test_fold_counts)
 	ck_assert_uint_eq(f.range.groups[0].count, 3);
 	ck_assert_uint_eq(f.range.groups[0].in_count, 2);
 	ck_assert_uint_eq(f.range.groups[0].in_period, 2000);
-	ck_assert(f.range.groups[0].in_all_period);
+	ck_assert(f.range.all_period[0]);
 	ck_assert_uint_eq(f.range.groups[2].count, 3);
 	ck_assert_uint_eq(f.range.groups[2].in_count, 2);
 	ck_assert_uint_eq(f.range.groups[2].in_period, 700);
-	ck_assert(!f.range.groups[2].in_all_period);
+	ck_assert(!f.range.all_period[2]);
 	fold_release(&f);
 }
 END_TEST
