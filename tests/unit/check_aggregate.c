@@ -653,6 +653,53 @@ START_TEST(test_fold_counts)
 }
 END_TEST
 
+/*
+ * One stack on five CPUs and another stack in between, interleaved: the
+ * first two groups of a stack are found from its head, the others along
+ * its chain, and each sample still lands in its own group.  Sample i of
+ * the loop runs on CPU i % 5 of stack 7 with period i + 1, then once on
+ * stack 3; periods of CPU c over i < 20: sum of (c + 1 + 5j), j < 4 =
+ * 4c + 4 + 30.
+ */
+START_TEST(test_fold_many_groups)
+{
+	struct spaa_fold f;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	spaa_fold_init(&f, INT64_MIN, INT64_MAX);
+	for (int i = 0; i < 20; i++) {
+		struct spaa_sample s = {
+			.time = i, .stack = 7, .pid = 1, .tid = 2, .cpu = i % 5,
+			.has_period = true, .period = (uint64_t)i + 1,
+		};
+
+		ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
+		s.stack = 3;
+		s.cpu = 0;
+		s.has_period = i != 4;
+		ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
+	}
+	/* groups by first sight: (7, cpu 0), (3, cpu 0), (7, 1), (7, 2), ... */
+	ck_assert_uint_eq(f.nkeys, 6);
+	ck_assert_uint_eq(f.in_samples, 40);
+	ck_assert_uint_eq(f.groups[1].key.stack, 3);
+	ck_assert_uint_eq(f.groups[1].count, 20);
+	ck_assert(!f.all_period[1]);
+	for (uint32_t g = 0, c = 0; g < 6; g++) {
+		if (g == 1)
+			continue;
+		ck_assert_uint_eq(f.groups[g].key.stack, 7);
+		ck_assert_int_eq(f.groups[g].key.cpu, c);
+		ck_assert_uint_eq(f.groups[g].count, 4);
+		ck_assert_uint_eq(f.groups[g].in_period, 4 * c + 4 + 30);
+		ck_assert(f.all_period[g]);
+		c++;
+	}
+	spaa_fold_release(&f);
+}
+END_TEST
+
 START_TEST(test_fold_samples)
 {
 	struct folded f;
@@ -884,6 +931,7 @@ Suite *aggregate_suite(void)
 	tc = tcase_create("fold");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fold_counts);
+	tcase_add_test(tc, test_fold_many_groups);
 	tcase_add_test(tc, test_fold_samples);
 	tcase_add_test(tc, test_fold_period);
 	tcase_add_test(tc, test_fold_other_metric);
