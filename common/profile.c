@@ -40,12 +40,7 @@ void spaa_profile_release(struct spaa_profile *p)
 	free(p->functions);
 	free(p->frames);
 	free(p->threads);
-	free(p->stacks);
-	free(p->records);
-	free(p->windows);
-	free(p->window_entries);
-	free(p->frame_pool);
-	free(p->weight_pool);
+	spaa_profile_release_stacks(p);
 	memset(p, 0, sizeof(*p));
 }
 
