@@ -731,11 +731,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	if (input_sniff(in, err))
 		goto fail;
 	/*
-	 * Decompression gets a thread of its own, except on stdin: a pipe
-	 * may block in read(2) forever, and closing early would then wait
-	 * for it.  If the thread cannot start, decoding stays inline.
+	 * Decompression, and the read(2) calls of a plain file (their copy
+	 * out of the page cache is a tenth of an analysis' time), get a
+	 * thread of their own, except on stdin: a pipe may block in read(2)
+	 * forever, and closing early would then wait for it.  If the thread
+	 * cannot start, reading stays inline.
 	 */
-	if (in->src.comp != SPAA_COMP_NONE && in->own_fd && S_ISREG(st.st_mode))
+	if (in->own_fd && S_ISREG(st.st_mode))
 		(void)pipeline_start(in);
 	*out = in;
 	return 0;
