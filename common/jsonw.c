@@ -176,10 +176,6 @@ static void jsonw_add_escaped(struct jsonw *jw, const char *str, size_t len)
 			continue;
 		}
 		n = spaa_utf8_seq(s + i, len - i, &cp);
-		if (n == 1 && cp >= 0x20 && cp != '"' && cp != '\\') {
-			i++;
-			continue;
-		}
 		if (n > 1 && !jw->ascii_only && cp != 0x85 &&
 		    cp != 0x2028 && cp != 0x2029) {
 			i += n;
