@@ -170,40 +170,6 @@ enum spaa_flame_kind spaa_flame_classify(const char *dso, bool kernel)
 
 /* ---- text building ------------------------------------------------------ */
 
-struct sbuf {
-	char *s;        /* owned */
-	size_t len, alloc;
-};
-
-static void sb_add(struct sbuf *sb, const char *s, size_t n)
-{
-	SPAA_ALLOC_GROW(sb->s, sb->len + n + 1, sb->alloc);
-	memcpy(sb->s + sb->len, s, n);
-	sb->len += n;
-	sb->s[sb->len] = '\0';
-}
-
-static void sb_str(struct sbuf *sb, const char *s)
-{
-	sb_add(sb, s, strlen(s));
-}
-
-__attribute__((format(printf, 2, 3)))
-static void sb_printf(struct sbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	SPAA_ALLOC_GROW(sb->s, sb->len + (size_t)n + 1, sb->alloc);
-	va_start(ap, fmt);
-	vsnprintf(sb->s + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
-}
-
 /*
  * The length of the character at s[0..n) (> 0) and its code point, U+FFFD
  * for an invalid sequence (its maximal subpart, util.h) and for the two
@@ -233,31 +199,31 @@ static size_t text_chars(const char *s, size_t n)
  * Appends at most max characters of s[0..n) as XML character data that
  * is also safe inside a double-quoted attribute.
  */
-static void sb_xml(struct sbuf *sb, const char *s, size_t n, size_t max)
+static void sb_xml(struct spaa_sbuf *sb, const char *s, size_t n, size_t max)
 {
 	for (size_t i = 0, chars = 0; i < n && chars < max; chars++) {
 		uint32_t cp;
 		size_t k = xml_char(s + i, n - i, &cp);
 
 		switch (cp) {
-		case '&': sb_str(sb, "&amp;"); break;
-		case '<': sb_str(sb, "&lt;"); break;
-		case '>': sb_str(sb, "&gt;"); break;
-		case '"': sb_str(sb, "&quot;"); break;
-		case '\'': sb_str(sb, "&apos;"); break;
-		case 0xFFFD: sb_str(sb, "\xEF\xBF\xBD"); break;
+		case '&': spaa_sbuf_adds(sb, "&amp;"); break;
+		case '<': spaa_sbuf_adds(sb, "&lt;"); break;
+		case '>': spaa_sbuf_adds(sb, "&gt;"); break;
+		case '"': spaa_sbuf_adds(sb, "&quot;"); break;
+		case '\'': spaa_sbuf_adds(sb, "&apos;"); break;
+		case 0xFFFD: spaa_sbuf_adds(sb, "\xEF\xBF\xBD"); break;
 		default:
 			/* XML 1.0 allows no C0 control but tab/LF/CR: all become blanks */
 			if (cp < 0x20 || cp == 0x7F)
-				sb_str(sb, " ");
+				spaa_sbuf_adds(sb, " ");
 			else
-				sb_add(sb, s + i, k);
+				spaa_sbuf_add(sb, s + i, k);
 		}
 		i += k;
 	}
 }
 
-static void sb_xml_str(struct sbuf *sb, const char *s)
+static void sb_xml_str(struct spaa_sbuf *sb, const char *s)
 {
 	sb_xml(sb, s, strlen(s), SIZE_MAX);
 }
@@ -265,7 +231,7 @@ static void sb_xml_str(struct sbuf *sb, const char *s)
 /* ---- values in human units ---------------------------------------------- */
 
 /* v with 3 significant digits at most, then the unit ("12.3 ms"). */
-static void scaled(struct sbuf *sb, double v, const char *const *units,
+static void scaled(struct spaa_sbuf *sb, double v, const char *const *units,
 		   const double *steps, size_t nunits, const char *suffix)
 {
 	double a = fabs(v);
@@ -274,12 +240,12 @@ static void scaled(struct sbuf *sb, double v, const char *const *units,
 	while (u + 1 < nunits && a >= steps[u + 1] * 0.9995)
 		u++;
 	a = v / steps[u];
-	sb_printf(sb, "%.*f %s%s", fabs(a) < 9.995 ? 2 : fabs(a) < 99.95 ? 1 : 0,
+	spaa_sbuf_printf(sb, "%.*f %s%s", fabs(a) < 9.995 ? 2 : fabs(a) < 99.95 ? 1 : 0,
 		  a, units[u], suffix);
 }
 
 /* A weight v (class units of sem) for people: "12.3 ms", "4.50 MiB". */
-static void human(struct sbuf *sb, const struct spaa_metric_sem *sem, double v)
+static void human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem, double v)
 {
 	static const char *const time_u[] = { "ns", "us", "ms", "s" };
 	static const double time_s[] = { 1, 1e3, 1e6, 1e9 };
@@ -291,28 +257,28 @@ static void human(struct sbuf *sb, const struct spaa_metric_sem *sem, double v)
 
 	if (sem && sem->cls == SPAA_MC_DURATION) {
 		if (fabs(v) < 999.5)
-			sb_printf(sb, "%.0f ns", v);
+			spaa_sbuf_printf(sb, "%.0f ns", v);
 		else
 			scaled(sb, v, time_u, time_s, 4, "");
 	} else if (sem && sem->cls == SPAA_MC_SIZE) {
 		if (fabs(v) < 1023.5)
-			sb_printf(sb, "%.0f B", v);
+			spaa_sbuf_printf(sb, "%.0f B", v);
 		else
 			scaled(sb, v, size_u, size_s, 5, "");
 	} else {
 		const char *unit = sem && sem->cls == SPAA_MC_NUMBER ? sem->unit : "";
 
 		if (fabs(v) < 9999.5)
-			sb_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
+			spaa_sbuf_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
 		else
 			scaled(sb, v, si_u, si_s, 5, unit);
 	}
 }
 
-static void signed_human(struct sbuf *sb, const struct spaa_metric_sem *sem,
+static void signed_human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem,
 			 double v)
 {
-	sb_str(sb, v > 0 ? "+" : v < 0 ? "-" : "");
+	spaa_sbuf_adds(sb, v > 0 ? "+" : v < 0 ? "-" : "");
 	human(sb, sem, fabs(v));
 }
 
@@ -610,7 +576,7 @@ static const char script[] =
  * s[0..len) as XML text if it fits room px at char_w px per character,
  * else its start and "..", or nothing when not even one character fits.
  */
-static void fit(struct sbuf *sb, const char *s, size_t len, double room,
+static void fit(struct spaa_sbuf *sb, const char *s, size_t len, double room,
 		double char_w)
 {
 	long k;
@@ -623,11 +589,11 @@ static void fit(struct sbuf *sb, const char *s, size_t len, double room,
 	if (k < 1)
 		return;
 	sb_xml(sb, s, len, (size_t)k);
-	sb_str(sb, "..");
+	spaa_sbuf_adds(sb, "..");
 }
 
 /* The hover text: name, where the code is, then the numbers. */
-static void frame_title(struct sbuf *sb, const struct spaa_flame *fg,
+static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 			const struct spaa_flame_opts *o, const struct layout *l,
 			uint32_t i)
 {
@@ -637,42 +603,42 @@ static void frame_title(struct sbuf *sb, const struct spaa_flame *fg,
 
 	sb_xml_str(sb, spaa_strtab_get(&fg->strs, n->name));
 	if (i) {
-		sb_str(sb, "\n");
+		spaa_sbuf_adds(sb, "\n");
 		sb_xml_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
-		sb_printf(sb, " (%s)", kind_names[n->kind]);
+		spaa_sbuf_printf(sb, " (%s)", kind_names[n->kind]);
 	}
-	sb_str(sb, "\n");
+	spaa_sbuf_adds(sb, "\n");
 	if (o->cmp) {
 		struct spaa_cmp_delta d;
 
 		spaa_cmp_compute(o->cmp, n->base, n->weight, &d);
-		sb_str(sb, "target ");
+		spaa_sbuf_adds(sb, "target ");
 		human(sb, o->sem, d.target);
-		sb_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
+		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
 		human(sb, o->sem, d.base);
-		sb_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
+		spaa_sbuf_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
 		signed_human(sb, o->sem, d.delta);
 		if (isfinite(d.relative))
-			sb_printf(sb, " (%+.1f %%)", 100 * d.relative);
+			spaa_sbuf_printf(sb, " (%+.1f %%)", 100 * d.relative);
 		else
-			sb_str(sb, " (new)");
-		sb_printf(sb, ", share %+.2f points", 100 * d.share_delta);
+			spaa_sbuf_adds(sb, " (new)");
+		spaa_sbuf_printf(sb, ", share %+.2f points", 100 * d.share_delta);
 		if (l->gone[i]) {
 			spaa_cmp_compute(o->cmp, l->gone[i], 0, &d);
-			sb_str(sb, "\ngone below, baseline ");
+			spaa_sbuf_adds(sb, "\ngone below, baseline ");
 			human(sb, o->sem, d.base);
-			sb_printf(sb, " (%.2f %%)", 100 * d.bshare);
+			spaa_sbuf_printf(sb, " (%.2f %%)", 100 * d.bshare);
 		}
 	} else {
-		sb_str(sb, "total ");
+		spaa_sbuf_adds(sb, "total ");
 		human(sb, o->sem, (double)n->weight * scale);
-		sb_printf(sb, " (%.2f %%), self ", pct(n->weight, total));
+		spaa_sbuf_printf(sb, " (%.2f %%), self ", pct(n->weight, total));
 		human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
-		sb_printf(sb, " (%.2f %%)", pct(n->weight - l->child_sum[i], total));
+		spaa_sbuf_printf(sb, " (%.2f %%)", pct(n->weight - l->child_sum[i], total));
 	}
 }
 
-static void frame(struct sbuf *sb, const struct spaa_flame *fg,
+static void frame(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 		  const struct spaa_flame_opts *o, const struct layout *l,
 		  uint32_t i, double usable)
 {
@@ -690,53 +656,53 @@ static void frame(struct sbuf *sb, const struct spaa_flame *fg,
 	} else {
 		c = i ? kind_colour(fg, n) : (struct rgb){ 200, 200, 200 };
 	}
-	sb_str(sb, "<g><title>");
+	spaa_sbuf_adds(sb, "<g><title>");
 	frame_title(sb, fg, o, l, i);
-	sb_printf(sb, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
+	spaa_sbuf_printf(sb, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
 		  "fill=\"#%02x%02x%02x\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 		  x, y, w, FRAME_H - 1, c.r, c.g, c.b, x + 3, y + 11.5);
 	/* the same room as label() of the script */
 	fit(sb, spaa_strtab_get(&fg->strs, n->name),
 	    spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
-	sb_str(sb, "</text></g>\n");
+	spaa_sbuf_adds(sb, "</text></g>\n");
 }
 
 /* The line under the title (plain text): the caller's words, the totals. */
-static void what_line(struct sbuf *sb, const struct spaa_flame *fg,
+static void what_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 		      const struct spaa_flame_opts *o)
 {
 	if (o->what) {
-		sb_str(sb, o->what);
-		sb_str(sb, "; ");
+		spaa_sbuf_adds(sb, o->what);
+		spaa_sbuf_adds(sb, "; ");
 	}
 	if (o->cmp) {
-		sb_str(sb, "target total ");
+		spaa_sbuf_adds(sb, "target total ");
 		human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
-		sb_str(sb, ", baseline total ");
+		spaa_sbuf_adds(sb, ", baseline total ");
 		human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
-		sb_str(sb, "; red grew, blue shrank");
+		spaa_sbuf_adds(sb, "; red grew, blue shrank");
 	} else {
-		sb_str(sb, "total ");
+		spaa_sbuf_adds(sb, "total ");
 		human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
 	}
 }
 
 /* What the picture leaves out, said under the title (plain text). */
-static void note_line(struct sbuf *sb, const struct spaa_flame *fg,
+static void note_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 		      const struct spaa_flame_opts *o, const struct layout *l)
 {
 	if (l->dropped)
-		sb_printf(sb, "%" PRIu64 " frame%s narrower than %g px (%.2f %%) not drawn",
+		spaa_sbuf_printf(sb, "%" PRIu64 " frame%s narrower than %g px (%.2f %%) not drawn",
 			  l->dropped, l->dropped == 1 ? "" : "s", o->min_width,
 			  pct(l->dropped_weight, fg->nodes[0].weight));
 	if (o->cmp && l->gone_paths)
-		sb_printf(sb, "%s%" PRIu64 " call path%s only in the baseline (%.2f %% of it): "
+		spaa_sbuf_printf(sb, "%s%" PRIu64 " call path%s only in the baseline (%.2f %% of it): "
 			  "no width here, see \"gone below\" in their callers",
 			  l->dropped ? "; " : "", l->gone_paths,
 			  l->gone_paths == 1 ? "" : "s", pct(l->gone_weight, fg->nodes[0].base));
 }
 
-static int flush(struct sbuf *sb, struct spaa_output *out, struct spaa_error *err)
+static int flush(struct spaa_sbuf *sb, struct spaa_output *out, struct spaa_error *err)
 {
 	int ret = spaa_output_write(out, sb->s, sb->len, err);
 
@@ -750,7 +716,7 @@ int spaa_flame_write(const struct spaa_flame *fg,
 {
 	struct spaa_flame_opts o = *opts;
 	struct layout l = { 0 };
-	struct sbuf sb = { 0 }, line = { 0 };
+	struct spaa_sbuf sb = { 0 }, line = { 0 };
 	uint32_t *todo = NULL;
 	size_t ntodo = 0;
 	unsigned height;
@@ -777,12 +743,12 @@ int spaa_flame_write(const struct spaa_flame *fg,
 	layout(fg, &o, usable, &l);
 	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
 
-	sb_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+	spaa_sbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
 		  "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
 		  "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>",
 		  o.width, height, o.width, height);
 	sb_xml_str(&sb, o.title);
-	sb_str(&sb, "</title>\n<style>\n"
+	spaa_sbuf_adds(&sb, "</title>\n<style>\n"
 	       "text { font-family: monospace; font-size: 11px; fill: #000; }\n"
 	       "#title { font-size: 17px; }\n"
 	       "#what, #note { fill: #555; }\n"
@@ -791,21 +757,21 @@ int spaa_flame_write(const struct spaa_flame *fg,
 	       "#frames text { pointer-events: none; }\n"
 	       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
 	       "</style>\n");
-	sb_printf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f0\"/>\n"
+	spaa_sbuf_printf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f0\"/>\n"
 		  "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
 		  o.width, height, o.width / 2);
 	/* the buttons take about 100 px on each side of the title */
 	fit(&sb, o.title, strlen(o.title), usable - 200, TITLE_CHAR_W);
-	sb_printf(&sb, "</text>\n<text id=\"what\" x=\"%u\" y=\"42\" text-anchor=\"middle\">",
+	spaa_sbuf_printf(&sb, "</text>\n<text id=\"what\" x=\"%u\" y=\"42\" text-anchor=\"middle\">",
 		  o.width / 2);
 	what_line(&line, fg, &o);
 	fit(&sb, line.s, line.len, usable, CHAR_W);
 	line.len = 0;
-	sb_printf(&sb, "</text>\n<text id=\"note\" x=\"%u\" y=\"58\" text-anchor=\"middle\">",
+	spaa_sbuf_printf(&sb, "</text>\n<text id=\"note\" x=\"%u\" y=\"58\" text-anchor=\"middle\">",
 		  o.width / 2);
 	note_line(&line, fg, &o, &l);
 	fit(&sb, line.s ? line.s : "", line.len, usable, CHAR_W);
-	sb_printf(&sb, "</text>\n"
+	spaa_sbuf_printf(&sb, "</text>\n"
 		  "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
 		  "<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		  "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n"
@@ -828,9 +794,9 @@ int spaa_flame_write(const struct spaa_flame *fg,
 		if (sb.len >= 1 << 16 && flush(&sb, out, err))
 			goto out;
 	}
-	sb_str(&sb, "</g>\n");
-	sb_str(&sb, script);
-	sb_str(&sb, "</svg>\n");
+	spaa_sbuf_adds(&sb, "</g>\n");
+	spaa_sbuf_adds(&sb, script);
+	spaa_sbuf_adds(&sb, "</svg>\n");
 	if (flush(&sb, out, err))
 		goto out;
 	ret = 0;

@@ -169,40 +169,13 @@ char *textout_timestamp(int64_t ns, char *buf, size_t size)
 
 /* ---- strings ---------------------------------------------------------- */
 
-struct tbuf {
-	char *buf;              /* owned, NUL-terminated once anything is added */
-	size_t len, alloc;
-};
-
-static void tbuf_add(struct tbuf *b, const char *s, size_t n)
-{
-	SPAA_ALLOC_GROW(b->buf, b->len + n + 1, b->alloc);
-	memcpy(b->buf + b->len, s, n);
-	b->len += n;
-	b->buf[b->len] = '\0';
-}
-
-static void tbuf_adds(struct tbuf *b, const char *s)
-{
-	tbuf_add(b, s, strlen(s));
-}
-
-/* Takes b's string (never NULL); b is empty again. */
-static char *tbuf_detach(struct tbuf *b)
-{
-	char *s = b->buf ? b->buf : spaa_xstrdup("");
-
-	memset(b, 0, sizeof(*b));
-	return s;
-}
-
 /*
  * Appends s with invalid UTF-8 replaced by U+FFFD (one per maximal
  * subpart, as the JSON writer does) and, for text, control characters by
  * spaces, which would break the alignment.  Returns the code points
  * appended.
  */
-static size_t add_clean(struct tbuf *b, const char *str, bool text)
+static size_t add_clean(struct spaa_sbuf *b, const char *str, bool text)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t len = strlen(str), i = 0, cps = 0;
@@ -212,11 +185,11 @@ static size_t add_clean(struct tbuf *b, const char *str, bool text)
 		int n = spaa_utf8_seq(s + i, len - i, &cp);
 
 		if (n < 0)
-			tbuf_adds(b, "\xef\xbf\xbd");
+			spaa_sbuf_adds(b, "\xef\xbf\xbd");
 		else if (text && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)))
-			tbuf_adds(b, " ");
+			spaa_sbuf_adds(b, " ");
 		else
-			tbuf_add(b, str + i, (size_t)n);
+			spaa_sbuf_add(b, str + i, (size_t)n);
 		i += (size_t)(n < 0 ? -n : n);
 		cps++;
 	}
@@ -249,19 +222,19 @@ static size_t cp_count(const char *s)
  */
 static char *text_string(const char *s)
 {
-	struct tbuf b = { 0 }, cut = { 0 };
+	struct spaa_sbuf b = { 0 }, cut = { 0 };
 	size_t cps = add_clean(&b, s, true), head, tail;
-	char *str = tbuf_detach(&b);
+	char *str = spaa_sbuf_detach(&b);
 
 	if (cps <= TEXTOUT_MAX_WIDTH)
 		return str;
 	head = TEXTOUT_MAX_WIDTH / 2;
 	tail = TEXTOUT_MAX_WIDTH - head - 1;
-	tbuf_add(&cut, str, cp_offset(str, head));
-	tbuf_adds(&cut, "\xe2\x80\xa6");
-	tbuf_adds(&cut, str + cp_offset(str, cps - tail));
+	spaa_sbuf_add(&cut, str, cp_offset(str, head));
+	spaa_sbuf_adds(&cut, "\xe2\x80\xa6");
+	spaa_sbuf_adds(&cut, str + cp_offset(str, cps - tail));
 	free(str);
-	return tbuf_detach(&cut);
+	return spaa_sbuf_detach(&cut);
 }
 
 /* ---- text ------------------------------------------------------------- */
@@ -285,7 +258,7 @@ static bool right_aligned(enum lami_class c)
 
 static char *process_text(const struct lami_cell_view *v)
 {
-	struct tbuf b = { 0 };
+	struct spaa_sbuf b = { 0 };
 	char ids[64] = "", *name;
 
 	if (v->pid != LAMI_NO_ID && v->tid != LAMI_NO_ID)
@@ -297,29 +270,29 @@ static char *process_text(const struct lami_cell_view *v)
 	if (!v->str)
 		return spaa_xstrdup(ids);
 	name = text_string(v->str);
-	tbuf_adds(&b, name);
+	spaa_sbuf_adds(&b, name);
 	if (*ids) {
-		tbuf_adds(&b, " (");
-		tbuf_adds(&b, ids);
-		tbuf_adds(&b, ")");
+		spaa_sbuf_adds(&b, " (");
+		spaa_sbuf_adds(&b, ids);
+		spaa_sbuf_adds(&b, ")");
 	}
 	free(name);
-	return tbuf_detach(&b);
+	return spaa_sbuf_detach(&b);
 }
 
 /* "NUM UNIT": a unit is an event name, of any length */
 static char *with_unit(const char *num, const char *unit)
 {
-	struct tbuf b = { 0 };
+	struct spaa_sbuf b = { 0 };
 	char *s;
 
-	tbuf_adds(&b, num);
+	spaa_sbuf_adds(&b, num);
 	if (unit) {
-		tbuf_adds(&b, " ");
-		tbuf_adds(&b, unit);
+		spaa_sbuf_adds(&b, " ");
+		spaa_sbuf_adds(&b, unit);
 	}
-	s = text_string(b.buf);
-	free(b.buf);
+	s = text_string(b.s);
+	free(b.s);
 	return s;
 }
 
@@ -375,23 +348,23 @@ static char *text_cell(const struct lami_cell_view *v, const char *unit)
 static void text_line(FILE *out, char *const *cells, const size_t *width,
 		      const bool *right, size_t ncol)
 {
-	struct tbuf b = { 0 };
+	struct spaa_sbuf b = { 0 };
 	size_t i, w;
 
 	for (i = 0; i < ncol; i++) {
 		w = cp_count(cells[i]);
 		if (i)
-			tbuf_adds(&b, "  ");
+			spaa_sbuf_adds(&b, "  ");
 		for (; right[i] && w < width[i]; w++)
-			tbuf_adds(&b, " ");
-		tbuf_adds(&b, cells[i]);
+			spaa_sbuf_adds(&b, " ");
+		spaa_sbuf_adds(&b, cells[i]);
 		for (; !right[i] && w < width[i]; w++)
-			tbuf_adds(&b, " ");
+			spaa_sbuf_adds(&b, " ");
 	}
-	while (b.len && b.buf[b.len - 1] == ' ')
-		b.buf[--b.len] = '\0';
-	fprintf(out, "%s\n", b.buf ? b.buf : "");
-	free(b.buf);
+	while (b.len && b.s[b.len - 1] == ' ')
+		b.s[--b.len] = '\0';
+	fprintf(out, "%s\n", b.s ? b.s : "");
+	free(b.s);
 }
 
 static void write_text_table(FILE *out, const struct lami_table *t)
@@ -402,7 +375,7 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 	size_t *width = spaa_xcalloc(ncol, sizeof(*width));
 	bool *right = spaa_xcalloc(ncol, sizeof(*right));
 	const char **unit = spaa_xcalloc(ncol, sizeof(*unit));
-	struct tbuf title = { 0 };
+	struct spaa_sbuf title = { 0 };
 	struct lami_cell_view v;
 	enum lami_class cls;
 
@@ -426,7 +399,7 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 
 	/* a title longer than a cell is a title still: never cut */
 	add_clean(&title, lami_table_title(t), true);
-	fprintf(out, "%s\n", title.buf ? title.buf : "");
+	fprintf(out, "%s\n", title.s ? title.s : "");
 	text_line(out, cells, width, right, ncol);
 	for (i = 0; i < ncol; i++) {
 		fputs(i ? "  " : "", out);
@@ -443,7 +416,7 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 	free(width);
 	free(right);
 	free(unit);
-	free(title.buf);
+	free(title.s);
 }
 
 /* ---- csv -------------------------------------------------------------- */
@@ -451,13 +424,13 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 /* One RFC 4180 field, after a comma unless first. */
 static void csv_field(FILE *out, bool first, const char *s)
 {
-	struct tbuf b = { 0 };
+	struct spaa_sbuf b = { 0 };
 	const char *p;
 
 	if (!first)
 		fputc(',', out);
 	add_clean(&b, s, false);
-	s = b.buf ? b.buf : "";
+	s = b.s ? b.s : "";
 	if (!strpbrk(s, ",\"\r\n")) {
 		fputs(s, out);
 	} else {
@@ -469,7 +442,7 @@ static void csv_field(FILE *out, bool first, const char *s)
 		}
 		fputc('"', out);
 	}
-	free(b.buf);
+	free(b.s);
 }
 
 static void csv_i64(FILE *out, bool first, int64_t v)
@@ -506,20 +479,20 @@ static const char *csv_unit(enum lami_class c, const char *unit)
 static void csv_header(FILE *out, bool first, const char *title,
 		       const char *part, const char *unit)
 {
-	struct tbuf b = { 0 };
+	struct spaa_sbuf b = { 0 };
 
-	tbuf_adds(&b, title ? title : "");
+	spaa_sbuf_adds(&b, title ? title : "");
 	if (part) {
-		tbuf_adds(&b, " ");
-		tbuf_adds(&b, part);
+		spaa_sbuf_adds(&b, " ");
+		spaa_sbuf_adds(&b, part);
 	}
 	if (unit) {
-		tbuf_adds(&b, " (");
-		tbuf_adds(&b, unit);
-		tbuf_adds(&b, ")");
+		spaa_sbuf_adds(&b, " (");
+		spaa_sbuf_adds(&b, unit);
+		spaa_sbuf_adds(&b, ")");
 	}
-	csv_field(out, first, b.buf);
-	free(b.buf);
+	csv_field(out, first, b.s);
+	free(b.s);
 }
 
 /* The fields of one cell in a column of class cls (see csv_width). */

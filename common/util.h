@@ -40,6 +40,23 @@ char *spaa_xstrndup(const char *s, size_t n);
 		} \
 	} while (0)
 
+/*
+ * A growing NUL-terminated string.  Zero-initialize it; s is NULL until
+ * something is added, then owned by the buffer: free(sb.s) or take it
+ * with spaa_sbuf_detach.
+ */
+struct spaa_sbuf {
+	char *s;
+	size_t len, alloc;
+};
+
+void spaa_sbuf_add(struct spaa_sbuf *sb, const char *s, size_t n);
+void spaa_sbuf_adds(struct spaa_sbuf *sb, const char *s);
+void spaa_sbuf_printf(struct spaa_sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Takes the string (never NULL; the caller owns it); sb is empty again. */
+char *spaa_sbuf_detach(struct spaa_sbuf *sb);
+
 /* Returns 0 and stores a + b in *out, or -1 if the sum overflows. */
 static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {

@@ -47,36 +47,15 @@ static void teardown(void)
 
 /* ---- a text rendering of everything a load produces ---------------------- */
 
-struct text {
-	char *s;
-	size_t len, alloc;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void put(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	SPAA_ALLOC_GROW(t->s, t->len + (size_t)n + 1, t->alloc);
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	t->len += (size_t)n;
-}
-
 static void on_warn(void *data, const char *file, unsigned long line,
 		    const char *msg)
 {
-	put(data, "warn %s:%lu: %s\n", file, line, msg);
+	spaa_sbuf_printf(data, "warn %s:%lu: %s\n", file, line, msg);
 }
 
 static void on_finding(void *data, const struct spaa_error *e)
 {
-	put(data, "finding %s %s:%lu: %s\n", e->code, e->file, e->line, e->msg);
+	spaa_sbuf_printf(data, "finding %s %s:%lu: %s\n", e->code, e->file, e->line, e->msg);
 }
 
 static int on_sample(void *data, const struct spaa_profile *p,
@@ -84,22 +63,22 @@ static int on_sample(void *data, const struct spaa_profile *p,
 {
 	(void)p;
 	(void)err;
-	put(data, "sample t=%" PRId64 " ev=%u st=%u pid=%" PRId64 " tid=%" PRId64
+	spaa_sbuf_printf(data, "sample t=%" PRId64 " ev=%u st=%u pid=%" PRId64 " tid=%" PRId64
 	    " cpu=%" PRId64 " per=%d/%" PRIu64 " pm=%u file=%u line=%lu\n",
 	    s->time, s->event, s->stack, s->pid, s->tid, s->cpu, s->has_period,
 	    s->period, s->period_metric, s->file, s->line);
 	return 0;
 }
 
-static void dump_model(struct text *t, const struct spaa_profile *p)
+static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
 {
 	for (uint32_t i = 0; i < p->strings.nr; i++)
-		put(t, "str %u %u '%s'\n", i, spaa_strtab_len(&p->strings, i),
+		spaa_sbuf_printf(t, "str %u %u '%s'\n", i, spaa_strtab_len(&p->strings, i),
 		    spaa_str(p, i));
 	for (uint32_t i = 0; i < p->nfiles; i++) {
 		const struct spaa_file *f = &p->files[i];
 
-		put(t, "file %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
+		spaa_sbuf_printf(t, "file %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
 		    f->path, f->source_tool, f->root_to_leaf, f->content_addressable,
 		    f->has_time_range, f->time_start, f->time_end, f->nsamples,
 		    f->ignored);
@@ -107,35 +86,35 @@ static void dump_model(struct text *t, const struct spaa_profile *p)
 	for (uint32_t i = 0; i < p->nevents; i++) {
 		const struct spaa_event *e = &p->events[i];
 
-		put(t, "event %u %d %d %u %g %" PRIu64 " %d %d %" PRIu64 "\n", e->name,
+		spaa_sbuf_printf(t, "event %u %d %d %u %g %" PRIu64 " %d %d %" PRIu64 "\n", e->name,
 		    e->kind, e->mode, e->primary_metric, e->frequency_hz,
 		    e->sample_period, e->tracks_frees, e->has_timestamps, e->nsamples);
 	}
 	for (uint32_t i = 0; i < spaa_profile_ndsos(p); i++)
-		put(t, "dso %u %u %d\n", p->dsos[i].name, p->dsos[i].build_id,
+		spaa_sbuf_printf(t, "dso %u %u %d\n", p->dsos[i].name, p->dsos[i].build_id,
 		    p->dsos[i].is_kernel);
 	for (uint32_t i = 0; i < spaa_profile_nfunctions(p); i++)
-		put(t, "fn %u %u\n", p->functions[i].name, p->functions[i].dso);
+		spaa_sbuf_printf(t, "fn %u %u\n", p->functions[i].name, p->functions[i].dso);
 	for (uint32_t i = 0; i < p->nframes; i++) {
 		const struct spaa_frame *f = &p->frames[i];
 
-		put(t, "frame %u %u %u %d %d %d %d\n", f->fn, f->srcline, f->ip,
+		spaa_sbuf_printf(t, "frame %u %u %u %d %d %d %d\n", f->fn, f->srcline, f->ip,
 		    f->kind, f->inlined, f->func_resolved, f->inline_depth);
 	}
 	for (uint32_t i = 0; i < spaa_profile_nthreads(p); i++)
-		put(t, "thread %" PRId64 " %" PRId64 " %u\n", p->threads[i].pid,
+		spaa_sbuf_printf(t, "thread %" PRId64 " %" PRId64 " %u\n", p->threads[i].pid,
 		    p->threads[i].tid, p->threads[i].comm);
 	for (uint32_t i = 0; i < p->nstacks; i++) {
 		const struct spaa_stack *s = &p->stacks[i];
 
-		put(t, "stack %u %u %u %d %d %d %u %lu %u\n", s->id, s->frames,
+		spaa_sbuf_printf(t, "stack %u %u %u %d %d %d %u %lu %u\n", s->id, s->frames,
 		    s->nframes, s->type, s->defined, s->related, s->file, s->line,
 		    s->first_record);
 	}
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
 
-		put(t, "record %u %u %u %u %" PRId64 " %" PRId64 " %" PRId64 " %u %u %u %u %u %u %d %u\n",
+		spaa_sbuf_printf(t, "record %u %u %u %u %" PRId64 " %" PRId64 " %" PRId64 " %u %u %u %u %u %u %d %u\n",
 		    r->stack, r->frames, r->nframes, r->event, r->pid, r->tid,
 		    r->cpu, r->comm, r->weights, r->nweights, r->excl, r->nexcl,
 		    r->excl_frame, r->absorbed, r->next_same_stack);
@@ -143,30 +122,30 @@ static void dump_model(struct text *t, const struct spaa_profile *p)
 	for (uint32_t i = 0; i < p->nwindows; i++) {
 		const struct spaa_window *w = &p->windows[i];
 
-		put(t, "window %u %" PRId64 " %" PRId64 " %u %u %u\n", w->id,
+		spaa_sbuf_printf(t, "window %u %" PRId64 " %" PRId64 " %u %u %u\n", w->id,
 		    w->start, w->end, w->entries, w->nentries, w->file);
 	}
 	for (uint32_t i = 0; i < p->nwindow_entries; i++)
-		put(t, "entry %u %u %u\n", p->window_entries[i].stack,
+		spaa_sbuf_printf(t, "entry %u %u %u\n", p->window_entries[i].stack,
 		    p->window_entries[i].weights, p->window_entries[i].nweights);
 	for (uint32_t i = 0; i < p->nframe_pool; i++)
-		put(t, "%u%c", p->frame_pool[i], i + 1 == p->nframe_pool ? '\n' : ' ');
+		spaa_sbuf_printf(t, "%u%c", p->frame_pool[i], i + 1 == p->nframe_pool ? '\n' : ' ');
 	for (uint32_t i = 0; i < p->nweight_pool; i++)
-		put(t, "w %u %u %" PRIu64 "\n", p->weight_pool[i].metric,
+		spaa_sbuf_printf(t, "w %u %u %" PRIu64 "\n", p->weight_pool[i].metric,
 		    p->weight_pool[i].unit, p->weight_pool[i].value);
 	for (uint32_t i = 0; i < p->totals.nr; i++) {
 		const uint32_t *k = spaa_map_key(&p->totals, i);
 
-		put(t, "total %u %u %" PRIu64 "\n", k[0], k[1], p->total_values[i]);
+		spaa_sbuf_printf(t, "total %u %u %" PRIu64 "\n", k[0], k[1], p->total_values[i]);
 	}
-	put(t, "time %d %" PRId64 " %" PRId64 " samples %" PRIu64 "\n", p->has_time,
+	spaa_sbuf_printf(t, "time %d %" PRId64 " %" PRId64 " samples %" PRIu64 "\n", p->has_time,
 	    p->time_start, p->time_end, p->nsamples);
 }
 
 /* Everything load of path produces, as text the caller frees. */
 static char *load_text(const char *path, bool fast, bool validating)
 {
-	struct text t = { 0 };
+	struct spaa_sbuf t = { 0 };
 	struct spaa_profile p;
 	struct spaa_error err;
 	struct spaa_load_opts o = {
@@ -180,7 +159,7 @@ static char *load_text(const char *path, bool fast, bool validating)
 	spaa_profile_init(&p);
 	spaa_error_init(&err);
 	ret = spaa_load(&p, &path, 1, &o, &err);
-	put(&t, "ret %d %s %s:%lu: %s\n", ret, err.code, err.file, err.line, err.msg);
+	spaa_sbuf_printf(&t, "ret %d %s %s:%lu: %s\n", ret, err.code, err.file, err.line, err.msg);
 	if (!ret || validating)
 		dump_model(&t, &p);
 	spaa_profile_release(&p);
@@ -397,7 +376,7 @@ static int variant(const struct lines *l, const char *name,
 		   char *(*transform)(const char *line, const void *arg),
 		   const void *arg, bool once)
 {
-	struct text t = { 0 };
+	struct spaa_sbuf t = { 0 };
 	bool changed = false;
 	const char *path;
 
@@ -406,7 +385,7 @@ static int variant(const struct lines *l, const char *name,
 
 		if (is_sample(l->line[i]) && (!once || !changed))
 			v = transform(l->line[i], arg);
-		put(&t, "%s\n", v ? v : l->line[i]);
+		spaa_sbuf_printf(&t, "%s\n", v ? v : l->line[i]);
 		changed |= v != NULL;
 		free(v);
 	}

@@ -55,25 +55,12 @@ static void parsed_done(struct parsed *pz)
 	memset(pz, 0, sizeof(*pz));
 }
 
-struct sbuf {
-	char *s;
-	size_t len, alloc;
-};
-
-static void sb_add(struct sbuf *sb, const char *s, size_t n)
+static void sb_addc(struct spaa_sbuf *sb, char c)
 {
-	SPAA_ALLOC_GROW(sb->s, sb->len + n + 1, sb->alloc);
-	memcpy(sb->s + sb->len, s, n);
-	sb->len += n;
-	sb->s[sb->len] = '\0';
+	spaa_sbuf_add(sb, &c, 1);
 }
 
-static void sb_addc(struct sbuf *sb, char c)
-{
-	sb_add(sb, &c, 1);
-}
-
-static void dump_string(struct sbuf *sb, const char *s, size_t n)
+static void dump_string(struct spaa_sbuf *sb, const char *s, size_t n)
 {
 	size_t i;
 	char hex[8];
@@ -87,7 +74,7 @@ static void dump_string(struct sbuf *sb, const char *s, size_t n)
 			sb_addc(sb, (char)c);
 		} else if (c < 0x20) {
 			snprintf(hex, sizeof(hex), "\\u%04x", c);
-			sb_add(sb, hex, 6);
+			spaa_sbuf_add(sb, hex, 6);
 		} else {
 			sb_addc(sb, (char)c);
 		}
@@ -100,7 +87,7 @@ static void dump_string(struct sbuf *sb, const char *s, size_t n)
  * value must satisfy (container counts, NUL terminators, keys only in
  * objects).
  */
-static void dump(struct sbuf *sb, const struct json_value *v, int in_object)
+static void dump(struct spaa_sbuf *sb, const struct json_value *v, int in_object)
 {
 	const struct json_value *c;
 	size_t n = 0;
@@ -116,17 +103,17 @@ static void dump(struct sbuf *sb, const struct json_value *v, int in_object)
 	}
 	switch (v->type) {
 	case JSON_NULL:
-		sb_add(sb, "null", 4);
+		spaa_sbuf_add(sb, "null", 4);
 		break;
 	case JSON_TRUE:
-		sb_add(sb, "true", 4);
+		spaa_sbuf_add(sb, "true", 4);
 		break;
 	case JSON_FALSE:
-		sb_add(sb, "false", 5);
+		spaa_sbuf_add(sb, "false", 5);
 		break;
 	case JSON_NUMBER:
 		ck_assert_uint_gt(v->len, 0);
-		sb_add(sb, v->str, v->len);
+		spaa_sbuf_add(sb, v->str, v->len);
 		break;
 	case JSON_STRING:
 		ck_assert_int_eq(v->str[v->len], '\0');
@@ -197,7 +184,7 @@ static const struct {
 START_TEST(test_valid)
 {
 	struct parsed pz = { 0 };
-	struct sbuf sb = { 0 };
+	struct spaa_sbuf sb = { 0 };
 	const char *in = valid_cases[_i].in;
 
 	ck_assert_msg(parse_exact(&pz, in, strlen(in)),
@@ -1021,7 +1008,7 @@ END_TEST
 START_TEST(test_nesting_siblings)
 {
 	struct parsed pz = { 0 };
-	struct sbuf sb = { 0 };
+	struct spaa_sbuf sb = { 0 };
 	int i, j;
 
 	sb_addc(&sb, '[');
@@ -1226,7 +1213,7 @@ START_TEST(test_arena_reuse)
 	static const char small[] =
 		"{\"type\":\"frame\",\"id\":104,\"func\":\"main\",\"module\":\"a.out\"}";
 	static const size_t sizes[] = { 1 << 20, 10, 3 << 20, 100000, 1 << 20 };
-	struct sbuf sb = { 0 };
+	struct spaa_sbuf sb = { 0 };
 	size_t i, k, len;
 
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
@@ -1257,7 +1244,7 @@ START_TEST(test_arena_reuse)
 	sb.len = 0;
 	sb_addc(&sb, '[');
 	for (i = 0; i < 50000; i++)
-		sb_add(&sb, i ? ",{\"k\":\"v\"}" : "{\"k\":\"v\"}", i ? 10 : 9);
+		spaa_sbuf_add(&sb, i ? ",{\"k\":\"v\"}" : "{\"k\":\"v\"}", i ? 10 : 9);
 	sb_addc(&sb, ']');
 	ck_assert_ptr_nonnull(parse_exact(&pz, sb.s, sb.len));
 	ck_assert_uint_eq(pz.v->len, 50000);
