@@ -458,7 +458,8 @@ static int svg_options(double *min_width, struct spaa_error *err)
 	if (opt_svg && (!*opt_svg || !strcmp(opt_svg, "-")))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg' needs a file name: standard output carries the LAMI results");
-	if (opt_svg_width && (opt_svg_width < 100 || opt_svg_width > 100000))
+	if (opt_svg_width && (opt_svg_width < SPAA_FLAME_WIDTH_MIN ||
+			      opt_svg_width > SPAA_FLAME_WIDTH_MAX))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg-width' must be from 100 to 100000 pixels");
 	if (opt_svg_min_width && spaa_units_parse_decimal(opt_svg_min_width, min_width))

@@ -88,6 +88,9 @@ struct spaa_flame_opts {
 };
 
 #define SPAA_FLAME_WIDTH_DEFAULT 1200u
+/* widths the tools accept: narrower is unreadable, wider no screen shows */
+#define SPAA_FLAME_WIDTH_MIN 100u
+#define SPAA_FLAME_WIDTH_MAX 100000u
 #define SPAA_FLAME_MIN_WIDTH_DEFAULT 0.1
 
 struct spaa_flame;

@@ -863,7 +863,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(opt, "--title")) {
 			o.title = val;
 		} else if (!strcmp(opt, "--width")) {
-			if (spaa_parse_u64(val, &o.width) || o.width < 100 || o.width > 100000)
+			if (spaa_parse_u64(val, &o.width) || o.width < SPAA_FLAME_WIDTH_MIN ||
+			    o.width > SPAA_FLAME_WIDTH_MAX)
 				return usage_error("--width must be a number of pixels from 100 to 100000, not", val);
 		} else if (!strcmp(opt, "--min-width")) {
 			if (spaa_units_parse_decimal(val, &o.min_width))
