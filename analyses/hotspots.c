@@ -474,6 +474,7 @@ static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
 	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
 		       o->has_end ? o->end : INT64_MAX);
 	lo.on_sample = fold_sample;
+	lo.on_sample_soon = spaa_fold_prefetch;
 	lo.data = &fold;
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    aggregate(&h, &fold, err))

@@ -332,6 +332,20 @@ static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 	return i;
 }
 
+void spaa_fold_prefetch(void *fold, uint32_t stack)
+{
+	const struct spaa_fold *f = fold;
+	const struct spaa_fold_head *h;
+
+	if (stack >= f->heads_alloc)
+		return;
+	/* fold_group's reads: the head, then the groups it names */
+	h = &f->head[stack];
+	for (int x = 0; x < 2; x++)
+		if (h->g[x] != SPAA_NONE)
+			__builtin_prefetch(&f->groups[h->g[x]], 1);
+}
+
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err)
 {

@@ -165,6 +165,9 @@ void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err);
 
+/* Prefetches the groups of stack (a load_opts on_sample_soon). */
+void spaa_fold_prefetch(void *fold, uint32_t stack);
+
 /* The key of sample group i (0 <= i < f->nkeys); borrowed. */
 static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,
 							uint32_t i)

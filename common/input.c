@@ -78,6 +78,13 @@ struct pipe_block {
 	uint64_t bytes_read;
 	int end;                /* 1: the stream ended after this; -1: err */
 	struct spaa_error err;
+	/*
+	 * The scanner's records of the lines that lie wholly in this
+	 * block, in line order: entries of scan_stride bytes, a uint64_t
+	 * line number and then the record.
+	 */
+	unsigned char *scans;   /* owned */
+	size_t nscans, scans_alloc;
 };
 
 struct pipeline {
@@ -87,6 +94,23 @@ struct pipeline {
 	struct pipe_block blocks[PIPE_BLOCKS];
 	unsigned head, count;   /* blocks[head] is the next full one */
 	int stop;               /* the reader closes early */
+	/*
+	 * The head block, all copied out, is kept until the next fill:
+	 * until then the reader returns the lines it holds, and looks up
+	 * their scanner records in it.
+	 */
+	int held;
+	int reading;            /* the reader has the head block (see held) */
+	size_t cursor;          /* the head block's next scanner record */
+
+	/* the line scanner (spaa_input_set_scanner), set under lock */
+	spaa_input_scan_fn scan;
+	void *scan_ctx;         /* owned */
+	void (*scan_free)(void *);
+	size_t scan_stride;
+	/* the decoding thread's place in the line structure */
+	uint64_t scan_lineno;   /* line feeds decoded so far */
+	int scan_partial;       /* the last block ended inside a line */
 };
 
 struct spaa_input {
@@ -362,6 +386,48 @@ static ssize_t source_fill(struct source *src, char *out, size_t space,
 
 /* ---- the decoding thread ---- */
 
+/*
+ * Runs the scanner over the lines that lie wholly in block b (a line
+ * that began in an earlier block is left to the reader) and counts line
+ * feeds, so that each record carries the number getline will give its
+ * line.
+ */
+static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
+			  spaa_input_scan_fn scan, void *ctx, size_t stride)
+{
+	const char *p = b->data, *end = b->data + b->len;
+
+	b->nscans = 0;
+	if (pl->scan_partial) {
+		const char *nl = memchr(p, '\n', b->len);
+
+		if (!nl)
+			return;
+		pl->scan_lineno++;
+		p = nl + 1;
+	}
+	for (;;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len;
+		unsigned char *e;
+
+		if (!nl)
+			break;
+		pl->scan_lineno++;
+		len = (size_t)(nl - p);
+		if (len && p[len - 1] == '\r')
+			len--;
+		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
+		e = b->scans + b->nscans * stride;
+		if (scan && scan(ctx, p, len, e + sizeof(uint64_t))) {
+			memcpy(e, &pl->scan_lineno, sizeof(uint64_t));
+			b->nscans++;
+		}
+		p = nl + 1;
+	}
+	pl->scan_partial = p < end;
+}
+
 static void *pipeline_run(void *arg)
 {
 	struct spaa_input *in = arg;
@@ -370,6 +436,9 @@ static void *pipeline_run(void *arg)
 
 	for (;;) {
 		struct pipe_block *b = &pl->blocks[tail];
+		spaa_input_scan_fn scan;
+		void *ctx;
+		size_t stride;
 		ssize_t r = 1;
 
 		pthread_mutex_lock(&pl->lock);
@@ -379,6 +448,9 @@ static void *pipeline_run(void *arg)
 			pthread_mutex_unlock(&pl->lock);
 			return NULL;
 		}
+		scan = pl->scan;
+		ctx = pl->scan_ctx;
+		stride = pl->scan_stride;
 		pthread_mutex_unlock(&pl->lock);
 
 		/* a block at a time: few hand-overs, each worth the lock */
@@ -393,6 +465,9 @@ static void *pipeline_run(void *arg)
 		}
 		b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
 		b->bytes_read = in->src.bytes_read;
+		b->nscans = 0;
+		if (scan)
+			pipeline_scan(pl, b, scan, ctx, stride);
 
 		pthread_mutex_lock(&pl->lock);
 		pl->count++;
@@ -413,6 +488,11 @@ static int pipeline_start(struct spaa_input *in)
 		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
 	pthread_mutex_init(&pl->lock, NULL);
 	pthread_cond_init(&pl->changed, NULL);
+	/* where the thread starts: after what sniffing read */
+	for (const char *p = in->buf + in->pos, *end = in->buf + in->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		pl->scan_lineno++;
+	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
 	in->pipe = pl;
 	if (pthread_create(&pl->thread, NULL, pipeline_run, in)) {
 		in->pipe = NULL;
@@ -437,8 +517,12 @@ static void pipeline_free(struct pipeline *pl)
 	pthread_join(pl->thread, NULL);
 	pthread_mutex_destroy(&pl->lock);
 	pthread_cond_destroy(&pl->changed);
-	for (int i = 0; i < PIPE_BLOCKS; i++)
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		free(pl->blocks[i].data);
+		free(pl->blocks[i].scans);
+	}
+	if (pl->scan_free)
+		pl->scan_free(pl->scan_ctx);
 	free(pl);
 }
 
@@ -451,9 +535,19 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 	size_t n;
 
 	pthread_mutex_lock(&pl->lock);
+	if (pl->held) {
+		/* every line wholly in it has been returned: see input_fill */
+		pl->held = 0;
+		pl->reading = 0;
+		pl->cursor = 0;
+		pl->head = (pl->head + 1) % PIPE_BLOCKS;
+		pl->count--;
+		pthread_cond_broadcast(&pl->changed);
+	}
 	while (!pl->count)
 		pthread_cond_wait(&pl->changed, &pl->lock);
 	pthread_mutex_unlock(&pl->lock);
+	pl->reading = 1;
 	b = &pl->blocks[pl->head];
 	n = b->len - b->pos < space ? b->len - b->pos : space;
 	memcpy(out, b->data + b->pos, n);
@@ -471,11 +565,7 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		}
 		return 0;
 	}
-	pthread_mutex_lock(&pl->lock);
-	pl->head = (pl->head + 1) % PIPE_BLOCKS;
-	pl->count--;
-	pthread_cond_broadcast(&pl->changed);
-	pthread_mutex_unlock(&pl->lock);
+	pl->held = 1;
 	return (ssize_t)n;
 }
 
@@ -767,6 +857,64 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	*data = in->buf + in->pos;
 	*len = in->len - in->pos;
 	return 0;
+}
+
+int spaa_input_set_scanner(struct spaa_input *in, spaa_input_scan_fn fn,
+			   void *ctx, void (*free_ctx)(void *), size_t rec_size)
+{
+	struct pipeline *pl = in->pipe;
+
+	/* gzip: inflating alone keeps the decoding thread the slower one */
+	if (!pl || pl->scan || in->src.comp == SPAA_COMP_GZIP) {
+		if (free_ctx)
+			free_ctx(ctx);
+		return 0;
+	}
+	pthread_mutex_lock(&pl->lock);
+	pl->scan = fn;
+	pl->scan_ctx = ctx;
+	pl->scan_free = free_ctx;
+	pl->scan_stride = sizeof(uint64_t) + (rec_size + 7) / 8 * 8;
+	pthread_mutex_unlock(&pl->lock);
+	return 1;
+}
+
+/* Entry cursor + k of the head block, or NULL. */
+static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
+{
+	const struct pipeline *pl = in->pipe;
+	const struct pipe_block *b;
+
+	if (!pl || !pl->scan || !pl->reading)
+		return NULL;
+	b = &pl->blocks[pl->head];
+	if (pl->cursor + k >= b->nscans)
+		return NULL;
+	return b->scans + (pl->cursor + k) * pl->scan_stride;
+}
+
+const void *spaa_input_scanned(struct spaa_input *in)
+{
+	const unsigned char *e;
+	uint64_t line;
+
+	/* records are in line order and lines are read in order */
+	while ((e = scan_entry(in, 0))) {
+		memcpy(&line, e, sizeof(line));
+		if (line > in->lineno)
+			return NULL;
+		in->pipe->cursor++;
+		if (line == in->lineno)
+			return e + sizeof(uint64_t);
+	}
+	return NULL;
+}
+
+const void *spaa_input_scanned_ahead(const struct spaa_input *in, size_t k)
+{
+	const unsigned char *e = k ? scan_entry(in, k - 1) : NULL;
+
+	return e ? e + sizeof(uint64_t) : NULL;
 }
 
 unsigned long spaa_input_lineno(const struct spaa_input *in)

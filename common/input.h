@@ -70,6 +70,44 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
 
+/*
+ * A line scanner: work on a line that needs nothing but the line, done
+ * ahead of the reader by the decoding thread of a regular file (see
+ * spaa_input_open), in parallel with what the reader does with earlier
+ * lines.  fn gets each line (without its line ending, not
+ * NUL-terminated) and returns nonzero when it wrote a record of
+ * rec_size bytes to rec (8-byte aligned).  It runs on another thread:
+ * ctx is its own, and fn touches nothing else.
+ */
+typedef int (*spaa_input_scan_fn)(void *ctx, const char *line, size_t len,
+				  void *rec);
+
+/*
+ * Has fn run over the lines decoded from now on; ownership of ctx passes
+ * to in (free_ctx(ctx) at spaa_input_close, or at once when this returns
+ * 0).  Returns 1, or 0 when nothing will be scanned: no decoding thread
+ * (standard input), a scanner set already, or gzip input (inflating
+ * alone keeps that thread busier than the reader).  Lines decoded
+ * before the call, and lines split across the thread's blocks, are
+ * never scanned: a record is a shortcut, the line is always there.
+ */
+int spaa_input_set_scanner(struct spaa_input *in, spaa_input_scan_fn fn,
+			   void *ctx, void (*free_ctx)(void *), size_t rec_size);
+
+/*
+ * The record fn wrote for the line last returned by spaa_input_getline,
+ * or NULL.  Call it once per line, in order.  Weak: valid until the next
+ * getline or peek.
+ */
+const void *spaa_input_scanned(struct spaa_input *in);
+
+/*
+ * The record of the k-th scanned line after the one spaa_input_scanned
+ * returned last (k >= 1), if it is at hand, else NULL: for prefetching
+ * what that line will need.  Weak, like spaa_input_scanned.
+ */
+const void *spaa_input_scanned_ahead(const struct spaa_input *in, size_t k);
+
 /* Number of the line last returned (1-based), 0 before the first. */
 unsigned long spaa_input_lineno(const struct spaa_input *in);
 

@@ -98,6 +98,8 @@ struct reader {
 	uint32_t *stack_of;
 	size_t stack_of_alloc;
 	struct id_cache ids;            /* the fast path's id text -> string */
+	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
+	size_t prov_stack_alloc;
 	uint32_t stack_base;            /* first stack index of this file */
 	uint32_t record_base;           /* first record index of this file */
 	uint32_t period_metric;         /* a name that is no metric: sample periods */
@@ -319,11 +321,16 @@ static int opt_bool(struct reader *r, const struct json_value *obj,
 	return 0;
 }
 
+static uint32_t max_strings(const struct spaa_load_opts *o)
+{
+	return o->max_strings ? o->max_strings : SPAA_MAX_STRINGS_DEFAULT;
+}
+
 /* Interns a string of the file, within the bound on distinct strings. */
 static int intern(struct reader *r, const char *str, size_t len, uint32_t *out,
 		  struct spaa_error *err)
 {
-	uint32_t max = r->o->max_strings ? r->o->max_strings : SPAA_MAX_STRINGS_DEFAULT;
+	uint32_t max = max_strings(r->o);
 
 	*out = spaa_strtab_intern(&r->p->strings, str, len);
 	if (r->p->strings.nr > max)
@@ -437,39 +444,55 @@ static void id_cache_grow(struct id_cache *c)
 }
 
 /*
- * The string index of id text s, as spaa_strtab_intern gives it: every
- * stack id of either path is interned here.
+ * The string index cached for id text s (0 < len <= ID_CACHE_TEXT), or 0;
+ * *e and *h are then ready for id_cache_add.
+ */
+static uint32_t id_cache_find(const struct id_cache *c, const char *s, size_t len,
+			      struct id_slot *e, uint64_t *h)
+{
+	struct id_key k;
+
+	/* zero-padded, so slots compare whole, in a few word compares */
+	memset(e, 0, sizeof(*e));
+	memcpy(e->text, s, len);
+	e->len = (uint8_t)len;
+	k = id_key_of(e);
+	*h = id_key_hash(&k);
+	for (size_t i = *h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask) {
+		struct id_key ki = id_key_of(&c->slots[i]);
+
+		if (id_key_eq(&ki, &k))
+			return c->slots[i].str;
+	}
+	return 0;
+}
+
+static void id_cache_add(struct id_cache *c, uint64_t h, const struct id_slot *e)
+{
+	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
+		id_cache_grow(c);
+	id_cache_put(c, h, e);
+}
+
+/*
+ * The string index of id text s, as intern gives it, through the id
+ * cache: for the sample fast path when the scanner has not numbered the
+ * id (see scanner).  Records of the general path intern their ids
+ * directly, so the cache holds only what samples need.
  */
 static int intern_id(struct reader *r, const char *s, size_t len, uint32_t *out,
 		     struct spaa_error *err)
 {
-	struct id_cache *c = &r->ids;
 	struct id_slot e;
-	struct id_key k;
 	uint64_t h;
-	size_t i;
 
 	if (!len || len > ID_CACHE_TEXT)
 		return intern(r, s, len, out, err);
-	/* zero-padded, so slots compare whole, in a few word compares */
-	memset(&e, 0, sizeof(e));
-	memcpy(e.text, s, len);
-	e.len = (uint8_t)len;
-	k = id_key_of(&e);
-	h = id_key_hash(&k);
-	for (i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask) {
-		struct id_key ki = id_key_of(&c->slots[i]);
-
-		if (id_key_eq(&ki, &k)) {
-			*out = c->slots[i].str;
-			return 0;
-		}
-	}
+	if ((*out = id_cache_find(&r->ids, s, len, &e, &h)))
+		return 0;
 	if (intern(r, s, len, &e.str, err))
 		return -1;
-	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
-		id_cache_grow(c);
-	id_cache_put(c, h, &e);
+	id_cache_add(&r->ids, h, &e);
 	*out = e.str;
 	return 0;
 }
@@ -482,7 +505,7 @@ static int stack_id_text(struct reader *r, const struct json_value *v,
 	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
 		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
 			   key, rtype, json_type_name(v->type));
-	return intern_id(r, v->str, v->len, out, err);
+	return intern(r, v->str, v->len, out, err);
 }
 
 /* Time value in the file's unit (exp10 digits below ns) to ns, exactly. */
@@ -1130,7 +1153,8 @@ static int period_total(struct reader *r, uint32_t event, uint64_t period)
  * What both sample paths share once a record's fields are known to be
  * valid: the period total, the thread's pid, the stack reference, the
  * counters and the analysis' callback.  id is the string index of the
- * stack id text.
+ * stack id text, or SPAA_NONE when s->stack is known already (a stack
+ * referenced before needs no new reference).
  */
 static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
 		      struct spaa_error *err)
@@ -1142,7 +1166,8 @@ static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
 				     "the total of sample periods of event '%s' overflows 64 bits",
 				     spaa_str(p, p->events[s->event].name));
 	thread_pid(r, s->tid, &s->pid, NULL);
-	s->stack = stack_ref(r, id, REF_NEEDED);
+	if (id != SPAA_NONE)
+		s->stack = stack_ref(r, id, REF_NEEDED);
 
 	p->nsamples++;
 	p->events[s->event].nsamples++;
@@ -1338,35 +1363,6 @@ static int fast_u64(const struct json_value *v, uint64_t *out)
 	return 0;
 }
 
-/* json_get_scaled, at once for "123.456" with no more decimals than exp10. */
-static int fast_scaled(const struct json_value *v, int exp10, int64_t *out)
-{
-	static const uint64_t pow10[] = {
-		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-		1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
-		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
-		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
-	};
-	const char *s = v->str, *end = s + v->len, *dot;
-	bool neg = *s == '-';
-	uint64_t ip, fp = 0;
-	size_t nfrac = 0;
-
-	s += neg;
-	dot = memchr(s, '.', (size_t)(end - s));
-	if (dot) {
-		nfrac = (size_t)(end - dot - 1);
-		if (!nfrac || digits_value(dot + 1, end, &fp))
-			return json_get_scaled(v, exp10, out);
-	}
-	if (digits_value(s, dot ? dot : end, &ip) || (int)nfrac > exp10 ||
-	    (size_t)((dot ? dot : end) - s) + (size_t)exp10 > 18)
-		return json_get_scaled(v, exp10, out);
-	ip = ip * pow10[exp10] + fp * pow10[exp10 - (int)nfrac];
-	*out = neg ? -(int64_t)ip : (int64_t)ip;
-	return 0;
-}
-
 /* An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not. */
 static int fast_id(const struct json_value *v, int64_t *out)
 {
@@ -1379,6 +1375,232 @@ static int fast_id(const struct json_value *v, int64_t *out)
 }
 
 /*
+ * A sample record of the common shape, as far as the line alone tells:
+ * what sample_scan finds, for commit_sample to check against the file
+ * (its time unit, its events) and add.  Offsets are into the line.
+ */
+struct sample_scan {
+	int64_t pid, tid, cpu;          /* SPAA_NO_ID when absent */
+	uint64_t period;
+	/* the timestamp's digits before and after the dot (when ts_digits) */
+	uint64_t ts_int, ts_frac;
+	uint32_t ts_off, ts_len, id_off, id_len, ev_off, ev_len;
+	/* the scanner's number for the id text, or SPAA_NONE (see scanner) */
+	uint32_t prov;
+	uint8_t ts_nint, ts_nfrac;
+	bool ts_neg, ts_digits, has_period, has_event;
+};
+
+/* Splits "123.456" into its digits, for sample_time. */
+static void scan_time(const struct json_value *v, struct sample_scan *sc)
+{
+	const char *p = v->str, *end = p + v->len, *dot;
+
+	sc->ts_neg = *p == '-';
+	p += sc->ts_neg;
+	dot = memchr(p, '.', (size_t)(end - p));
+	sc->ts_frac = 0;
+	sc->ts_nfrac = dot ? (uint8_t)(end - dot - 1 > 255 ? 255 : end - dot - 1) : 0;
+	sc->ts_nint = (uint8_t)((dot ? dot : end) - p > 255 ? 255 : (dot ? dot : end) - p);
+	sc->ts_digits = !digits_value(p, dot ? dot : end, &sc->ts_int) &&
+			(!dot || !digits_value(dot + 1, end, &sc->ts_frac));
+}
+
+/*
+ * json_get_scaled of the timestamp, at once when its digits fit 64 bits
+ * after scaling by exp10 and it has no more decimals than exp10 keeps.
+ */
+static int sample_time(const struct sample_scan *sc, const char *line, int exp10,
+		       int64_t *out)
+{
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+		1000000000, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
+		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
+	};
+	struct json_value v = {
+		.type = JSON_NUMBER, .str = line + sc->ts_off, .len = sc->ts_len,
+	};
+
+	if (sc->ts_digits && sc->ts_nfrac <= exp10 && sc->ts_nint + exp10 <= 18) {
+		uint64_t t = sc->ts_int * pow10[exp10] + sc->ts_frac * pow10[exp10 - sc->ts_nfrac];
+
+		*out = sc->ts_neg ? -(int64_t)t : (int64_t)t;
+		return 0;
+	}
+	return json_get_scaled(&v, exp10, out);
+}
+
+/*
+ * Reads a line of the common shape into *sc, needing nothing but the
+ * line (so that the decoding thread can do it, see scanner): false for
+ * anything else, and for what read_sample would reject.
+ */
+static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
+{
+	struct json_value f[FK_NKEYS];
+	unsigned seen = 0;
+	const char *c = line, *end = line + len;
+
+	c = skip_ws(c, end);
+	if (c == end || *c++ != '{')
+		return false;
+	for (;;) {
+		const char *key;
+		int k;
+
+		c = skip_ws(c, end);
+		if (c == end || *c != '"')
+			return false;
+		/* a key is one of fast_key's literals, so plain if it matches */
+		for (key = ++c; c < end && *c != '"' && *c != '\\'; c++)
+			;
+		if (c == end || *c != '"')
+			return false;
+		k = fast_key(key, (size_t)(c++ - key));
+		if (k < 0 || (seen & 1u << k))
+			return false;
+		seen |= 1u << k;
+		c = skip_ws(c, end);
+		if (c == end || *c++ != ':')
+			return false;
+		c = skip_ws(c, end);
+		if (c == end)
+			return false;
+		c = *c == '"' ? fast_string(c, end, &f[k]) : fast_number(c, end, &f[k]);
+		if (!c)
+			return false;
+		c = skip_ws(c, end);
+		if (c == end)
+			return false;
+		if (*c == '}')
+			break;
+		if (*c++ != ',')
+			return false;
+	}
+	if (skip_ws(c + 1, end) != end)
+		return false;
+	for (int k = 0; k < FK_NKEYS; k++)
+		if (!(seen & 1u << k))
+			f[k] = (struct json_value){ .str = NULL };
+
+	/* every check of read_sample that needs only the line */
+	if (f[FK_TYPE].type != JSON_STRING || f[FK_TYPE].len != 6 ||
+	    memcmp(f[FK_TYPE].str, "sample", 6) ||
+	    f[FK_TIMESTAMP].type != JSON_NUMBER || !f[FK_STACK_ID].str ||
+	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
+	    fast_id(&f[FK_PID], &sc->pid) || fast_id(&f[FK_TID], &sc->tid) ||
+	    fast_id(&f[FK_CPU], &sc->cpu) ||
+	    (f[FK_PERIOD].str && (f[FK_PERIOD].type != JSON_NUMBER ||
+				  fast_u64(&f[FK_PERIOD], &sc->period))))
+		return false;
+	if (!f[FK_PERIOD].str)
+		sc->period = 0;
+	sc->has_period = f[FK_PERIOD].str != NULL;
+	sc->has_event = f[FK_EVENT].str != NULL;
+	/* a line is at most SPAA_MAX_LINE < 4 GiB (input.h) */
+	sc->ts_off = (uint32_t)(f[FK_TIMESTAMP].str - line);
+	sc->ts_len = (uint32_t)f[FK_TIMESTAMP].len;
+	sc->id_off = (uint32_t)(f[FK_STACK_ID].str - line);
+	sc->id_len = (uint32_t)f[FK_STACK_ID].len;
+	sc->ev_off = sc->has_event ? (uint32_t)(f[FK_EVENT].str - line) : 0;
+	sc->ev_len = sc->has_event ? (uint32_t)f[FK_EVENT].len : 0;
+	sc->prov = SPAA_NONE;
+	scan_time(&f[FK_TIMESTAMP], sc);
+	return true;
+}
+
+/*
+ * Adds a sample that sample_scan read from line.  Returns 1 when done, 0
+ * when the general path must read the line (a timestamp out of range,
+ * an unknown event: nothing was changed), -1 with err set when interning
+ * or add_sample failed.
+ */
+static int commit_sample(struct reader *r, const char *line,
+			 const struct sample_scan *sc, struct spaa_error *err)
+{
+	struct spaa_sample s = {
+		.file = r->file, .line = r->line, .pid = sc->pid, .tid = sc->tid,
+		.cpu = sc->cpu, .period = sc->period, .has_period = sc->has_period,
+	};
+	struct json_value ev = {
+		.type = JSON_STRING, .str = line + sc->ev_off, .len = sc->ev_len,
+	};
+	uint32_t id = SPAA_NONE;
+
+	if (sample_time(sc, line, r->time_exp10, &s.time))
+		return 0;
+	s.event = find_event(r, sc->has_event ? &ev : NULL);
+	if (s.event == SPAA_NONE)
+		return 0;
+	if (sc->prov < r->prov_stack_alloc && r->prov_stack[sc->prov] != SPAA_NONE)
+		s.stack = r->prov_stack[sc->prov];
+	else if (intern_id(r, line + sc->id_off, sc->id_len, &id, err))
+		return -1;
+	if (add_sample(r, &s, id, err))
+		return -1;
+	if (id != SPAA_NONE && sc->prov != SPAA_NONE) {
+		size_t old = r->prov_stack_alloc;
+
+		SPAA_ALLOC_GROW(r->prov_stack, (size_t)sc->prov + 1, r->prov_stack_alloc);
+		for (size_t i = old; i < r->prov_stack_alloc; i++)
+			r->prov_stack[i] = SPAA_NONE;
+		r->prov_stack[sc->prov] = s.stack;
+	}
+	return 1;
+}
+
+/*
+ * The scanner (spaa_input_set_scanner) runs sample_scan on the decoding
+ * thread, ahead of the reader, and numbers the stack id texts in order
+ * of first sight: the reader then maps a number to its stack with one
+ * array access (prov_stack), where looking the text up is a hash probe
+ * and a cache miss per sample.  Its table is its own: the thread touches
+ * nothing of the reader's.
+ */
+/* How many scanned records ahead on_sample_soon is told of a stack. */
+#define SAMPLE_SOON 8
+
+struct scanner {
+	struct id_cache ids;    /* id text -> number + 1 */
+	uint32_t nr, max;       /* max: the reader's bound on strings */
+};
+
+static int scanner_scan(void *ctx, const char *line, size_t len, void *rec)
+{
+	struct scanner *t = ctx;
+	struct sample_scan *sc = rec;
+	struct id_slot e;
+	uint64_t h;
+	uint32_t n;
+
+	if (!sample_scan(line, len, sc))
+		return 0;
+	if (!sc->id_len || sc->id_len > ID_CACHE_TEXT)
+		return 1;
+	n = id_cache_find(&t->ids, line + sc->id_off, sc->id_len, &e, &h);
+	if (!n) {
+		/* a number per string the reader may intern, at most */
+		if (t->nr >= t->max)
+			return 1;
+		e.str = n = ++t->nr;
+		id_cache_add(&t->ids, h, &e);
+	}
+	sc->prov = n - 1;
+	return 1;
+}
+
+static void scanner_free(void *ctx)
+{
+	struct scanner *t = ctx;
+
+	if (t)
+		free(t->ids.slots);
+	free(t);
+}
+
+/*
  * Returns 1 when the line was a sample record of the common shape and is
  * now read, 0 when the general path must read it (nothing was changed),
  * -1 with err set when add_sample failed.
@@ -1386,74 +1608,26 @@ static int fast_id(const struct json_value *v, int64_t *out)
 static int fast_sample(struct reader *r, const char *line, size_t len,
 		       struct spaa_error *err)
 {
-	struct json_value f[FK_NKEYS];
-	unsigned seen = 0;
-	struct spaa_sample s = { .file = r->file, .line = r->line };
-	uint32_t id;
-	const char *c = line, *end = line + len;
+	const struct sample_scan *pre = spaa_input_scanned(r->in);
+	struct sample_scan sc;
 
-	c = skip_ws(c, end);
-	if (c == end || *c++ != '{')
-		return 0;
-	for (;;) {
-		const char *key;
-		int k;
+	if (pre) {
+		const struct sample_scan *soon;
 
-		c = skip_ws(c, end);
-		if (c == end || *c != '"')
-			return 0;
-		/* a key is one of fast_key's literals, so plain if it matches */
-		for (key = ++c; c < end && *c != '"' && *c != '\\'; c++)
-			;
-		if (c == end || *c != '"')
-			return 0;
-		k = fast_key(key, (size_t)(c++ - key));
-		if (k < 0 || (seen & 1u << k))
-			return 0;
-		seen |= 1u << k;
-		c = skip_ws(c, end);
-		if (c == end || *c++ != ':')
-			return 0;
-		c = skip_ws(c, end);
-		if (c == end)
-			return 0;
-		c = *c == '"' ? fast_string(c, end, &f[k]) : fast_number(c, end, &f[k]);
-		if (!c)
-			return 0;
-		c = skip_ws(c, end);
-		if (c == end)
-			return 0;
-		if (*c == '}')
-			break;
-		if (*c++ != ',')
-			return 0;
+		/*
+		 * Far enough ahead for its memory to arrive by then, near
+		 * enough for the hint to still be in cache.
+		 */
+		if (r->o->on_sample_soon &&
+		    (soon = spaa_input_scanned_ahead(r->in, SAMPLE_SOON)) &&
+		    soon->prov < r->prov_stack_alloc &&
+		    r->prov_stack[soon->prov] != SPAA_NONE)
+			r->o->on_sample_soon(r->o->data, r->prov_stack[soon->prov]);
+		return commit_sample(r, line, pre, err);
 	}
-	if (skip_ws(c + 1, end) != end)
+	if (!sample_scan(line, len, &sc))
 		return 0;
-	for (int k = 0; k < FK_NKEYS; k++)
-		if (!(seen & 1u << k))
-			f[k] = (struct json_value){ .str = NULL };
-
-	/* every check of read_sample, failing over to it instead of erring */
-	if (f[FK_TYPE].type != JSON_STRING || f[FK_TYPE].len != 6 ||
-	    memcmp(f[FK_TYPE].str, "sample", 6) ||
-	    f[FK_TIMESTAMP].type != JSON_NUMBER ||
-	    fast_scaled(&f[FK_TIMESTAMP], r->time_exp10, &s.time) ||
-	    !f[FK_STACK_ID].str ||
-	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
-	    fast_id(&f[FK_PID], &s.pid) || fast_id(&f[FK_TID], &s.tid) ||
-	    fast_id(&f[FK_CPU], &s.cpu) ||
-	    (f[FK_PERIOD].str && (f[FK_PERIOD].type != JSON_NUMBER ||
-				  fast_u64(&f[FK_PERIOD], &s.period))))
-		return 0;
-	s.has_period = f[FK_PERIOD].str != NULL;
-	s.event = find_event(r, f[FK_EVENT].str ? &f[FK_EVENT] : NULL);
-	if (s.event == SPAA_NONE)
-		return 0;
-	if (intern_id(r, f[FK_STACK_ID].str, f[FK_STACK_ID].len, &id, err) ||
-	    add_sample(r, &s, id, err))
-		return -1;
-	return 1;
+	return commit_sample(r, line, &sc, err);
 }
 
 static int read_window(struct reader *r, const struct json_value *v,
@@ -1700,6 +1874,7 @@ static void reader_release(struct reader *r)
 	free(r->related);
 	free(r->fbuf);
 	free(r->wbuf);
+	free(r->prov_stack);
 }
 
 int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
@@ -1730,6 +1905,13 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
 	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
 
+	if (!opts->no_fast_path) {
+		struct scanner *t = spaa_xcalloc(1, sizeof(*t));
+
+		t->max = max_strings(opts);
+		spaa_input_set_scanner(in, scanner_scan, t, scanner_free,
+				       sizeof(struct sample_scan));
+	}
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
