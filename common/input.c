@@ -104,9 +104,8 @@ struct pipeline {
 	size_t cursor;          /* the head block's next scanner record */
 
 	/* the line scanner (spaa_input_set_scanner), set under lock */
-	spaa_input_scan_fn scan;
-	void *scan_ctx;         /* owned */
-	void (*scan_free)(void *);
+	struct spaa_input_scanner scan; /* its ctx owned */
+	int scanning;
 	size_t scan_stride;
 	/* the decoding thread's place in the line structure */
 	uint64_t scan_lineno;   /* line feeds decoded so far */
@@ -393,7 +392,7 @@ static ssize_t source_fill(struct source *src, char *out, size_t space,
  * line.
  */
 static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
-			  spaa_input_scan_fn scan, void *ctx, size_t stride)
+			  const struct spaa_input_scanner *scan, size_t stride)
 {
 	const char *p = b->data, *end = b->data + b->len;
 
@@ -417,15 +416,19 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		len = (size_t)(nl - p);
 		if (len && p[len - 1] == '\r')
 			len--;
-		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
-		e = b->scans + b->nscans * stride;
-		if (scan && scan(ctx, p, len, e + sizeof(uint64_t))) {
-			memcpy(e, &pl->scan_lineno, sizeof(uint64_t));
-			b->nscans++;
+		if (scan) {
+			SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
+			e = b->scans + b->nscans * stride;
+			if (scan->scan(scan->ctx, p, len, e + sizeof(uint64_t))) {
+				memcpy(e, &pl->scan_lineno, sizeof(uint64_t));
+				b->nscans++;
+			}
 		}
 		p = nl + 1;
 	}
 	pl->scan_partial = p < end;
+	if (scan && scan->batch && b->nscans)
+		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
 }
 
 static void *pipeline_run(void *arg)
@@ -436,8 +439,8 @@ static void *pipeline_run(void *arg)
 
 	for (;;) {
 		struct pipe_block *b = &pl->blocks[tail];
-		spaa_input_scan_fn scan;
-		void *ctx;
+		struct spaa_input_scanner scan;
+		int scanning;
 		size_t stride;
 		ssize_t r = 1;
 
@@ -449,7 +452,7 @@ static void *pipeline_run(void *arg)
 			return NULL;
 		}
 		scan = pl->scan;
-		ctx = pl->scan_ctx;
+		scanning = pl->scanning;
 		stride = pl->scan_stride;
 		pthread_mutex_unlock(&pl->lock);
 
@@ -465,9 +468,12 @@ static void *pipeline_run(void *arg)
 		}
 		b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
 		b->bytes_read = in->src.bytes_read;
-		b->nscans = 0;
-		if (scan)
-			pipeline_scan(pl, b, scan, ctx, stride);
+		/*
+		 * Lines are counted even before a scanner is set (it may
+		 * come after the first blocks), so records always carry the
+		 * right line numbers.
+		 */
+		pipeline_scan(pl, b, scanning ? &scan : NULL, stride);
 
 		pthread_mutex_lock(&pl->lock);
 		pl->count++;
@@ -521,8 +527,8 @@ static void pipeline_free(struct pipeline *pl)
 		free(pl->blocks[i].data);
 		free(pl->blocks[i].scans);
 	}
-	if (pl->scan_free)
-		pl->scan_free(pl->scan_ctx);
+	if (pl->scan.free_ctx)
+		pl->scan.free_ctx(pl->scan.ctx);
 	free(pl);
 }
 
@@ -859,22 +865,21 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	return 0;
 }
 
-int spaa_input_set_scanner(struct spaa_input *in, spaa_input_scan_fn fn,
-			   void *ctx, void (*free_ctx)(void *), size_t rec_size)
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s)
 {
 	struct pipeline *pl = in->pipe;
 
 	/* gzip: inflating alone keeps the decoding thread the slower one */
-	if (!pl || pl->scan || in->src.comp == SPAA_COMP_GZIP) {
-		if (free_ctx)
-			free_ctx(ctx);
+	if (!pl || pl->scanning || in->src.comp == SPAA_COMP_GZIP) {
+		if (s->free_ctx)
+			s->free_ctx(s->ctx);
 		return 0;
 	}
 	pthread_mutex_lock(&pl->lock);
-	pl->scan = fn;
-	pl->scan_ctx = ctx;
-	pl->scan_free = free_ctx;
-	pl->scan_stride = sizeof(uint64_t) + (rec_size + 7) / 8 * 8;
+	pl->scan = *s;
+	pl->scanning = 1;
+	pl->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
 	pthread_mutex_unlock(&pl->lock);
 	return 1;
 }
@@ -885,7 +890,7 @@ static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
 	const struct pipeline *pl = in->pipe;
 	const struct pipe_block *b;
 
-	if (!pl || !pl->scan || !pl->reading)
+	if (!pl || !pl->scanning || !pl->reading)
 		return NULL;
 	b = &pl->blocks[pl->head];
 	if (pl->cursor + k >= b->nscans)

@@ -79,20 +79,31 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
  * rec_size bytes to rec (8-byte aligned).  It runs on another thread:
  * ctx is its own, and fn touches nothing else.
  */
-typedef int (*spaa_input_scan_fn)(void *ctx, const char *line, size_t len,
-				  void *rec);
+struct spaa_input_scanner {
+	int (*scan)(void *ctx, const char *line, size_t len, void *rec);
+	/*
+	 * Optional: called after scan has run over the lines of a block
+	 * with the n records it wrote, stride bytes apart, while the
+	 * block's data is still there: for work better done in a batch,
+	 * such as table lookups that can be prefetched.
+	 */
+	void (*batch)(void *ctx, void *first, size_t n, size_t stride);
+	void *ctx;
+	void (*free_ctx)(void *ctx);    /* may be NULL */
+	size_t rec_size;
+};
 
 /*
- * Has fn run over the lines decoded from now on; ownership of ctx passes
- * to in (free_ctx(ctx) at spaa_input_close, or at once when this returns
- * 0).  Returns 1, or 0 when nothing will be scanned: no decoding thread
- * (standard input), a scanner set already, or gzip input (inflating
- * alone keeps that thread busier than the reader).  Lines decoded
- * before the call, and lines split across the thread's blocks, are
- * never scanned: a record is a shortcut, the line is always there.
+ * Has s run over the lines decoded from now on; ownership of s->ctx
+ * passes to in (free_ctx at spaa_input_close, or at once when this
+ * returns 0).  Returns 1, or 0 when nothing will be scanned: no decoding
+ * thread (standard input), a scanner set already, or gzip input
+ * (inflating alone keeps that thread busier than the reader).  Lines
+ * decoded before the call, and lines split across the thread's blocks,
+ * are never scanned: a record is a shortcut, the line is always there.
  */
-int spaa_input_set_scanner(struct spaa_input *in, spaa_input_scan_fn fn,
-			   void *ctx, void (*free_ctx)(void *), size_t rec_size);
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s);
 
 /*
  * The record fn wrote for the line last returned by spaa_input_getline,

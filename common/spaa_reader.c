@@ -443,12 +443,8 @@ static void id_cache_grow(struct id_cache *c)
 	free(old.slots);
 }
 
-/*
- * The string index cached for id text s (0 < len <= ID_CACHE_TEXT), or 0;
- * *e and *h are then ready for id_cache_add.
- */
-static uint32_t id_cache_find(const struct id_cache *c, const char *s, size_t len,
-			      struct id_slot *e, uint64_t *h)
+/* The slot of id text s (0 < len <= ID_CACHE_TEXT) to look up; its hash. */
+static uint64_t id_slot_of(const char *s, size_t len, struct id_slot *e)
 {
 	struct id_key k;
 
@@ -457,8 +453,16 @@ static uint32_t id_cache_find(const struct id_cache *c, const char *s, size_t le
 	memcpy(e->text, s, len);
 	e->len = (uint8_t)len;
 	k = id_key_of(e);
-	*h = id_key_hash(&k);
-	for (size_t i = *h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask) {
+	return id_key_hash(&k);
+}
+
+/* The string index cached for slot e of hash h, or 0. */
+static uint32_t id_cache_lookup(const struct id_cache *c, const struct id_slot *e,
+				uint64_t h)
+{
+	struct id_key k = id_key_of(e);
+
+	for (size_t i = h & c->mask; c->slots && c->slots[i].str; i = (i + 1) & c->mask) {
 		struct id_key ki = id_key_of(&c->slots[i]);
 
 		if (id_key_eq(&ki, &k))
@@ -488,7 +492,8 @@ static int intern_id(struct reader *r, const char *s, size_t len, uint32_t *out,
 
 	if (!len || len > ID_CACHE_TEXT)
 		return intern(r, s, len, out, err);
-	if ((*out = id_cache_find(&r->ids, s, len, &e, &h)))
+	h = id_slot_of(s, len, &e);
+	if ((*out = id_cache_lookup(&r->ids, &e, h)))
 		return 0;
 	if (intern(r, s, len, &e.str, err))
 		return -1;
@@ -1387,6 +1392,7 @@ struct sample_scan {
 	uint32_t ts_off, ts_len, id_off, id_len, ev_off, ev_len;
 	/* the scanner's number for the id text, or SPAA_NONE (see scanner) */
 	uint32_t prov;
+	const char *id_text;    /* the scanner's, from its scan to its batch */
 	uint8_t ts_nint, ts_nfrac;
 	bool ts_neg, ts_digits, has_period, has_event;
 };
@@ -1569,26 +1575,62 @@ struct scanner {
 
 static int scanner_scan(void *ctx, const char *line, size_t len, void *rec)
 {
-	struct scanner *t = ctx;
 	struct sample_scan *sc = rec;
-	struct id_slot e;
-	uint64_t h;
-	uint32_t n;
 
+	(void)ctx;
 	if (!sample_scan(line, len, sc))
 		return 0;
-	if (!sc->id_len || sc->id_len > ID_CACHE_TEXT)
-		return 1;
-	n = id_cache_find(&t->ids, line + sc->id_off, sc->id_len, &e, &h);
+	sc->id_text = line + sc->id_off;
+	return 1;
+}
+
+/* The number of the id of sc, given a new one on first sight. */
+static void scanner_number(struct scanner *t, struct sample_scan *sc)
+{
+	struct id_slot e;
+	uint64_t h = id_slot_of(sc->id_text, sc->id_len, &e);
+	uint32_t n = id_cache_lookup(&t->ids, &e, h);
+
 	if (!n) {
 		/* a number per string the reader may intern, at most */
 		if (t->nr >= t->max)
-			return 1;
+			return;
 		e.str = n = ++t->nr;
 		id_cache_add(&t->ids, h, &e);
 	}
 	sc->prov = n - 1;
-	return 1;
+}
+
+/*
+ * Numbers the ids of a block's samples in order, each slot prefetched
+ * SCAN_AHEAD samples before it is looked up: the table is larger than
+ * the cache, and a lookup is little work beside its miss.
+ */
+#define SCAN_AHEAD 8
+
+static void scanner_batch(void *ctx, void *first, size_t n, size_t stride)
+{
+	struct scanner *t = ctx;
+	char *recs = first;
+
+	for (size_t i = 0; i < n + SCAN_AHEAD; i++) {
+		struct sample_scan *sc;
+
+		if (i < n) {
+			sc = (struct sample_scan *)(void *)(recs + i * stride);
+			if (sc->id_len && sc->id_len <= ID_CACHE_TEXT && t->ids.slots) {
+				struct id_slot e;
+				uint64_t h = id_slot_of(sc->id_text, sc->id_len, &e);
+
+				__builtin_prefetch(&t->ids.slots[h & t->ids.mask]);
+			}
+		}
+		if (i < SCAN_AHEAD)
+			continue;
+		sc = (struct sample_scan *)(void *)(recs + (i - SCAN_AHEAD) * stride);
+		if (sc->id_len && sc->id_len <= ID_CACHE_TEXT)
+			scanner_number(t, sc);
+	}
 }
 
 static void scanner_free(void *ctx)
@@ -1909,8 +1951,10 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		struct scanner *t = spaa_xcalloc(1, sizeof(*t));
 
 		t->max = max_strings(opts);
-		spaa_input_set_scanner(in, scanner_scan, t, scanner_free,
-				       sizeof(struct sample_scan));
+		spaa_input_set_scanner(in, &(struct spaa_input_scanner){
+			.scan = scanner_scan, .batch = scanner_batch, .ctx = t,
+			.free_ctx = scanner_free, .rec_size = sizeof(struct sample_scan),
+		});
 	}
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
