@@ -332,7 +332,7 @@ static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 	return i;
 }
 
-void spaa_fold_prefetch(void *fold, uint32_t stack)
+void spaa_fold_prefetch(void *fold, uint32_t stack, bool near)
 {
 	const struct spaa_fold *f = fold;
 	const struct spaa_fold_head *h;
@@ -341,6 +341,10 @@ void spaa_fold_prefetch(void *fold, uint32_t stack)
 		return;
 	/* fold_group's reads: the head, then the groups it names */
 	h = &f->head[stack];
+	if (!near) {
+		__builtin_prefetch(h);
+		return;
+	}
 	for (int x = 0; x < 2; x++)
 		if (h->g[x] != SPAA_NONE)
 			__builtin_prefetch(&f->groups[h->g[x]], 1);

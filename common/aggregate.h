@@ -165,8 +165,11 @@ void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err);
 
-/* Prefetches the groups of stack (a load_opts on_sample_soon). */
-void spaa_fold_prefetch(void *fold, uint32_t stack);
+/*
+ * Prefetches what spaa_fold_add of a sample of stack reads (a load_opts
+ * on_sample_soon): the stack's head, when near its groups.
+ */
+void spaa_fold_prefetch(void *fold, uint32_t stack, bool near);
 
 /* The key of sample group i (0 <= i < f->nkeys); borrowed. */
 static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,

@@ -84,13 +84,15 @@ struct spaa_load_opts {
 	int (*on_sample)(void *data, const struct spaa_profile *p,
 			 const struct spaa_sample *s, struct spaa_error *err);
 	/*
-	 * A hint, may be NULL: a sample record of this stack is a few
+	 * A hint, may be NULL: a sample record of this stack is some
 	 * records ahead (when the reader knows it early), so on_sample can
-	 * have its memory fetched while earlier records are added.  Not
-	 * every sample is announced, and an announced one may not come; it
-	 * must change nothing.
+	 * have its memory fetched while earlier records are added; told
+	 * twice, first with near false, then a few records before it comes
+	 * with near true (time to fetch what the first fetch points to).
+	 * Not every sample is announced, and an announced one may not come;
+	 * it must change nothing.
 	 */
-	void (*on_sample_soon)(void *data, uint32_t stack);
+	void (*on_sample_soon)(void *data, uint32_t stack, bool near);
 	/*
 	 * SPAA input only (spaa-convert's validating copy): called with each
 	 * line as read (line ending removed), before it is parsed, which may

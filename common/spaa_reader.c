@@ -1238,24 +1238,52 @@ static int read_sample(struct reader *r, const struct json_value *v,
 enum { FK_TYPE, FK_TIMESTAMP, FK_STACK_ID, FK_EVENT, FK_PID, FK_TID, FK_CPU,
        FK_PERIOD, FK_NKEYS };
 
-static int fast_key(const char *k, size_t n)
+/*
+ * The key whose opening quote is at c[-1]: *pc moves past its closing
+ * quote.  -1 for any key but these.  Compared as literals, closing quote
+ * included, not byte by byte: a key equal to one of them up to there is
+ * that key (an escape would show as a backslash).
+ */
+static bool key_is(const char *c, size_t room, const char *lit, size_t n)
 {
-	switch (n) {
-	case 3:
-		return !memcmp(k, "pid", 3) ? FK_PID : !memcmp(k, "tid", 3) ? FK_TID :
-		       !memcmp(k, "cpu", 3) ? FK_CPU : -1;
-	case 4:
-		return !memcmp(k, "type", 4) ? FK_TYPE : -1;
-	case 5:
-		return !memcmp(k, "event", 5) ? FK_EVENT : -1;
-	case 6:
-		return !memcmp(k, "period", 6) ? FK_PERIOD : -1;
-	case 8:
-		return !memcmp(k, "stack_id", 8) ? FK_STACK_ID : -1;
-	case 9:
-		return !memcmp(k, "timestamp", 9) ? FK_TIMESTAMP : -1;
+	return room >= n && !memcmp(c, lit, n);
+}
+
+static int fast_key(const char **pc, const char *end)
+{
+	/* each with its closing quote; literal lengths compile to a few loads */
+#define KEY_IS(lit) key_is(c, room, lit "\"", sizeof(lit))
+	static const uint8_t len[FK_NKEYS] = {
+		[FK_TYPE] = 5, [FK_TIMESTAMP] = 10, [FK_STACK_ID] = 9,
+		[FK_EVENT] = 6, [FK_PID] = 4, [FK_TID] = 4, [FK_CPU] = 4,
+		[FK_PERIOD] = 7,
+	};
+	const char *c = *pc;
+	size_t room = (size_t)(end - c);
+	int k = -1;
+
+	switch (*c) {
+	case 't':
+		k = KEY_IS("type") ? FK_TYPE : KEY_IS("timestamp") ? FK_TIMESTAMP :
+		    KEY_IS("tid") ? FK_TID : -1;
+		break;
+	case 'p':
+		k = KEY_IS("pid") ? FK_PID : KEY_IS("period") ? FK_PERIOD : -1;
+		break;
+	case 'c':
+		k = KEY_IS("cpu") ? FK_CPU : -1;
+		break;
+	case 'e':
+		k = KEY_IS("event") ? FK_EVENT : -1;
+		break;
+	case 's':
+		k = KEY_IS("stack_id") ? FK_STACK_ID : -1;
+		break;
 	}
-	return -1;
+#undef KEY_IS
+	if (k >= 0)
+		*pc = c + len[k];
+	return k;
 }
 
 static const char *skip_ws(const char *c, const char *end)
@@ -1274,6 +1302,60 @@ static bool plain_byte(char c)
 }
 
 /*
+ * Runs of digits and of plain string bytes are measured eight bytes at a
+ * time where the line has eight more, with word arithmetic instead of a
+ * branch per byte: a sample line is mostly such runs, and the branch
+ * that ends each one is the one a byte loop mispredicts.  The masks
+ * below are exact per byte (no carry crosses a byte), so the lowest
+ * flagged byte is the first one that ends the run.  Little-endian
+ * machines only (the first byte of a word is its lowest); elsewhere the
+ * byte loops do it all.
+ */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define FAST_WORDS 1
+#else
+#define FAST_WORDS 0
+#endif
+
+#define BYTES(b) (0x0101010101010101ULL * (b))
+
+static uint64_t load_word(const char *p)
+{
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* The high bit of each byte of x that is not zero. */
+static uint64_t nonzero_bytes(uint64_t x)
+{
+	return (((x & BYTES(0x7f)) + BYTES(0x7f)) | x) & BYTES(0x80);
+}
+
+/* Bytes of w that plain_byte refuses. */
+static uint64_t unplain_bytes(uint64_t w)
+{
+	return (~nonzero_bytes(w ^ BYTES('"')) | ~nonzero_bytes(w ^ BYTES('\\')) |
+		~nonzero_bytes(w ^ BYTES(0x7f)) | ~nonzero_bytes(w & BYTES(0xe0)) |
+		w) & BYTES(0x80);
+}
+
+/* Bytes of w that are not ASCII digits. */
+static uint64_t nondigit_bytes(uint64_t w)
+{
+	/* a digit has high nibble 3 and a low nibble that + 6 stays below 16 */
+	return nonzero_bytes(((w & BYTES(0xf0)) ^ BYTES(0x30)) |
+			     (((w & BYTES(0x0f)) + BYTES(0x06)) & BYTES(0xf0)));
+}
+
+/* The number of bytes before the first flagged one of mask m. */
+static unsigned first_flagged(uint64_t m)
+{
+	return m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
+}
+
+/*
  * A string without escapes or bytes outside printable ASCII, whose
  * opening quote is at *c; NULL for anything else.  Returns the byte
  * after the closing quote.
@@ -1282,7 +1364,12 @@ static const char *fast_string(const char *c, const char *end,
 			       struct json_value *v)
 {
 	const char *s = ++c;
+	unsigned k = 8;
 
+	while (FAST_WORDS && k == 8 && end - c >= 8) {
+		k = first_flagged(unplain_bytes(load_word(c)));
+		c += k;
+	}
 	while (c < end && plain_byte(*c))
 		c++;
 	if (c == end || *c != '"')
@@ -1296,28 +1383,74 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* A number in the strict JSON grammar starting at c; NULL if not one. */
+/*
+ * The digits of a number as fast_number reads them, up to 18 before and
+ * 18 after the dot (19: more, and ip or fp is not the value of them).
+ */
+struct fast_num {
+	uint64_t ip, fp;
+	uint8_t nint, nfrac;
+	bool neg, exp;
+};
+
+/* Appends the digits at *pc to *v, counting them in *n up to 19. */
+static const char *fast_digits(const char *c, const char *end, uint64_t *v,
+			       uint8_t *n)
+{
+	static const uint64_t pow10[] = {
+		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+	};
+	unsigned k = 8;
+
+	while (FAST_WORDS && k == 8 && end - c >= 8 && *n + 8 <= 18) {
+		uint64_t w = load_word(c), t;
+
+		k = first_flagged(nondigit_bytes(w));
+		if (!k)
+			break;
+		/*
+		 * The k digits as 0..9 in the top k bytes, zeros below
+		 * (leading zeros), then summed pairwise: 8 digits by three
+		 * multiplications.
+		 */
+		t = (w - BYTES('0')) << (8 * (8 - k));
+		t = t * 10 + (t >> 8);
+		t = ((t & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
+		     ((t >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;
+		*v = *v * pow10[k] + t;
+		*n = (uint8_t)(*n + k);
+		c += k;
+	}
+	for (; c < end && is_digit(*c); c++)
+		if (*n < 19 && ++*n < 19)
+			*v = *v * 10 + (uint64_t)(*c - '0');
+	return c;
+}
+
+/*
+ * A number in the strict JSON grammar starting at c, its digits read in
+ * the same pass; NULL if not one.
+ */
 static const char *fast_number(const char *c, const char *end,
-			       struct json_value *v)
+			       struct json_value *v, struct fast_num *n)
 {
 	const char *s = c;
 
-	if (c < end && *c == '-')
-		c++;
+	*n = (struct fast_num){ .neg = c < end && *c == '-' };
+	c += n->neg;
 	if (c == end || !is_digit(*c))
 		return NULL;
 	if (*c == '0')
-		c++;
+		n->nint = 1, c++;
 	else
-		while (c < end && is_digit(*c))
-			c++;
+		c = fast_digits(c, end, &n->ip, &n->nint);
 	if (c < end && *c == '.') {
 		if (++c == end || !is_digit(*c))
 			return NULL;
-		while (c < end && is_digit(*c))
-			c++;
+		c = fast_digits(c, end, &n->fp, &n->nfrac);
 	}
 	if (c < end && (*c == 'e' || *c == 'E')) {
+		n->exp = true;
 		if (++c < end && (*c == '+' || *c == '-'))
 			c++;
 		if (c == end || !is_digit(*c))
@@ -1329,54 +1462,45 @@ static const char *fast_number(const char *c, const char *end,
 	return c;
 }
 
+/* A plain integer of at most 18 digits: what cannot overflow 64 bits. */
+static bool fast_int(const struct fast_num *n)
+{
+	return !n->exp && !n->nfrac && n->nint <= 18;
+}
+
 /*
- * Plain decimal numbers of at most 18 digits cannot overflow 64 bits, so
- * they are converted here, in one pass; anything else (more digits, a
- * fraction or exponent to round) goes to the exact conversions of json.h,
- * which give the same value for these.
+ * An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not.
+ * Anything but a plain integer goes to the exact conversion of json.h.
  */
-static int digits_value(const char *s, const char *end, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (s == end || end - s > 18)
-		return -1;
-	for (; s < end; s++) {
-		if (!is_digit(*s))
-			return -1;
-		v = v * 10 + (uint64_t)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-static int fast_i64(const struct json_value *v, int64_t *out)
-{
-	bool neg = v->str[0] == '-';
-	uint64_t m;
-
-	if (digits_value(v->str + neg, v->str + v->len, &m))
-		return json_get_i64(v, out);
-	*out = neg ? -(int64_t)m : (int64_t)m;
-	return 0;
-}
-
-static int fast_u64(const struct json_value *v, uint64_t *out)
-{
-	if (digits_value(v->str, v->str + v->len, out))
-		return json_get_u64(v, out);
-	return 0;
-}
-
-/* An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not. */
-static int fast_id(const struct json_value *v, int64_t *out)
+static int fast_id(const struct json_value *v, const struct fast_num *n,
+		   int64_t *out)
 {
 	*out = SPAA_NO_ID;
 	if (!v->str)
 		return 0;
-	if (v->type != JSON_NUMBER || fast_i64(v, out) || *out == SPAA_NO_ID)
+	if (v->type != JSON_NUMBER)
 		return -1;
-	return 0;
+	if (fast_int(n))
+		*out = n->neg ? -(int64_t)n->ip : (int64_t)n->ip;
+	else if (json_get_i64(v, out))
+		return -1;
+	return *out == SPAA_NO_ID ? -1 : 0;
+}
+
+/* The period as read_sample reads it; -1 if it would be rejected. */
+static int fast_period(const struct json_value *v, const struct fast_num *n,
+		       uint64_t *out)
+{
+	*out = 0;
+	if (!v->str)
+		return 0;
+	if (v->type != JSON_NUMBER)
+		return -1;
+	if (fast_int(n) && !n->neg) {
+		*out = n->ip;
+		return 0;
+	}
+	return json_get_u64(v, out);
 }
 
 /*
@@ -1396,21 +1520,6 @@ struct sample_scan {
 	uint8_t ts_nint, ts_nfrac;
 	bool ts_neg, ts_digits, has_period, has_event;
 };
-
-/* Splits "123.456" into its digits, for sample_time. */
-static void scan_time(const struct json_value *v, struct sample_scan *sc)
-{
-	const char *p = v->str, *end = p + v->len, *dot;
-
-	sc->ts_neg = *p == '-';
-	p += sc->ts_neg;
-	dot = memchr(p, '.', (size_t)(end - p));
-	sc->ts_frac = 0;
-	sc->ts_nfrac = dot ? (uint8_t)(end - dot - 1 > 255 ? 255 : end - dot - 1) : 0;
-	sc->ts_nint = (uint8_t)((dot ? dot : end) - p > 255 ? 255 : (dot ? dot : end) - p);
-	sc->ts_digits = !digits_value(p, dot ? dot : end, &sc->ts_int) &&
-			(!dot || !digits_value(dot + 1, end, &sc->ts_frac));
-}
 
 /*
  * json_get_scaled of the timestamp, at once when its digits fit 64 bits
@@ -1446,25 +1555,21 @@ static int sample_time(const struct sample_scan *sc, const char *line, int exp10
 static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 {
 	struct json_value f[FK_NKEYS];
+	struct fast_num num[FK_NKEYS];
 	unsigned seen = 0;
 	const char *c = line, *end = line + len;
+	const struct fast_num *ts = &num[FK_TIMESTAMP];
 
 	c = skip_ws(c, end);
 	if (c == end || *c++ != '{')
 		return false;
 	for (;;) {
-		const char *key;
 		int k;
 
 		c = skip_ws(c, end);
-		if (c == end || *c != '"')
+		if (c == end || *c++ != '"')
 			return false;
-		/* a key is one of fast_key's literals, so plain if it matches */
-		for (key = ++c; c < end && *c != '"' && *c != '\\'; c++)
-			;
-		if (c == end || *c != '"')
-			return false;
-		k = fast_key(key, (size_t)(c++ - key));
+		k = fast_key(&c, end);
 		if (k < 0 || (seen & 1u << k))
 			return false;
 		seen |= 1u << k;
@@ -1474,7 +1579,7 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 		c = skip_ws(c, end);
 		if (c == end)
 			return false;
-		c = *c == '"' ? fast_string(c, end, &f[k]) : fast_number(c, end, &f[k]);
+		c = *c == '"' ? fast_string(c, end, &f[k]) : fast_number(c, end, &f[k], &num[k]);
 		if (!c)
 			return false;
 		c = skip_ws(c, end);
@@ -1496,13 +1601,11 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 	    memcmp(f[FK_TYPE].str, "sample", 6) ||
 	    f[FK_TIMESTAMP].type != JSON_NUMBER || !f[FK_STACK_ID].str ||
 	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
-	    fast_id(&f[FK_PID], &sc->pid) || fast_id(&f[FK_TID], &sc->tid) ||
-	    fast_id(&f[FK_CPU], &sc->cpu) ||
-	    (f[FK_PERIOD].str && (f[FK_PERIOD].type != JSON_NUMBER ||
-				  fast_u64(&f[FK_PERIOD], &sc->period))))
+	    fast_id(&f[FK_PID], &num[FK_PID], &sc->pid) ||
+	    fast_id(&f[FK_TID], &num[FK_TID], &sc->tid) ||
+	    fast_id(&f[FK_CPU], &num[FK_CPU], &sc->cpu) ||
+	    fast_period(&f[FK_PERIOD], &num[FK_PERIOD], &sc->period))
 		return false;
-	if (!f[FK_PERIOD].str)
-		sc->period = 0;
 	sc->has_period = f[FK_PERIOD].str != NULL;
 	sc->has_event = f[FK_EVENT].str != NULL;
 	/* a line is at most SPAA_MAX_LINE < 4 GiB (input.h) */
@@ -1513,7 +1616,12 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 	sc->ev_off = sc->has_event ? (uint32_t)(f[FK_EVENT].str - line) : 0;
 	sc->ev_len = sc->has_event ? (uint32_t)f[FK_EVENT].len : 0;
 	sc->prov = SPAA_NONE;
-	scan_time(&f[FK_TIMESTAMP], sc);
+	sc->ts_int = ts->ip;
+	sc->ts_frac = ts->fp;
+	sc->ts_nint = ts->nint;
+	sc->ts_nfrac = ts->nfrac;
+	sc->ts_neg = ts->neg;
+	sc->ts_digits = !ts->exp && ts->nint <= 18 && ts->nfrac <= 18;
 	return true;
 }
 
@@ -1565,8 +1673,13 @@ static int commit_sample(struct reader *r, const char *line,
  * and a cache miss per sample.  Its table is its own: the thread touches
  * nothing of the reader's.
  */
-/* How many scanned records ahead on_sample_soon is told of a stack. */
-#define SAMPLE_SOON 8
+/*
+ * How many scanned records ahead on_sample_soon is told of a stack:
+ * far enough for memory to arrive by then, near enough for what it
+ * fetched to still be in cache.
+ */
+#define SAMPLE_SOON_NEAR 8
+#define SAMPLE_SOON_FAR 16
 
 struct scanner {
 	struct id_cache ids;    /* id text -> number + 1 */
@@ -1584,27 +1697,27 @@ static int scanner_scan(void *ctx, const char *line, size_t len, void *rec)
 	return 1;
 }
 
-/* The number of the id of sc, given a new one on first sight. */
-static void scanner_number(struct scanner *t, struct sample_scan *sc)
+/* The number of the id of sc (slot e, hash h), a new one on first sight. */
+static void scanner_number(struct scanner *t, struct sample_scan *sc,
+			   struct id_slot *e, uint64_t h)
 {
-	struct id_slot e;
-	uint64_t h = id_slot_of(sc->id_text, sc->id_len, &e);
-	uint32_t n = id_cache_lookup(&t->ids, &e, h);
+	uint32_t n = id_cache_lookup(&t->ids, e, h);
 
 	if (!n) {
 		/* a number per string the reader may intern, at most */
 		if (t->nr >= t->max)
 			return;
-		e.str = n = ++t->nr;
-		id_cache_add(&t->ids, h, &e);
+		e->str = n = ++t->nr;
+		id_cache_add(&t->ids, h, e);
 	}
 	sc->prov = n - 1;
 }
 
 /*
  * Numbers the ids of a block's samples in order, each slot prefetched
- * SCAN_AHEAD samples before it is looked up: the table is larger than
- * the cache, and a lookup is little work beside its miss.
+ * SCAN_AHEAD samples before it is looked up (the table is larger than
+ * the cache, and a lookup is little work beside its miss); the keys
+ * wait in a ring meanwhile.
  */
 #define SCAN_AHEAD 8
 
@@ -1612,24 +1725,27 @@ static void scanner_batch(void *ctx, void *first, size_t n, size_t stride)
 {
 	struct scanner *t = ctx;
 	char *recs = first;
+	struct { struct id_slot e; uint64_t h; } ring[SCAN_AHEAD];
 
 	for (size_t i = 0; i < n + SCAN_AHEAD; i++) {
 		struct sample_scan *sc;
 
-		if (i < n) {
-			sc = (struct sample_scan *)(void *)(recs + i * stride);
-			if (sc->id_len && sc->id_len <= ID_CACHE_TEXT && t->ids.slots) {
-				struct id_slot e;
-				uint64_t h = id_slot_of(sc->id_text, sc->id_len, &e);
-
-				__builtin_prefetch(&t->ids.slots[h & t->ids.mask]);
-			}
+		if (i >= SCAN_AHEAD) {
+			sc = (struct sample_scan *)(void *)(recs + (i - SCAN_AHEAD) * stride);
+			if (sc->id_len && sc->id_len <= ID_CACHE_TEXT)
+				scanner_number(t, sc, &ring[i % SCAN_AHEAD].e,
+					       ring[i % SCAN_AHEAD].h);
 		}
-		if (i < SCAN_AHEAD)
+		if (i >= n)
 			continue;
-		sc = (struct sample_scan *)(void *)(recs + (i - SCAN_AHEAD) * stride);
-		if (sc->id_len && sc->id_len <= ID_CACHE_TEXT)
-			scanner_number(t, sc);
+		sc = (struct sample_scan *)(void *)(recs + i * stride);
+		if (sc->id_len && sc->id_len <= ID_CACHE_TEXT) {
+			uint64_t h = id_slot_of(sc->id_text, sc->id_len, &ring[i % SCAN_AHEAD].e);
+
+			ring[i % SCAN_AHEAD].h = h;
+			if (t->ids.slots)
+				__builtin_prefetch(&t->ids.slots[h & t->ids.mask]);
+		}
 	}
 }
 
@@ -1640,6 +1756,16 @@ static void scanner_free(void *ctx)
 	if (t)
 		free(t->ids.slots);
 	free(t);
+}
+
+/* Tells on_sample_soon of the stack of the k-th scanned record ahead. */
+static void sample_soon(struct reader *r, size_t k, bool near)
+{
+	const struct sample_scan *soon = spaa_input_scanned_ahead(r->in, k);
+
+	if (soon && soon->prov < r->prov_stack_alloc &&
+	    r->prov_stack[soon->prov] != SPAA_NONE)
+		r->o->on_sample_soon(r->o->data, r->prov_stack[soon->prov], near);
 }
 
 /*
@@ -1654,17 +1780,10 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	struct sample_scan sc;
 
 	if (pre) {
-		const struct sample_scan *soon;
-
-		/*
-		 * Far enough ahead for its memory to arrive by then, near
-		 * enough for the hint to still be in cache.
-		 */
-		if (r->o->on_sample_soon &&
-		    (soon = spaa_input_scanned_ahead(r->in, SAMPLE_SOON)) &&
-		    soon->prov < r->prov_stack_alloc &&
-		    r->prov_stack[soon->prov] != SPAA_NONE)
-			r->o->on_sample_soon(r->o->data, r->prov_stack[soon->prov]);
+		if (r->o->on_sample_soon) {
+			sample_soon(r, SAMPLE_SOON_FAR, false);
+			sample_soon(r, SAMPLE_SOON_NEAR, true);
+		}
 		return commit_sample(r, line, pre, err);
 	}
 	if (!sample_scan(line, len, &sc))
