@@ -103,10 +103,6 @@ struct pipeline {
 	int reading;            /* the reader has the head block (see held) */
 	size_t cursor;          /* the head block's next scanner record */
 
-	/* the line scanner (spaa_input_set_scanner), set under lock */
-	struct spaa_input_scanner scan; /* its ctx owned */
-	int scanning;
-	size_t scan_stride;
 	/* the decoding thread's place in the line structure */
 	uint64_t scan_lineno;   /* line feeds decoded so far */
 	int scan_partial;       /* the last block ended inside a line */
@@ -117,6 +113,14 @@ struct spaa_input {
 	int own_fd;             /* 0 for stdin, which the caller owns */
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
+	int want_pipe;          /* start pipe at the first read (a regular file) */
+	/*
+	 * The line scanner (spaa_input_set_scanner), its ctx owned; the
+	 * decoding thread reads these under its lock.
+	 */
+	struct spaa_input_scanner scan;
+	int scanning;
+	size_t scan_stride;
 	size_t max_line;
 	uint64_t bytes_read, size;
 	unsigned long lineno;
@@ -451,9 +455,9 @@ static void *pipeline_run(void *arg)
 			pthread_mutex_unlock(&pl->lock);
 			return NULL;
 		}
-		scan = pl->scan;
-		scanning = pl->scanning;
-		stride = pl->scan_stride;
+		scan = in->scan;
+		scanning = in->scanning;
+		stride = in->scan_stride;
 		pthread_mutex_unlock(&pl->lock);
 
 		/* a block at a time: few hand-overs, each worth the lock */
@@ -527,8 +531,6 @@ static void pipeline_free(struct pipeline *pl)
 		free(pl->blocks[i].data);
 		free(pl->blocks[i].scans);
 	}
-	if (pl->scan.free_ctx)
-		pl->scan.free_ctx(pl->scan.ctx);
 	free(pl);
 }
 
@@ -608,6 +610,14 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		in->cap = ncap;
 	}
 	spaa_error_init(&e);
+	if (in->want_pipe) {
+		/*
+		 * Started at the first read rather than at open, so that a
+		 * scanner set in between sees every block.
+		 */
+		in->want_pipe = 0;
+		(void)pipeline_start(in);
+	}
 	if (in->pipe) {
 		r = pipeline_fill(in, in->buf + in->len, in->cap - in->len, &e);
 	} else {
@@ -708,10 +718,11 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	const unsigned char *b = (const unsigned char *)in->buf;
 
+	/* only the magic: the rest is for the decoding thread, if any */
 	while (in->len < 4 && !in->src.raw_eof) {
 		struct spaa_error e;
 		ssize_t r = source_read(&in->src, in->buf + in->len,
-					in->cap - in->len, &e);
+					4 - in->len, &e);
 
 		if (r < 0)
 			return input_fail(in, err, e.code, in->lineno + 1, "%s", e.msg);
@@ -833,8 +844,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * forever, and closing early would then wait for it.  If the thread
 	 * cannot start, reading stays inline.
 	 */
-	if (in->own_fd && S_ISREG(st.st_mode))
-		(void)pipeline_start(in);
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode);
 	*out = in;
 	return 0;
 fail:
@@ -871,16 +881,18 @@ int spaa_input_set_scanner(struct spaa_input *in,
 	struct pipeline *pl = in->pipe;
 
 	/* gzip: inflating alone keeps the decoding thread the slower one */
-	if (!pl || pl->scanning || in->src.comp == SPAA_COMP_GZIP) {
+	if ((!pl && !in->want_pipe) || in->scanning || in->src.comp == SPAA_COMP_GZIP) {
 		if (s->free_ctx)
 			s->free_ctx(s->ctx);
 		return 0;
 	}
-	pthread_mutex_lock(&pl->lock);
-	pl->scan = *s;
-	pl->scanning = 1;
-	pl->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
-	pthread_mutex_unlock(&pl->lock);
+	if (pl)
+		pthread_mutex_lock(&pl->lock);
+	in->scan = *s;
+	in->scanning = 1;
+	in->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
+	if (pl)
+		pthread_mutex_unlock(&pl->lock);
 	return 1;
 }
 
@@ -890,12 +902,12 @@ static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
 	const struct pipeline *pl = in->pipe;
 	const struct pipe_block *b;
 
-	if (!pl || !pl->scanning || !pl->reading)
+	if (!pl || !in->scanning || !pl->reading)
 		return NULL;
 	b = &pl->blocks[pl->head];
 	if (pl->cursor + k >= b->nscans)
 		return NULL;
-	return b->scans + (pl->cursor + k) * pl->scan_stride;
+	return b->scans + (pl->cursor + k) * in->scan_stride;
 }
 
 const void *spaa_input_scanned(struct spaa_input *in)
@@ -952,6 +964,8 @@ void spaa_input_close(struct spaa_input *in)
 	if (!in)
 		return;
 	pipeline_free(in->pipe);
+	if (in->scanning && in->scan.free_ctx)
+		in->scan.free_ctx(in->scan.ctx);
 	if (in->own_fd && in->src.fd >= 0)
 		close(in->src.fd);
 	if (in->src.zs_live)

@@ -112,6 +112,12 @@ struct spaa_load_opts {
 	 * either way, slower (the differential test compares the two).
 	 */
 	bool no_fast_path;
+	/*
+	 * Keep the fast path on the reading thread: sample records are not
+	 * scanned ahead on the decoding thread (spaa_reader.c).  The same
+	 * model, on one core; for the differential test.
+	 */
+	bool no_scanner;
 	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows

@@ -2066,7 +2066,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
 	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
 
-	if (!opts->no_fast_path) {
+	if (!opts->no_fast_path && !opts->no_scanner) {
 		struct scanner *t = spaa_xcalloc(1, sizeof(*t));
 
 		t->max = max_strings(opts);

@@ -2,10 +2,12 @@
  * check_fastpath - the differential test of the reader's two paths.
  *
  * Sample records of the common shape are read by a fast path that skips
- * the JSON tree (spaa_reader.c); everything else, and every record with
- * an error, by the general parser.  Both must give the same result, so
- * each profile is loaded twice, once with spaa_load_opts.no_fast_path,
- * and everything a load produces is written out as text and compared:
+ * the JSON tree (spaa_reader.c), most of them scanned ahead on the
+ * decoding thread; everything else, and every record with an error, by
+ * the general parser.  All must give the same result, so each profile is
+ * loaded three times, with spaa_load_opts.no_fast_path, with no_scanner
+ * and with neither, and everything a load produces is written out as
+ * text and compared:
  * the whole model, every sample handed to on_sample, every warning,
  * every finding of a validating load and the error (code, file, line,
  * message).
@@ -142,15 +144,33 @@ static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
 	    p->time_start, p->time_end, p->nsamples);
 }
 
+/* The ways to load a profile that must agree. */
+enum path { GENERAL, FAST_ONE_THREAD, FAST, NPATHS };
+
+static const char *const path_names[NPATHS] = {
+	"general", "fast path on one thread", "fast path scanned ahead",
+};
+
+/* How often the reader announced a sample (only scanned ones are). */
+static unsigned long nsoon;
+
+static void on_sample_soon(void *data, uint32_t stack, bool near)
+{
+	(void)data;
+	(void)stack;
+	nsoon += near;
+}
+
 /* Everything load of path produces, as text the caller frees. */
-static char *load_text(const char *path, bool fast, bool validating)
+static char *load_text(const char *path, enum path how, bool validating)
 {
 	struct spaa_sbuf t = { 0 };
 	struct spaa_profile p;
 	struct spaa_error err;
 	struct spaa_load_opts o = {
 		.warn = { on_warn, &t }, .on_sample = on_sample, .data = &t,
-		.no_fast_path = !fast,
+		.on_sample_soon = on_sample_soon,
+		.no_fast_path = how == GENERAL, .no_scanner = how == FAST_ONE_THREAD,
 	};
 	int ret;
 
@@ -166,17 +186,21 @@ static char *load_text(const char *path, bool fast, bool validating)
 	return t.s;
 }
 
-/* Fails the test (naming the file) unless both paths agree on path. */
+/* Fails the test (naming the file) unless all paths agree on path. */
 static void check_same(const char *path, const char *what)
 {
 	for (int validating = 0; validating < 2; validating++) {
-		char *fast = load_text(path, true, validating);
-		char *general = load_text(path, false, validating);
+		char *general = load_text(path, GENERAL, validating);
 
-		ck_assert_msg(!strcmp(fast, general),
-			      "fast and general path differ on %s (%s%s)", path,
-			      what, validating ? ", validating" : "");
-		free(fast);
+		for (enum path how = GENERAL + 1; how < NPATHS; how++) {
+			char *other = load_text(path, how, validating);
+
+			ck_assert_msg(!strcmp(other, general),
+				      "%s and general path differ on %s (%s%s)",
+				      path_names[how], path, what,
+				      validating ? ", validating" : "");
+			free(other);
+		}
 		free(general);
 	}
 }
@@ -479,7 +503,7 @@ static unsigned check_dir(const char *dir, bool variants)
 		if (spaa_name(ents[i]->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
 			check_file_and_variants(path, variants);
-			general = load_text(path, false, true);
+			general = load_text(path, GENERAL, true);
 			with_samples += strstr(general, "\nsample ") != NULL;
 			free(general);
 		}
@@ -515,12 +539,73 @@ START_TEST(test_fast_path_reads)
 		"{\"type\":\"stack\",\"id\":\"s\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
 		"{ \"stack_id\" : \"s\", \"period\":5,\"type\":\"sample\",\"timestamp\":1.000000002,\"cpu\":-1 }\n";
 	const char *path = testutil_write("one.spaa", text, sizeof(text) - 1);
-	char *fast = load_text(path, true, false);
+	char *fast = load_text(path, FAST, false);
 
 	ck_assert_ptr_nonnull(strstr(fast, "sample t=1000000002 ev=0 st=0 pid=" "-9223372036854775808"
 				      " tid=-9223372036854775808 cpu=-1 per=1/5 pm=0 file=0 line=5\n"));
 	free(fast);
 	check_same(path, "hand-made");
+}
+END_TEST
+
+/*
+ * A profile of several MiB, larger than the decoding thread's blocks
+ * (input.c), so that sample lines straddle block boundaries, with CRLF
+ * line ends, whitespace, reordered keys, long ids and the event named or
+ * not mixed in: the scanned path must read every kind at every place.
+ */
+START_TEST(test_scanned_blocks)
+{
+	enum { NSTACKS = 300, NSAMPLES = 60000 };
+	struct spaa_sbuf t = { 0 };
+	uint64_t x = 12345;
+	const char *path;
+	char *fast, want[64];
+
+	spaa_sbuf_printf(&t, "{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\","
+	    "\"source_tool\":\"perf\",\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\","
+	    "\"events\":[{\"name\":\"c\",\"kind\":\"software\",\"sampling\":{\"mode\":\"period\","
+	    "\"primary_metric\":\"period\"}}],\"time_range\":{\"start\":0,\"end\":100000,"
+	    "\"unit\":\"seconds\"}}\n{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n");
+	for (int f = 1; f <= 20; f++)
+		spaa_sbuf_printf(&t, "{\"type\":\"frame\",\"id\":%d,\"func\":\"f%d\",\"dso\":1}\n", f, f);
+	for (int s = 0; s < NSTACKS; s++)
+		spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"%s%d\",\"frames\":[%d,%d],"
+		    "\"weights\":[{\"metric\":\"period\",\"value\":1}]}\n",
+		    s % 5 ? "s" : "a-stack-id-longer-than-the-cache-", s, s % 20 + 1, (s / 20) % 20 + 1);
+	for (int i = 0; i < NSAMPLES; i++) {
+		int s;
+		char ts[64], id[64], ev[32];
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		s = (int)(x >> 33) % NSTACKS;
+		snprintf(ts, sizeof(ts), "%d.%0*d", i, (int)(x >> 20) % 10, (int)(x >> 40) % 1000);
+		snprintf(id, sizeof(id), "%s%d", s % 5 ? "s" : "a-stack-id-longer-than-the-cache-", s);
+		snprintf(ev, sizeof(ev), "%s", i % 3 ? ",\"event\":\"c\"" : "");
+		if (i % 17 == 0)
+			spaa_sbuf_printf(&t, "{\"stack_id\":\"%s\",\"period\":%d%s,\"tid\":%d,"
+			    "\"type\":\"sample\",\"timestamp\":%s}", id, i, ev, i % 9, ts);
+		else if (i % 11 == 0)
+			spaa_sbuf_printf(&t, "{ \"type\" : \"sample\" , \"timestamp\" : %s ,"
+			    " \"pid\" : 7, \"stack_id\" : \"%s\" }", ts, id);
+		else
+			spaa_sbuf_printf(&t, "{\"type\":\"sample\",\"timestamp\":%s,\"pid\":7,"
+			    "\"tid\":%d,\"cpu\":%d%s,\"period\":%" PRIu64 ",\"stack_id\":\"%s\"}",
+			    ts, i % 9, i % 2, ev, x >> 44, id);
+		spaa_sbuf_printf(&t, i % 7 ? "\n" : "\r\n");
+	}
+	ck_assert_uint_gt(t.len, (size_t)3 << 20);
+	path = testutil_write("blocks.spaa", t.s, t.len);
+	free(t.s);
+
+	nsoon = 0;
+	fast = load_text(path, FAST, false);
+	/* every sample read, and the scanner's records used for most */
+	snprintf(want, sizeof(want), "samples %d\n", NSAMPLES);
+	ck_assert_ptr_nonnull(strstr(fast, want));
+	ck_assert_uint_gt(nsoon, NSAMPLES / 2);
+	free(fast);
+	check_same(path, "blocks");
 }
 END_TEST
 
@@ -532,6 +617,7 @@ Suite *fastpath_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fast_path_reads);
+	tcase_add_test(tc, test_scanned_blocks);
 	tcase_add_test(tc, test_data_files);
 	tcase_add_test(tc, test_rejected_files);
 	suite_add_tcase(s, tc);
