@@ -68,7 +68,14 @@ struct source {
  * the full ones into its line buffer.  A block also carries the file
  * position reached when it was decoded (progress follows what the reader
  * consumed) and, last, the end of the stream or the decoder's error.
+ *
+ * With a scanner set, the thread also scans full blocks, oldest first,
+ * whenever it has no free one to fill; the reader takes the next block
+ * unless it is being scanned, so the scanning is shared out by itself:
+ * a block the thread did not get to is read without records (the
+ * reader's own fast path does that work then).
  */
+enum { BLOCK_FULL, BLOCK_SCANNING, BLOCK_SCANNED, BLOCK_TAKEN };
 #define PIPE_BLOCKS 4
 #define PIPE_BLOCK ((size_t)1 << 20)
 
@@ -78,6 +85,9 @@ struct pipe_block {
 	uint64_t bytes_read;
 	int end;                /* 1: the stream ended after this; -1: err */
 	struct spaa_error err;
+	int state;              /* BLOCK_*, under the lock */
+	uint64_t lineno;        /* line feeds before the block */
+	int partial;            /* it starts inside a line */
 	/*
 	 * The scanner's records of the lines that lie wholly in this
 	 * block, in line order: entries of scan_stride bytes, a uint64_t
@@ -101,6 +111,7 @@ struct pipeline {
 	 */
 	int held;
 	int reading;            /* the reader has the head block (see held) */
+	int use_scans;          /* ... and it was scanned */
 	size_t cursor;          /* the head block's next scanner record */
 
 	/* the decoding thread's place in the line structure */
@@ -389,50 +400,80 @@ static ssize_t source_fill(struct source *src, char *out, size_t space,
 
 /* ---- the decoding thread ---- */
 
+/* Decodes the next block into b; counts its lines (see pipe_block). */
+static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
+{
+	struct pipeline *pl = in->pipe;
+	ssize_t r = 1;
+
+	/* a block at a time: few hand-overs, each worth the lock */
+	b->len = b->pos = 0;
+	while (b->len < PIPE_BLOCK / 2) {
+		r = source_fill(&in->src, b->data + b->len, PIPE_BLOCK - b->len, &b->err);
+		if (r <= 0)
+			break;
+		b->len += (size_t)r;
+	}
+	b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
+	b->bytes_read = in->src.bytes_read;
+	b->nscans = 0;
+	b->lineno = pl->scan_lineno;
+	b->partial = pl->scan_partial;
+	for (const char *p = b->data, *end = b->data + b->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		pl->scan_lineno++;
+	if (b->len)
+		pl->scan_partial = b->data[b->len - 1] != '\n';
+}
+
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
- * that began in an earlier block is left to the reader) and counts line
- * feeds, so that each record carries the number getline will give its
- * line.
+ * that began in an earlier block is left to the reader), each record
+ * with the number getline will give its line.
  */
-static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
-			  const struct spaa_input_scanner *scan, size_t stride)
+static void pipeline_scan(struct pipe_block *b, const struct spaa_input_scanner *scan,
+			  size_t stride)
 {
 	const char *p = b->data, *end = b->data + b->len;
+	uint64_t lineno = b->lineno;
 
 	b->nscans = 0;
-	if (pl->scan_partial) {
+	if (b->partial) {
 		const char *nl = memchr(p, '\n', b->len);
 
 		if (!nl)
 			return;
-		pl->scan_lineno++;
+		lineno++;
 		p = nl + 1;
 	}
-	for (;;) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len;
+	for (const char *nl; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		size_t len = (size_t)(nl - p);
 		unsigned char *e;
 
-		if (!nl)
-			break;
-		pl->scan_lineno++;
-		len = (size_t)(nl - p);
+		lineno++;
 		if (len && p[len - 1] == '\r')
 			len--;
-		if (scan) {
-			SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
-			e = b->scans + b->nscans * stride;
-			if (scan->scan(scan->ctx, p, len, e + sizeof(uint64_t))) {
-				memcpy(e, &pl->scan_lineno, sizeof(uint64_t));
-				b->nscans++;
-			}
+		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
+		e = b->scans + b->nscans * stride;
+		if (scan->scan(scan->ctx, p, len, e + sizeof(uint64_t))) {
+			memcpy(e, &lineno, sizeof(uint64_t));
+			b->nscans++;
 		}
-		p = nl + 1;
 	}
-	pl->scan_partial = p < end;
-	if (scan && scan->batch && b->nscans)
+	if (scan->batch && b->nscans)
 		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
+}
+
+/* The oldest full block the reader has not taken, or NULL; under lock. */
+static struct pipe_block *pipeline_unscanned(struct pipeline *pl)
+{
+	for (unsigned i = 0; i < pl->count; i++) {
+		struct pipe_block *b = &pl->blocks[(pl->head + i) % PIPE_BLOCKS];
+
+		if (b->state == BLOCK_FULL)
+			return b;
+	}
+	return NULL;
 }
 
 static void *pipeline_run(void *arg)
@@ -440,53 +481,40 @@ static void *pipeline_run(void *arg)
 	struct spaa_input *in = arg;
 	struct pipeline *pl = in->pipe;
 	unsigned tail = 0;
+	int ended = 0;
 
-	for (;;) {
-		struct pipe_block *b = &pl->blocks[tail];
-		struct spaa_input_scanner scan;
-		int scanning;
-		size_t stride;
-		ssize_t r = 1;
+	pthread_mutex_lock(&pl->lock);
+	while (!pl->stop) {
+		struct pipe_block *b;
 
-		pthread_mutex_lock(&pl->lock);
-		while (pl->count == PIPE_BLOCKS && !pl->stop)
-			pthread_cond_wait(&pl->changed, &pl->lock);
-		if (pl->stop) {
+		if (!ended && pl->count < PIPE_BLOCKS) {
+			b = &pl->blocks[tail];
 			pthread_mutex_unlock(&pl->lock);
-			return NULL;
-		}
-		scan = in->scan;
-		scanning = in->scanning;
-		stride = in->scan_stride;
-		pthread_mutex_unlock(&pl->lock);
+			pipeline_fill_block(in, b);
+			pthread_mutex_lock(&pl->lock);
+			b->state = BLOCK_FULL;
+			ended = b->end != 0;
+			tail = (tail + 1) % PIPE_BLOCKS;
+			pl->count++;
+			pthread_cond_broadcast(&pl->changed);
+		} else if (in->scanning && (b = pipeline_unscanned(pl))) {
+			struct spaa_input_scanner scan = in->scan;
+			size_t stride = in->scan_stride;
 
-		/* a block at a time: few hand-overs, each worth the lock */
-		b->len = b->pos = 0;
-		b->end = 0;
-		while (b->len < PIPE_BLOCK / 2) {
-			r = source_fill(&in->src, b->data + b->len,
-					PIPE_BLOCK - b->len, &b->err);
-			if (r <= 0)
-				break;
-			b->len += (size_t)r;
+			b->state = BLOCK_SCANNING;
+			pthread_mutex_unlock(&pl->lock);
+			pipeline_scan(b, &scan, stride);
+			pthread_mutex_lock(&pl->lock);
+			b->state = BLOCK_SCANNED;
+			pthread_cond_broadcast(&pl->changed);
+		} else if (ended) {
+			break;
+		} else {
+			pthread_cond_wait(&pl->changed, &pl->lock);
 		}
-		b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
-		b->bytes_read = in->src.bytes_read;
-		/*
-		 * Lines are counted even before a scanner is set (it may
-		 * come after the first blocks), so records always carry the
-		 * right line numbers.
-		 */
-		pipeline_scan(pl, b, scanning ? &scan : NULL, stride);
-
-		pthread_mutex_lock(&pl->lock);
-		pl->count++;
-		pthread_cond_broadcast(&pl->changed);
-		pthread_mutex_unlock(&pl->lock);
-		if (b->end)
-			return NULL;
-		tail = (tail + 1) % PIPE_BLOCKS;
 	}
+	pthread_mutex_unlock(&pl->lock);
+	return NULL;
 }
 
 /* Starts decoding in a thread; returns -1 (and reading stays inline) if not. */
@@ -552,11 +580,23 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pl->count--;
 		pthread_cond_broadcast(&pl->changed);
 	}
-	while (!pl->count)
+	/*
+	 * A block being scanned is waited for: the rest of its scan takes
+	 * less than reading it without records would.
+	 */
+	while (!pl->count ||
+	       (!pl->reading && (pl->blocks[pl->head].state == BLOCK_SCANNING ||
+				 (in->scanning && in->scan.every_block &&
+				  pl->blocks[pl->head].state != BLOCK_SCANNED))))
 		pthread_cond_wait(&pl->changed, &pl->lock);
-	pthread_mutex_unlock(&pl->lock);
-	pl->reading = 1;
 	b = &pl->blocks[pl->head];
+	if (!pl->reading) {
+		pl->reading = 1;
+		pl->use_scans = b->state == BLOCK_SCANNED;
+		if (!pl->use_scans)
+			b->state = BLOCK_TAKEN;
+	}
+	pthread_mutex_unlock(&pl->lock);
 	n = b->len - b->pos < space ? b->len - b->pos : space;
 	memcpy(out, b->data + b->pos, n);
 	b->pos += n;
@@ -880,8 +920,7 @@ int spaa_input_set_scanner(struct spaa_input *in,
 {
 	struct pipeline *pl = in->pipe;
 
-	/* gzip: inflating alone keeps the decoding thread the slower one */
-	if ((!pl && !in->want_pipe) || in->scanning || in->src.comp == SPAA_COMP_GZIP) {
+	if ((!pl && !in->want_pipe) || in->scanning) {
 		if (s->free_ctx)
 			s->free_ctx(s->ctx);
 		return 0;
@@ -902,7 +941,7 @@ static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
 	const struct pipeline *pl = in->pipe;
 	const struct pipe_block *b;
 
-	if (!pl || !in->scanning || !pl->reading)
+	if (!pl || !pl->use_scans || !pl->reading)
 		return NULL;
 	b = &pl->blocks[pl->head];
 	if (pl->cursor + k >= b->nscans)

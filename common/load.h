@@ -58,6 +58,12 @@ struct spaa_finding_sink {
 	void *data;
 };
 
+enum spaa_scan_mode {
+	SPAA_SCAN_SHARED,       /* as far as that thread gets (the default) */
+	SPAA_SCAN_NONE,         /* never: the fast path on the reading thread */
+	SPAA_SCAN_ALL,          /* every block: the reader waits for it */
+};
+
 struct spaa_load_opts {
 	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
 	/*
@@ -113,11 +119,11 @@ struct spaa_load_opts {
 	 */
 	bool no_fast_path;
 	/*
-	 * Keep the fast path on the reading thread: sample records are not
-	 * scanned ahead on the decoding thread (spaa_reader.c).  The same
-	 * model, on one core; for the differential test.
+	 * How sample records are scanned ahead on the decoding thread
+	 * (spaa_reader.c, input.h): the same model every way; the
+	 * differential test compares them.
 	 */
-	bool no_scanner;
+	enum spaa_scan_mode scan;
 	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows
