@@ -69,7 +69,7 @@ struct source {
  * position reached when it was decoded (progress follows what the reader
  * consumed) and, last, the end of the stream or the decoder's error.
  *
- * With a scanner set, the thread also scans full blocks, oldest first,
+ * With a scanner set, the thread also scans full blocks, newest first,
  * whenever it has no free one to fill; the reader takes the next block
  * unless it is being scanned, so the scanning is shared out by itself:
  * a block the thread did not get to is read without records (the
@@ -464,10 +464,14 @@ static void pipeline_scan(struct pipe_block *b, const struct spaa_input_scanner 
 		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
 }
 
-/* The oldest full block the reader has not taken, or NULL; under lock. */
+/*
+ * The newest full block the reader has not taken, or NULL; under lock.
+ * Newest: the reader comes to the oldest first, and a block it reaches
+ * while it is being scanned costs it a wait.
+ */
 static struct pipe_block *pipeline_unscanned(struct pipeline *pl)
 {
-	for (unsigned i = 0; i < pl->count; i++) {
+	for (unsigned i = pl->count; i-- > 0;) {
 		struct pipe_block *b = &pl->blocks[(pl->head + i) % PIPE_BLOCKS];
 
 		if (b->state == BLOCK_FULL)

@@ -1295,29 +1295,25 @@ static const char *skip_ws(const char *c, const char *end)
 	return c;
 }
 
-/* Printable ASCII other than '"' and '\\': a string byte the fast path takes. */
+/* ASCII from 0x20 but '"' and '\\': a string byte the fast path takes. */
 static bool plain_byte(char c)
 {
-	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x7f && c != '"' && c != '\\';
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x80 && c != '"' && c != '\\';
 }
 
 /*
  * Runs of digits and of plain string bytes are measured eight bytes at a
- * time where the line has eight more, with word arithmetic instead of a
- * branch per byte: a sample line is mostly such runs, and the branch
- * that ends each one is the one a byte loop mispredicts.  The masks
- * below are exact per byte (no carry crosses a byte), so the lowest
- * flagged byte is the first one that ends the run.  Little-endian
- * machines only (the first byte of a word is its lowest); elsewhere the
- * byte loops do it all.
+ * time where the line has eight more (util.h), with word arithmetic
+ * instead of a branch per byte: a sample line is mostly such runs, and
+ * the branch that ends each one is the one a byte loop mispredicts.
+ * Digits are also converted eight at a time, which needs the first byte
+ * of a word to be its lowest: on other machines the byte loop does it.
  */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define FAST_WORDS 1
+#define FAST_DIGITS 1
 #else
-#define FAST_WORDS 0
+#define FAST_DIGITS 0
 #endif
-
-#define BYTES(b) (0x0101010101010101ULL * (b))
 
 static uint64_t load_word(const char *p)
 {
@@ -1325,34 +1321,6 @@ static uint64_t load_word(const char *p)
 
 	memcpy(&w, p, sizeof(w));
 	return w;
-}
-
-/* The high bit of each byte of x that is not zero. */
-static uint64_t nonzero_bytes(uint64_t x)
-{
-	return (((x & BYTES(0x7f)) + BYTES(0x7f)) | x) & BYTES(0x80);
-}
-
-/* Bytes of w that plain_byte refuses. */
-static uint64_t unplain_bytes(uint64_t w)
-{
-	return (~nonzero_bytes(w ^ BYTES('"')) | ~nonzero_bytes(w ^ BYTES('\\')) |
-		~nonzero_bytes(w ^ BYTES(0x7f)) | ~nonzero_bytes(w & BYTES(0xe0)) |
-		w) & BYTES(0x80);
-}
-
-/* Bytes of w that are not ASCII digits. */
-static uint64_t nondigit_bytes(uint64_t w)
-{
-	/* a digit has high nibble 3 and a low nibble that + 6 stays below 16 */
-	return nonzero_bytes(((w & BYTES(0xf0)) ^ BYTES(0x30)) |
-			     (((w & BYTES(0x0f)) + BYTES(0x06)) & BYTES(0xf0)));
-}
-
-/* The number of bytes before the first flagged one of mask m. */
-static unsigned first_flagged(uint64_t m)
-{
-	return m ? (unsigned)__builtin_ctzll(m) / 8 : 8;
 }
 
 /*
@@ -1364,11 +1332,11 @@ static const char *fast_string(const char *c, const char *end,
 			       struct json_value *v)
 {
 	const char *s = ++c;
-	unsigned k = 8;
+	uint64_t m = 0;
 
-	while (FAST_WORDS && k == 8 && end - c >= 8) {
-		k = first_flagged(unplain_bytes(load_word(c)));
-		c += k;
+	while (!m && end - c >= 8) {
+		m = spaa_swar_special(load_word(c));
+		c += m ? spaa_swar_first(m) : 8;
 	}
 	while (c < end && plain_byte(*c))
 		c++;
@@ -1400,12 +1368,12 @@ static const char *fast_digits(const char *c, const char *end, uint64_t *v,
 	static const uint64_t pow10[] = {
 		1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
 	};
-	unsigned k = 8;
+	size_t k = 8;
 
-	while (FAST_WORDS && k == 8 && end - c >= 8 && *n + 8 <= 18) {
-		uint64_t w = load_word(c), t;
+	while (FAST_DIGITS && k == 8 && end - c >= 8 && *n + 8 <= 18) {
+		uint64_t w = load_word(c), t, m = spaa_swar_nondigit(w);
 
-		k = first_flagged(nondigit_bytes(w));
+		k = m ? spaa_swar_first(m) : 8;
 		if (!k)
 			break;
 		/*
@@ -1413,7 +1381,7 @@ static const char *fast_digits(const char *c, const char *end, uint64_t *v,
 		 * (leading zeros), then summed pairwise: 8 digits by three
 		 * multiplications.
 		 */
-		t = (w - BYTES('0')) << (8 * (8 - k));
+		t = (w - SPAA_ONES * '0') << (8 * (8 - k));
 		t = t * 10 + (t >> 8);
 		t = ((t & 0x000000ff000000ffULL) * (100 + (1000000ULL << 32)) +
 		     ((t >> 16) & 0x000000ff000000ffULL) * (1 + (10000ULL << 32))) >> 32;

@@ -112,7 +112,18 @@ static inline uint64_t spaa_swar_special(uint64_t w)
 		((w - SPAA_ONES * 0x20) & ~w) | w) & SPAA_HIGHS;
 }
 
-/* Index of the first flagged byte in a nonzero spaa_swar_special() mask. */
+/* The high bit of each byte of w that is not an ASCII digit (exact). */
+static inline uint64_t spaa_swar_nondigit(uint64_t w)
+{
+	/* a digit: high nibble 3, and a low nibble that + 6 stays below 16 */
+	uint64_t x = ((w & (SPAA_ONES * 0xf0)) ^ (SPAA_ONES * 0x30)) |
+		     (((w & (SPAA_ONES * 0x0f)) + SPAA_ONES * 0x06) & (SPAA_ONES * 0xf0));
+
+	/* nonzero bytes to their high bit; no carry crosses a byte */
+	return (((x & ~SPAA_HIGHS) + ~SPAA_HIGHS) | x) & SPAA_HIGHS;
+}
+
+/* Index of the first flagged byte in a nonzero spaa_swar_*() mask. */
 static inline size_t spaa_swar_first(uint64_t m)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
