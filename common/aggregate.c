@@ -180,20 +180,31 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 	return 0;
 }
 
-static bool record_samples(const struct spaa_profile *p,
-			   const struct spaa_record *r, uint64_t *n)
-{
-	uint32_t samples = spaa_strtab_find(&p->strings, "samples", 7);
-	uint32_t count = spaa_strtab_find(&p->strings, "count", 5);
+/* The string indices of the metrics that count samples. */
+struct sample_metrics {
+	uint32_t samples, count;        /* SPAA_MAP_NONE: not in the profile */
+};
 
-	return (samples != SPAA_MAP_NONE &&
-		spaa_weights_get(p, r->weights, r->nweights, samples, n)) ||
-	       (count != SPAA_MAP_NONE &&
-		spaa_weights_get(p, r->weights, r->nweights, count, n));
+static struct sample_metrics sample_metrics(const struct spaa_profile *p)
+{
+	return (struct sample_metrics){
+		spaa_strtab_find(&p->strings, "samples", 7),
+		spaa_strtab_find(&p->strings, "count", 5),
+	};
 }
 
-bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
-			    uint32_t metric, struct spaa_occurrence *o)
+static bool record_samples(const struct spaa_profile *p, struct sample_metrics sm,
+			   const struct spaa_record *r, uint64_t *n)
+{
+	return (sm.samples != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, sm.samples, n)) ||
+	       (sm.count != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, sm.count, n));
+}
+
+/* spaa_record_occurrence, the sample metrics looked up once per loop. */
+static bool record_occurrence(const struct spaa_profile *p, struct sample_metrics sm,
+			      uint32_t rec, uint32_t metric, struct spaa_occurrence *o)
 {
 	const struct spaa_record *r = &p->records[rec];
 
@@ -207,12 +218,18 @@ bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
 	if (r->excl_frame != SPAA_NONE &&
 	    spaa_weights_get(p, r->excl, r->nexcl, metric, &o->self))
 		o->self_frame = r->excl_frame;
-	o->has_samples = record_samples(p, r, &o->samples);
+	o->has_samples = record_samples(p, sm, r, &o->samples);
 	o->pid = r->pid;
 	o->tid = r->tid;
 	o->cpu = r->cpu;
 	o->comm = r->comm;
 	return true;
+}
+
+bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_occurrence *o)
+{
+	return record_occurrence(p, sample_metrics(p), rec, metric, o);
 }
 
 static bool keep(int64_t pid, int64_t tid, int64_t want_pid, int64_t want_tid)
@@ -225,6 +242,7 @@ int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
 			 int64_t pid, int64_t tid, struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
+	struct sample_metrics sm = sample_metrics(p);
 
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
@@ -232,7 +250,7 @@ int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
 
 		if (r->event != event || r->absorbed || !keep(r->pid, r->tid, pid, tid))
 			continue;
-		if (spaa_record_occurrence(p, i, metric, &o) && spaa_agg_add(a, &o, err))
+		if (record_occurrence(p, sm, i, metric, &o) && spaa_agg_add(a, &o, err))
 			return -1;
 	}
 	return 0;
@@ -409,6 +427,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 	bool by_period = !strcmp(m, "period");
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
 	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
+	struct sample_metrics sm = sample_metrics(p);
 	int ret = -1;
 
 	/* every sample of a record, in range or not, is its denominator */
@@ -427,7 +446,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 		if (k->event != event || !f->groups[i].in_count || !keep(k->pid, k->tid, pid, tid))
 			continue;
 		if (rec_of[i] == SPAA_NONE ||
-		    !spaa_record_occurrence(p, rec_of[i], metric, &o)) {
+		    !record_occurrence(p, sm, rec_of[i], metric, &o)) {
 			if (!counts && !(period && f->all_period[i]))
 				continue;       /* no weight to share out */
 			memset(&o, 0, sizeof(o));

@@ -92,6 +92,13 @@ struct reader {
 	uint32_t *frame_of;
 	size_t frame_of_alloc;
 	/*
+	 * The frames of ids below FRAME_DIRECT too, by id (SPAA_NONE:
+	 * unbound): every frame of every stack record is looked up, and
+	 * producers number frames from 0 or 1 up.
+	 */
+	uint32_t *frame_direct;
+	size_t frame_direct_alloc;
+	/*
 	 * Stack by the string index of its id text (SPAA_NONE: not seen in
 	 * this file): an array, not a map, because every sample looks it up.
 	 */
@@ -566,6 +573,31 @@ static bool bind(struct spaa_map *m, uint32_t **values, size_t *alloc,
 	return true;
 }
 
+#define FRAME_DIRECT ((uint64_t)1 << 20)
+
+static bool bind_frame(struct reader *r, uint64_t id, uint32_t frame)
+{
+	if (!bind(&r->frame_ids, &r->frame_of, &r->frame_of_alloc, &id, frame))
+		return false;
+	if (id < FRAME_DIRECT) {
+		size_t old = r->frame_direct_alloc;
+
+		SPAA_ALLOC_GROW(r->frame_direct, (size_t)id + 1, r->frame_direct_alloc);
+		for (size_t i = old; i < r->frame_direct_alloc; i++)
+			r->frame_direct[i] = SPAA_NONE;
+		r->frame_direct[id] = frame;
+	}
+	return true;
+}
+
+/* The frame bound to id in this file, or SPAA_NONE. */
+static uint32_t frame_lookup(const struct reader *r, uint64_t id)
+{
+	if (id < FRAME_DIRECT)
+		return id < r->frame_direct_alloc ? r->frame_direct[id] : SPAA_NONE;
+	return lookup(&r->frame_ids, r->frame_of, &id);
+}
+
 static void tid_cache_clear(struct reader *r)
 {
 	for (size_t i = 0; i < TID_CACHE; i++)
@@ -822,7 +854,7 @@ static int read_frame(struct reader *r, const struct json_value *v,
 	}
 	f.fn = spaa_profile_intern_function(p, func, dso);
 
-	if (!bind(&r->frame_ids, &r->frame_of, &r->frame_of_alloc, &id, p->nframes))
+	if (!bind_frame(r, id, p->nframes))
 		return bad(r, err, "duplicate frame id %" PRIu64, id);
 	SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
 	p->frames[p->nframes++] = f;
@@ -1025,7 +1057,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 
 		if (u64_value(r, f, rt, "frames", &fid, err))
 			return -1;
-		r->fbuf[n] = lookup(&r->frame_ids, r->frame_of, &fid);
+		r->fbuf[n] = frame_lookup(r, fid);
 		if (r->fbuf[n] == SPAA_NONE)
 			return bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
 				   spaa_str(p, id), fid);
@@ -1079,7 +1111,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		    field(r, excl, rt, "weights", JSON_ARRAY, true, &xw, err) < 0 ||
 		    (nw = read_weights(r, xw, rt, err)) < 0)
 			return -1;
-		frame = lookup(&r->frame_ids, r->frame_of, &fid);
+		frame = frame_lookup(r, fid);
 		if (frame == SPAA_NONE)
 			return bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
 				   fid, spaa_str(p, id));
@@ -1993,6 +2025,7 @@ static void reader_release(struct reader *r)
 	free(r->dso_of);
 	spaa_map_release(&r->frame_ids);
 	free(r->frame_of);
+	free(r->frame_direct);
 	free(r->stack_of);
 	free(r->ids.slots);
 	free(r->period_total);

@@ -947,6 +947,56 @@ START_TEST(test_numeric_ids)
 }
 END_TEST
 
+/*
+ * Frame ids on both sides of the reader's direct table (below 2^20) and
+ * at the top of the 64-bit range, defined out of order.
+ */
+START_TEST(test_frame_ids_large_and_small)
+{
+	static const char *const lines[] = {
+		H1, D1,
+		"{'type':'frame','id':18446744073709551615,'func':'top','dso':1}",
+		"{'type':'frame','id':1048576,'func':'above','dso':1}",
+		"{'type':'frame','id':1048575,'func':'below','dso':1}",
+		"{'type':'frame','id':0,'func':'zero','dso':1}",
+		STK("s1", "0,1048575,1048576,18446744073709551615", W10
+		    "," EXCL("0", "4")),
+		NULL,
+	};
+	static const char *const unknown_below[] = {
+		H1, D1, "{'type':'frame','id':1048576,'func':'above','dso':1}",
+		STK("s1", "1048575", W10), NULL,
+	};
+	static const char *const unknown_above[] = {
+		H1, D1, "{'type':'frame','id':1048575,'func':'below','dso':1}",
+		STK("s1", "1048576", W10), NULL,
+	};
+	static const char *const duplicate_above[] = {
+		H1, D1, "{'type':'frame','id':1048576,'func':'above','dso':1}",
+		"{'type':'frame','id':1048576,'func':'again','dso':1}", NULL,
+	};
+	/* model frames in order of definition: top 0, above 1, below 2, zero 3 */
+	static const uint32_t want[] = { 3, 2, 1, 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	load_ok(&p, lines);
+	assert_frames(&p, 0, want, 4);
+	ck_assert_uint_eq(p.records[0].excl_frame, 3);
+	spaa_profile_release(&p);
+
+	ck_assert_int_eq(load(&p, write_profile("b.spaa", unknown_below), NULL, NULL, 0, &err), -1);
+	ck_assert_str_eq(err.msg, "stack 's1' references unknown frame id 1048575");
+	spaa_profile_release(&p);
+	ck_assert_int_eq(load(&p, write_profile("a.spaa", unknown_above), NULL, NULL, 0, &err), -1);
+	ck_assert_str_eq(err.msg, "stack 's1' references unknown frame id 1048576");
+	spaa_profile_release(&p);
+	ck_assert_int_eq(load(&p, write_profile("d.spaa", duplicate_above), NULL, NULL, 0, &err), -1);
+	ck_assert_str_eq(err.msg, "duplicate frame id 1048576");
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_samples_before_stacks)
 {
 	static const char *const lines[] = {
@@ -1631,6 +1681,7 @@ Suite *reader_suite(void)
 	tcase_add_test(tc, test_inline_order_ok);
 	tcase_add_test(tc, test_content_addressable_contexts);
 	tcase_add_test(tc, test_numeric_ids);
+	tcase_add_test(tc, test_frame_ids_large_and_small);
 	tcase_add_test(tc, test_samples_before_stacks);
 	tcase_add_loop_test(tc, test_time_units, 0,
 			    sizeof(time_cases) / sizeof(time_cases[0]));
