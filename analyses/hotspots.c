@@ -455,8 +455,11 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	if (h->agg.cpus_known || !p->nsamples)
 		return 0;
 	spaa_agg_init(&h->cpu_agg, p);
-	if (h->net)
+	h->cpu_agg.cpus_only = true;
+	if (h->net) {
 		spaa_agg_init(&h->cpu_neg, p);
+		h->cpu_neg.cpus_only = true;
+	}
 	h->has_cpu_agg = true;
 	return add_metric(h, &h->cpu_agg, &h->cpu_neg, fold, err);
 }

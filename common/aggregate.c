@@ -133,6 +133,18 @@ static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
 	return add_to(&a->thread_fn_self[t], o->self, err);
 }
 
+static int add_cpu(struct spaa_agg *a, const struct spaa_occurrence *o,
+		   struct spaa_error *err)
+{
+	uint32_t c;
+
+	if (o->cpu == SPAA_NO_ID)
+		return 0;
+	c = slot(&a->cpus, &o->cpu, &a->cpu_weight, &a->cpu_alloc);
+	a->cpus_known = true;
+	return add_to(&a->cpu_weight[c], o->weight, err);
+}
+
 int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 		 struct spaa_error *err)
 {
@@ -146,6 +158,11 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 		o = &keys;
 	}
 	a->occurrences++;
+	if (a->cpus_only) {
+		if (add_to(&a->total, o->weight, err))
+			return -1;
+		return add_cpu(a, o, err);
+	}
 	if (add_to(&a->total, o->weight, err) ||
 	    add_to(&a->fn_self[self_fn], o->self, err) ||
 	    add_to(&a->dso_self[p->functions[self_fn].dso], o->self, err))
@@ -171,13 +188,7 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 	}
 	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
 		return -1;
-	if (o->cpu != SPAA_NO_ID) {
-		uint32_t c = slot(&a->cpus, &o->cpu, &a->cpu_weight, &a->cpu_alloc);
-
-		a->cpus_known = true;
-		return add_to(&a->cpu_weight[c], o->weight, err);
-	}
-	return 0;
+	return add_cpu(a, o, err);
 }
 
 /* The string indices of the metrics that count samples. */

@@ -76,6 +76,12 @@ struct spaa_agg {
 	 * CPU the same index (what --net of spaa-hotspots subtracts).
 	 */
 	bool keys_only;
+	/*
+	 * Set between spaa_agg_init and the first add: only the total and
+	 * the per-CPU sums are kept (a CPU table of samples needs no more,
+	 * and paths and threads are most of the work).
+	 */
+	bool cpus_only;
 	struct spaa_strtab paths;       /* function-name sequences, root first */
 	uint64_t *path_weight;
 	size_t path_alloc;

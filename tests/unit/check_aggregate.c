@@ -270,6 +270,31 @@ START_TEST(test_records_period)
 }
 END_TEST
 
+/* cpus_only: the total and the CPUs of test_records_period, nothing else. */
+START_TEST(test_records_cpus_only)
+{
+	struct spaa_profile p;
+	struct spaa_agg a;
+	struct spaa_error err;
+	char *got;
+
+	load_lines(&p, agg_lines, NULL);
+	spaa_error_init(&err);
+	spaa_agg_init(&a, &p);
+	a.cpus_only = true;
+	ck_assert_int_eq(spaa_agg_add_records(&a, event(&p, "cycles"), str(&p, "period"),
+					      SPAA_NO_ID, SPAA_NO_ID, &err), 0);
+	got = agg_summary(&a);
+	/* samples_known stays as init leaves it: only set by full adds */
+	ck_assert_str_eq(got, "total=62 occurrences=4 samples_known cpus_known\n"
+			 "cpu 0 weight=2\n"
+			 "cpu 1 weight=30\n");
+	free(got);
+	spaa_agg_release(&a);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 /*
  * spaa_profile_release_stacks after aggregating (what spaa-hotspots does
  * before its tables): the stacks and records are gone, the names the
@@ -919,6 +944,7 @@ Suite *aggregate_suite(void)
 	tc = tcase_create("records");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_records_period);
+	tcase_add_test(tc, test_records_cpus_only);
 	tcase_add_test(tc, test_release_stacks);
 	tcase_add_test(tc, test_records_samples);
 	tcase_add_test(tc, test_records_filters);
