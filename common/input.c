@@ -70,10 +70,11 @@ struct source {
  * consumed) and, last, the end of the stream or the decoder's error.
  *
  * With a scanner set, the thread also scans full blocks, newest first,
- * whenever it has no free one to fill; the reader takes the next block
- * unless it is being scanned, so the scanning is shared out by itself:
- * a block the thread did not get to is read without records (the
- * reader's own fast path does that work then).
+ * whenever it has no free one to fill, and the reader scans the ones it
+ * comes to first (waiting for one being scanned: the rest of a scan
+ * takes less than a whole one), so the work is shared out by itself and
+ * every block is scanned.  Their batches share the scanner's state, one
+ * at a time (scan_lock).
  */
 enum { BLOCK_FULL, BLOCK_SCANNING, BLOCK_SCANNED, BLOCK_TAKEN };
 #define PIPE_BLOCKS 4
@@ -100,6 +101,7 @@ struct pipe_block {
 struct pipeline {
 	pthread_t thread;
 	pthread_mutex_t lock;
+	pthread_mutex_t scan_lock;      /* the scanner's batch */
 	pthread_cond_t changed;
 	struct pipe_block blocks[PIPE_BLOCKS];
 	unsigned head, count;   /* blocks[head] is the next full one */
@@ -111,7 +113,6 @@ struct pipeline {
 	 */
 	int held;
 	int reading;            /* the reader has the head block (see held) */
-	int use_scans;          /* ... and it was scanned */
 	size_t cursor;          /* the head block's next scanner record */
 
 	/* the decoding thread's place in the line structure */
@@ -431,8 +432,8 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
  * that began in an earlier block is left to the reader), each record
  * with the number getline will give its line.
  */
-static void pipeline_scan(struct pipe_block *b, const struct spaa_input_scanner *scan,
-			  size_t stride)
+static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
+			  const struct spaa_input_scanner *scan, size_t stride)
 {
 	const char *p = b->data, *end = b->data + b->len;
 	uint64_t lineno = b->lineno;
@@ -460,8 +461,11 @@ static void pipeline_scan(struct pipe_block *b, const struct spaa_input_scanner 
 			b->nscans++;
 		}
 	}
-	if (scan->batch && b->nscans)
+	if (scan->batch && b->nscans) {
+		pthread_mutex_lock(&pl->scan_lock);
 		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
+		pthread_mutex_unlock(&pl->scan_lock);
+	}
 }
 
 /*
@@ -507,7 +511,7 @@ static void *pipeline_run(void *arg)
 
 			b->state = BLOCK_SCANNING;
 			pthread_mutex_unlock(&pl->lock);
-			pipeline_scan(b, &scan, stride);
+			pipeline_scan(pl, b, &scan, stride);
 			pthread_mutex_lock(&pl->lock);
 			b->state = BLOCK_SCANNED;
 			pthread_cond_broadcast(&pl->changed);
@@ -529,6 +533,7 @@ static int pipeline_start(struct spaa_input *in)
 	for (int i = 0; i < PIPE_BLOCKS; i++)
 		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
 	pthread_mutex_init(&pl->lock, NULL);
+	pthread_mutex_init(&pl->scan_lock, NULL);
 	pthread_cond_init(&pl->changed, NULL);
 	/* where the thread starts: after what sniffing read */
 	for (const char *p = in->buf + in->pos, *end = in->buf + in->len;
@@ -539,6 +544,7 @@ static int pipeline_start(struct spaa_input *in)
 	if (pthread_create(&pl->thread, NULL, pipeline_run, in)) {
 		in->pipe = NULL;
 		pthread_mutex_destroy(&pl->lock);
+		pthread_mutex_destroy(&pl->scan_lock);
 		pthread_cond_destroy(&pl->changed);
 		for (int i = 0; i < PIPE_BLOCKS; i++)
 			free(pl->blocks[i].data);
@@ -558,6 +564,7 @@ static void pipeline_free(struct pipeline *pl)
 	pthread_mutex_unlock(&pl->lock);
 	pthread_join(pl->thread, NULL);
 	pthread_mutex_destroy(&pl->lock);
+	pthread_mutex_destroy(&pl->scan_lock);
 	pthread_cond_destroy(&pl->changed);
 	for (int i = 0; i < PIPE_BLOCKS; i++) {
 		free(pl->blocks[i].data);
@@ -584,23 +591,21 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pl->count--;
 		pthread_cond_broadcast(&pl->changed);
 	}
-	/*
-	 * A block being scanned is waited for: the rest of its scan takes
-	 * less than reading it without records would.
-	 */
 	while (!pl->count ||
-	       (!pl->reading && (pl->blocks[pl->head].state == BLOCK_SCANNING ||
-				 (in->scanning && in->scan.every_block &&
-				  pl->blocks[pl->head].state != BLOCK_SCANNED))))
+	       (!pl->reading && pl->blocks[pl->head].state == BLOCK_SCANNING))
 		pthread_cond_wait(&pl->changed, &pl->lock);
 	b = &pl->blocks[pl->head];
 	if (!pl->reading) {
+		int scan = in->scanning && b->state == BLOCK_FULL;
+
 		pl->reading = 1;
-		pl->use_scans = b->state == BLOCK_SCANNED;
-		if (!pl->use_scans)
-			b->state = BLOCK_TAKEN;
+		b->state = BLOCK_TAKEN;
+		pthread_mutex_unlock(&pl->lock);
+		if (scan)
+			pipeline_scan(pl, b, &in->scan, in->scan_stride);
+	} else {
+		pthread_mutex_unlock(&pl->lock);
 	}
-	pthread_mutex_unlock(&pl->lock);
 	n = b->len - b->pos < space ? b->len - b->pos : space;
 	memcpy(out, b->data + b->pos, n);
 	b->pos += n;
@@ -945,7 +950,7 @@ static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
 	const struct pipeline *pl = in->pipe;
 	const struct pipe_block *b;
 
-	if (!pl || !pl->use_scans || !pl->reading)
+	if (!pl || !in->scanning || !pl->reading)
 		return NULL;
 	b = &pl->blocks[pl->head];
 	if (pl->cursor + k >= b->nscans)

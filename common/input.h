@@ -18,7 +18,6 @@
 #ifndef SPAA_INPUT_H
 #define SPAA_INPUT_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -72,13 +71,15 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
 
 /*
- * A line scanner: work on a line that needs nothing but the line, done
- * ahead of the reader by the decoding thread of a regular file (see
- * spaa_input_open), in parallel with what the reader does with earlier
- * lines.  scan gets each line (without its line ending, not
- * NUL-terminated) and returns nonzero when it wrote a record of
- * rec_size bytes to rec (8-byte aligned).  It runs on another thread:
- * ctx is its own, and scan and batch touch nothing else.
+ * A line scanner: work on a line that needs nothing but the line, done a
+ * block of lines at a time, ahead of the reader by the decoding thread
+ * of a regular file (see spaa_input_open) when that thread has time, or
+ * by the reader when it comes to a block first.  scan gets each line
+ * (without its line ending, not NUL-terminated) and returns nonzero
+ * when it wrote a record of rec_size bytes to rec (8-byte aligned).
+ * scan may run on both threads at once and must not change ctx; batch
+ * calls (below) come one at a time, not in block order.  Neither touches
+ * anything but ctx and its arguments.
  */
 struct spaa_input_scanner {
 	int (*scan)(void *ctx, const char *line, size_t len, void *rec);
@@ -92,23 +93,15 @@ struct spaa_input_scanner {
 	void *ctx;
 	void (*free_ctx)(void *ctx);    /* may be NULL */
 	size_t rec_size;
-	/*
-	 * The reader waits until each block is scanned, instead of reading
-	 * the blocks the thread has not got to without records: slower,
-	 * for tests that must see every line scanned.
-	 */
-	bool every_block;
 };
 
 /*
- * Has s run over the lines decoded from now on, on the decoding thread
- * when it has decoded as far ahead as it may (so never when decoding is
- * the slower side); ownership of s->ctx passes to in (free_ctx at
- * spaa_input_close, or at once when this returns 0).  Returns 1, or 0
- * when nothing will be scanned: no decoding thread (standard input) or a
- * scanner set already.  Set it before the first read: lines read before
- * it, lines split across the thread's blocks and blocks the reader got
- * to first are not scanned (a record is a shortcut, the line is always
+ * Has s run over the lines decoded from now on; ownership of s->ctx
+ * passes to in (free_ctx at spaa_input_close, or at once when this
+ * returns 0).  Returns 1, or 0 when nothing will be scanned: no decoding
+ * thread (standard input) or a scanner set already.  Set it before the
+ * first read: lines read before it and lines split across the thread's
+ * blocks are not scanned (a record is a shortcut, the line is always
  * there).
  */
 int spaa_input_set_scanner(struct spaa_input *in,

@@ -58,12 +58,6 @@ struct spaa_finding_sink {
 	void *data;
 };
 
-enum spaa_scan_mode {
-	SPAA_SCAN_SHARED,       /* as far as that thread gets (the default) */
-	SPAA_SCAN_NONE,         /* never: the fast path on the reading thread */
-	SPAA_SCAN_ALL,          /* every block: the reader waits for it */
-};
-
 struct spaa_load_opts {
 	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
 	/*
@@ -119,11 +113,11 @@ struct spaa_load_opts {
 	 */
 	bool no_fast_path;
 	/*
-	 * How sample records are scanned ahead on the decoding thread
-	 * (spaa_reader.c, input.h): the same model every way; the
-	 * differential test compares them.
+	 * Sample records are not scanned ahead in blocks (spaa_reader.c,
+	 * input.h): the fast path reads them line by line.  The same model
+	 * either way; for the differential test.
 	 */
-	enum spaa_scan_mode scan;
+	bool no_scanner;
 	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows

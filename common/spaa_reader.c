@@ -2067,14 +2067,13 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
 	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
 
-	if (!opts->no_fast_path && opts->scan != SPAA_SCAN_NONE) {
+	if (!opts->no_fast_path && !opts->no_scanner) {
 		struct scanner *t = spaa_xcalloc(1, sizeof(*t));
 
 		t->max = max_strings(opts);
 		spaa_input_set_scanner(in, &(struct spaa_input_scanner){
 			.scan = scanner_scan, .batch = scanner_batch, .ctx = t,
 			.free_ctx = scanner_free, .rec_size = sizeof(struct sample_scan),
-			.every_block = opts->scan == SPAA_SCAN_ALL,
 		});
 	}
 	if (opts->on_progress)

@@ -5,9 +5,9 @@
  * the JSON tree (spaa_reader.c), most of them scanned ahead on the
  * decoding thread; everything else, and every record with an error, by
  * the general parser.  All must give the same result, so each profile is
- * loaded four times, with spaa_load_opts.no_fast_path, and with each
- * scan mode (none, every block, shared as it happens), and everything a
- * load produces is written out as text and compared:
+ * loaded three times, with spaa_load_opts.no_fast_path, with no_scanner
+ * and with neither, and everything a load produces is written out as
+ * text and compared:
  * the whole model, every sample handed to on_sample, every warning,
  * every finding of a validating load and the error (code, file, line,
  * message).
@@ -145,11 +145,10 @@ static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
 }
 
 /* The ways to load a profile that must agree. */
-enum path { GENERAL, FAST_ONE_THREAD, FAST, FAST_SHARED, NPATHS };
+enum path { GENERAL, FAST_LINES, FAST, NPATHS };
 
 static const char *const path_names[NPATHS] = {
-	"general", "fast path on one thread", "fast path scanned ahead",
-	"fast path partly scanned ahead",
+	"general", "fast path line by line", "fast path scanned in blocks",
 };
 
 /* How often the reader announced a sample (only scanned ones are). */
@@ -172,8 +171,7 @@ static char *load_text(const char *path, enum path how, bool validating)
 		.warn = { on_warn, &t }, .on_sample = on_sample, .data = &t,
 		.on_sample_soon = on_sample_soon,
 		.no_fast_path = how == GENERAL,
-		.scan = how == FAST_ONE_THREAD ? SPAA_SCAN_NONE :
-			how == FAST ? SPAA_SCAN_ALL : SPAA_SCAN_SHARED,
+		.no_scanner = how == FAST_LINES,
 	};
 	int ret;
 
