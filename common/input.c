@@ -78,7 +78,7 @@ struct source {
  */
 enum { BLOCK_FULL, BLOCK_SCANNING, BLOCK_SCANNED, BLOCK_TAKEN };
 #define PIPE_BLOCKS 4
-#define PIPE_BLOCK ((size_t)1 << 20)
+#define PIPE_BLOCK ((size_t)1 << 19)
 
 struct pipe_block {
 	char *data;             /* owned, PIPE_BLOCK bytes */

@@ -1648,9 +1648,15 @@ static int commit_sample(struct reader *r, const char *line,
 	s.event = find_event(r, sc->has_event ? &ev : NULL);
 	if (s.event == SPAA_NONE)
 		return 0;
+	/*
+	 * A numbered id is looked up in prov_stack from now on: the id
+	 * cache is for those the scanner did not number.
+	 */
 	if (sc->prov < r->prov_stack_alloc && r->prov_stack[sc->prov] != SPAA_NONE)
 		s.stack = r->prov_stack[sc->prov];
-	else if (intern_id(r, line + sc->id_off, sc->id_len, &id, err))
+	else if (sc->prov != SPAA_NONE ?
+		 intern(r, line + sc->id_off, sc->id_len, &id, err) :
+		 intern_id(r, line + sc->id_off, sc->id_len, &id, err))
 		return -1;
 	if (add_sample(r, &s, id, err))
 		return -1;
@@ -2087,7 +2093,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 					  bytes_total);
 		if (opts->on_line && opts->on_line(opts->data, line, len, err))
 			goto out;
-		if (strspn(line, " \t\r") == len) {
+		/* a record starts with '{': only look further when not */
+		if (line[0] != '{' && strspn(line, " \t\r") == len) {
 			if (!r.seen_header && !r.header_missing) {
 				bad(&r, err, "the header is not the first record (the line is blank)");
 				r.header_missing = opts->findings.fn != NULL;
