@@ -138,6 +138,7 @@ struct thread_key {
 /* State of the sample pass. */
 struct pass {
 	const struct lami_opts *o;
+	const struct spaa_profile *p;   /* being loaded */
 	bool started;
 	uint32_t event;         /* resolved at the first sample */
 	int64_t width;          /* --bin-width, or 0 */
@@ -278,6 +279,21 @@ static uint32_t late_labels(struct pass *ps, const struct spaa_profile *p)
 		n += label_of(ps, p, s) != was;
 	}
 	return n;
+}
+
+/* What on_sample will read of a stack, fetched ahead (load.h). */
+static void sample_soon(void *data, uint32_t stack, bool near)
+{
+	const struct pass *ps = data;
+
+	if (near)
+		return;
+	if (stack < ps->p->nstacks)
+		__builtin_prefetch(&ps->p->stacks[stack]);
+	if (stack < ps->label_alloc)
+		__builtin_prefetch(&ps->label[stack]);
+	if (stack < ps->early_alloc)
+		__builtin_prefetch(&ps->early[stack]);
 }
 
 static int on_sample(void *data, const struct spaa_profile *p,
@@ -807,7 +823,7 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 	const struct lami_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
-	struct phases h = { .run = run, .p = &p, .pass = { .o = o } };
+	struct phases h = { .run = run, .p = &p, .pass = { .o = o, .p = &p } };
 	struct phase_ctx ctx = { 0 };
 	bool has_ctx = false;
 	char width[32];
@@ -817,6 +833,7 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 	if (check_options(&h.pass, &h, err))
 		goto out;
 	lo.on_sample = on_sample;
+	lo.on_sample_soon = sample_soon;
 	lo.data = &h.pass;
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    spaa_report_select(&p, opt_event, opt_metric, &h.event, &h.metric, err))

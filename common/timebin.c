@@ -7,6 +7,7 @@
 #include "util.h"
 
 #define BIN_BYTES sizeof(int64_t)
+#define CACHE_SIZE 4096         /* entries per series, a power of two */
 
 /* floor(a / b) for b > 0: C division truncates toward zero */
 static int64_t floor_div(int64_t a, int64_t b)
@@ -35,7 +36,10 @@ void spaa_timebin_init(struct spaa_timebin *tb, int64_t origin, int64_t width,
 		s->keybytes = keysizes[i];
 		s->keysize = (keysizes[i] + 7) / 8 * 8;
 		spaa_map_init(&s->cells, BIN_BYTES + s->keysize);
-		s->scratch = spaa_xcalloc(1, BIN_BYTES + s->keysize);
+		s->scratch = spaa_xcalloc(1, SPAA_TIMEBIN_CACHED > BIN_BYTES + s->keysize ?
+					  SPAA_TIMEBIN_CACHED : BIN_BYTES + s->keysize);
+		if (BIN_BYTES + s->keysize <= SPAA_TIMEBIN_CACHED)
+			s->cache = spaa_xcalloc(CACHE_SIZE, sizeof(*s->cache));
 	}
 }
 
@@ -45,20 +49,44 @@ void spaa_timebin_release(struct spaa_timebin *tb)
 		spaa_map_release(&tb->series[i].cells);
 		free(tb->series[i].sums);
 		free(tb->series[i].scratch);
+		free(tb->series[i].cache);
 	}
 	free(tb->series);
 	memset(tb, 0, sizeof(*tb));
 }
 
+/* Where key k goes in a series' cache: a multiply per word, then mixed. */
+static size_t cache_slot(const uint64_t k[SPAA_TIMEBIN_CACHED / 8])
+{
+	uint64_t h = k[0] * 0x9e3779b97f4a7c15ULL ^ k[1] * 0xc2b2ae3d27d4eb4fULL ^
+		     k[2] * 0x165667b19e3779f9ULL;
+
+	return (size_t)(h >> 40) & (CACHE_SIZE - 1);
+}
+
 /* The sums of the cell with the key in s->scratch, created as zero. */
 static struct spaa_timebin_sum *cell(struct spaa_timebin_series *s)
 {
+	struct spaa_timebin_cached *c = NULL;
+	uint64_t k[SPAA_TIMEBIN_CACHED / 8];
 	bool created;
-	uint32_t i = spaa_map_intern(&s->cells, s->scratch, &created);
+	uint32_t i;
 
+	if (s->cache) {
+		/* scratch holds zeros past the key, up to SPAA_TIMEBIN_CACHED */
+		memcpy(k, s->scratch, sizeof(k));
+		c = &s->cache[cache_slot(k)];
+		if (c->cell && !memcmp(c->key, k, sizeof(k)))
+			return &s->sums[c->cell - 1];
+	}
+	i = spaa_map_intern(&s->cells, s->scratch, &created);
 	if (created) {
 		SPAA_ALLOC_GROW(s->sums, (size_t)i + 1, s->alloc);
 		s->sums[i] = (struct spaa_timebin_sum){ 0, 0 };
+	}
+	if (c) {
+		memcpy(c->key, k, sizeof(k));
+		c->cell = i + 1;
 	}
 	return &s->sums[i];
 }
@@ -105,6 +133,9 @@ int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
 		spaa_map_init(&s->cells, ks);
 		s->sums = NULL;
 		s->alloc = 0;
+		/* the cells are numbered anew */
+		if (s->cache)
+			memset(s->cache, 0, CACHE_SIZE * sizeof(*s->cache));
 		for (uint32_t c = 0; c < old.nr; c++) {
 			struct spaa_timebin_sum *sum;
 			int64_t bin;

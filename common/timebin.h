@@ -37,6 +37,13 @@ struct spaa_timebin_sum {
 	uint64_t weight;        /* sum of the weights given to spaa_timebin_add */
 };
 
+/* A cell recently added to, for keys of up to SPAA_TIMEBIN_CACHED bytes. */
+#define SPAA_TIMEBIN_CACHED 24
+struct spaa_timebin_cached {
+	uint64_t key[SPAA_TIMEBIN_CACHED / 8];  /* bin, the caller's key, zeros */
+	uint32_t cell;          /* index + 1; 0: empty */
+};
+
 struct spaa_timebin_series {
 	size_t keybytes;        /* caller's key size */
 	size_t keysize;         /* keybytes rounded up to 8 (zero padding) */
@@ -44,6 +51,13 @@ struct spaa_timebin_series {
 	struct spaa_timebin_sum *sums;  /* owned, by cell index */
 	size_t alloc;
 	unsigned char *scratch; /* owned, one cell key */
+	/*
+	 * Samples come in time order, so a bin's cells are added to again
+	 * and again while it lasts: a direct-mapped cache of them saves the
+	 * hash table's lookup, two cache misses in a table of many cells.
+	 * NULL when the keys are longer than SPAA_TIMEBIN_CACHED.
+	 */
+	struct spaa_timebin_cached *cache;      /* owned */
 };
 
 struct spaa_timebin {
