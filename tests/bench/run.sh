@@ -59,6 +59,20 @@ if [ ! -s "$GZ" ]; then
 fi
 SIZE=$(stat -c %s "$PLAIN")
 
+# spaa-allocs analyses memory profiles only: the same profile with its
+# event made an allocation event ('malloc', weights in bytes and counts),
+# so that it can be compared with spaa-hotspots on the same bytes.
+ALLOC=$PLAIN.alloc.spaa
+if [ ! -s "$ALLOC" ]; then
+	note "bench: writing $ALLOC (the profile as allocations)"
+	sed -e 's/"name":"cpu-clock:ppp","kind":"software","sampling":{"mode":"frequency","primary_metric":"period","frequency_hz":999}/"name":"malloc","kind":"allocation","sampling":{"mode":"event","primary_metric":"alloc_bytes"},"allocation_tracking":{"tracks_frees":false,"has_timestamps":true}/' \
+		-e 's/"cpu-clock:ppp"/"malloc"/g' \
+		-e 's/"metric":"period","value":\([0-9]*\),"unit":"events"/"metric":"alloc_bytes","value":\1,"unit":"bytes"/g' \
+		-e 's/"metric":"samples","value"/"metric":"alloc_count","value"/g' \
+		"$PLAIN" >"$ALLOC.tmp" && mv "$ALLOC.tmp" "$ALLOC"
+fi
+ASIZE=$(stat -c %s "$ALLOC" 2>/dev/null || echo 0)
+
 # jq is slow: it runs on a slice of about JQ_MB MB, the header and every
 # K-th line, so that the slice has the file's mix of stack and sample
 # records; its time is scaled to the whole file.
@@ -158,6 +172,14 @@ for in_ in plain zst gz; do
 done
 
 note ""
+note "the profile as allocations ($ALLOC, $(awk -v b="$ASIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB):"
+header
+cat "$ALLOC" >/dev/null
+for p in hotspots allocs phases; do
+	measure "$p.alloc" "$ASIZE" "spaa-$p" alloc "./spaa-$p $(printf %q "$ALLOC")"
+done
+
+note ""
 note "reference figures (same run):"
 header
 measure ref.wc "$SIZE" "wc -l FILE" plain "wc -l $(printf %q "$PLAIN")"
@@ -197,18 +219,28 @@ note "  hotspots gz / plain throughput:   $(ratio "${WALL[hotspots.plain]}" "${W
 note "  analysis time / hotspots time, same file (target <= 1.5; diff reads the file twice):"
 for in_ in plain zst gz; do
 	line="    $in_:"
-	for p in phases diff validate convert; do
+	for p in phases validate convert; do
 		r=$(ratio "${WALL[$p.$in_]}" "${WALL[hotspots.$in_]}")
 		line="$line $p $r ($(verdict "$r" '<=' 1.5))"
 	done
-	line="$line; diff per byte read $(ratio "${WALL[diff.$in_]}" "$(awk -v w="${WALL[hotspots.$in_]}" 'BEGIN { print 2 * w }')")"
+	# diff reads the file twice: its time per byte against hotspots'
+	r=$(ratio "${WALL[diff.$in_]}" "$(awk -v w="${WALL[hotspots.$in_]}" 'BEGIN { print 2 * w }')")
+	line="$line diff per byte read $r ($(verdict "$r" '<=' 1.5))"
 	note "$line"
 done
+line="    alloc:"
+for p in allocs phases; do
+	r=$(ratio "${WALL[$p.alloc]}" "${WALL[hotspots.alloc]}")
+	line="$line $p $r ($(verdict "$r" '<=' 1.5))"
+done
+note "$line"
 line="  peak RSS on the plain file (target <= 48 MB):"
 for p in $PROGRAMS; do
 	mb=$(awk -v k="${RSS[$p.plain]}" 'BEGIN { printf "%.1f", k / 1024 }')
 	line="$line $p $mb ($(verdict "$mb" '<=' 48))"
 done
+mb=$(awk -v k="${RSS[allocs.alloc]}" 'BEGIN { printf "%.1f", k / 1024 }')
+line="$line; allocs (alloc file) $mb ($(verdict "$mb" '<=' 48))"
 note "$line"
 
 if [ "${BENCH_BIG:-0}" = 1 ]; then
