@@ -535,7 +535,11 @@ static int pipeline_start(struct spaa_input *in)
 	pthread_mutex_init(&pl->lock, NULL);
 	pthread_mutex_init(&pl->scan_lock, NULL);
 	pthread_cond_init(&pl->changed, NULL);
-	/* where the thread starts: after what sniffing read */
+	/*
+	 * Where the thread starts: after the lines returned so far (sniffing
+	 * may have read a short one) and what is buffered.
+	 */
+	pl->scan_lineno = in->lineno;
 	for (const char *p = in->buf + in->pos, *end = in->buf + in->len;
 	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
 		pl->scan_lineno++;

@@ -453,6 +453,22 @@ static char *do_deleted(const char *line, const void *arg)
 	return deleted(line, *(const size_t *)arg);
 }
 
+/*
+ * Checks l after a prefix of short lines: read from what sniffing the
+ * compression read, before the decoding thread starts (input.c), so the
+ * thread's line numbers must start after them.
+ */
+static void prefixed(const struct lines *l, const char *prefix)
+{
+	struct spaa_sbuf t = { 0 };
+
+	spaa_sbuf_adds(&t, prefix);
+	for (size_t i = 0; i < l->n; i++)
+		spaa_sbuf_printf(&t, "%s\n", l->line[i]);
+	check_same(testutil_write("prefixed.spaa", t.s, t.len), prefix);
+	free(t.s);
+}
+
 static void check_file_and_variants(const char *path, bool variants)
 {
 	struct lines l = { 0 };
@@ -462,6 +478,8 @@ static void check_file_and_variants(const char *path, bool variants)
 	if (!variants)
 		return;
 	read_lines(path, &l);
+	prefixed(&l, "\n");
+	prefixed(&l, "\n\n\n");
 	variant(&l, "spaced", do_spaced, NULL, false);
 	variant(&l, "rotated", do_rotated, NULL, false);
 	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
