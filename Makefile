@@ -4,6 +4,7 @@
 #   make check         unit, schema, golden, cli tests and fuzz replay: what
 #                      CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
+#   make tsan          rebuild with ThreadSanitizer, then the whole check
 #   make valgrind      unit, golden, cli tests and fuzz replay under valgrind
 #   make fuzz          libFuzzer targets of tests/fuzz/ (clang), each run for
 #                      FUZZ_SECONDS (default 60) from seeds in tests/data/;
@@ -127,7 +128,7 @@ QUIET_LINK = @echo '  LINK    $@';
 QUIET_AR = @echo '  AR      $@';
 endif
 
-.PHONY: all check asan valgrind fuzz golden demo bench install uninstall \
+.PHONY: all check asan tsan valgrind fuzz golden demo bench install uninstall \
 	clean deps FORCE
 
 all: $(PROGRAMS) $(UNIT_RUNNER) $(FUZZ_REPLAY)
@@ -212,6 +213,11 @@ check: all
 
 asan:
 	$(ASAN_ENV) $(MAKE) check CC=$(ASAN_CC) SANITIZE=address,undefined
+
+# The decoding thread reads, decompresses and scans ahead of the reader
+# (common/input.c): every run of the suite has it at work.
+tsan:
+	TSAN_OPTIONS=halt_on_error=1 $(MAKE) check CC=$(ASAN_CC) SANITIZE=thread
 
 # The unit tests in one process (CK_FORK=no) so that valgrind sees them, and
 # every program the golden and cli tests and the fuzz replay run.
