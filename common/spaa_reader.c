@@ -61,6 +61,15 @@ struct id_cache {
 
 #define TID_CACHE 64
 
+/*
+ * How many scanned records ahead on_sample_soon is told of a stack:
+ * far enough for memory to arrive by then, near enough for what it
+ * fetched to still be in cache.
+ */
+#define SAMPLE_SOON_NEAR 8
+#define SAMPLE_SOON_FAR 16
+#define SAMPLE_SOON_RING (SAMPLE_SOON_FAR - SAMPLE_SOON_NEAR)
+
 struct related_ref {
 	uint32_t record, stack;
 };
@@ -107,6 +116,9 @@ struct reader {
 	struct id_cache ids;            /* the fast path's id text -> string */
 	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
 	size_t prov_stack_alloc;
+	/* stacks told far ahead, to be told near (sample_soon) */
+	uint32_t soon[SAMPLE_SOON_RING];
+	unsigned soon_at;
 	uint32_t stack_base;            /* first stack index of this file */
 	uint32_t record_base;           /* first record index of this file */
 	uint32_t period_metric;         /* a name that is no metric: sample periods */
@@ -1676,17 +1688,10 @@ static int commit_sample(struct reader *r, const char *line,
  * thread, ahead of the reader, and numbers the stack id texts in order
  * of first sight: the reader then maps a number to its stack with one
  * array access (prov_stack), where looking the text up is a hash probe
- * and a cache miss per sample.  Its table is its own: the thread touches
- * nothing of the reader's.
+ * and a cache miss per sample.  Its table is its own, and the threads
+ * that scan take turns with it (input.c); they touch nothing of the
+ * reader's.
  */
-/*
- * How many scanned records ahead on_sample_soon is told of a stack:
- * far enough for memory to arrive by then, near enough for what it
- * fetched to still be in cache.
- */
-#define SAMPLE_SOON_NEAR 8
-#define SAMPLE_SOON_FAR 16
-
 struct scanner {
 	struct id_cache ids;    /* id text -> number + 1 */
 	uint32_t nr, max;       /* max: the reader's bound on strings */
@@ -1764,14 +1769,23 @@ static void scanner_free(void *ctx)
 	free(t);
 }
 
-/* Tells on_sample_soon of the stack of the k-th scanned record ahead. */
-static void sample_soon(struct reader *r, size_t k, bool near)
+/*
+ * Tells on_sample_soon of the stack of the scanned record SAMPLE_SOON_FAR
+ * ahead, and again, near, of the one told SAMPLE_SOON_RING records ago.
+ */
+static void sample_soon(struct reader *r)
 {
-	const struct sample_scan *soon = spaa_input_scanned_ahead(r->in, k);
+	const struct sample_scan *far = spaa_input_scanned_ahead(r->in, SAMPLE_SOON_FAR);
+	uint32_t *near = &r->soon[r->soon_at++ % SAMPLE_SOON_RING];
+	uint32_t stack = SPAA_NONE;
 
-	if (soon && soon->prov < r->prov_stack_alloc &&
-	    r->prov_stack[soon->prov] != SPAA_NONE)
-		r->o->on_sample_soon(r->o->data, r->prov_stack[soon->prov], near);
+	if (far && far->prov < r->prov_stack_alloc)
+		stack = r->prov_stack[far->prov];
+	if (stack != SPAA_NONE)
+		r->o->on_sample_soon(r->o->data, stack, false);
+	if (*near != SPAA_NONE)
+		r->o->on_sample_soon(r->o->data, *near, true);
+	*near = stack;
 }
 
 /*
@@ -1786,10 +1800,8 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	struct sample_scan sc;
 
 	if (pre) {
-		if (r->o->on_sample_soon) {
-			sample_soon(r, SAMPLE_SOON_FAR, false);
-			sample_soon(r, SAMPLE_SOON_NEAR, true);
-		}
+		if (r->o->on_sample_soon)
+			sample_soon(r);
 		return commit_sample(r, line, pre, err);
 	}
 	if (!sample_scan(line, len, &sc))
@@ -2063,6 +2075,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	spaa_map_init(&r.frame_ids, sizeof(uint64_t));
 	spaa_map_init(&r.tids, sizeof(int64_t));
 	tid_cache_clear(&r);
+	for (size_t i = 0; i < SAMPLE_SOON_RING; i++)
+		r.soon[i] = SPAA_NONE;
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
 	r.jp = json_parser_new();
 	r.stack_base = p->nstacks;
