@@ -130,13 +130,15 @@ static const struct lami_table_class classes[] = {
 struct diff {
 	struct spaa_run *run;
 	const char *bpath, *tpath;
-	struct spaa_profile base, target;
-	struct spaa_agg bagg, tagg;
+	struct spaa_cmp_base base;      /* the baseline, reduced before the target loads */
+	const struct spaa_cmp_choice *bchoice;  /* weak: the event compared, in base */
+	struct spaa_profile target;
+	struct spaa_agg tagg;
 	struct spaa_cmp_keys keys;
 	struct spaa_cmp_side bside, tside;
 	struct spaa_cmp cmp;
 	struct spaa_metric_sem bsem, tsem;
-	uint32_t bevent, bmetric, tevent, tmetric;
+	uint32_t tevent, tmetric;
 	int64_t begin, end;
 	char what[512];         /* "event 'x', metric 'y', ..." and any caveat */
 };
@@ -233,19 +235,21 @@ static void stacks_table(struct diff *d)
 			continue;
 		spaa_cmp_compute(&d->cmp, b, tv, &dl);
 		rank[n++] = (struct spaa_cmp_rank){
-			dl.delta, dl.share_delta, dl.target,
-			spaa_cmp_path_name(&d->keys, k), NULL, k,
+			dl.delta, dl.share_delta, dl.target, NULL, NULL, k,
 		};
 	}
-	spaa_cmp_rank_sort(rank, n);
+	/* by name too, but one made at a time: a row's as it is written */
+	spaa_cmp_rank_paths(&d->keys, rank, n);
 	for (size_t i = 0; i < lami_rows(d->run->opts, n); i++) {
 		uint64_t b = spaa_cmp_get(&d->bside.path, rank[i].idx);
 		uint64_t tv = spaa_cmp_get(&d->tside.path, rank[i].idx);
+		char *name = spaa_cmp_path_name(&d->keys, rank[i].idx);
 		struct spaa_cmp_delta dl;
 
 		spaa_cmp_compute(&d->cmp, b, tv, &dl);
 		lami_row_begin(t);
-		lami_cell_string(t, rank[i].name);
+		lami_cell_string(t, name);
+		free(name);
 		spaa_cmp_weight_cell(t, &d->tsem, dl.base);
 		spaa_cmp_weight_cell(t, &d->tsem, dl.target);
 		spaa_cmp_delta_cell(t, &d->tsem, dl.delta);
@@ -253,8 +257,6 @@ static void stacks_table(struct diff *d)
 		lami_cell_string(t, status(b, tv, &dl));
 		lami_row_end(t);
 	}
-	for (size_t i = 0; i < n; i++)
-		free((char *)rank[i].name);
 	free(rank);
 	lami_results_add(&d->run->results, t);
 }
@@ -365,36 +367,46 @@ static const char *event_list(const struct spaa_profile *p, char *buf, size_t si
 	return buf;
 }
 
-/* The event and metric compared, by name on both sides. */
+/*
+ * The event and metric compared, by name on both sides: the baseline's
+ * choice for that event was made when it was reduced.
+ */
 static int select_metric(struct diff *d, struct spaa_error *err)
 {
-	const struct spaa_profile *b = &d->base, *t = &d->target;
-	const char *event = opt_event, *metric = opt_metric;
+	const struct spaa_cmp_base *b = &d->base;
+	const struct spaa_profile *t = &d->target;
+	const char *event = opt_event;
 	char bl[256], tl[256];
 
 	for (uint32_t i = 0; !event && i < b->nevents; i++)
-		if (spaa_profile_find_event(t, spaa_str(b, b->events[i].name)) != SPAA_NONE)
-			event = spaa_str(b, b->events[i].name);
+		if (spaa_profile_find_event(t, b->events[i]) != SPAA_NONE)
+			event = b->events[i];
 	if (!event && b->nevents && t->nevents)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "the baseline (events %s) and the target (events %s) have no event in common",
-				      event_list(b, bl, sizeof(bl)), event_list(t, tl, sizeof(tl)));
-	if (spaa_report_select(b, event, metric, &d->bevent, &d->bmetric, err))
+				      spaa_cmp_base_event_list(b, bl, sizeof(bl)),
+				      event_list(t, tl, sizeof(tl)));
+	d->bchoice = spaa_cmp_base_choice(b, event);
+	if (d->bchoice->unselectable) {
+		*err = d->bchoice->err;
 		return on_side(err, d->bpath);
-	if (!metric)
-		metric = spaa_str(b, d->bmetric);
-	if (spaa_report_select(t, event, metric, &d->tevent, &d->tmetric, err))
+	}
+	if (spaa_report_select(t, event, d->bchoice->metric, &d->tevent,
+			       &d->tmetric, err))
 		return on_side(err, d->tpath);
-	spaa_report_left_out_event(&d->run->left_out, b, d->bevent);
+	d->run->left_out.records += d->bchoice->left_out.records;
+	d->run->left_out.samples += d->bchoice->left_out.samples;
 	spaa_report_left_out_event(&d->run->left_out, t, d->tevent);
-	spaa_metric_semantics(b, d->bevent, d->bmetric,
-			      spaa_metric_unit(b, d->bevent, d->bmetric), &d->bsem);
+	d->bsem = d->bchoice->sem;
 	spaa_metric_semantics(t, d->tevent, d->tmetric,
 			      spaa_metric_unit(t, d->tevent, d->tmetric), &d->tsem);
 	return 0;
 }
 
-/* Sums both sides; the target from its samples in range with --begin/--end. */
+/*
+ * Sums the target, from its samples in range with --begin/--end, beside
+ * the baseline's sums of the event compared.
+ */
 static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		     enum spaa_cmp_normalize mode, struct spaa_error *err)
 {
@@ -405,44 +417,42 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	};
 	const struct lami_opts *o = d->run->opts;
 	bool restrict_time = o->has_begin || o->has_end;
+	const struct spaa_cmp_choice *b;
 	int at;
 
 	if (select_metric(d, err))
 		return -1;
+	b = d->bchoice;
 	spaa_report_range(o, &d->target, &d->begin, &d->end);
 	at = snprintf(d->what, sizeof(d->what), "event '%s', %s '%s', %s",
-		      spaa_str(&d->base, d->base.events[d->bevent].name),
-		      d->bmetric == d->base.events[d->bevent].primary_metric ?
-		      "primary metric" : "metric", spaa_str(&d->base, d->bmetric),
-		      how[mode]);
+		      b->event, b->primary ? "primary metric" : "metric",
+		      b->metric, how[mode]);
 	if (restrict_time)
 		snprintf(d->what + at, sizeof(d->what) - at, d->target.nsamples ?
 			 "; target restricted to --begin/--end, baseline whole" :
 			 "; whole profiles: the target has no sample records to restrict to --begin/--end");
 
-	spaa_agg_init(&d->bagg, &d->base);
-	spaa_agg_init(&d->tagg, &d->target);
-	d->bagg.path_by_function = d->tagg.path_by_function = true;
-	if (spaa_agg_add_records(&d->bagg, d->bevent, d->bmetric, SPAA_NO_ID,
-				 SPAA_NO_ID, err))
+	if (b->overflows) {
+		*err = b->err;
 		return -1;
+	}
+	spaa_agg_init(&d->tagg, &d->target);
+	d->tagg.path_by_function = true;
 	if (restrict_time && d->target.nsamples ?
 	    spaa_agg_add_fold(&d->tagg, fold, d->tevent, d->tmetric, SPAA_NO_ID,
 			      SPAA_NO_ID, err) :
 	    spaa_agg_add_records(&d->tagg, d->tevent, d->tmetric, SPAA_NO_ID,
 				 SPAA_NO_ID, err))
 		return -1;
-	if (spaa_cmp_side_add_agg(&d->bside, &d->keys, &d->bagg, err) ||
+	if (spaa_cmp_side_add_sum(&d->bside, &d->keys, &b->sum, err) ||
 	    spaa_cmp_side_add_agg(&d->tside, &d->keys, &d->tagg, err) ||
-	    spaa_cmp_side_add_allocs(&d->bside, &d->keys, &d->base, err) ||
 	    spaa_cmp_side_add_allocs(&d->tside, &d->keys, &d->target, err))
 		return -1;
 	if (!d->bside.total || !d->tside.total)
 		return spaa_error_at(err, SPAA_E_NO_DATA,
 				     d->bside.total ? d->tpath : d->bpath, 0,
 				     "no weight for event '%s', metric '%s'%s",
-				     spaa_str(&d->base, d->base.events[d->bevent].name),
-				     spaa_str(&d->base, d->bmetric),
+				     b->event, b->metric,
 				     restrict_time && d->bside.total ? " in the time range" : "");
 	return spaa_cmp_init(&d->cmp, mode, &d->bsem, d->bside.total,
 			     &d->tsem, d->tside.total, err);
@@ -542,6 +552,7 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 {
 	const struct lami_opts *o = run->opts;
 	struct spaa_load_opts blo = run->load, tlo = run->load;
+	struct spaa_profile base;
 	struct spaa_fold fold;
 	struct diff *d = spaa_xcalloc(1, sizeof(*d));
 	enum spaa_cmp_normalize mode;
@@ -549,32 +560,44 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	int ret = -1;
 
 	d->run = run;
-	spaa_profile_init(&d->base);
+	spaa_profile_init(&base);
 	spaa_profile_init(&d->target);
 	spaa_cmp_keys_init(&d->keys, &opt_dso_map);
 	spaa_cmp_side_init(&d->bside, true);
 	spaa_cmp_side_init(&d->tside, false);
 	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
 		       o->has_end ? o->end : INT64_MAX);
-	tlo.on_sample = fold_sample;
-	tlo.data = &fold;
+	/* the target's records hold its whole sums: samples only restrict them */
+	if (o->has_begin || o->has_end) {
+		tlo.on_sample = fold_sample;
+		tlo.data = &fold;
+	}
 	if (paths(d, err) ||
 	    svg_options(&min_width, err) ||
 	    spaa_cmp_normalize_parse(opt_normalize, &mode, err) ||
 	    spaa_cmp_dso_map_check(&opt_dso_map, err) ||
-	    spaa_cmp_load(&d->base, d->bpath, 0, 2, &blo, err) ||
-	    spaa_cmp_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
+	    spaa_cmp_load(&base, d->bpath, 0, 2, &blo, err) ||
+	    spaa_cmp_side_add_allocs(&d->bside, &d->keys, &base, err))
+		goto out;
+	/*
+	 * Two models would share the peak of memory: the baseline's goes
+	 * before the target's is loaded, and what the comparison reads of
+	 * it stays, its sums of each event it may be compared under (which
+	 * one is, the target decides).
+	 */
+	spaa_cmp_base_init(&d->base, &d->keys, &base, opt_event, opt_metric);
+	spaa_profile_release(&base);
+	if (spaa_cmp_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
 	    aggregate(d, &fold, mode, err))
 		goto out;
 	/*
 	 * The tables and the graph read only the compared sides and their
 	 * keys (names copied): what built them goes before the rows come.
 	 */
-	spaa_agg_release(&d->bagg);
 	spaa_agg_release(&d->tagg);
 	spaa_fold_release(&fold);
-	spaa_profile_release(&d->base);
 	spaa_profile_release(&d->target);
+	spaa_cmp_base_release(&d->base);
 
 	functions_table(d, T_FUNCTIONS, &d->bside.fn_self, &d->tside.fn_self);
 	functions_table(d, T_INCLUSIVE, &d->bside.fn_total, &d->tside.fn_total);
@@ -586,15 +609,14 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 		goto out;
 	ret = 0;
 out:
-	if (d->bagg.p)
-		spaa_agg_release(&d->bagg);
 	if (d->tagg.p)
 		spaa_agg_release(&d->tagg);
 	spaa_cmp_side_release(&d->bside);
 	spaa_cmp_side_release(&d->tside);
+	spaa_cmp_base_release(&d->base);
 	spaa_cmp_keys_release(&d->keys);
 	spaa_fold_release(&fold);
-	spaa_profile_release(&d->base);
+	spaa_profile_release(&base);
 	spaa_profile_release(&d->target);
 	free(d);
 	return ret;

@@ -523,10 +523,11 @@ void spaa_rank_sort(struct spaa_rank *r, size_t n)
 	qsort(r, n, sizeof(*r), rank_cmp);
 }
 
-/* rank_cmp with the names of paths x->idx and y->idx. */
-static int path_rank_cmp(const struct spaa_agg *a, const struct spaa_rank *x,
-			 const struct spaa_rank *y)
+/* rank_cmp with the names of paths x->idx and y->idx; ctx is the aggregate. */
+static int path_rank_cmp(const void *px, const void *py, const void *ctx)
 {
+	const struct spaa_agg *a = ctx;
+	const struct spaa_rank *x = px, *y = py;
 	int c;
 
 	if (x->key != y->key)
@@ -539,28 +540,8 @@ static int path_rank_cmp(const struct spaa_agg *a, const struct spaa_rank *x,
 	return x->tie < y->tie ? -1 : x->tie > y->tie;
 }
 
-/*
- * A merge sort, because the comparison needs a (qsort has no context
- * argument in C11), and names are compared where they are.
- */
+/* Names are compared where they are (spaa_strtab_join_cmp), never made. */
 void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n)
 {
-	struct spaa_rank *tmp = spaa_xmalloc((n + 1) * sizeof(*tmp));
-
-	for (size_t w = 1; w < n; w *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * w) {
-			size_t mid = lo + w < n ? lo + w : n;
-			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				tmp[k++] = path_rank_cmp(a, &r[j], &r[i]) < 0 ? r[j++] : r[i++];
-			while (i < mid)
-				tmp[k++] = r[i++];
-			while (j < hi)
-				tmp[k++] = r[j++];
-		}
-		memcpy(r, tmp, n * sizeof(*r));
-	}
-	free(tmp);
+	spaa_sort(r, n, sizeof(*r), path_rank_cmp, a);
 }

@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -158,9 +159,24 @@ static uint32_t *function_keys(struct spaa_cmp_keys *k, const struct spaa_profil
 	return keys;
 }
 
-static int add_paths(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-		     const struct spaa_agg *a, const uint32_t *keys,
-		     struct spaa_error *err)
+void spaa_cmp_sum_init(struct spaa_cmp_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->samples_known = true;
+	spaa_strtab_init(&s->paths);
+}
+
+void spaa_cmp_sum_release(struct spaa_cmp_sum *s)
+{
+	free(s->fn_self.v);
+	free(s->fn_total.v);
+	spaa_strtab_release(&s->paths);
+	free(s->path.v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_paths(struct spaa_cmp_sum *s, const struct spaa_agg *a,
+		     const uint32_t *keys, struct spaa_error *err)
 {
 	uint32_t *seq = NULL;
 	size_t seq_alloc = 0;
@@ -183,7 +199,7 @@ static int add_paths(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 		 * Two local paths may meet in one key (functions that differ
 		 * only in build id): their weights add up.
 		 */
-		if (sums_add(&s->path, spaa_strtab_intern(&k->paths, seq,
+		if (sums_add(&s->path, spaa_strtab_intern(&s->paths, seq,
 				n * sizeof(uint32_t)), a->path_weight[i], err))
 			goto out;
 	}
@@ -193,11 +209,12 @@ out:
 	return ret;
 }
 
-int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			  const struct spaa_agg *a, struct spaa_error *err)
+int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
+			 const struct spaa_agg *a, bool baseline,
+			 struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
-	uint32_t *keys = function_keys(k, p, s->baseline);
+	uint32_t *keys = function_keys(k, p, baseline);
 	int ret = -1;
 
 	if (spaa_add_u64(s->total, a->total, &s->total)) {
@@ -216,9 +233,46 @@ int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 			goto out;
 		}
 	}
-	ret = add_paths(s, k, a, keys, err);
+	ret = add_paths(s, a, keys, err);
 out:
 	free(keys);
+	return ret;
+}
+
+int spaa_cmp_side_add_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			  const struct spaa_cmp_sum *sum, struct spaa_error *err)
+{
+	if (spaa_add_u64(s->total, sum->total, &s->total) ||
+	    spaa_add_u64(s->samples, sum->samples, &s->samples))
+		return overflow(err);
+	if (!sum->samples_known)
+		s->samples_known = false;
+	for (uint32_t key = 0; key < sum->fn_self.alloc; key++)
+		if (sums_add(&s->fn_self, key, sum->fn_self.v[key], err))
+			return -1;
+	for (uint32_t key = 0; key < sum->fn_total.alloc; key++)
+		if (sums_add(&s->fn_total, key, sum->fn_total.v[key], err))
+			return -1;
+	/* in the order the sum first met them: the order of its aggregate */
+	for (uint32_t i = 1; i < sum->paths.nr; i++)
+		if (sums_add(&s->path, spaa_strtab_intern(&k->paths,
+				spaa_strtab_get(&sum->paths, i),
+				spaa_strtab_len(&sum->paths, i)),
+			     spaa_cmp_get(&sum->path, i), err))
+			return -1;
+	return 0;
+}
+
+int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			  const struct spaa_agg *a, struct spaa_error *err)
+{
+	struct spaa_cmp_sum sum;
+	int ret;
+
+	spaa_cmp_sum_init(&sum);
+	ret = spaa_cmp_sum_add_agg(&sum, k, a, s->baseline, err) ||
+	      spaa_cmp_side_add_sum(s, k, &sum, err) ? -1 : 0;
+	spaa_cmp_sum_release(&sum);
 	return ret;
 }
 
@@ -262,6 +316,85 @@ int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 out:
 	free(keys);
 	return ret;
+}
+
+/* What comparing p under event (NULL: the first) and metric takes of it. */
+static void choice_init(struct spaa_cmp_choice *c, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric)
+{
+	struct spaa_agg a;
+	uint32_t ev, m;
+
+	memset(c, 0, sizeof(*c));
+	spaa_error_init(&c->err);
+	spaa_cmp_sum_init(&c->sum);
+	c->event = event ? spaa_xstrdup(event) : NULL;
+	if (spaa_report_select(p, event, metric, &ev, &m, &c->err)) {
+		c->unselectable = true;
+		return;
+	}
+	c->metric = spaa_xstrdup(spaa_str(p, m));
+	c->primary = m == p->events[ev].primary_metric;
+	spaa_metric_semantics(p, ev, m, spaa_metric_unit(p, ev, m), &c->sem);
+	spaa_report_left_out_event(&c->left_out, p, ev);
+	spaa_agg_init(&a, p);
+	a.path_by_function = true;
+	c->overflows = spaa_agg_add_records(&a, ev, m, SPAA_NO_ID, SPAA_NO_ID, &c->err) ||
+		       spaa_cmp_sum_add_agg(&c->sum, k, &a, true, &c->err);
+	spaa_agg_release(&a);
+}
+
+void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric)
+{
+	memset(b, 0, sizeof(*b));
+	b->nevents = p->nevents;
+	b->events = spaa_xcalloc((size_t)p->nevents + 1, sizeof(*b->events));
+	for (uint32_t i = 0; i < p->nevents; i++)
+		b->events[i] = spaa_xstrdup(spaa_str(p, p->events[i].name));
+	/* a profile without events has one choice: the error of asking */
+	b->nchoices = event || !p->nevents ? 1 : p->nevents;
+	b->choices = spaa_xcalloc(b->nchoices, sizeof(*b->choices));
+	for (uint32_t i = 0; i < b->nchoices; i++)
+		choice_init(&b->choices[i], k, p, event ? event : b->events[i],
+			    metric);
+}
+
+void spaa_cmp_base_release(struct spaa_cmp_base *b)
+{
+	for (uint32_t i = 0; i < b->nevents; i++)
+		free(b->events[i]);
+	free(b->events);
+	for (uint32_t i = 0; i < b->nchoices; i++) {
+		free(b->choices[i].event);
+		free(b->choices[i].metric);
+		spaa_cmp_sum_release(&b->choices[i].sum);
+	}
+	free(b->choices);
+	memset(b, 0, sizeof(*b));
+}
+
+const struct spaa_cmp_choice *spaa_cmp_base_choice(const struct spaa_cmp_base *b,
+						   const char *event)
+{
+	for (uint32_t i = 0; event && i < b->nchoices; i++)
+		if (b->choices[i].event && !strcmp(b->choices[i].event, event))
+			return &b->choices[i];
+	return &b->choices[0];
+}
+
+const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+				     size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < b->nevents && at < size; i++)
+		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
+			       b->events[i]);
+	return buf;
 }
 
 int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
@@ -351,16 +484,24 @@ static int cmp_desc(double a, double b)
 	return a > b ? -1 : a < b;
 }
 
+/* The keys of rank_cmp, before the names. */
+static int rank_cmp_keys(const struct spaa_cmp_rank *a, const struct spaa_cmp_rank *b)
+{
+	int c;
+
+	if ((c = cmp_desc(fabs(a->key), fabs(b->key))) ||
+	    (c = cmp_desc(fabs(a->key2), fabs(b->key2))))
+		return c;
+	return cmp_desc(a->key3, b->key3);
+}
+
 static int rank_cmp(const void *x, const void *y)
 {
 	const struct spaa_cmp_rank *a = x, *b = y;
 	int c;
 
-	if ((c = cmp_desc(fabs(a->key), fabs(b->key))) ||
-	    (c = cmp_desc(fabs(a->key2), fabs(b->key2))) ||
-	    (c = cmp_desc(a->key3, b->key3)))
-		return c;
-	if ((c = strcmp(a->name ? a->name : "", b->name ? b->name : "")) ||
+	if ((c = rank_cmp_keys(a, b)) ||
+	    (c = strcmp(a->name ? a->name : "", b->name ? b->name : "")) ||
 	    (c = strcmp(a->name2 ? a->name2 : "", b->name2 ? b->name2 : "")))
 		return c;
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
@@ -369,6 +510,26 @@ static int rank_cmp(const void *x, const void *y)
 void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n)
 {
 	qsort(r, n, sizeof(*r), rank_cmp);
+}
+
+/* rank_cmp with the names of path keys x->idx and y->idx; ctx the keys. */
+static int path_rank_cmp(const void *x, const void *y, const void *ctx)
+{
+	const struct spaa_cmp_keys *k = ctx;
+	const struct spaa_cmp_rank *a = x, *b = y;
+	int c;
+
+	if ((c = rank_cmp_keys(a, b)) ||
+	    (c = spaa_strtab_join_cmp(&k->paths, a->idx, b->idx, function_name,
+				      k, ';')))
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+			 size_t n)
+{
+	spaa_sort(r, n, sizeof(*r), path_rank_cmp, k);
 }
 
 void spaa_cmp_weight_column(struct lami_table *t, size_t col,

@@ -45,6 +45,7 @@
 #include "load.h"
 #include "metrics.h"
 #include "profile.h"
+#include "report.h"
 
 struct spaa_cmp_keys {
 	struct spaa_strtab fns;         /* "name\0dso" */
@@ -117,6 +118,37 @@ int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 			  const struct spaa_agg *a, struct spaa_error *err);
 
 /*
+ * What spaa_cmp_side_add_agg takes from an aggregate, kept without the
+ * aggregate and its profile: functions are already function keys, paths
+ * sequences of them but not path keys yet.  spaa_cmp_side_add_sum gives
+ * them their path keys, so that path keys are numbered in the order the
+ * sides are added, not in the order their profiles were loaded.
+ */
+struct spaa_cmp_sum {
+	uint64_t total;
+	bool samples_known;     /* every stack carried a sample count */
+	uint64_t samples;
+	struct spaa_cmp_sums fn_self, fn_total; /* by function key */
+	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
+	struct spaa_cmp_sums path;      /* by index into paths */
+};
+
+void spaa_cmp_sum_init(struct spaa_cmp_sum *s);
+void spaa_cmp_sum_release(struct spaa_cmp_sum *s);
+
+/*
+ * Sums a (built with path_by_function) into s under keys k, a baseline's
+ * DSOs renamed by k's dso_map.  Fails only on overflow.
+ */
+int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
+			 const struct spaa_agg *a, bool baseline,
+			 struct spaa_error *err);
+
+/* Adds sum, summed under the same keys k, to the side.  Fails only on overflow. */
+int spaa_cmp_side_add_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			  const struct spaa_cmp_sum *sum, struct spaa_error *err);
+
+/*
  * Adds alloc_bytes and live_bytes of every stack record of every
  * allocation event of p (spec 9), by the function of the self frame.
  * Sets has_alloc when p has an allocation event with alloc_bytes,
@@ -124,6 +156,63 @@ int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
  */
 int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 			     const struct spaa_profile *p, struct spaa_error *err);
+
+/*
+ * A baseline profile reduced to what comparing it reads, so that its
+ * model is released before the target's is loaded: two models would share
+ * the peak of memory.  Which event is compared is known only with the
+ * target (by default the baseline's first event the target also has), so
+ * the reduction holds a choice for each event that can be asked for: the
+ * one named by --event, or else every event of the baseline.
+ */
+struct spaa_cmp_choice {
+	/* the event's name as asked for; NULL: the profile declares no events */
+	char *event;                    /* owned */
+	/*
+	 * spaa_report_select failed for it: err says why, naming no file
+	 * (report.c's messages do not say which side they are about), and
+	 * nothing below is set.
+	 */
+	bool unselectable;
+	char *metric;                   /* owned: the metric's name */
+	bool primary;                   /* metric is the event's primary metric */
+	struct spaa_metric_sem sem;
+	struct spaa_left_out left_out;  /* the other events' records and samples */
+	bool overflows;                 /* a sum overflows: err says so */
+	struct spaa_cmp_sum sum;        /* under the function keys of k */
+	struct spaa_error err;
+};
+
+struct spaa_cmp_base {
+	char **events;                  /* owned: the event names, in order */
+	uint32_t nevents;
+	struct spaa_cmp_choice *choices;        /* owned */
+	uint32_t nchoices;
+};
+
+/*
+ * Reduces p for event (NULL: for each of its events) and metric (NULL:
+ * each event's primary metric), as spaa_report_select resolves them.
+ * Functions get their keys in k (DSOs renamed by its dso_map), in the
+ * order spaa_cmp_side_add_agg of p would give them.  Nothing fails here:
+ * a choice that cannot be compared says why, for the run that chooses it.
+ */
+void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric);
+void spaa_cmp_base_release(struct spaa_cmp_base *b);
+
+/*
+ * The choice for event, borrowed: NULL asks for the first event, as
+ * spaa_report_select does; event must be NULL, the event b was reduced
+ * for or one of b's events.
+ */
+const struct spaa_cmp_choice *spaa_cmp_base_choice(const struct spaa_cmp_base *b,
+						   const char *event);
+
+/* "'a', 'b'": the event names of b, for messages, in buf. */
+const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+				     size_t size);
 
 enum spaa_cmp_normalize {
 	SPAA_CMP_SHARE,
@@ -176,6 +265,15 @@ struct spaa_cmp_rank {
 };
 
 void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n);
+
+/*
+ * Sorts rows of path keys (r[i].idx) alike, the name being the path's
+ * (spaa_cmp_path_name) and name2 none, but compares the names where they
+ * are, without making them: a comparison of many call paths need not hold
+ * all their names at once.  r[i].name and name2 are not read.
+ */
+void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+			 size_t n);
 
 /* Declares column col of t as holding weights / deltas of semantics m. */
 void spaa_cmp_weight_column(struct lami_table *t, size_t col,

@@ -221,3 +221,30 @@ char *spaa_sbuf_detach(struct spaa_sbuf *sb)
 	sb->len = sb->alloc = 0;
 	return s;
 }
+
+void spaa_sort(void *base, size_t n, size_t size,
+	       int (*cmp)(const void *a, const void *b, const void *ctx),
+	       const void *ctx)
+{
+	char *r = base, *tmp = spaa_xmalloc((n + 1) * size);
+
+	/* bottom up: runs of w sorted elements merged pairwise into tmp */
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n;
+			size_t hi = lo + 2 * w < n ? lo + 2 * w : n;
+			size_t i = lo, j = mid, k = lo;
+
+			/* the right run's element goes first only when smaller */
+			while (i < mid && j < hi)
+				memcpy(tmp + k++ * size,
+				       cmp(r + j * size, r + i * size, ctx) < 0 ?
+				       r + j++ * size : r + i++ * size, size);
+			memcpy(tmp + k * size, r + i * size, (mid - i) * size);
+			k += mid - i;
+			memcpy(tmp + k * size, r + j * size, (hi - j) * size);
+		}
+		memcpy(r, tmp, n * size);
+	}
+	free(tmp);
+}

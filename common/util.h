@@ -57,6 +57,15 @@ void spaa_sbuf_printf(struct spaa_sbuf *sb, const char *fmt, ...)
 /* Takes the string (never NULL; the caller owns it); sb is empty again. */
 char *spaa_sbuf_detach(struct spaa_sbuf *sb);
 
+/*
+ * Sorts n elements of size bytes at base by cmp, which gets ctx: qsort
+ * with a context argument, which C11's qsort lacks.  A merge sort, so
+ * stable; it allocates n elements of scratch.
+ */
+void spaa_sort(void *base, size_t n, size_t size,
+	       int (*cmp)(const void *a, const void *b, const void *ctx),
+	       const void *ctx);
+
 /* Returns 0 and stores a + b in *out, or -1 if the sum overflows. */
 static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
