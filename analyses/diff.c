@@ -131,7 +131,7 @@ struct diff {
 	struct spaa_run *run;
 	const char *bpath, *tpath;
 	struct spaa_cmp_base base;      /* the baseline, reduced before the target loads */
-	const struct spaa_cmp_choice *bchoice;  /* weak: the event compared, in base */
+	struct spaa_cmp_choice *bchoice;        /* weak: the event compared, in base */
 	struct spaa_profile target;
 	struct spaa_agg tagg;
 	struct spaa_cmp_keys keys;
@@ -373,7 +373,7 @@ static const char *event_list(const struct spaa_profile *p, char *buf, size_t si
  */
 static int select_metric(struct diff *d, struct spaa_error *err)
 {
-	const struct spaa_cmp_base *b = &d->base;
+	struct spaa_cmp_base *b = &d->base;
 	const struct spaa_profile *t = &d->target;
 	const char *event = opt_event;
 	char bl[256], tl[256];
@@ -417,7 +417,7 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	};
 	const struct lami_opts *o = d->run->opts;
 	bool restrict_time = o->has_begin || o->has_end;
-	const struct spaa_cmp_choice *b;
+	struct spaa_cmp_choice *b;
 	int at;
 
 	if (select_metric(d, err))
@@ -444,9 +444,12 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	    spaa_agg_add_records(&d->tagg, d->tevent, d->tmetric, SPAA_NO_ID,
 				 SPAA_NO_ID, err))
 		return -1;
-	if (spaa_cmp_side_add_sum(&d->bside, &d->keys, &b->sum, err) ||
-	    spaa_cmp_side_add_agg(&d->tside, &d->keys, &d->tagg, err) ||
-	    spaa_cmp_side_add_allocs(&d->tside, &d->keys, &d->target, err))
+	/* the sides need the target's names, no longer its stacks */
+	if (spaa_cmp_side_add_allocs(&d->tside, &d->keys, &d->target, err))
+		return -1;
+	spaa_profile_release_stacks(&d->target);
+	if (spaa_cmp_side_take_sum(&d->bside, &d->keys, &b->sum, err) ||
+	    spaa_cmp_side_add_agg(&d->tside, &d->keys, &d->tagg, err))
 		return -1;
 	if (!d->bside.total || !d->tside.total)
 		return spaa_error_at(err, SPAA_E_NO_DATA,

@@ -239,41 +239,48 @@ out:
 	return ret;
 }
 
-int spaa_cmp_side_add_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			  const struct spaa_cmp_sum *sum, struct spaa_error *err)
+int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			   struct spaa_cmp_sum *sum, struct spaa_error *err)
 {
+	int ret = -1;
+
 	if (spaa_add_u64(s->total, sum->total, &s->total) ||
-	    spaa_add_u64(s->samples, sum->samples, &s->samples))
-		return overflow(err);
+	    spaa_add_u64(s->samples, sum->samples, &s->samples)) {
+		overflow(err);
+		goto out;
+	}
 	if (!sum->samples_known)
 		s->samples_known = false;
 	for (uint32_t key = 0; key < sum->fn_self.alloc; key++)
 		if (sums_add(&s->fn_self, key, sum->fn_self.v[key], err))
-			return -1;
+			goto out;
 	for (uint32_t key = 0; key < sum->fn_total.alloc; key++)
 		if (sums_add(&s->fn_total, key, sum->fn_total.v[key], err))
-			return -1;
+			goto out;
 	/* in the order the sum first met them: the order of its aggregate */
 	for (uint32_t i = 1; i < sum->paths.nr; i++)
 		if (sums_add(&s->path, spaa_strtab_intern(&k->paths,
 				spaa_strtab_get(&sum->paths, i),
 				spaa_strtab_len(&sum->paths, i)),
 			     spaa_cmp_get(&sum->path, i), err))
-			return -1;
-	return 0;
+			goto out;
+	ret = 0;
+out:
+	spaa_cmp_sum_release(sum);
+	return ret;
 }
 
 int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 			  const struct spaa_agg *a, struct spaa_error *err)
 {
 	struct spaa_cmp_sum sum;
-	int ret;
 
 	spaa_cmp_sum_init(&sum);
-	ret = spaa_cmp_sum_add_agg(&sum, k, a, s->baseline, err) ||
-	      spaa_cmp_side_add_sum(s, k, &sum, err) ? -1 : 0;
-	spaa_cmp_sum_release(&sum);
-	return ret;
+	if (spaa_cmp_sum_add_agg(&sum, k, a, s->baseline, err)) {
+		spaa_cmp_sum_release(&sum);
+		return -1;
+	}
+	return spaa_cmp_side_take_sum(s, k, &sum, err);
 }
 
 static uint32_t find_string(const struct spaa_profile *p, const char *s)
@@ -376,8 +383,8 @@ void spaa_cmp_base_release(struct spaa_cmp_base *b)
 	memset(b, 0, sizeof(*b));
 }
 
-const struct spaa_cmp_choice *spaa_cmp_base_choice(const struct spaa_cmp_base *b,
-						   const char *event)
+struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+					     const char *event)
 {
 	for (uint32_t i = 0; event && i < b->nchoices; i++)
 		if (b->choices[i].event && !strcmp(b->choices[i].event, event))

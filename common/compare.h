@@ -120,7 +120,7 @@ int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 /*
  * What spaa_cmp_side_add_agg takes from an aggregate, kept without the
  * aggregate and its profile: functions are already function keys, paths
- * sequences of them but not path keys yet.  spaa_cmp_side_add_sum gives
+ * sequences of them but not path keys yet.  spaa_cmp_side_take_sum gives
  * them their path keys, so that path keys are numbered in the order the
  * sides are added, not in the order their profiles were loaded.
  */
@@ -144,9 +144,13 @@ int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
 			 const struct spaa_agg *a, bool baseline,
 			 struct spaa_error *err);
 
-/* Adds sum, summed under the same keys k, to the side.  Fails only on overflow. */
-int spaa_cmp_side_add_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			  const struct spaa_cmp_sum *sum, struct spaa_error *err);
+/*
+ * Adds sum, summed under the same keys k, to the side and releases it,
+ * failed or not: its paths are then path keys of k, which would be a
+ * second copy of them.  Fails only on overflow.
+ */
+int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			   struct spaa_cmp_sum *sum, struct spaa_error *err);
 
 /*
  * Adds alloc_bytes and live_bytes of every stack record of every
@@ -179,7 +183,7 @@ struct spaa_cmp_choice {
 	struct spaa_metric_sem sem;
 	struct spaa_left_out left_out;  /* the other events' records and samples */
 	bool overflows;                 /* a sum overflows: err says so */
-	struct spaa_cmp_sum sum;        /* under the function keys of k */
+	struct spaa_cmp_sum sum;        /* under the function keys of k, until taken */
 	struct spaa_error err;
 };
 
@@ -203,12 +207,12 @@ void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
 void spaa_cmp_base_release(struct spaa_cmp_base *b);
 
 /*
- * The choice for event, borrowed: NULL asks for the first event, as
- * spaa_report_select does; event must be NULL, the event b was reduced
- * for or one of b's events.
+ * The choice for event, borrowed (its sum may be taken): NULL asks for
+ * the first event, as spaa_report_select does; event must be NULL, the
+ * event b was reduced for or one of b's events.
  */
-const struct spaa_cmp_choice *spaa_cmp_base_choice(const struct spaa_cmp_base *b,
-						   const char *event);
+struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+					     const char *event);
 
 /* "'a', 'b'": the event names of b, for messages, in buf. */
 const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
