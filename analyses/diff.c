@@ -8,7 +8,8 @@
  * content, never by ids (compare.h): functions by (function, DSO) names,
  * stacks by their root-to-leaf sequence of those.  So two conversions of
  * one recording, with other frame ids, stack id modes or frame orders,
- * compare as identical.
+ * compare as identical.  One model is in memory at a time: the baseline
+ * is reduced to its sums (compare.h) before the target is loaded.
  *
  * Runs of different lengths compare fairly by default: --normalize share
  * compares each side's fraction of its own total (the baseline is scaled
@@ -579,15 +580,16 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	    svg_options(&min_width, err) ||
 	    spaa_cmp_normalize_parse(opt_normalize, &mode, err) ||
 	    spaa_cmp_dso_map_check(&opt_dso_map, err) ||
-	    spaa_cmp_load(&base, d->bpath, 0, 2, &blo, err) ||
-	    spaa_cmp_side_add_allocs(&d->bside, &d->keys, &base, err))
+	    spaa_cmp_load(&base, d->bpath, 0, 2, &blo, err))
 		goto out;
 	/*
 	 * Two models would share the peak of memory: the baseline's goes
-	 * before the target's is loaded, and what the comparison reads of
-	 * it stays, its sums of each event it may be compared under (which
-	 * one is, the target decides).
+	 * before the target's is loaded.  What the comparison reads of it
+	 * stays: its allocation sums, and its sums of each event it may be
+	 * compared under (the target decides which).
 	 */
+	if (spaa_cmp_side_add_allocs(&d->bside, &d->keys, &base, err))
+		goto out;
 	spaa_cmp_base_init(&d->base, &d->keys, &base, opt_event, opt_metric);
 	spaa_profile_release(&base);
 	if (spaa_cmp_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
@@ -602,14 +604,15 @@ static int diff_run(struct spaa_run *run, struct spaa_error *err)
 	spaa_profile_release(&d->target);
 	spaa_cmp_base_release(&d->base);
 
+	/* the graph first: its tree goes before the tables are built */
+	if (opt_svg && write_svg(d, min_width, err))
+		goto out;
 	functions_table(d, T_FUNCTIONS, &d->bside.fn_self, &d->tside.fn_self);
 	functions_table(d, T_INCLUSIVE, &d->bside.fn_total, &d->tside.fn_total);
 	stacks_table(d);
 	if (d->bside.has_alloc && d->tside.has_alloc)
 		allocs_table(d);
 	summary_table(d);
-	if (opt_svg && write_svg(d, min_width, err))
-		goto out;
 	ret = 0;
 out:
 	if (d->tagg.p)
