@@ -1,6 +1,7 @@
 /*
  * check_util - the growing string buffer every text builder shares, and
- * the word-at-a-time byte classes of the JSON scanners.
+ * the word-at-a-time byte classes of the JSON scanners, and the sort
+ * with a context.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -80,6 +81,53 @@ START_TEST(test_swar_first_flag_is_exact)
 }
 END_TEST
 
+struct item {
+	int key;
+	char tag;
+};
+
+/* By key, ascending or (ctx: a nonzero int) descending; tags never compared. */
+static int by_key(const void *a, const void *b, const void *ctx)
+{
+	int x = ((const struct item *)a)->key, y = ((const struct item *)b)->key;
+	int c = x < y ? -1 : x > y;
+
+	return *(const int *)ctx ? -c : c;
+}
+
+START_TEST(test_sort_stable_with_context)
+{
+	/* 11 items: runs of 1, 2, 4, 8 merged, and a last run left over */
+	static const struct item in[] = {
+		{ 3, 'a' }, { 1, 'b' }, { 3, 'c' }, { 2, 'd' }, { 1, 'e' },
+		{ 5, 'f' }, { 3, 'g' }, { 0, 'h' }, { 2, 'i' }, { 5, 'j' },
+		{ 1, 'k' },
+	};
+	enum { N = sizeof(in) / sizeof(in[0]) };
+	/* equal keys keep the order they came in */
+	static const char up[] = "hbekdiacgfj", down[] = "fjacgdibekh";
+	struct item r[N];
+	char got[N + 1];
+	int desc;
+
+	for (desc = 0; desc < 2; desc++) {
+		memcpy(r, in, sizeof(in));
+		spaa_sort(r, N, sizeof(r[0]), by_key, &desc);
+		for (int i = 0; i < N; i++)
+			got[i] = r[i].tag;
+		got[N] = '\0';
+		ck_assert_str_eq(got, desc ? down : up);
+	}
+	/* nothing and one item: left as they are */
+	desc = 0;
+	spaa_sort(r, 0, sizeof(r[0]), by_key, &desc);
+	memcpy(r, in, sizeof(in[0]));
+	spaa_sort(r, 1, sizeof(r[0]), by_key, &desc);
+	ck_assert_int_eq(r[0].key, 3);
+	ck_assert_int_eq(r[0].tag, 'a');
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -87,6 +135,9 @@ Suite *util_suite(void)
 
 	tcase_add_test(tc, test_sbuf_builds_and_detaches);
 	tcase_add_test(tc, test_swar_first_flag_is_exact);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sort");
+	tcase_add_test(tc, test_sort_stable_with_context);
 	suite_add_tcase(s, tc);
 	return s;
 }
