@@ -117,8 +117,9 @@ static void write_metadata(const struct spaa_analysis *a)
  * baseline's before loading the target, the others their stacks before
  * their tables.  The arrays built after would grow inside the heap,
  * copied as they double, the pages of the old copies kept (on the bench
- * file: spaa-diff 50 MB instead of 42, spaa-phases 50 instead of 45).
- * Mapped, a block grows in place (mremap) and goes back when freed.
+ * file: spaa-diff 58 to 62 MB instead of 43, spaa-hotspots 40 instead of
+ * 35, spaa-phases 43 instead of 38).  Mapped, a block grows in place
+ * (mremap) and goes back when freed.
  */
 static void map_big_blocks(void)
 {
