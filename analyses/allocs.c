@@ -116,7 +116,10 @@ struct allocs {
 	struct spaa_fold fold;
 	struct spaa_timeline timeline;
 	int sort;               /* index into sort_keys */
+	bool restrict_time;     /* --begin or --end */
+	int64_t range_begin, range_end; /* the samples in range, inclusive */
 	uint64_t memory_samples;
+	uint32_t records_seen;  /* by spaa_heap_has_records */
 	int64_t begin, end;
 	char what[768];         /* caveats for every title */
 };
@@ -130,6 +133,19 @@ struct sums {
 	bool used;
 };
 
+/*
+ * The site stacks come from the samples in range, or from the samples
+ * of a profile without memory stack records: once one such record is
+ * read, no sample is folded and the fold is given back.
+ */
+static bool folding(struct allocs *a, const struct spaa_profile *p)
+{
+	if (a->restrict_time || !spaa_heap_has_records(p, &a->records_seen))
+		return true;
+	spaa_fold_release(&a->fold);
+	return false;
+}
+
 static int on_sample(void *data, const struct spaa_profile *p,
 		     const struct spaa_sample *s, struct spaa_error *err)
 {
@@ -139,9 +155,9 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	if (!spaa_heap_event_is_memory(p, s->event))
 		return 0;
 	a->memory_samples++;
-	if (spaa_fold_add(&a->fold, s, err))
+	if (folding(a, p) && spaa_fold_add(&a->fold, s, err))
 		return -1;
-	if (s->time < a->fold.begin || s->time > a->fold.end)
+	if (s->time < a->range_begin || s->time > a->range_end)
 		return 0;
 	v[p->events[s->event].kind == SPAA_EV_DEALLOCATION ? TL_FREE : TL_ALLOC] =
 		s->has_period ? s->period : 0;
@@ -202,7 +218,7 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 	size_t n = 0;
 	int ret = -1;
 
-	for (uint32_t g = 0; g < a->heap.keys.nr; g++)
+	for (uint32_t g = 0; g < a->heap.ngroups; g++)
 		if (add_sums(&fn[a->heap.groups[g].site], &a->heap.groups[g], err))
 			goto out;
 	for (uint32_t f = 0; f < nfn; f++)
@@ -244,7 +260,7 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 	size_t n = 0;
 	int ret = -1;
 
-	for (uint32_t g = 0; g < a->heap.keys.nr; g++)
+	for (uint32_t g = 0; g < a->heap.ngroups; g++)
 		if (add_sums(&path[a->heap.groups[g].path], &a->heap.groups[g], err))
 			goto out;
 	for (uint32_t i = 0; i < npaths; i++)
@@ -252,24 +268,24 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 			rank[n++] = (struct spaa_rank){
 				path[i].v[SPAA_HEAP_LIVE_BYTES],
 				known_value(&path[i], SPAA_HEAP_LIVE_COUNT),
-				spaa_heap_path_name(&a->heap, i), i, i,
+				NULL, i, i,
 			};
-	spaa_rank_sort(rank, n);
+	spaa_heap_rank_paths(&a->heap, rank, n);
 	t = table(a, T_LEAKS, "");
 	for (size_t i = 0; i < lami_rows(a->run->opts, n); i++) {
 		const struct sums *s = &path[rank[i].idx];
+		char *name = spaa_heap_path_name(&a->heap, rank[i].idx);
 
 		lami_row_begin(t);
-		lami_cell_string(t, rank[i].name);
+		lami_cell_string(t, name);
 		cell(t, s, SPAA_HEAP_LIVE_BYTES);
 		cell(t, s, SPAA_HEAP_LIVE_COUNT);
 		cell(t, s, SPAA_HEAP_ALLOC_BYTES);
 		spaa_report_share_cell(t, s->v[SPAA_HEAP_LIVE_BYTES],
 				       known_value(s, SPAA_HEAP_ALLOC_BYTES));
 		lami_row_end(t);
+		free(name);
 	}
-	for (size_t i = 0; i < n; i++)
-		free((char *)rank[i].name);
 	lami_results_add(&a->run->results, t);
 	ret = 0;
 out:
@@ -289,7 +305,7 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 	int ret = -1;
 
 	spaa_map_init(&pids, sizeof(int64_t));
-	for (uint32_t g = 0; g < a->heap.keys.nr; g++) {
+	for (uint32_t g = 0; g < a->heap.ngroups; g++) {
 		const struct spaa_heap_group *grp = &a->heap.groups[g];
 		bool created;
 		uint32_t i;
@@ -460,14 +476,6 @@ static bool memory_event(const struct spaa_profile *p, uint32_t event,
 	return spaa_heap_event_is_memory(p, event);
 }
 
-static bool has_memory_records(const struct spaa_profile *p)
-{
-	for (uint32_t i = 0; i < p->nrecords; i++)
-		if (spaa_heap_event_is_memory(p, p->records[i].event))
-			return true;
-	return false;
-}
-
 static int parse_options(struct allocs *a, struct spaa_heap_skip *skip,
 			 struct spaa_error *err)
 {
@@ -494,14 +502,17 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
 	struct spaa_heap_skip skip = { 0 };
-	struct allocs a = { .run = run, .p = &p };
+	struct allocs a = {
+		.run = run, .p = &p, .restrict_time = restrict_time,
+		.range_begin = o->has_begin ? o->begin : INT64_MIN,
+		.range_end = o->has_end ? o->end : INT64_MAX,
+	};
 	bool use_fold;
 	uint64_t total;
 	int ret = -1;
 
 	spaa_profile_init(&p);
-	spaa_fold_init(&a.fold, o->has_begin ? o->begin : INT64_MIN,
-			    o->has_end ? o->end : INT64_MAX);
+	spaa_fold_init(&a.fold, a.range_begin, a.range_end);
 	spaa_timeline_init(&a.timeline, TL_N, 0);
 	if (parse_options(&a, &skip, err))
 		goto out;
@@ -512,19 +523,22 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 		goto out;
 	spaa_report_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
-	use_fold = a.memory_samples && (restrict_time || !has_memory_records(&p));
+	use_fold = a.memory_samples && folding(&a, &p);
 	if (spaa_heap_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
 		goto out;
+	/* the tables need only the site stacks and names: a lower peak */
+	spaa_fold_release(&a.fold);
+	spaa_profile_release_stacks(&p);
 	spaa_report_range(o, &p, &a.begin, &a.end);
 	describe(&a, restrict_time);
 
 	total = 0;
-	for (uint32_t g = 0; g < a.heap.keys.nr; g++)
+	for (uint32_t g = 0; g < a.heap.ngroups; g++)
 		if (spaa_add_u64(total, a.heap.groups[g].v[SPAA_HEAP_ALLOC_BYTES], &total)) {
 			spaa_error_set(err, SPAA_E_LIMIT, "the allocated bytes overflow 64 bits");
 			goto out;
 		}
-	if (a.heap.keys.nr &&
+	if (a.heap.ngroups &&
 	    (sites_table(&a, total, err) || leaks_table(&a, err) ||
 	     processes_table(&a, err)))
 		goto out;
@@ -545,13 +559,14 @@ static int allocs_compatible(const struct spaa_profile *p, const char *path,
 			     struct spaa_error *err)
 {
 	uint64_t samples = 0;
+	uint32_t seen = 0;
 
 	if (memory_events(p, path, SPAA_E_INCOMPATIBLE, err))
 		return -1;
 	for (uint32_t e = 0; e < p->nevents; e++)
 		if (spaa_heap_event_is_memory(p, e))
 			samples += p->events[e].nsamples;
-	if (has_memory_records(p) || samples)
+	if (spaa_heap_has_records(p, &seen) || samples)
 		return 0;
 	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
 			     "the profile has no stack or sample records of allocation or deallocation events");

@@ -36,6 +36,25 @@ struct group_key {
 	uint32_t path, pad;
 };
 
+/* What a group counts while it is built, beside it. */
+struct spaa_heap_tally {
+	unsigned alloc_records; /* allocation records (or fold groups) added */
+	unsigned has[SPAA_HEAP_NMETRICS];       /* of those, carrying metric m */
+	bool dealloc;           /* some deallocation record landed here */
+};
+
+/* Only while spaa_heap_build runs: the tables never need it. */
+struct build {
+	struct spaa_heap *h;
+	const struct spaa_heap_skip *skip;
+	struct spaa_map keys;           /* (pid, path) -> group */
+	struct spaa_heap_tally *tally;  /* by group */
+	size_t alloc;                   /* groups and tallies allocated */
+	uint8_t *fn_class;              /* per function: FN_* */
+	uint32_t *seq;                  /* scratch */
+	size_t seq_alloc;
+};
+
 static const char *const metric_names[SPAA_HEAP_NMETRICS] = {
 	"alloc_bytes", "alloc_count", "free_bytes", "free_count",
 	"live_bytes", "live_count", "peak_bytes",
@@ -119,48 +138,63 @@ bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event)
 	       p->events[event].kind == SPAA_EV_DEALLOCATION;
 }
 
-static bool is_allocator(struct spaa_heap *h, const struct spaa_heap_skip *skip,
-			 uint32_t fn)
+bool spaa_heap_has_records(const struct spaa_profile *p, uint32_t *seen)
 {
-	if (h->fn_class[fn] == FN_UNSEEN)
-		h->fn_class[fn] = spaa_heap_skip_match(skip,
-				spaa_str(h->p, h->p->functions[fn].name)) ?
-				FN_ALLOCATOR : FN_SITE;
-	return h->fn_class[fn] == FN_ALLOCATOR;
+	for (; *seen < p->nrecords; ++*seen)
+		if (spaa_heap_event_is_memory(p, p->records[*seen].event))
+			return true;
+	return false;
 }
 
-/* The group of frames (leaf first) in pid, created empty when new. */
-static struct spaa_heap_group *group_of(struct spaa_heap *h,
-					const struct spaa_heap_skip *skip,
-					const uint32_t *frames, uint32_t n,
-					int64_t pid)
+static bool is_allocator(struct build *b, uint32_t fn)
 {
+	const struct spaa_profile *p = b->h->p;
+
+	if (b->fn_class[fn] == FN_UNSEEN)
+		b->fn_class[fn] = spaa_heap_skip_match(b->skip,
+				spaa_str(p, p->functions[fn].name)) ?
+				FN_ALLOCATOR : FN_SITE;
+	return b->fn_class[fn] == FN_ALLOCATOR;
+}
+
+/* The group index of frames (leaf first) in pid, created empty when new. */
+static uint32_t group_of(struct build *b, const uint32_t *frames, uint32_t n,
+			 int64_t pid)
+{
+	struct spaa_heap *h = b->h;
 	const struct spaa_profile *p = h->p;
 	struct group_key k;
-	uint32_t first = 0, g;
+	uint32_t first = 0, len, g;
 	bool created;
 
-	while (first < n && is_allocator(h, skip, p->frames[frames[first]].fn))
+	while (first < n && is_allocator(b, p->frames[frames[first]].fn))
 		first++;
 	/* nothing but allocator frames: the leaf is all there is to blame */
 	if (first == n)
 		first = 0;
-	SPAA_ALLOC_GROW(h->seq, n - first, h->seq_alloc);
-	for (uint32_t i = first; i < n; i++)
-		h->seq[i - first] = p->frames[frames[i]].fn;
+	/* root first, so that a path's name is its sequence's names in order */
+	len = n - first;
+	SPAA_ALLOC_GROW(b->seq, len, b->seq_alloc);
+	for (uint32_t i = 0; i < len; i++)
+		b->seq[len - 1 - i] = p->frames[frames[first + i]].fn;
 	memset(&k, 0, sizeof(k));
 	k.pid = pid;
-	k.path = spaa_strtab_intern(&h->paths, h->seq,
-				    (size_t)(n - first) * sizeof(uint32_t));
-	g = spaa_map_intern(&h->keys, &k, &created);
+	k.path = spaa_strtab_intern(&h->paths, b->seq, (size_t)len * sizeof(uint32_t));
+	g = spaa_map_intern(&b->keys, &k, &created);
 	if (created) {
-		SPAA_ALLOC_GROW(h->groups, (size_t)g + 1, h->groups_alloc);
+		size_t old = b->alloc;
+
+		SPAA_ALLOC_GROW(h->groups, (size_t)g + 1, b->alloc);
+		if (b->alloc != old)
+			b->tally = spaa_xrealloc(b->tally, b->alloc * sizeof(*b->tally));
 		memset(&h->groups[g], 0, sizeof(h->groups[g]));
+		memset(&b->tally[g], 0, sizeof(b->tally[g]));
 		h->groups[g].path = k.path;
 		h->groups[g].pid = pid;
-		h->groups[g].site = h->seq[0];
+		h->groups[g].site = b->seq[len - 1];
+		h->ngroups = g + 1;
 	}
-	return &h->groups[g];
+	return g;
 }
 
 /*
@@ -199,16 +233,17 @@ static unsigned record_values(const struct spaa_profile *p,
 	return present;
 }
 
-static int contribute(struct spaa_heap *h, const struct spaa_heap_skip *skip,
-		      const uint32_t *frames, uint32_t nframes, int64_t pid,
-		      bool dealloc, const uint64_t *v, unsigned present,
+static int contribute(struct build *b, const uint32_t *frames, uint32_t nframes,
+		      int64_t pid, bool dealloc, const uint64_t *v, unsigned present,
 		      struct spaa_error *err)
 {
-	struct spaa_heap_group *g = group_of(h, skip, frames, nframes, pid);
+	uint32_t i = group_of(b, frames, nframes, pid);
+	struct spaa_heap_group *g = &b->h->groups[i];
+	struct spaa_heap_tally *t = &b->tally[i];
 
-	h->records++;
+	b->h->records++;
 	if (dealloc) {
-		g->dealloc = true;
+		t->dealloc = true;
 		if (((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_BYTES)) &&
 		     add_to(&g->v[SPAA_HEAP_FREE_BYTES], v[SPAA_HEAP_FREE_BYTES], err)) ||
 		    ((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_COUNT)) &&
@@ -216,21 +251,21 @@ static int contribute(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 			return -1;
 		return 0;
 	}
-	g->alloc_records++;
+	t->alloc_records++;
 	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++) {
 		if (!(present & SPAA_HEAP_BIT(m)))
 			continue;
-		g->has[m]++;
+		t->has[m]++;
 		if (add_to(&g->v[m], v[m], err))
 			return -1;
 	}
 	return 0;
 }
 
-static int add_records(struct spaa_heap *h, const struct spaa_heap_skip *skip,
-		       const uint32_t *metric_str, struct spaa_error *err)
+static int add_records(struct build *b, const uint32_t *metric_str,
+		       struct spaa_error *err)
 {
-	const struct spaa_profile *p = h->p;
+	const struct spaa_profile *p = b->h->p;
 	uint64_t v[SPAA_HEAP_NMETRICS];
 
 	for (uint32_t i = 0; i < p->nrecords; i++) {
@@ -240,7 +275,7 @@ static int add_records(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 		if (r->absorbed || !spaa_heap_event_is_memory(p, r->event))
 			continue;
 		present = record_values(p, metric_str, r, v);
-		if (contribute(h, skip, spaa_record_frames(p, r), r->nframes, r->pid,
+		if (contribute(b, spaa_record_frames(p, r), r->nframes, r->pid,
 			       p->events[r->event].kind == SPAA_EV_DEALLOCATION,
 			       v, present, err))
 			return -1;
@@ -248,11 +283,10 @@ static int add_records(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 	return 0;
 }
 
-static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
-		    const uint32_t *metric_str, const struct spaa_fold *f,
-		    struct spaa_error *err)
+static int add_fold(struct build *b, const uint32_t *metric_str,
+		    const struct spaa_fold *f, struct spaa_error *err)
 {
-	const struct spaa_profile *p = h->p;
+	const struct spaa_profile *p = b->h->p;
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords + 1, sizeof(uint64_t));
 	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
 	uint64_t v[SPAA_HEAP_NMETRICS];
@@ -300,7 +334,7 @@ static int add_fold(struct spaa_heap *h, const struct spaa_heap_skip *skip,
 		}
 		if (!present)
 			continue;       /* no record to share out, no periods */
-		if (contribute(h, skip, frames, nframes, pid, dealloc, v, present, err))
+		if (contribute(b, frames, nframes, pid, dealloc, v, present, err))
 			goto out;
 	}
 	ret = 0;
@@ -320,28 +354,29 @@ static bool profile_tracks_frees(const struct spaa_profile *p)
 	return false;
 }
 
-static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g)
+static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g,
+			 const struct spaa_heap_tally *t)
 {
 	static const int live[][3] = {
 		{ SPAA_HEAP_LIVE_BYTES, SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_FREE_BYTES },
 		{ SPAA_HEAP_LIVE_COUNT, SPAA_HEAP_ALLOC_COUNT, SPAA_HEAP_FREE_COUNT },
 	};
-	unsigned n = g->alloc_records, native = 0, derived = 0;
+	unsigned n = t->alloc_records, native = 0, derived = 0;
 
 	/* a stack that only frees allocated nothing the profile saw */
 	for (int m = SPAA_HEAP_ALLOC_BYTES; m <= SPAA_HEAP_ALLOC_COUNT; m++)
-		if (g->has[m] || !n)
+		if (t->has[m] || !n)
 			g->known |= SPAA_HEAP_BIT(m);
 	for (int m = SPAA_HEAP_FREE_BYTES; m <= SPAA_HEAP_FREE_COUNT; m++) {
-		if (g->has[m] || g->dealloc)
+		if (t->has[m] || t->dealloc)
 			native |= SPAA_HEAP_BIT(m);
-		if (g->has[m] || g->dealloc || h->frees_known)
+		if (t->has[m] || t->dealloc || h->frees_known)
 			g->known |= SPAA_HEAP_BIT(m);
 	}
 	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
 		int m = live[i][0], a = live[i][1], fr = live[i][2];
 
-		if (n && g->has[m] == n) {
+		if (n && t->has[m] == n) {
 			native |= SPAA_HEAP_BIT(m);
 			g->known |= SPAA_HEAP_BIT(m);
 		} else if ((g->known & SPAA_HEAP_BIT(a)) && (g->known & SPAA_HEAP_BIT(fr))) {
@@ -352,12 +387,12 @@ static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g)
 			g->v[m] = 0;
 		}
 	}
-	if (n && g->has[SPAA_HEAP_PEAK_BYTES] == n)
+	if (n && t->has[SPAA_HEAP_PEAK_BYTES] == n)
 		g->known |= SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
 	else
 		g->v[SPAA_HEAP_PEAK_BYTES] = 0;
 	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
-		if (g->has[m])
+		if (t->has[m])
 			native |= SPAA_HEAP_BIT(m);
 	h->native |= native & g->known;
 	h->derived |= derived;
@@ -368,72 +403,79 @@ int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 		    const struct spaa_heap_skip *skip,
 		    const struct spaa_fold *fold, struct spaa_error *err)
 {
+	struct build b = { .h = h, .skip = skip };
 	uint32_t metric_str[SPAA_HEAP_NMETRICS];
+	int ret = -1;
 
 	memset(h, 0, sizeof(*h));
 	h->p = p;
 	h->ranged = fold != NULL;
 	spaa_strtab_init(&h->paths);
-	spaa_map_init(&h->keys, sizeof(struct group_key));
-	h->fn_class = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
+	spaa_map_init(&b.keys, sizeof(struct group_key));
+	b.fn_class = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
 	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
 		metric_str[m] = spaa_strtab_find(&p->strings, metric_names[m],
 						 strlen(metric_names[m]));
-	if (fold ? add_fold(h, skip, metric_str, fold, err) :
-	    add_records(h, skip, metric_str, err))
-		return -1;
+	if (fold ? add_fold(&b, metric_str, fold, err) :
+	    add_records(&b, metric_str, err))
+		goto out;
 	h->frees_known = profile_tracks_frees(p);
-	for (uint32_t g = 0; g < h->keys.nr; g++)
-		if (h->groups[g].dealloc || h->groups[g].has[SPAA_HEAP_FREE_BYTES] ||
-		    h->groups[g].has[SPAA_HEAP_FREE_COUNT])
+	for (uint32_t g = 0; g < h->ngroups; g++)
+		if (b.tally[g].dealloc || b.tally[g].has[SPAA_HEAP_FREE_BYTES] ||
+		    b.tally[g].has[SPAA_HEAP_FREE_COUNT])
 			h->frees_known = true;
-	for (uint32_t g = 0; g < h->keys.nr; g++)
-		finish_group(h, &h->groups[g]);
-	return 0;
+	for (uint32_t g = 0; g < h->ngroups; g++)
+		finish_group(h, &h->groups[g], &b.tally[g]);
+	/* the groups are all the tables read: give back what growth left over */
+	if (h->ngroups)
+		h->groups = spaa_xrealloc(h->groups, h->ngroups * sizeof(*h->groups));
+	ret = 0;
+out:
+	spaa_map_release(&b.keys);
+	free(b.tally);
+	free(b.fn_class);
+	free(b.seq);
+	return ret;
 }
 
 void spaa_heap_release(struct spaa_heap *h)
 {
 	spaa_strtab_release(&h->paths);
-	spaa_map_release(&h->keys);
 	free(h->groups);
-	free(h->fn_class);
-	free(h->seq);
 	memset(h, 0, sizeof(*h));
 }
 
-uint32_t *spaa_heap_path(const struct spaa_heap *h, uint32_t path, uint32_t *n)
+static const char *function_name(const void *ctx, uint32_t fn)
 {
-	/* sequences are stored unaligned among strings: copy them out */
-	uint32_t *seq;
+	const struct spaa_profile *p = ctx;
 
-	*n = spaa_strtab_len(&h->paths, path) / sizeof(uint32_t);
-	seq = spaa_xmalloc((*n + 1) * sizeof(uint32_t));
-	memcpy(seq, spaa_strtab_get(&h->paths, path), *n * sizeof(uint32_t));
-	return seq;
+	return spaa_str(p, p->functions[fn].name);
 }
 
 char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path)
 {
-	const struct spaa_profile *p = h->p;
-	uint32_t n, *seq = spaa_heap_path(h, path, &n);
-	size_t len = 1, at = 0;
-	char *s;
+	return spaa_strtab_join(&h->paths, path, function_name, h->p, ';');
+}
 
-	for (uint32_t i = 0; i < n; i++)
-		len += strlen(spaa_str(p, p->functions[seq[i]].name)) + 1;
-	s = spaa_xmalloc(len);
-	/* root first, as flame graphs fold */
-	for (uint32_t i = n; i-- > 0;) {
-		const char *name = spaa_str(p, p->functions[seq[i]].name);
-		size_t l = strlen(name);
+/* rank_cmp of aggregate.c with the names of paths x->idx and y->idx. */
+static int path_rank_cmp(const void *px, const void *py, const void *ctx)
+{
+	const struct spaa_heap *h = ctx;
+	const struct spaa_rank *x = px, *y = py;
+	int c;
 
-		memcpy(s + at, name, l);
-		at += l;
-		if (i)
-			s[at++] = ';';
-	}
-	s[at] = '\0';
-	free(seq);
-	return s;
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->key2 != y->key2)
+		return x->key2 > y->key2 ? -1 : 1;
+	c = spaa_strtab_join_cmp(&h->paths, x->idx, y->idx, function_name, h->p, ';');
+	if (c)
+		return c;
+	return x->tie < y->tie ? -1 : x->tie > y->tie;
+}
+
+/* Names are compared where they are (spaa_strtab_join_cmp), never made. */
+void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n)
+{
+	spaa_sort(r, n, sizeof(*r), path_rank_cmp, h);
 }

@@ -100,29 +100,22 @@ const char *spaa_heap_metric_name(enum spaa_heap_metric m);
 /* One site stack in one process, after spaa_heap_build. */
 struct spaa_heap_group {
 	uint32_t path;          /* index into spaa_heap.paths */
-	int64_t pid;            /* SPAA_NO_ID when unknown */
 	uint32_t site;          /* function index of the site */
+	int64_t pid;            /* SPAA_NO_ID when unknown */
 	uint64_t v[SPAA_HEAP_NMETRICS];
 	unsigned known;         /* SPAA_HEAP_BIT(m) when v[m] is known */
-	/* internal while building */
-	unsigned alloc_records; /* allocation records (or fold groups) added */
-	unsigned has[SPAA_HEAP_NMETRICS];       /* of those, carrying metric m */
-	bool dealloc;           /* some deallocation record landed here */
 };
 
 struct spaa_heap {
 	const struct spaa_profile *p;   /* weak */
 	/*
-	 * Site stacks as function-index sequences, site first (leaf side),
-	 * root last; index 0 is the empty string and never a site stack.
+	 * Site stacks as function-index sequences, root first, site last
+	 * (as spaa_heap_path_name prints them); index 0 is the empty string
+	 * and never a site stack.
 	 */
 	struct spaa_strtab paths;
-	struct spaa_map keys;           /* (pid, path) -> group */
-	struct spaa_heap_group *groups; /* owned, keys.nr of them */
-	size_t groups_alloc;
-	uint8_t *fn_class;              /* per function: 0 unseen, 1 site, 2 allocator */
-	uint32_t *seq;                  /* scratch */
-	size_t seq_alloc;
+	struct spaa_heap_group *groups; /* owned, ngroups of them */
+	uint32_t ngroups;
 	unsigned native;                /* metrics some group read from the profile */
 	unsigned derived;               /* metrics some group derived */
 	unsigned unknown;               /* metrics unknown in some group */
@@ -134,22 +127,36 @@ struct spaa_heap {
 /*
  * Builds the site stacks of every allocation and deallocation record of
  * p (fold NULL) or of the folded samples in range.  p must be loaded and
- * outlive h; skip is only used during the call.  h is initialized here;
- * release it with spaa_heap_release even after a failure.
+ * outlive h; skip is only used during the call.  Of p, only the names
+ * (functions, DSOs, strings, threads, events) are read after the call:
+ * its stacks and records may then be released (spaa_profile_release_stacks),
+ * and so may the fold.  h is initialized here; release it with
+ * spaa_heap_release even after a failure.
  */
 int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 		    const struct spaa_heap_skip *skip,
 		    const struct spaa_fold *fold, struct spaa_error *err);
 void spaa_heap_release(struct spaa_heap *h);
 
-/* The function indices of path (site first), copied into a buffer the
- * caller owns (free()), and their number in *n. */
-uint32_t *spaa_heap_path(const struct spaa_heap *h, uint32_t path, uint32_t *n);
-
 /* "root;...;site" function names of path, malloc'ed; the caller owns it. */
 char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path);
 
+/*
+ * Sorts like spaa_rank_sort with the name of path r[i].idx as the name
+ * (r[i].name is not used), comparing names without making them: a
+ * profile of many site stacks need not hold every name at once.
+ */
+void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n);
+
 /* True when an event kind is allocation or deallocation. */
 bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event);
+
+/*
+ * True when p has a stack record of an allocation or deallocation
+ * event.  *seen (0 at first) counts the records already looked at, so
+ * calls made while p loads (from a sample callback) look at each record
+ * once, and every call after a true one is true at once.
+ */
+bool spaa_heap_has_records(const struct spaa_profile *p, uint32_t *seen);
 
 #endif

@@ -130,7 +130,7 @@ static void unload(struct loaded *l)
 static const struct spaa_heap_group *group(const struct spaa_heap *h,
 					   int64_t pid, const char *name)
 {
-	for (uint32_t g = 0; g < h->keys.nr; g++) {
+	for (uint32_t g = 0; g < h->ngroups; g++) {
 		char *n = spaa_heap_path_name(h, h->groups[g].path);
 		bool same = !strcmp(n, name) && h->groups[g].pid == pid;
 
@@ -165,7 +165,7 @@ START_TEST(test_sites_native)
 	struct loaded l;
 
 	load(&l, "tests/data/allocs_sites.spaa", false, 0, 0);
-	ck_assert_uint_eq(l.h.keys.nr, 5);
+	ck_assert_uint_eq(l.h.ngroups, 5);
 	/* S1 (malloc) + S2 (je_malloc <- _Znwm): both parse <- main */
 	expect(group(&l.h, 100, "main;parse"), ALL_KNOWN,
 	       4000, 13, 3400, 7, 600, 6, 2800);
@@ -189,7 +189,7 @@ START_TEST(test_frees_by_stack)
 			SPAA_HEAP_BIT(SPAA_HEAP_LIVE_COUNT);
 
 	load(&l, "tests/data/allocs_frees.spaa", false, 0, 0);
-	ck_assert_uint_eq(l.h.keys.nr, 3);
+	ck_assert_uint_eq(l.h.ngroups, 3);
 	ck_assert(l.h.frees_known);
 	/* D1 (free <- handle_request@0x250 <- main) meets A1 (malloc <-
 	 * handle_request@0x210 <- main): other stack id, other frame ids */
@@ -213,7 +213,7 @@ START_TEST(test_fold_range)
 	 * D1: 1 of 3 (400); D2: none */
 	load(&l, "tests/data/allocs_frees.spaa", true, 1000, 1499);
 	ck_assert(l.h.ranged);
-	ck_assert_uint_eq(l.h.keys.nr, 2);
+	ck_assert_uint_eq(l.h.ngroups, 2);
 	/* counts: 4 * 2/4 = 2 and 3 * 1/3 = 1; live max(0, 300 - 400) = 0 */
 	expect(group(&l.h, 300, "main;handle_request"), NO_PEAK, 300, 2, 400, 1, 0, 1, 0);
 	expect(group(&l.h, 300, "main;make_buffer"), NO_PEAK, 400, 2, 0, 0, 400, 2, 0);
@@ -227,8 +227,8 @@ START_TEST(test_fold_whole_range)
 
 	load(&all, "tests/data/allocs_frees.spaa", true, INT64_MIN, INT64_MAX);
 	load(&rec, "tests/data/allocs_frees.spaa", false, 0, 0);
-	ck_assert_uint_eq(all.h.keys.nr, rec.h.keys.nr);
-	for (uint32_t g = 0; g < rec.h.keys.nr; g++) {
+	ck_assert_uint_eq(all.h.ngroups, rec.h.ngroups);
+	for (uint32_t g = 0; g < rec.h.ngroups; g++) {
 		char *name = spaa_heap_path_name(&rec.h, rec.h.groups[g].path);
 		const struct spaa_heap_group *a = group(&all.h, rec.h.groups[g].pid, name);
 
@@ -256,7 +256,7 @@ START_TEST(test_no_frees_tracked)
 	ck_assert(!l.h.frees_known);
 	ck_assert_uint_eq(l.h.unknown, unknown);
 	ck_assert_uint_eq(l.h.derived, 0);
-	for (uint32_t g = 0; g < l.h.keys.nr; g++)
+	for (uint32_t g = 0; g < l.h.ngroups; g++)
 		total += l.h.groups[g].v[SPAA_HEAP_ALLOC_BYTES];
 	/* tests/allocs_reference.py sums the same file to 129190144 */
 	ck_assert_uint_eq(total, 129190144);
