@@ -38,67 +38,72 @@ void spaa_timeline_release(struct spaa_timeline *t)
 }
 
 /* Index of quantum q, with zero sums when new. */
-static uint32_t quantum(struct spaa_map *m, uint64_t **sums, size_t *alloc,
-			size_t nvalues, int64_t q)
+static uint32_t quantum(struct spaa_timeline *t, int64_t q)
 {
 	bool created;
-	uint32_t i = spaa_map_intern(m, &q, &created);
+	uint32_t i = spaa_map_intern(&t->quanta, &q, &created);
 
-	if (created && i >= *alloc) {
-		size_t na = *alloc ? *alloc * 2 : 16;
+	if (!created)
+		return i;
+	if (i >= t->alloc) {
+		/*
+		 * Doubling, but never past the max_quanta + 1 quanta ever in
+		 * use at once (spaa_timeline_add coarsens beyond max_quanta).
+		 */
+		size_t na = t->alloc ? t->alloc * 2 : 16;
 
-		/* *alloc counts quanta, each of nvalues sums */
-		while (na <= i)
-			na *= 2;
-		*sums = spaa_xrealloc(*sums, na * nvalues * sizeof(**sums));
-		*alloc = na;
+		if (na > (size_t)t->max_quanta + 1)
+			na = (size_t)t->max_quanta + 1;
+		if (na <= i)
+			na = (size_t)i + 1;
+		t->sums = spaa_xrealloc(t->sums, na * t->nvalues * sizeof(*t->sums));
+		t->alloc = na;
 	}
-	if (created)
-		memset(*sums + (size_t)i * nvalues, 0, nvalues * sizeof(**sums));
+	memset(t->sums + (size_t)i * t->nvalues, 0, t->nvalues * sizeof(*t->sums));
 	return i;
 }
 
-/* Doubles the quantum: pairs of neighbouring quanta merge. */
+/*
+ * Doubles the quantum: pairs of neighbouring quanta merge.  The sums
+ * merge in place: a merged quantum is numbered no later than the first
+ * of its halves, whose sums have then been read.  On an overflow the
+ * timeline is left half merged, fit only to be released.
+ */
 static int coarsen(struct spaa_timeline *t, struct spaa_error *err)
 {
+	size_t nv = t->nvalues;
 	struct spaa_map m;
-	uint64_t *sums = NULL;
-	size_t alloc = 0;
-	int ret = -1;
 
 	spaa_map_init(&m, sizeof(int64_t));
 	for (uint32_t i = 0; i < t->quanta.nr; i++) {
 		int64_t q = floor_shift(*(const int64_t *)spaa_map_key(&t->quanta, i), 1);
-		uint32_t j = quantum(&m, &sums, &alloc, t->nvalues, q);
+		bool created;
+		uint32_t j = spaa_map_intern(&m, &q, &created);
+		uint64_t *dst = t->sums + (size_t)j * nv;
+		const uint64_t *src = t->sums + (size_t)i * nv;
 
-		for (size_t v = 0; v < t->nvalues; v++)
-			if (spaa_add_u64(sums[j * t->nvalues + v],
-					 t->sums[i * t->nvalues + v],
-					 &sums[j * t->nvalues + v])) {
-				overflow(err);
-				goto out;
+		if (created) {
+			if (j != i)
+				memcpy(dst, src, nv * sizeof(*dst));
+			continue;
+		}
+		for (size_t v = 0; v < nv; v++)
+			if (spaa_add_u64(dst[v], src[v], &dst[v])) {
+				spaa_map_release(&m);
+				return overflow(err);
 			}
 	}
 	spaa_map_release(&t->quanta);
-	free(t->sums);
 	t->quanta = m;
-	t->sums = sums;
-	t->alloc = alloc;
 	t->shift++;
 	return 0;
-out:
-	spaa_map_release(&m);
-	free(sums);
-	return ret;
 }
 
 int spaa_timeline_add(struct spaa_timeline *t, int64_t time, const uint64_t *v,
 		      struct spaa_error *err)
 {
-	uint32_t i;
+	uint32_t i = quantum(t, floor_shift(time, t->shift));
 
-	i = quantum(&t->quanta, &t->sums, &t->alloc, t->nvalues,
-		    floor_shift(time, t->shift));
 	for (size_t j = 0; j < t->nvalues; j++)
 		if (spaa_add_u64(t->sums[i * t->nvalues + j], v[j],
 				 &t->sums[i * t->nvalues + j]))

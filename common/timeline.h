@@ -45,7 +45,10 @@ void spaa_timeline_init(struct spaa_timeline *t, size_t nvalues,
 			uint32_t max_quanta);
 void spaa_timeline_release(struct spaa_timeline *t);
 
-/* Adds v[0..nvalues) at time; -1 (SPAA_E_LIMIT) if a sum would overflow. */
+/*
+ * Adds v[0..nvalues) at time; -1 (SPAA_E_LIMIT) if a sum would overflow,
+ * after which the timeline is fit only to be released.
+ */
 int spaa_timeline_add(struct spaa_timeline *t, int64_t time, const uint64_t *v,
 		      struct spaa_error *err);
 

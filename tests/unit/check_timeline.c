@@ -1,7 +1,8 @@
 /*
  * check_timeline - sums over time (timeline.h): bin edges, exact bins
  * while every nanosecond has its own quantum, coarsening past
- * max_quanta, negative times and overflow.
+ * max_quanta (times in order and scrambled), negative times and
+ * overflow.
  */
 #include <check.h>
 #include <stdint.h>
@@ -87,6 +88,41 @@ START_TEST(test_coarsening)
 }
 END_TEST
 
+/*
+ * Times in a scrambled order, so that coarsening merges quanta whose
+ * halves were added far apart (the sums merge in place): every value
+ * must land in its quantum.
+ */
+START_TEST(test_coarsening_scrambled)
+{
+	struct spaa_timeline t;
+	struct spaa_error err;
+	uint64_t out[8 * 2];
+
+	spaa_error_init(&err);
+	spaa_timeline_init(&t, 2, 8);
+	/* i * 37 mod 1000 visits 0..999 once each (gcd(37, 1000) = 1) */
+	for (int64_t i = 0; i < 1000; i++) {
+		int64_t time = i * 37 % 1000;
+		uint64_t v[2] = { (uint64_t)time, 1 };
+
+		ck_assert_int_eq(spaa_timeline_add(&t, time, v, &err), 0);
+	}
+	/* 8 quanta of 128 ns cover 0..999; 64 ns would need 16 */
+	ck_assert_uint_eq(t.shift, 7);
+	ck_assert_uint_eq(t.quanta.nr, 8);
+	/* bins of 128 ns are the quanta: sums of 128b..min(128b+127, 999) */
+	ck_assert_int_eq(spaa_timeline_bins(&t, 0, 1024, 8, out, &err), 0);
+	for (uint64_t b = 0; b < 8; b++) {
+		uint64_t lo = 128 * b, hi = b == 7 ? 999 : 128 * b + 127;
+
+		ck_assert_uint_eq(out[b * 2], (lo + hi) * (hi - lo + 1) / 2);
+		ck_assert_uint_eq(out[b * 2 + 1], hi - lo + 1);
+	}
+	spaa_timeline_release(&t);
+}
+END_TEST
+
 START_TEST(test_negative_and_extreme_times)
 {
 	struct spaa_timeline t;
@@ -136,6 +172,7 @@ Suite *timeline_suite(void)
 	tcase_add_test(tc, test_bin_shape);
 	tcase_add_test(tc, test_exact_bins);
 	tcase_add_test(tc, test_coarsening);
+	tcase_add_test(tc, test_coarsening_scrambled);
 	tcase_add_test(tc, test_negative_and_extreme_times);
 	tcase_add_test(tc, test_overflow);
 	suite_add_tcase(s, tc);
