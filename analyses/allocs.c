@@ -166,6 +166,14 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	return spaa_timeline_add(&a->timeline, s->time, v, err);
 }
 
+/* A sample of stack is coming: its fold group is fetched meanwhile. */
+static void on_sample_soon(void *data, uint32_t stack, bool near)
+{
+	struct allocs *a = data;
+
+	spaa_fold_prefetch(&a->fold, stack, near);
+}
+
 static struct lami_table *table(struct allocs *a, int c, const char *extra)
 {
 	struct lami_table *t = lami_table_new(&classes[c], a->begin, a->end);
@@ -517,6 +525,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 	if (parse_options(&a, &skip, err))
 		goto out;
 	lo.on_sample = on_sample;
+	lo.on_sample_soon = on_sample_soon;
 	lo.data = &a;
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
 	    memory_events(&p, o->paths[0], SPAA_E_NO_DATA, err))
