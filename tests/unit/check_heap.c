@@ -1,7 +1,9 @@
 /*
  * check_heap - allocation accounting (heap.h): the default allocator
  * patterns, --skip / --no-skip, site stacks, frees matched by stack
- * content, native versus derived live, and samples in a time range.
+ * content, native versus derived live, samples in a time range, and
+ * what the tables and spaa-allocs' load use (memory records seen while
+ * loading, paths ranked by name without making names).
  * The profiles are tests/data/allocs_*.spaa; the expected numbers are
  * worked out in tests/data/README-allocs.md.
  */
@@ -11,6 +13,7 @@
 
 #include "heap.h"
 #include "load.h"
+#include "testutil.h"
 #include "util.h"
 
 Suite *heap_suite(void);
@@ -264,6 +267,142 @@ START_TEST(test_no_frees_tracked)
 }
 END_TEST
 
+/* ---- what the tables need ---------------------------------------------- */
+
+static void setup(void)
+{
+	testutil_tmpdir_setup("check_heap");
+}
+
+static void teardown(void)
+{
+	testutil_tmpdir_teardown();
+}
+
+/* What spaa_heap_has_records said at each sample of a load. */
+struct seen_at_samples {
+	uint32_t seen;
+	char said[8];           /* 'y' / 'n' per sample */
+	size_t n;
+};
+
+static int note_records(void *data, const struct spaa_profile *p,
+			const struct spaa_sample *s, struct spaa_error *err)
+{
+	struct seen_at_samples *w = data;
+
+	(void)s;
+	(void)err;
+	ck_assert_uint_lt(w->n, sizeof(w->said) - 1);
+	w->said[w->n++] = spaa_heap_has_records(p, &w->seen) ? 'y' : 'n';
+	return 0;
+}
+
+START_TEST(test_has_records)
+{
+	/* a CPU record, then samples around the first malloc record */
+	static const char text[] =
+		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\","
+		"\"source_tool\":\"t\",\"frame_order\":\"leaf_to_root\",\"events\":["
+		"{\"name\":\"cycles\",\"kind\":\"hardware\",\"sampling\":{\"mode\":\"period\","
+		"\"primary_metric\":\"period\"}},"
+		"{\"name\":\"malloc\",\"kind\":\"allocation\",\"sampling\":{\"mode\":\"event\","
+		"\"primary_metric\":\"alloc_bytes\"}}],\"stack_id_mode\":\"local\"}\n"
+		"{\"type\":\"dso\",\"id\":1,\"name\":\"a.out\"}\n"
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"main\",\"dso\":1}\n"
+		"{\"type\":\"stack\",\"id\":\"C\",\"frames\":[1],\"context\":{\"event\":\"cycles\"},"
+		"\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":1,\"event\":\"malloc\",\"period\":8,\"stack_id\":\"M\"}\n"
+		"{\"type\":\"stack\",\"id\":\"M\",\"frames\":[1],\"context\":{\"event\":\"malloc\"},"
+		"\"weights\":[{\"metric\":\"alloc_bytes\",\"value\":8}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":2,\"event\":\"malloc\",\"period\":8,\"stack_id\":\"M\"}\n"
+		"{\"type\":\"stack\",\"id\":\"N\",\"frames\":[1],\"context\":{\"event\":\"malloc\"},"
+		"\"weights\":[{\"metric\":\"alloc_bytes\",\"value\":8}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":3,\"event\":\"malloc\",\"period\":8,\"stack_id\":\"N\"}\n";
+	const char *path = testutil_write("records.spaa", text, sizeof(text) - 1);
+	struct seen_at_samples w = { 0 };
+	struct spaa_load_opts lo = { 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+	uint32_t seen = 0;
+
+	spaa_error_init(&err);
+	spaa_profile_init(&p);
+	lo.on_sample = note_records;
+	lo.data = &w;
+	ck_assert_msg(!spaa_load(&p, &path, 1, &lo, &err), "%s", err.msg);
+	ck_assert_str_eq(w.said, "nyy");
+	/* the CPU record was looked at once; the malloc record stops the scan */
+	ck_assert_uint_eq(w.seen, 1);
+	ck_assert_uint_eq(p.nrecords, 3);
+	ck_assert(spaa_heap_has_records(&p, &seen));
+	ck_assert_uint_eq(seen, 1);
+	spaa_profile_release(&p);
+
+	/* a CPU profile has none; every record is looked at */
+	path = "tests/data/basic.spaa";
+	spaa_profile_init(&p);
+	lo = (struct spaa_load_opts){ 0 };
+	ck_assert_msg(!spaa_load(&p, &path, 1, &lo, &err), "%s", err.msg);
+	seen = 0;
+	ck_assert(p.nrecords > 0);
+	ck_assert(!spaa_heap_has_records(&p, &seen));
+	ck_assert_uint_eq(seen, p.nrecords);
+	spaa_profile_release(&p);
+}
+END_TEST
+
+/* The path index named name in h, or abort. */
+static uint32_t path_named(const struct spaa_heap *h, const char *name)
+{
+	for (uint32_t g = 0; g < h->ngroups; g++) {
+		char *n = spaa_heap_path_name(h, h->groups[g].path);
+		bool same = !strcmp(n, name);
+
+		free(n);
+		if (same)
+			return h->groups[g].path;
+	}
+	ck_abort_msg("no path '%s'", name);
+	return 0;
+}
+
+START_TEST(test_rank_paths)
+{
+	/*
+	 * Root first, "malloc" sorts after every "main;..."; were the names
+	 * made site first, it would come before "parse;main".
+	 */
+	static const char *const names[] = {
+		"malloc", "main;parse", "main;load_config", "main;free_list_pop",
+	};
+	static const char *const sorted[] = {      /* parse twice */
+		"main;free_list_pop", "main;load_config", "main;parse", "malloc",
+	};
+	struct spaa_rank r[5];
+	struct loaded l;
+
+	load(&l, "tests/data/allocs_sites.spaa", false, 0, 0);
+	/* equal keys: names ascending, whatever the order given */
+	for (int i = 0; i < 4; i++)
+		r[i] = (struct spaa_rank){ 7, 7, NULL, 0, path_named(&l.h, names[i]) };
+	/* the same path again: before its twin by tie */
+	r[4] = (struct spaa_rank){ 7, 7, NULL, -1, path_named(&l.h, "main;parse") };
+	spaa_heap_rank_paths(&l.h, r, 5);
+	for (int i = 0; i < 5; i++)
+		ck_assert_uint_eq(r[i].idx, path_named(&l.h, sorted[i < 3 ? i : i - 1]));
+	ck_assert_int_eq(r[2].tie, -1);
+	ck_assert_int_eq(r[3].tie, 0);
+	/* keys before names: key descending, then key2 descending */
+	r[4].key = 8;           /* malloc */
+	r[0].key2 = 6;          /* main;free_list_pop */
+	spaa_heap_rank_paths(&l.h, r, 5);
+	ck_assert_uint_eq(r[0].idx, path_named(&l.h, "malloc"));
+	ck_assert_uint_eq(r[4].idx, path_named(&l.h, "main;free_list_pop"));
+	unload(&l);
+}
+END_TEST
+
 Suite *heap_suite(void)
 {
 	Suite *s = suite_create("heap");
@@ -279,6 +418,11 @@ Suite *heap_suite(void)
 	tcase_add_test(tc, test_fold_range);
 	tcase_add_test(tc, test_fold_whole_range);
 	tcase_add_test(tc, test_no_frees_tracked);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("tables");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_has_records);
+	tcase_add_test(tc, test_rank_paths);
 	suite_add_tcase(s, tc);
 	return s;
 }
