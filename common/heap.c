@@ -37,7 +37,7 @@ struct group_key {
 };
 
 /* What a group counts while it is built, beside it. */
-struct spaa_heap_tally {
+struct group_tally {
 	unsigned alloc_records; /* allocation records (or fold groups) added */
 	unsigned has[SPAA_HEAP_NMETRICS];       /* of those, carrying metric m */
 	bool dealloc;           /* some deallocation record landed here */
@@ -48,7 +48,7 @@ struct build {
 	struct spaa_heap *h;
 	const struct spaa_heap_skip *skip;
 	struct spaa_map keys;           /* (pid, path) -> group */
-	struct spaa_heap_tally *tally;  /* by group */
+	struct group_tally *tally;      /* by group */
 	size_t alloc;                   /* groups and tallies allocated */
 	uint8_t *fn_class;              /* per function: FN_* */
 	uint32_t *seq;                  /* scratch */
@@ -239,7 +239,7 @@ static int contribute(struct build *b, const uint32_t *frames, uint32_t nframes,
 {
 	uint32_t i = group_of(b, frames, nframes, pid);
 	struct spaa_heap_group *g = &b->h->groups[i];
-	struct spaa_heap_tally *t = &b->tally[i];
+	struct group_tally *t = &b->tally[i];
 
 	b->h->records++;
 	if (dealloc) {
@@ -355,7 +355,7 @@ static bool profile_tracks_frees(const struct spaa_profile *p)
 }
 
 static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g,
-			 const struct spaa_heap_tally *t)
+			 const struct group_tally *t)
 {
 	static const int live[][3] = {
 		{ SPAA_HEAP_LIVE_BYTES, SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_FREE_BYTES },
