@@ -96,6 +96,9 @@ static int coarsen(struct spaa_timeline *t, struct spaa_error *err)
 	spaa_map_release(&t->quanta);
 	t->quanta = m;
 	t->shift++;
+	/* what the merged quanta left free goes back until needed */
+	t->alloc = m.nr;
+	t->sums = spaa_xrealloc(t->sums, t->alloc * nv * sizeof(*t->sums));
 	return 0;
 }
 
