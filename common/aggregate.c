@@ -523,10 +523,16 @@ void spaa_rank_sort(struct spaa_rank *r, size_t n)
 	qsort(r, n, sizeof(*r), rank_cmp);
 }
 
-/* rank_cmp with the names of paths x->idx and y->idx; ctx is the aggregate. */
-static int path_rank_cmp(const void *px, const void *py, const void *ctx)
+struct joined_names {
+	const struct spaa_strtab *t;
+	const char *(*name)(const void *ctx, uint32_t id);
+	const void *ctx;
+};
+
+/* rank_cmp with the joined names of entries x->idx and y->idx. */
+static int joined_rank_cmp(const void *px, const void *py, const void *ctx)
 {
-	const struct spaa_agg *a = ctx;
+	const struct joined_names *j = ctx;
 	const struct spaa_rank *x = px, *y = py;
 	int c;
 
@@ -534,14 +540,23 @@ static int path_rank_cmp(const void *px, const void *py, const void *ctx)
 		return x->key > y->key ? -1 : 1;
 	if (x->key2 != y->key2)
 		return x->key2 > y->key2 ? -1 : 1;
-	c = spaa_strtab_join_cmp(&a->paths, x->idx, y->idx, path_element, a, ';');
+	c = spaa_strtab_join_cmp(j->t, x->idx, y->idx, j->name, j->ctx, ';');
 	if (c)
 		return c;
 	return x->tie < y->tie ? -1 : x->tie > y->tie;
 }
 
 /* Names are compared where they are (spaa_strtab_join_cmp), never made. */
+void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
+			   const char *(*name)(const void *ctx, uint32_t id),
+			   const void *ctx)
+{
+	struct joined_names j = { t, name, ctx };
+
+	spaa_sort(r, n, sizeof(*r), joined_rank_cmp, &j);
+}
+
 void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n)
 {
-	spaa_sort(r, n, sizeof(*r), path_rank_cmp, a);
+	spaa_rank_sort_joined(r, n, &a->paths, path_element, a);
 }

@@ -220,10 +220,15 @@ struct spaa_rank {
 void spaa_rank_sort(struct spaa_rank *r, size_t n);
 
 /*
- * Sorts like spaa_rank_sort with the folded name of path r[i].idx as the
- * name (r[i].name is not used), comparing the names without making them:
- * a profile of many stacks need not hold every name at once.
+ * Sorts like spaa_rank_sort with spaa_strtab_join(t, r[i].idx, name, ctx,
+ * ';') as the name (r[i].name is not used), comparing the names without
+ * making them: a profile of many stacks need not hold every name at once.
  */
+void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
+			   const char *(*name)(const void *ctx, uint32_t id),
+			   const void *ctx);
+
+/* spaa_rank_sort_joined of the aggregate's folded call paths. */
 void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n);
 
 #endif

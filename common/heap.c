@@ -457,25 +457,7 @@ char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path)
 	return spaa_strtab_join(&h->paths, path, function_name, h->p, ';');
 }
 
-/* rank_cmp of aggregate.c with the names of paths x->idx and y->idx. */
-static int path_rank_cmp(const void *px, const void *py, const void *ctx)
-{
-	const struct spaa_heap *h = ctx;
-	const struct spaa_rank *x = px, *y = py;
-	int c;
-
-	if (x->key != y->key)
-		return x->key > y->key ? -1 : 1;
-	if (x->key2 != y->key2)
-		return x->key2 > y->key2 ? -1 : 1;
-	c = spaa_strtab_join_cmp(&h->paths, x->idx, y->idx, function_name, h->p, ';');
-	if (c)
-		return c;
-	return x->tie < y->tie ? -1 : x->tie > y->tie;
-}
-
-/* Names are compared where they are (spaa_strtab_join_cmp), never made. */
 void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n)
 {
-	spaa_sort(r, n, sizeof(*r), path_rank_cmp, h);
+	spaa_rank_sort_joined(r, n, &h->paths, function_name, h->p);
 }

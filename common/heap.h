@@ -141,11 +141,7 @@ void spaa_heap_release(struct spaa_heap *h);
 /* "root;...;site" function names of path, malloc'ed; the caller owns it. */
 char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path);
 
-/*
- * Sorts like spaa_rank_sort with the name of path r[i].idx as the name
- * (r[i].name is not used), comparing names without making them: a
- * profile of many site stacks need not hold every name at once.
- */
+/* spaa_rank_sort_joined (aggregate.h) of the site stacks' call paths. */
 void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n);
 
 /* True when an event kind is allocation or deallocation. */
