@@ -1276,11 +1276,19 @@ static int read_sample(struct reader *r, const struct json_value *v,
  * general path, which then parses the line from scratch.  So the fast
  * path never reports an error of its own: it commits only records the
  * general path accepts, through the same add_sample, and errors keep
- * their code, file, line and message.  tests/unit/check_fastpath.c
- * proves both paths build the same model.
+ * their code, file, line and message.  What needs only the line
+ * (sample_scan) is mostly done ahead, a block of lines at a time, by the
+ * input's scanner (see scanner); commit_sample does the rest in line
+ * order.  tests/unit/check_fastpath.c proves all paths build the same
+ * model.
  */
 enum { FK_TYPE, FK_TIMESTAMP, FK_STACK_ID, FK_EVENT, FK_PID, FK_TID, FK_CPU,
        FK_PERIOD, FK_NKEYS };
+
+static bool key_is(const char *c, size_t room, const char *lit, size_t n)
+{
+	return room >= n && !memcmp(c, lit, n);
+}
 
 /*
  * The key whose opening quote is at c[-1]: *pc moves past its closing
@@ -1288,11 +1296,6 @@ enum { FK_TYPE, FK_TIMESTAMP, FK_STACK_ID, FK_EVENT, FK_PID, FK_TID, FK_CPU,
  * included, not byte by byte: a key equal to one of them up to there is
  * that key (an escape would show as a backslash).
  */
-static bool key_is(const char *c, size_t room, const char *lit, size_t n)
-{
-	return room >= n && !memcmp(c, lit, n);
-}
-
 static int fast_key(const char **pc, const char *end)
 {
 	/* each with its closing quote; literal lengths compile to a few loads */
@@ -1306,6 +1309,8 @@ static int fast_key(const char **pc, const char *end)
 	size_t room = (size_t)(end - c);
 	int k = -1;
 
+	if (!room)
+		return -1;
 	switch (*c) {
 	case 't':
 		k = KEY_IS("type") ? FK_TYPE : KEY_IS("timestamp") ? FK_TIMESTAMP :
