@@ -1577,6 +1577,9 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 	const char *c = line, *end = line + len;
 	const struct fast_num *ts = &num[FK_TIMESTAMP];
 
+	/* offsets into the line are 32-bit; SPAA_MAX_LINE may allow more */
+	if (len > UINT32_MAX)
+		return false;
 	c = skip_ws(c, end);
 	if (c == end || *c++ != '{')
 		return false;
@@ -1625,7 +1628,6 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 		return false;
 	sc->has_period = f[FK_PERIOD].str != NULL;
 	sc->has_event = f[FK_EVENT].str != NULL;
-	/* a line is at most SPAA_MAX_LINE < 4 GiB (input.h) */
 	sc->ts_off = (uint32_t)(f[FK_TIMESTAMP].str - line);
 	sc->ts_len = (uint32_t)f[FK_TIMESTAMP].len;
 	sc->id_off = (uint32_t)(f[FK_STACK_ID].str - line);
