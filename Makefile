@@ -1,6 +1,6 @@
 # spaa-tools: LAMI stack-profile analyses.
 #
-#   make               the programs and the unit test runner
+#   make               the programs (./spaa-*); tests are built by make check
 #   make check         unit, schema, golden, cli tests and fuzz replay: what
 #                      CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
@@ -24,11 +24,16 @@
 # LDFLAGS and LDLIBS are the user's and add to the project's flags.
 #
 # Layout, picked up by wildcard (adding a file needs no edit here):
-#   common/*.c but main.c   -> libspaa.a
-#   analyses/NAME.c         -> spaa-NAME, with common/main.c (owns main())
+#   common/LAYER/*.c        -> build/libspaa.a (common/report/main.c apart:
+#                              it owns main() of the analyses)
+#   analyses/NAME.c         -> spaa-NAME, with common/report/main.c
 #   tools/NAME.c            -> spaa-NAME, with its own main()
-#   tests/unit/check_MOD.c  -> tests/unit/check_spaa, which runs every
+#   tests/unit/check_MOD.c  -> build/tests/unit/check_spaa, which runs every
 #                              suite MOD_suite() through tests/unit/runner.c
+# Every object, library and generated file is under build/, the programs
+# at the top (./spaa-hotspots ...) where the README and the tests run them.
+# common/README.md says which layer may include which; tests/layers.sh
+# checks it.
 #
 # The first build installs missing dependencies (target deps,
 # tools/install-deps.sh).  build/flavour records the compiler and flags; when
@@ -53,13 +58,17 @@ PYTHON ?= /usr/bin/python3
 INSTALL ?= install
 
 # Recursively expanded on purpose: pkg-config runs when a recipe needs the
-# flags, after deps has installed what was missing.
-LIB_PKGS = libcjson libzstd zlib
+# flags, after deps has installed what was missing.  The library needs
+# zstd and zlib; cJSON is only the tests' second JSON parser (and the
+# bench's naive reader).
+LIB_PKGS = libzstd zlib
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS))
-CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check)
-CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check)
+CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check libcjson)
+CHECK_LIBS = $(shell $(PKG_CONFIG) --libs check libcjson)
+CJSON_LIBS = $(shell $(PKG_CONFIG) --libs libcjson)
 
+B = build
 SPAA_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
@@ -77,30 +86,36 @@ ALL_LDLIBS = $(PKG_LIBS) -lm $(LDLIBS)
 # Each check_MOD.c defines "Suite *MOD_suite(void)".  Declaring all suites
 # before it (from suites.inc) satisfies -Wmissing-prototypes and has the
 # compiler check the signature; "struct Suite" is Check's Suite.
+SUITES_INC = $(B)/tests/unit/suites.inc
 SUITE_DECLS = '-DSUITE(m)=struct Suite *m\#\#_suite(void);' \
-	-include tests/unit/suites.inc
+	-include $(SUITES_INC)
 
-LIB_SRCS = $(filter-out common/main.c,$(wildcard common/*.c))
-LIB_OBJS = $(LIB_SRCS:.c=.o)
+LAYERS = model io formats analysis report
+MAIN_SRC = common/report/main.c
+LIB_SRCS = $(filter-out $(MAIN_SRC),$(foreach l,$(LAYERS),$(wildcard common/$(l)/*.c)))
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
+LIB = $(B)/libspaa.a
 ANALYSIS_SRCS = $(wildcard analyses/*.c)
 TOOL_SRCS = $(wildcard tools/*.c)
 ANALYSES = $(patsubst analyses/%.c,spaa-%,$(ANALYSIS_SRCS))
 TOOLS = $(patsubst tools/%.c,spaa-%,$(TOOL_SRCS))
 PROGRAMS = $(ANALYSES) $(TOOLS)
 UNIT_SRCS = $(wildcard tests/unit/check_*.c)
-UNIT_OBJS = $(UNIT_SRCS:.c=.o)
-UNIT_HELPERS = tests/unit/testutil.o
-UNIT_RUNNER = tests/unit/check_spaa
+UNIT_OBJS = $(UNIT_SRCS:%.c=$(B)/%.o)
+UNIT_HELPERS = $(B)/tests/unit/testutil.o
+UNIT_RUNNER = $(B)/tests/unit/check_spaa
 # Each fuzz target tests/fuzz/fuzz_NAME.c is linked twice: with replay.c
-# into tests/fuzz/replay_NAME (make check replays the seeds and past
+# into build/tests/fuzz/replay_NAME (make check replays the seeds and past
 # crashes) and with libFuzzer into build/fuzz/fuzz_NAME (make fuzz).
 FUZZ_SRCS = $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
-FUZZ_REPLAY = $(patsubst %,tests/fuzz/replay_%,$(FUZZ_NAMES))
-FUZZ_HELPERS = tests/fuzz/util.o tests/fuzz/replay.o
-ALL_OBJS = $(LIB_OBJS) common/main.o $(ANALYSIS_SRCS:.c=.o) \
-	$(TOOL_SRCS:.c=.o) $(UNIT_OBJS) $(UNIT_HELPERS) tests/unit/runner.o \
-	$(FUZZ_SRCS:.c=.o) $(FUZZ_HELPERS)
+FUZZ_REPLAY = $(patsubst %,$(B)/tests/fuzz/replay_%,$(FUZZ_NAMES))
+FUZZ_HELPERS = $(B)/tests/fuzz/util.o $(B)/tests/fuzz/replay.o
+TEST_PROGRAMS = $(UNIT_RUNNER) $(FUZZ_REPLAY)
+ALL_OBJS = $(LIB_OBJS) $(MAIN_SRC:%.c=$(B)/%.o) \
+	$(ANALYSIS_SRCS:%.c=$(B)/%.o) $(TOOL_SRCS:%.c=$(B)/%.o) $(UNIT_OBJS) \
+	$(UNIT_HELPERS) $(B)/tests/unit/runner.o $(FUZZ_SRCS:%.c=$(B)/%.o) \
+	$(FUZZ_HELPERS)
 
 MAN1 = $(wildcard man/*.1)
 MAN7 = $(wildcard man/*.7)
@@ -131,43 +146,47 @@ endif
 .PHONY: all check asan tsan valgrind fuzz golden demo bench install uninstall \
 	clean deps FORCE
 
-all: $(PROGRAMS) $(UNIT_RUNNER) $(FUZZ_REPLAY)
+all: $(PROGRAMS)
 
 # ---- build -------------------------------------------------------------------
 
-libspaa.a: $(LIB_OBJS)
+$(LIB): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
 
-$(ANALYSES): spaa-%: analyses/%.o common/main.o libspaa.a
+$(ANALYSES): spaa-%: $(B)/analyses/%.o $(B)/common/report/main.o $(LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
-$(TOOLS): spaa-%: tools/%.o libspaa.a
+$(TOOLS): spaa-%: $(B)/tools/%.o $(LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
-$(UNIT_RUNNER): tests/unit/runner.o $(UNIT_OBJS) $(UNIT_HELPERS) libspaa.a
+$(UNIT_RUNNER): $(B)/tests/unit/runner.o $(UNIT_OBJS) $(UNIT_HELPERS) $(LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(ALL_LDLIBS)
 
 # fuzz_spaa runs spaa-hotspots' analysis on what it loads.
-tests/fuzz/replay_spaa: analyses/hotspots.o
-$(FUZZ_REPLAY): tests/fuzz/replay_%: tests/fuzz/fuzz_%.o $(FUZZ_HELPERS) libspaa.a
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) libspaa.a \
+$(B)/tests/fuzz/replay_spaa: $(B)/analyses/hotspots.o
+$(FUZZ_REPLAY): $(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(FUZZ_HELPERS) $(LIB)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) \
 		$(ALL_LDLIBS)
 
-%.o: %.c
+$(B)/%.o: %.c
+	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-tests/unit/runner.o: tests/unit/runner.c tests/unit/suites.inc
+$(B)/tests/unit/runner.o: tests/unit/runner.c $(SUITES_INC)
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -I$(B)/tests/unit -c -o $@ $<
+
+$(UNIT_HELPERS): $(B)/tests/unit/%.o: tests/unit/%.c
+	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
 
-$(UNIT_HELPERS): tests/unit/%.o: tests/unit/%.c
-	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -c -o $@ $<
-
-$(UNIT_OBJS): tests/unit/%.o: tests/unit/%.c tests/unit/suites.inc
+$(UNIT_OBJS): $(B)/tests/unit/%.o: tests/unit/%.c $(SUITES_INC)
+	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(SUITE_DECLS) -c -o $@ $<
 
 # Rewritten only when the list of suites changes.
-tests/unit/suites.inc: FORCE
-	$(Q)for f in $(UNIT_SRCS); do \
+$(SUITES_INC): FORCE
+	$(Q)mkdir -p $(@D) && for f in $(UNIT_SRCS); do \
 		m=$${f#tests/unit/check_}; echo "SUITE($${m%.c})"; \
 	done >$@+ && \
 	if cmp -s $@+ $@; then rm -f $@+; \
@@ -196,9 +215,9 @@ FORCE:
 
 # Every step runs even when an earlier one failed, so one run shows all
 # failures; the exit status is non-zero if any failed.
-check: all
+check: all $(TEST_PROGRAMS)
 	$(Q)failed=; \
-	echo '== unit tests'; ./$(UNIT_RUNNER) || failed="$$failed unit"; \
+	echo '== unit tests'; $(UNIT_RUNNER) || failed="$$failed unit"; \
 	echo '== schemas'; PYTHON=$(PYTHON) bash tests/schemas.sh || \
 		failed="$$failed schemas"; \
 	echo '== golden tests'; PYTHON=$(PYTHON) bash tests/golden.sh || \
@@ -221,11 +240,11 @@ tsan:
 
 # The unit tests in one process (CK_FORK=no) so that valgrind sees them, and
 # every program the golden and cli tests and the fuzz replay run.
-valgrind: all
+valgrind: all $(TEST_PROGRAMS)
 	$(Q)sh tools/install-deps.sh --valgrind
 	$(Q)failed=; \
 	echo '== unit tests under valgrind'; \
-	CK_FORK=no $(VALGRIND) ./$(UNIT_RUNNER) || failed="$$failed unit"; \
+	CK_FORK=no $(VALGRIND) $(UNIT_RUNNER) || failed="$$failed unit"; \
 	echo '== golden tests under valgrind'; \
 	SPAA_TEST_WRAPPER='$(VALGRIND)' GOLDEN_TIMEOUT=600 PYTHON=$(PYTHON) \
 		bash tests/golden.sh || failed="$$failed golden"; \
@@ -265,7 +284,7 @@ $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/tests/fuzz/fuzz_%.o \
 .SECONDARY: $(FUZZ_LIB_OBJS) $(FUZZ_DIR)/analyses/hotspots.o \
 	$(FUZZ_SRCS:%.c=$(FUZZ_DIR)/%.o) $(FUZZ_DIR)/tests/fuzz/util.o
 
--include $(wildcard $(FUZZ_DIR)/*/*.d $(FUZZ_DIR)/*/*/*.d)
+-include $(wildcard $(FUZZ_DIR)/*/*.d $(FUZZ_DIR)/*/*/*.d $(FUZZ_DIR)/*/*/*/*.d)
 
 fuzz: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
 	$(Q)FUZZ_DIR=$(FUZZ_DIR) FUZZ_SECONDS=$(FUZZ_SECONDS) \
@@ -302,7 +321,8 @@ $(BENCH_DIR)/gen: tests/bench/gen.c build/flavour | deps
 
 $(BENCH_DIR)/naive: tests/bench/naive.c build/flavour | deps
 	$(Q)mkdir -p $(BENCH_DIR)
-	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(ALL_LDLIBS)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(CJSON_LIBS) $(ALL_LDLIBS)
 
 bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive
 	$(Q)sh tools/install-deps.sh --bench || \
@@ -356,7 +376,5 @@ uninstall:
 # ---- clean ---------------------------------------------------------------------
 
 clean:
-	rm -f $(PROGRAMS) libspaa.a $(UNIT_RUNNER) tests/unit/suites.inc* \
-		$(FUZZ_REPLAY) $(wildcard common/*.[od] analyses/*.[od] \
-			tools/*.[od] tests/unit/*.[od] tests/fuzz/*.[od])
+	rm -f $(PROGRAMS)
 	rm -rf build tests/out

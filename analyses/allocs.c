@@ -27,12 +27,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "analysis.h"
-#include "heap.h"
-#include "report.h"
-#include "timeline.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "report/analysis.h"
+#include "analysis/heap.h"
+#include "report/report.h"
+#include "analysis/timeline.h"
+#include "model/util.h"
 
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000

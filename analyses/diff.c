@@ -34,14 +34,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "analysis.h"
-#include "compare.h"
-#include "flamegraph.h"
-#include "output.h"
-#include "report.h"
-#include "units.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "report/analysis.h"
+#include "analysis/compare.h"
+#include "report/flamegraph.h"
+#include "io/output.h"
+#include "report/report.h"
+#include "model/units.h"
+#include "model/util.h"
 
 static const char *opt_baseline, *opt_event, *opt_metric, *opt_normalize;
 static const char *opt_svg, *opt_svg_title, *opt_svg_min_width;

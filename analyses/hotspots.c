@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "analysis.h"
-#include "report.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "report/analysis.h"
+#include "report/report.h"
+#include "model/util.h"
 
 static const char *opt_event, *opt_metric;
 static int64_t opt_pid = SPAA_NO_ID, opt_tid = SPAA_NO_ID;

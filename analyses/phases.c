@@ -27,13 +27,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "aggregate.h"
-#include "analysis.h"
-#include "changepoint.h"
-#include "report.h"
-#include "timebin.h"
-#include "units.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "report/analysis.h"
+#include "analysis/changepoint.h"
+#include "report/report.h"
+#include "analysis/timebin.h"
+#include "model/units.h"
+#include "model/util.h"
 
 #define MAX_BINS 10000u         /* segmentation is quadratic in bins */
 #define DEFAULT_MAX_BINS 1000u

@@ -148,7 +148,7 @@ def stdin_and_compression_same_answer():
 @check
 def man_page_lists_the_default_allocator_patterns():
     man = open('man/spaa-allocs.1').read().replace('\\-', '-')
-    src = open('common/heap.c').read()
+    src = open('common/analysis/heap.c').read()
     block = src[src.index('spaa_heap_default_skip[] = {'):src.index('NULL,\n};')]
     pats = re.findall(r'^\t"(.*)",$', block, re.M)
     assert len(pats) >= 10, pats

@@ -30,7 +30,7 @@ TARGET = os.path.join(DATA, 'flame_target.spaa')
 NS = '{http://www.w3.org/2000/svg}'
 TMP = tempfile.mkdtemp(prefix='cli_flamegraph.')
 
-# the layout constants of common/flamegraph.c
+# the layout constants of common/report/flamegraph.c
 PAD, FRAME_H, TOP, BOTTOM = 10, 16, 72, 28
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end checks of SPX reports as input (common/spx_reader.h).
+"""End-to-end checks of SPX reports as input (common/formats/spx_reader.h).
 
 Each check prints "ok NAME" or "FAIL NAME" with the reason; the run ends
 with "N passed, M failed".  Run from the repository root (make check does).

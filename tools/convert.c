@@ -24,19 +24,19 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "flamegraph.h"
-#include "folded.h"
-#include "input.h"
-#include "load.h"
-#include "output.h"
-#include "perf_script.h"
-#include "profile_writer.h"
-#include "report.h"
-#include "spaa_reader.h"
-#include "spaa_writer.h"
-#include "units.h"
-#include "util.h"
+#include "report/analysis.h"
+#include "report/flamegraph.h"
+#include "formats/folded.h"
+#include "io/input.h"
+#include "formats/load.h"
+#include "io/output.h"
+#include "formats/perf_script.h"
+#include "formats/profile_writer.h"
+#include "report/report.h"
+#include "formats/spaa_reader.h"
+#include "formats/spaa_writer.h"
+#include "model/units.h"
+#include "model/util.h"
 
 #define PROG "spaa-convert"
 

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "input.h"
-#include "jsonw.h"
-#include "load.h"
-#include "util.h"
+#include "report/analysis.h"
+#include "io/input.h"
+#include "io/jsonw.h"
+#include "formats/load.h"
+#include "model/util.h"
 
 #define PROG "spaa-validate"
 

@@ -3,7 +3,7 @@
  * them: each line in its own exact-size buffer, each parsed stack added
  * to a folded table, the table written at the end.
  */
-#include "folded.h"
+#include "formats/folded.h"
 #include "fuzz.h"
 
 struct state {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "lami.h"
+#include "report/lami.h"
 
 #define MAX_ARGS 64
 

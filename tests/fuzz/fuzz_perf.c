@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "perf_script.h"
+#include "formats/perf_script.h"
 
 static size_t touch(const char *s)
 {

@@ -7,7 +7,7 @@
  */
 #include <stdlib.h>
 
-#include "analysis.h"
+#include "report/analysis.h"
 #include "fuzz.h"
 
 static void count_finding(void *data, const struct spaa_error *e)

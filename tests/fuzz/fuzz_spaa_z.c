@@ -10,7 +10,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "analysis.h"
+#include "report/analysis.h"
 #include "fuzz.h"
 
 static void *compress_gzip(const uint8_t *data, size_t size, size_t *outlen)

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "spx_reader.h"
+#include "formats/spx_reader.h"
 
 static int touch_sample(void *data, const struct spaa_profile *p,
 			const struct spaa_sample *s, struct spaa_error *err)

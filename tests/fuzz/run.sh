@@ -4,7 +4,7 @@
 #   run.sh NAME...     libFuzzer: each build/fuzz/fuzz_NAME for FUZZ_SECONDS,
 #                      one after the other; new inputs go to
 #                      build/fuzz/corpus/NAME, crashes to build/fuzz/crash/
-#   run.sh --replay    make check: each tests/fuzz/replay_NAME once on its
+#   run.sh --replay    make check: each build/tests/fuzz/replay_NAME once on its
 #                      seeds and on tests/data/fuzz/NAME/ (past crashes)
 #
 # Seeds come from tests/data/ and are rebuilt on every run (small inputs
@@ -92,7 +92,7 @@ if [ "${1:-}" = --replay ]; then
 		dir=tests/out/fuzz-seeds/$name
 		seed "$name" "$dir" || { failed="$failed $name"; continue; }
 		n=$(ls "$dir" | wc -l)
-		if ${SPAA_TEST_WRAPPER:-} tests/fuzz/replay_"$name" "$dir" \
+		if ${SPAA_TEST_WRAPPER:-} build/tests/fuzz/replay_"$name" "$dir" \
 			>tests/out/fuzz-seeds/"$name".log 2>&1; then
 			echo "  ok    replay_$name ($n inputs)"
 		else

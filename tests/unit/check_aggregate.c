@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "load.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "formats/load.h"
+#include "model/util.h"
 #include "testutil.h"
 
 Suite *aggregate_suite(void);

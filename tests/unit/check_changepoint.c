@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changepoint.h"
+#include "analysis/changepoint.h"
 
 Suite *changepoint_suite(void);
 

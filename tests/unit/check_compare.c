@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "load.h"
+#include "analysis/compare.h"
+#include "formats/load.h"
 #include "testutil.h"
 
 static void setup(void)

@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "input.h"
-#include "load.h"
-#include "util.h"
+#include "io/input.h"
+#include "formats/load.h"
+#include "model/util.h"
 #include "testutil.h"
 
 Suite *fastpath_suite(void);

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flamegraph.h"
+#include "report/flamegraph.h"
 #include "testutil.h"
-#include "util.h"
+#include "model/util.h"
 
 Suite *flamegraph_suite(void);
 

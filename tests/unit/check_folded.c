@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "folded.h"
-#include "util.h"
+#include "formats/folded.h"
+#include "model/util.h"
 
 Suite *folded_suite(void);
 

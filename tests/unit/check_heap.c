@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "heap.h"
-#include "load.h"
+#include "analysis/heap.h"
+#include "formats/load.h"
 #include "testutil.h"
-#include "util.h"
+#include "model/util.h"
 
 Suite *heap_suite(void);
 

@@ -14,9 +14,9 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "input.h"
+#include "io/input.h"
 #include "testutil.h"
-#include "util.h"
+#include "model/util.h"
 
 Suite *input_suite(void);
 

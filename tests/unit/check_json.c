@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
-#include "util.h"
+#include "io/json.h"
+#include "model/util.h"
 
 Suite *json_suite(void);
 

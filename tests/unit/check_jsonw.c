@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonw.h"
-#include "util.h"
+#include "io/jsonw.h"
+#include "model/util.h"
 
 Suite *jsonw_suite(void);
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lami.h"
+#include "report/lami.h"
 #include "testutil.h"
-#include "util.h"
+#include "model/util.h"
 
 Suite *lami_suite(void);
 

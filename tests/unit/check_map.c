@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "map.h"
-#include "util.h"
+#include "model/map.h"
+#include "model/util.h"
 
 /* ---- joined id arrays -------------------------------------------------- */
 

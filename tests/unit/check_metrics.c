@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "metrics.h"
-#include "util.h"
+#include "model/metrics.h"
+#include "model/util.h"
 
 Suite *metrics_suite(void);
 

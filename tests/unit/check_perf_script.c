@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perf_script.h"
-#include "util.h"
+#include "formats/perf_script.h"
+#include "model/util.h"
 
 Suite *perf_script_suite(void);
 

@@ -20,8 +20,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "load.h"
-#include "util.h"
+#include "formats/load.h"
+#include "model/util.h"
 #include "testutil.h"
 
 Suite *reader_suite(void);

@@ -6,8 +6,8 @@
 #include <check.h>
 #include <string.h>
 
-#include "load.h"
-#include "report.h"
+#include "formats/load.h"
+#include "report/report.h"
 #include "testutil.h"
 
 static void setup(void)

@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "aggregate.h"
-#include "input.h"
-#include "load.h"
-#include "spx_reader.h"
-#include "util.h"
+#include "analysis/aggregate.h"
+#include "io/input.h"
+#include "formats/load.h"
+#include "formats/spx_reader.h"
+#include "model/util.h"
 
 Suite *spx_suite(void);
 

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lami.h"
-#include "textout.h"
+#include "report/lami.h"
+#include "report/textout.h"
 #include "testutil.h"
 
 Suite *textout_suite(void);

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "timebin.h"
+#include "analysis/timebin.h"
 
 Suite *timebin_suite(void);
 

@@ -7,7 +7,7 @@
 #include <check.h>
 #include <stdint.h>
 
-#include "timeline.h"
+#include "analysis/timeline.h"
 
 Suite *timeline_suite(void);
 

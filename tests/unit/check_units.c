@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "units.h"
+#include "model/units.h"
 
 Suite *units_suite(void);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "model/util.h"
 
 START_TEST(test_sbuf_builds_and_detaches)
 {

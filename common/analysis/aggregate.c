@@ -1,0 +1,562 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/aggregate.h"
+#include "model/util.h"
+
+struct thread_key {
+	int64_t pid, tid;
+};
+
+struct thread_fn_key {
+	uint32_t thread, fn;
+};
+
+
+static int overflow(struct spaa_error *err)
+{
+	return spaa_error_set(err, SPAA_E_LIMIT,
+			      "a sum of weights overflows 64 bits");
+}
+
+static int add_to(uint64_t *sum, uint64_t v, struct spaa_error *err)
+{
+	return spaa_add_u64(*sum, v, sum) ? overflow(err) : 0;
+}
+
+void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p)
+{
+	uint32_t nfn = spaa_profile_nfunctions(p);
+
+	memset(a, 0, sizeof(*a));
+	a->p = p;
+	a->samples_known = true;
+	a->fn_self = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_total = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_samples = spaa_xcalloc(nfn, sizeof(uint64_t));
+	a->fn_mark = spaa_xcalloc(nfn, sizeof(uint32_t));
+	a->dso_self = spaa_xcalloc(spaa_profile_ndsos(p), sizeof(uint64_t));
+	spaa_strtab_init(&a->paths);
+	spaa_map_init(&a->threads, sizeof(struct thread_key));
+	spaa_map_init(&a->thread_fn, sizeof(struct thread_fn_key));
+	spaa_map_init(&a->cpus, sizeof(int64_t));
+}
+
+void spaa_agg_release(struct spaa_agg *a)
+{
+	free(a->fn_self);
+	free(a->fn_total);
+	free(a->fn_samples);
+	free(a->fn_mark);
+	free(a->dso_self);
+	spaa_strtab_release(&a->paths);
+	free(a->path_weight);
+	spaa_map_release(&a->threads);
+	free(a->thread_weight);
+	free(a->thread_comm);
+	spaa_map_release(&a->thread_fn);
+	free(a->thread_fn_self);
+	spaa_map_release(&a->cpus);
+	free(a->cpu_weight);
+	free(a->seq);
+	memset(a, 0, sizeof(*a));
+}
+
+/* Index of key in m, growing the parallel uint64 array with zeros. */
+static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
+		     size_t *alloc)
+{
+	bool created;
+	uint32_t i = spaa_map_intern(m, key, &created);
+
+	if (created) {
+		size_t old = *alloc;
+
+		SPAA_ALLOC_GROW(*vals, (size_t)i + 1, *alloc);
+		memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
+	}
+	return i;
+}
+
+static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
+		    struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t path;
+
+	/* by name, as flame graphs fold: rows never show the same path twice */
+	SPAA_ALLOC_GROW(a->seq, o->nframes, a->seq_alloc);
+	for (uint32_t i = 0; i < o->nframes; i++) {
+		uint32_t fn = p->frames[o->frames[o->nframes - 1 - i]].fn;
+
+		a->seq[i] = a->path_by_function ? fn : p->functions[fn].name;
+	}
+	path = spaa_strtab_intern(&a->paths, a->seq, o->nframes * sizeof(uint32_t));
+	if (path >= a->path_alloc) {
+		size_t old = a->path_alloc;
+
+		SPAA_ALLOC_GROW(a->path_weight, (size_t)path + 1, a->path_alloc);
+		memset(a->path_weight + old, 0,
+		       (a->path_alloc - old) * sizeof(*a->path_weight));
+	}
+	return add_to(&a->path_weight[path], o->weight, err);
+}
+
+static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
+		      uint32_t self_fn, struct spaa_error *err)
+{
+	struct thread_key k;
+	struct thread_fn_key fk;
+	size_t old = a->thread_alloc;
+	uint32_t t;
+
+	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.pid = o->pid;
+	k.tid = o->tid;
+	t = slot(&a->threads, &k, &a->thread_weight, &a->thread_alloc);
+	if (a->thread_alloc != old) {
+		a->thread_comm = spaa_xrealloc(a->thread_comm,
+					       a->thread_alloc * sizeof(uint32_t));
+		memset(a->thread_comm + old, 0,
+		       (a->thread_alloc - old) * sizeof(uint32_t));
+	}
+	if (!a->thread_comm[t])
+		a->thread_comm[t] = o->comm;
+	if (add_to(&a->thread_weight[t], o->weight, err))
+		return -1;
+	fk.thread = t;
+	fk.fn = self_fn;
+	/* slot() may move the array: index first, then address */
+	t = slot(&a->thread_fn, &fk, &a->thread_fn_self, &a->thread_fn_alloc);
+	return add_to(&a->thread_fn_self[t], o->self, err);
+}
+
+static int add_cpu(struct spaa_agg *a, const struct spaa_occurrence *o,
+		   struct spaa_error *err)
+{
+	uint32_t c;
+
+	if (o->cpu == SPAA_NO_ID)
+		return 0;
+	c = slot(&a->cpus, &o->cpu, &a->cpu_weight, &a->cpu_alloc);
+	a->cpus_known = true;
+	return add_to(&a->cpu_weight[c], o->weight, err);
+}
+
+int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+		 struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t self_fn = p->frames[o->self_frame].fn;
+	struct spaa_occurrence keys;
+
+	if (a->keys_only) {
+		keys = *o;
+		keys.weight = keys.self = keys.samples = 0;
+		o = &keys;
+	}
+	a->occurrences++;
+	if (a->cpus_only) {
+		if (add_to(&a->total, o->weight, err))
+			return -1;
+		return add_cpu(a, o, err);
+	}
+	if (add_to(&a->total, o->weight, err) ||
+	    add_to(&a->fn_self[self_fn], o->self, err) ||
+	    add_to(&a->dso_self[p->functions[self_fn].dso], o->self, err))
+		return -1;
+	if (!o->has_samples)
+		a->samples_known = false;
+	else if (add_to(&a->fn_samples[self_fn], o->samples, err))
+		return -1;
+
+	/* a recursive function is counted once per stack toward its total */
+	if (++a->gen == 0) {
+		memset(a->fn_mark, 0, spaa_profile_nfunctions(p) * sizeof(uint32_t));
+		a->gen = 1;
+	}
+	for (uint32_t i = 0; i < o->nframes; i++) {
+		uint32_t fn = p->frames[o->frames[i]].fn;
+
+		if (a->fn_mark[fn] == a->gen)
+			continue;
+		a->fn_mark[fn] = a->gen;
+		if (add_to(&a->fn_total[fn], o->weight, err))
+			return -1;
+	}
+	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
+		return -1;
+	return add_cpu(a, o, err);
+}
+
+/* The string indices of the metrics that count samples. */
+struct sample_metrics {
+	uint32_t samples, count;        /* SPAA_MAP_NONE: not in the profile */
+};
+
+static struct sample_metrics sample_metrics(const struct spaa_profile *p)
+{
+	return (struct sample_metrics){
+		spaa_strtab_find(&p->strings, "samples", 7),
+		spaa_strtab_find(&p->strings, "count", 5),
+	};
+}
+
+static bool record_samples(const struct spaa_profile *p, struct sample_metrics sm,
+			   const struct spaa_record *r, uint64_t *n)
+{
+	return (sm.samples != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, sm.samples, n)) ||
+	       (sm.count != SPAA_MAP_NONE &&
+		spaa_weights_get(p, r->weights, r->nweights, sm.count, n));
+}
+
+/* spaa_record_occurrence, the sample metrics looked up once per loop. */
+static bool record_occurrence(const struct spaa_profile *p, struct sample_metrics sm,
+			      uint32_t rec, uint32_t metric, struct spaa_occurrence *o)
+{
+	const struct spaa_record *r = &p->records[rec];
+
+	memset(o, 0, sizeof(*o));
+	if (!spaa_weights_get(p, r->weights, r->nweights, metric, &o->weight))
+		return false;
+	o->frames = spaa_record_frames(p, r);
+	o->nframes = r->nframes;
+	o->self_frame = o->frames[0];
+	o->self = o->weight;
+	if (r->excl_frame != SPAA_NONE &&
+	    spaa_weights_get(p, r->excl, r->nexcl, metric, &o->self))
+		o->self_frame = r->excl_frame;
+	o->has_samples = record_samples(p, sm, r, &o->samples);
+	o->pid = r->pid;
+	o->tid = r->tid;
+	o->cpu = r->cpu;
+	o->comm = r->comm;
+	return true;
+}
+
+bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_occurrence *o)
+{
+	return record_occurrence(p, sample_metrics(p), rec, metric, o);
+}
+
+static bool keep(int64_t pid, int64_t tid, int64_t want_pid, int64_t want_tid)
+{
+	return (want_pid == SPAA_NO_ID || pid == want_pid) &&
+	       (want_tid == SPAA_NO_ID || tid == want_tid);
+}
+
+int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+			 int64_t pid, int64_t tid, struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	struct sample_metrics sm = sample_metrics(p);
+
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		struct spaa_occurrence o;
+
+		if (r->event != event || r->absorbed || !keep(r->pid, r->tid, pid, tid))
+			continue;
+		if (record_occurrence(p, sm, i, metric, &o) && spaa_agg_add(a, &o, err))
+			return -1;
+	}
+	return 0;
+}
+
+void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
+{
+	memset(f, 0, sizeof(*f));
+	f->begin = begin;
+	f->end = end;
+}
+
+void spaa_fold_release(struct spaa_fold *f)
+{
+	free(f->groups);
+	free(f->all_period);
+	free(f->next);
+	free(f->head);
+	memset(f, 0, sizeof(*f));
+}
+
+_Static_assert(sizeof(struct spaa_fold_group) == 64,
+	       "a fold group fills one cache line");
+
+static bool fold_key_eq(const struct spaa_fold_key *a, const struct spaa_fold_key *b)
+{
+	return a->event == b->event && a->period_metric == b->period_metric &&
+	       a->pid == b->pid && a->tid == b->tid && a->cpu == b->cpu;
+}
+
+/* A hash of the key without its stack (the head is the stack's). */
+static uint32_t fold_tag(const struct spaa_fold_key *k)
+{
+	uint64_t h = (uint64_t)k->pid * 0x9e3779b97f4a7c15ULL ^
+		     (uint64_t)k->tid * 0xc2b2ae3d27d4eb4fULL ^
+		     (uint64_t)k->cpu * 0x165667b19e3779f9ULL ^
+		     ((uint64_t)k->event << 32 | k->period_metric) * 0xd6e8feb86659fd93ULL;
+
+	return (uint32_t)(h >> 32);
+}
+
+/* Room for one more group: doubled, copied, as realloc cannot align. */
+static void fold_grow(struct spaa_fold *f)
+{
+	size_t n = f->alloc ? f->alloc * 2 : 256;
+	struct spaa_fold_group *g = spaa_xaligned_alloc(64, n * sizeof(*g));
+
+	if (f->nkeys)
+		memcpy(g, f->groups, f->nkeys * sizeof(*g));
+	free(f->groups);
+	f->groups = g;
+	f->all_period = spaa_xrealloc(f->all_period, n * sizeof(*f->all_period));
+	f->next = spaa_xrealloc(f->next, n * sizeof(*f->next));
+	f->alloc = n;
+}
+
+/* The group of key k, created (with zero sums) on first sight. */
+static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
+{
+	struct spaa_fold_head *h;
+	uint32_t tag = fold_tag(k), i;
+
+	if (k->stack >= f->heads_alloc) {
+		size_t old = f->heads_alloc;
+
+		SPAA_ALLOC_GROW(f->head, (size_t)k->stack + 1, f->heads_alloc);
+		for (size_t j = old; j < f->heads_alloc; j++)
+			f->head[j] = (struct spaa_fold_head){
+				{ SPAA_NONE, SPAA_NONE }, { 0, 0 },
+			};
+	}
+	h = &f->head[k->stack];
+	for (int x = 0; x < 2; x++)
+		if (h->g[x] != SPAA_NONE && h->tag[x] == tag &&
+		    fold_key_eq(&f->groups[h->g[x]].key, k))
+			return h->g[x];
+	for (i = h->g[1] != SPAA_NONE ? f->next[h->g[1]] : SPAA_NONE; i != SPAA_NONE;
+	     i = f->next[i])
+		if (fold_key_eq(&f->groups[i].key, k))
+			return i;
+	if (f->nkeys == f->alloc)
+		fold_grow(f);
+	i = f->nkeys++;
+	f->groups[i] = (struct spaa_fold_group){ .key = *k };
+	f->all_period[i] = true;
+	f->next[i] = SPAA_NONE;
+	if (h->g[0] == SPAA_NONE) {
+		h->g[0] = i;
+		h->tag[0] = tag;
+	} else if (h->g[1] == SPAA_NONE) {
+		h->g[1] = i;
+		h->tag[1] = tag;
+	} else {                /* the chain's order does not matter */
+		f->next[i] = f->next[h->g[1]];
+		f->next[h->g[1]] = i;
+	}
+	return i;
+}
+
+void spaa_fold_prefetch(void *fold, uint32_t stack, bool near)
+{
+	const struct spaa_fold *f = fold;
+	const struct spaa_fold_head *h;
+
+	if (stack >= f->heads_alloc)
+		return;
+	/* fold_group's reads: the head, then the groups it names */
+	h = &f->head[stack];
+	if (!near) {
+		__builtin_prefetch(h);
+		return;
+	}
+	for (int x = 0; x < 2; x++)
+		if (h->g[x] != SPAA_NONE)
+			__builtin_prefetch(&f->groups[h->g[x]], 1);
+}
+
+int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
+		  struct spaa_error *err)
+{
+	struct spaa_fold_key k = {
+		.stack = s->stack, .event = s->event, .period_metric = s->period_metric,
+		.pid = s->pid, .tid = s->tid, .cpu = s->cpu,
+	};
+	uint32_t i = fold_group(f, &k);      /* may move groups */
+	struct spaa_fold_group *g = &f->groups[i];
+
+	g->count++;
+	if (s->time < f->begin || s->time > f->end)
+		return 0;
+	f->in_samples++;
+	g->in_count++;
+	if (!s->has_period)
+		f->all_period[i] = false;
+	else if (add_to(&g->in_period, s->period, err))
+		return -1;
+	return 0;
+}
+
+uint32_t spaa_fold_record(const struct spaa_profile *p,
+			  const struct spaa_fold_key *k)
+{
+	uint32_t any = SPAA_NONE;
+
+	for (uint32_t r = p->stacks[k->stack].first_record; r != SPAA_NONE;
+	     r = p->records[r].next_same_stack) {
+		const struct spaa_record *rec = &p->records[r];
+
+		if (rec->event != k->event || rec->absorbed)
+			continue;
+		if ((rec->pid == k->pid || rec->pid == SPAA_NO_ID || k->pid == SPAA_NO_ID) &&
+		    (rec->tid == k->tid || rec->tid == SPAA_NO_ID || k->tid == SPAA_NO_ID))
+			return r;
+		if (any == SPAA_NONE)
+			any = r;
+	}
+	return any;
+}
+
+uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den)
+{
+	if (num == den)
+		return v;
+	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
+}
+
+int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
+		      struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	const char *m = spaa_str(p, metric);
+	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
+	bool by_period = !strcmp(m, "period");
+	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
+	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
+	struct sample_metrics sm = sample_metrics(p);
+	int ret = -1;
+
+	/* every sample of a record, in range or not, is its denominator */
+	for (uint32_t i = 0; i < f->nkeys; i++) {
+		rec_of[i] = spaa_fold_record(p, &f->groups[i].key);
+		if (rec_of[i] != SPAA_NONE)
+			rec_samples[rec_of[i]] += f->groups[i].count;
+	}
+	for (uint32_t i = 0; i < f->nkeys; i++) {
+		const struct spaa_fold_key *k = &f->groups[i].key;
+		const struct spaa_stack *s = &p->stacks[k->stack];
+		/* the period is the weight of the metric the samples name */
+		bool period = k->period_metric ? k->period_metric == metric : by_period;
+		struct spaa_occurrence o;
+
+		if (k->event != event || !f->groups[i].in_count || !keep(k->pid, k->tid, pid, tid))
+			continue;
+		if (rec_of[i] == SPAA_NONE ||
+		    !record_occurrence(p, sm, rec_of[i], metric, &o)) {
+			if (!counts && !(period && f->all_period[i]))
+				continue;       /* no weight to share out */
+			memset(&o, 0, sizeof(o));
+			o.frames = p->frame_pool + s->frames;
+			o.nframes = s->nframes;
+			o.self_frame = o.frames[0];
+		}
+		if (counts) {
+			o.weight = o.self = f->groups[i].in_count;
+		} else if (period && f->all_period[i]) {
+			o.weight = o.self = f->groups[i].in_period;
+		} else {
+			o.self = spaa_share_of(o.self, f->groups[i].in_count, rec_samples[rec_of[i]]);
+			o.weight = spaa_share_of(o.weight, f->groups[i].in_count, rec_samples[rec_of[i]]);
+		}
+		o.has_samples = true;
+		o.samples = f->groups[i].in_count;
+		o.pid = k->pid;
+		o.tid = k->tid;
+		o.cpu = k->cpu;
+		if (spaa_agg_add(a, &o, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(rec_samples);
+	free(rec_of);
+	return ret;
+}
+
+/* a path element: a name string, or a function (path_by_function) */
+static const char *path_element(const void *ctx, uint32_t id)
+{
+	const struct spaa_agg *a = ctx;
+
+	if (a->path_by_function)
+		id = a->p->functions[id].name;
+	return spaa_str(a->p, id);
+}
+
+char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
+{
+	return spaa_strtab_join(&a->paths, path, path_element, a, ';');
+}
+
+static int rank_cmp(const void *x, const void *y)
+{
+	const struct spaa_rank *a = x, *b = y;
+	int c;
+
+	if (a->key != b->key)
+		return a->key > b->key ? -1 : 1;
+	if (a->key2 != b->key2)
+		return a->key2 > b->key2 ? -1 : 1;
+	c = strcmp(a->name ? a->name : "", b->name ? b->name : "");
+	if (c)
+		return c;
+	return a->tie < b->tie ? -1 : a->tie > b->tie;
+}
+
+void spaa_rank_sort(struct spaa_rank *r, size_t n)
+{
+	qsort(r, n, sizeof(*r), rank_cmp);
+}
+
+struct joined_names {
+	const struct spaa_strtab *t;
+	const char *(*name)(const void *ctx, uint32_t id);
+	const void *ctx;
+};
+
+/* rank_cmp with the joined names of entries x->idx and y->idx. */
+static int joined_rank_cmp(const void *px, const void *py, const void *ctx)
+{
+	const struct joined_names *j = ctx;
+	const struct spaa_rank *x = px, *y = py;
+	int c;
+
+	if (x->key != y->key)
+		return x->key > y->key ? -1 : 1;
+	if (x->key2 != y->key2)
+		return x->key2 > y->key2 ? -1 : 1;
+	c = spaa_strtab_join_cmp(j->t, x->idx, y->idx, j->name, j->ctx, ';');
+	if (c)
+		return c;
+	return x->tie < y->tie ? -1 : x->tie > y->tie;
+}
+
+/* Names are compared where they are (spaa_strtab_join_cmp), never made. */
+void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
+			   const char *(*name)(const void *ctx, uint32_t id),
+			   const void *ctx)
+{
+	struct joined_names j = { t, name, ctx };
+
+	spaa_sort(r, n, sizeof(*r), joined_rank_cmp, &j);
+}
+
+void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n)
+{
+	spaa_rank_sort_joined(r, n, &a->paths, path_element, a);
+}

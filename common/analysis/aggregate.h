@@ -1,0 +1,234 @@
+/*
+ * aggregate - the sums every analysis is made of.
+ *
+ * An occurrence is one weighted stack in one context: a stack record, or
+ * a group of sample records folded together.  spaa_agg_add adds it to:
+ *   - per function: self weight (to the function of the self frame),
+ *     total weight (to every function on the stack, once per stack even
+ *     when it recurses), self samples;
+ *   - per DSO: self weight;
+ *   - per call path: the folded root-to-leaf sequence of function names,
+ *     as flame graphs fold them, so stacks that differ only in addresses
+ *     (perf), call-tree nodes (V8) or the DSO of a same-named function
+ *     ([unknown]) are one path; with path_by_function set, the sequence
+ *     of functions (name and DSO) instead, for matching stacks by content
+ *     across profiles (compare.h);
+ *   - per thread (pid, tid): weight, and self weight per function to name
+ *     each thread's hottest function;
+ *   - per CPU: weight, when the context says which CPU.
+ * Sums are unsigned 64-bit; an overflow is an error, never a wrap.
+ *
+ * Samples are folded before aggregation (spaa_fold): grouped by stack,
+ * event, thread and CPU, counted over the whole run and within a time
+ * range.  Their weight is then, by metric:
+ *   samples / count   the number of samples in range;
+ *   period            the sum of the samples' periods (when every sample
+ *                     in range has one); or the metric a sample names in
+ *                     its period_metric (SPX slices: "wt"), which then
+ *                     takes the place of "period" for those samples;
+ *   anything else     the matching stack record's weight times the share
+ *                     of that record's samples that fall in range.
+ * So a range covering the whole run gives exactly the stack records' sums.
+ */
+#ifndef SPAA_AGGREGATE_H
+#define SPAA_AGGREGATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "formats/load.h"
+#include "model/map.h"
+#include "model/profile.h"
+
+struct spaa_occurrence {
+	const uint32_t *frames; /* weak; leaf first */
+	uint32_t nframes;
+	uint32_t self_frame;    /* frame receiving the self weight */
+	uint64_t weight, self;
+	bool has_samples;
+	uint64_t samples;
+	int64_t pid, tid, cpu;  /* SPAA_NO_ID when unknown */
+	uint32_t comm;
+};
+
+struct spaa_agg {
+	const struct spaa_profile *p;   /* weak */
+	uint64_t total;
+	uint64_t occurrences;
+	bool samples_known;     /* every occurrence carried a sample count */
+	bool cpus_known;        /* some occurrence carried a CPU */
+	uint64_t *fn_self, *fn_total, *fn_samples;      /* by function */
+	uint32_t *fn_mark;      /* recursion guard: generation per function */
+	uint32_t gen;
+	uint64_t *dso_self;     /* by DSO */
+	/*
+	 * Set between spaa_agg_init and the first add: paths are sequences
+	 * of function indices (uint32_t, root first) rather than of name
+	 * string indices.  spaa_agg_path_name prints names either way.
+	 */
+	bool path_by_function;
+	/*
+	 * Set between adds: spaa_agg_add interns the occurrence's keys (path,
+	 * thread, thread-function, CPU) and adds no weight or samples.  Two
+	 * aggregates fed the same occurrences in the same order, each with
+	 * the weight of only some of them, then give every path, thread and
+	 * CPU the same index (what --net of spaa-hotspots subtracts).
+	 */
+	bool keys_only;
+	/*
+	 * Set between spaa_agg_init and the first add: only the total and
+	 * the per-CPU sums are kept (a CPU table of samples needs no more,
+	 * and paths and threads are most of the work).
+	 */
+	bool cpus_only;
+	struct spaa_strtab paths;       /* function-name sequences, root first */
+	uint64_t *path_weight;
+	size_t path_alloc;
+	struct spaa_map threads;        /* (pid, tid) */
+	uint64_t *thread_weight;
+	uint32_t *thread_comm;
+	size_t thread_alloc;
+	struct spaa_map thread_fn;      /* (thread, function) */
+	uint64_t *thread_fn_self;
+	size_t thread_fn_alloc;
+	struct spaa_map cpus;           /* cpu number */
+	uint64_t *cpu_weight;
+	size_t cpu_alloc;
+	uint32_t *seq;                  /* scratch */
+	size_t seq_alloc;
+};
+
+/* p must be fully loaded and outlive the aggregate. */
+void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p);
+void spaa_agg_release(struct spaa_agg *a);
+
+int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+		 struct spaa_error *err);
+
+/*
+ * The occurrence of stack record rec for metric: false when the record
+ * lacks the metric.  Self comes from the exclusive weights when they have
+ * the metric, else the whole weight goes to the logical leaf.
+ */
+bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_occurrence *o);
+
+/*
+ * Adds every record of event, skipping absorbed ones and, when pid/tid
+ * are not SPAA_NO_ID, those of other processes/threads.
+ */
+int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+			 int64_t pid, int64_t tid, struct spaa_error *err);
+
+/* Samples folded by (stack, event, thread, cpu), see above. */
+struct spaa_fold_key {
+	uint32_t stack, event;
+	uint32_t period_metric; /* what the period measures, 0 = "period" */
+	int64_t pid, tid, cpu;
+};
+
+/*
+ * The sums of one group, beside its key: 64 bytes, allocated on 64-byte
+ * boundaries, so a sample touches one cache line of groups.
+ */
+struct spaa_fold_group {
+	struct spaa_fold_key key;
+	uint64_t count;         /* samples */
+	uint64_t in_count;      /* samples in range */
+	uint64_t in_period;     /* sum of their periods */
+};
+
+/*
+ * The first two groups of a stack with a hash of their keys (tag), so
+ * that finding a sample's group reads no other group: a stack has one or
+ * a few groups (its thread, the CPUs it ran on).
+ */
+struct spaa_fold_head {
+	uint32_t g[2];          /* group indices, or SPAA_NONE */
+	uint32_t tag[2];
+};
+
+struct spaa_fold {
+	int64_t begin, end;     /* inclusive range counted as "in range" */
+	/*
+	 * Groups in order of first appearance.  Found through head[stack],
+	 * then the chain of next from its second group, not a hash table:
+	 * every sample record looks its group up.
+	 */
+	struct spaa_fold_group *groups;         /* owned, 64-byte aligned */
+	uint32_t nkeys;
+	size_t alloc;
+	bool *all_period;       /* by group: every sample in range has a period */
+	uint32_t *next;         /* by group: next of its stack after head's, or SPAA_NONE */
+	struct spaa_fold_head *head;    /* by stack index */
+	size_t heads_alloc;
+	uint64_t in_samples;    /* samples in range */
+};
+
+void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end);
+void spaa_fold_release(struct spaa_fold *f);
+int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
+		  struct spaa_error *err);
+
+/*
+ * Prefetches what spaa_fold_add of a sample of stack reads (a load_opts
+ * on_sample_soon): the stack's head, when near its groups.
+ */
+void spaa_fold_prefetch(void *fold, uint32_t stack, bool near);
+
+/* The key of sample group i (0 <= i < f->nkeys); borrowed. */
+static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,
+							uint32_t i)
+{
+	return &f->groups[i].key;
+}
+
+/*
+ * The stack record a sample group stands for: same stack and event, not
+ * absorbed, and the same thread where both say which; else any record of
+ * that stack and event; SPAA_NONE when there is none.
+ */
+uint32_t spaa_fold_record(const struct spaa_profile *p,
+			  const struct spaa_fold_key *k);
+
+/* v * num / den rounded to nearest, exact (128-bit intermediate). */
+uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den);
+
+/* Adds the in-range samples of event, filtered like spaa_agg_add_records. */
+int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
+		      struct spaa_error *err);
+
+/*
+ * Writes the folded path of a path index as "root;...;leaf" function
+ * names into a malloc'ed string the caller owns.
+ */
+char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path);
+
+/*
+ * Ranking rows deterministically: key descending, then key2 descending,
+ * then name ascending (NULL sorts as ""), then tie ascending.
+ */
+struct spaa_rank {
+	uint64_t key, key2;
+	const char *name;
+	int64_t tie;
+	uint32_t idx;
+};
+
+void spaa_rank_sort(struct spaa_rank *r, size_t n);
+
+/*
+ * Sorts like spaa_rank_sort with spaa_strtab_join(t, r[i].idx, name, ctx,
+ * ';') as the name (r[i].name is not used), comparing the names without
+ * making them: a profile of many stacks need not hold every name at once.
+ */
+void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
+			   const char *(*name)(const void *ctx, uint32_t id),
+			   const void *ctx);
+
+/* spaa_rank_sort_joined of the aggregate's folded call paths. */
+void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n);
+
+#endif

@@ -1,0 +1,644 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/compare.h"
+#include "report/report.h"
+#include "model/util.h"
+
+static int overflow(struct spaa_error *err)
+{
+	return spaa_error_set(err, SPAA_E_LIMIT,
+			      "a sum of weights overflows 64 bits");
+}
+
+void spaa_cmp_keys_init(struct spaa_cmp_keys *k,
+			const struct lami_strlist *dso_map)
+{
+	memset(k, 0, sizeof(*k));
+	spaa_strtab_init(&k->fns);
+	spaa_strtab_init(&k->paths);
+	k->dso_map = dso_map;
+}
+
+void spaa_cmp_keys_release(struct spaa_cmp_keys *k)
+{
+	spaa_strtab_release(&k->fns);
+	spaa_strtab_release(&k->paths);
+	memset(k, 0, sizeof(*k));
+}
+
+int spaa_cmp_dso_map_check(const struct lami_strlist *dso_map,
+			   struct spaa_error *err)
+{
+	for (size_t i = 0; dso_map && i < dso_map->nr; i++) {
+		const char *eq = strchr(dso_map->items[i], '=');
+
+		if (!eq || eq == dso_map->items[i] || !eq[1])
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "invalid value '%s' for '--dso-map': expected BASELINE_DSO=TARGET_DSO",
+					      dso_map->items[i]);
+	}
+	return 0;
+}
+
+/* The DSO name a baseline DSO is matched under: the last mapping wins. */
+static const char *mapped_dso(const struct spaa_cmp_keys *k, const char *dso)
+{
+	const char *to = dso;
+	size_t len = strlen(dso);
+
+	for (size_t i = 0; k->dso_map && i < k->dso_map->nr; i++) {
+		const char *item = k->dso_map->items[i];
+
+		if (!strncmp(item, dso, len) && item[len] == '=')
+			to = item + len + 1;
+	}
+	return to;
+}
+
+static uint32_t function_key(struct spaa_cmp_keys *k, const struct spaa_profile *p,
+			     uint32_t fn, bool baseline)
+{
+	const char *name = spaa_str(p, p->functions[fn].name);
+	const char *dso = spaa_str(p, p->dsos[p->functions[fn].dso].name);
+	size_t nl, dl;
+	char *buf;
+	uint32_t key;
+
+	if (baseline)
+		dso = mapped_dso(k, dso);
+	nl = strlen(name);
+	dl = strlen(dso);
+	/* "name\0dso": a name cannot hold NUL, so the split is unambiguous */
+	buf = spaa_xmalloc(nl + 1 + dl);
+	memcpy(buf, name, nl + 1);
+	memcpy(buf + nl + 1, dso, dl);
+	key = spaa_strtab_intern(&k->fns, buf, nl + 1 + dl);
+	free(buf);
+	return key;
+}
+
+const char *spaa_cmp_function_name(const struct spaa_cmp_keys *k, uint32_t key)
+{
+	return spaa_strtab_get(&k->fns, key);
+}
+
+const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key)
+{
+	const char *name = spaa_strtab_get(&k->fns, key);
+
+	return name + strlen(name) + 1;
+}
+
+static const char *function_name(const void *ctx, uint32_t fn)
+{
+	return spaa_cmp_function_name(ctx, fn);
+}
+
+char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key)
+{
+	return spaa_strtab_join(&k->paths, key, function_name, k, ';');
+}
+
+uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key)
+{
+	return spaa_strtab_len(&k->paths, key) / sizeof(uint32_t);
+}
+
+uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+				uint32_t i)
+{
+	uint32_t fn;
+
+	/* strtab entries are byte strings: no alignment to rely on */
+	memcpy(&fn, spaa_strtab_get(&k->paths, key) + (size_t)i * sizeof(fn),
+	       sizeof(fn));
+	return fn;
+}
+
+static int sums_add(struct spaa_cmp_sums *s, uint32_t key, uint64_t v,
+		    struct spaa_error *err)
+{
+	if (key >= s->alloc) {
+		size_t old = s->alloc;
+
+		SPAA_ALLOC_GROW(s->v, (size_t)key + 1, s->alloc);
+		memset(s->v + old, 0, (s->alloc - old) * sizeof(*s->v));
+	}
+	return spaa_add_u64(s->v[key], v, &s->v[key]) ? overflow(err) : 0;
+}
+
+void spaa_cmp_side_init(struct spaa_cmp_side *s, bool baseline)
+{
+	memset(s, 0, sizeof(*s));
+	s->baseline = baseline;
+	s->samples_known = true;
+}
+
+void spaa_cmp_side_release(struct spaa_cmp_side *s)
+{
+	free(s->fn_self.v);
+	free(s->fn_total.v);
+	free(s->path.v);
+	free(s->alloc.v);
+	free(s->live.v);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Function keys of every function of p; the caller frees the array. */
+static uint32_t *function_keys(struct spaa_cmp_keys *k, const struct spaa_profile *p,
+			       bool baseline)
+{
+	uint32_t nfn = spaa_profile_nfunctions(p);
+	uint32_t *keys = spaa_xmalloc(((size_t)nfn + 1) * sizeof(*keys));
+
+	for (uint32_t f = 0; f < nfn; f++)
+		keys[f] = function_key(k, p, f, baseline);
+	return keys;
+}
+
+void spaa_cmp_sum_init(struct spaa_cmp_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->samples_known = true;
+	spaa_strtab_init(&s->paths);
+}
+
+void spaa_cmp_sum_release(struct spaa_cmp_sum *s)
+{
+	free(s->fn_self.v);
+	free(s->fn_total.v);
+	spaa_strtab_release(&s->paths);
+	free(s->path.v);
+	memset(s, 0, sizeof(*s));
+}
+
+static int add_paths(struct spaa_cmp_sum *s, const struct spaa_agg *a,
+		     const uint32_t *keys, struct spaa_error *err)
+{
+	uint32_t *seq = NULL;
+	size_t seq_alloc = 0;
+	int ret = -1;
+
+	/* path 0 is the empty sequence of the string table, never a stack */
+	for (uint32_t i = 1; i < a->paths.nr; i++) {
+		const char *local = spaa_strtab_get(&a->paths, i);
+		uint32_t n = spaa_strtab_len(&a->paths, i) / sizeof(uint32_t);
+		uint32_t fn;
+
+		if (!a->path_weight[i])
+			continue;
+		SPAA_ALLOC_GROW(seq, n, seq_alloc);
+		for (uint32_t j = 0; j < n; j++) {
+			memcpy(&fn, local + j * sizeof(fn), sizeof(fn));
+			seq[j] = keys[fn];
+		}
+		/*
+		 * Two local paths may meet in one key (functions that differ
+		 * only in build id): their weights add up.
+		 */
+		if (sums_add(&s->path, spaa_strtab_intern(&s->paths, seq,
+				n * sizeof(uint32_t)), a->path_weight[i], err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(seq);
+	return ret;
+}
+
+int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
+			 const struct spaa_agg *a, bool baseline,
+			 struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t *keys = function_keys(k, p, baseline);
+	int ret = -1;
+
+	if (spaa_add_u64(s->total, a->total, &s->total)) {
+		overflow(err);
+		goto out;
+	}
+	if (!a->samples_known)
+		s->samples_known = false;
+	for (uint32_t f = 0; f < spaa_profile_nfunctions(p); f++) {
+		if (sums_add(&s->fn_self, keys[f], a->fn_self[f], err) ||
+		    sums_add(&s->fn_total, keys[f], a->fn_total[f], err))
+			goto out;
+		if (a->samples_known &&
+		    spaa_add_u64(s->samples, a->fn_samples[f], &s->samples)) {
+			overflow(err);
+			goto out;
+		}
+	}
+	ret = add_paths(s, a, keys, err);
+out:
+	free(keys);
+	return ret;
+}
+
+int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			   struct spaa_cmp_sum *sum, struct spaa_error *err)
+{
+	int ret = -1;
+
+	if (spaa_add_u64(s->total, sum->total, &s->total) ||
+	    spaa_add_u64(s->samples, sum->samples, &s->samples)) {
+		overflow(err);
+		goto out;
+	}
+	if (!sum->samples_known)
+		s->samples_known = false;
+	for (uint32_t key = 0; key < sum->fn_self.alloc; key++)
+		if (sums_add(&s->fn_self, key, sum->fn_self.v[key], err))
+			goto out;
+	for (uint32_t key = 0; key < sum->fn_total.alloc; key++)
+		if (sums_add(&s->fn_total, key, sum->fn_total.v[key], err))
+			goto out;
+	/* in the order the sum first met them: the order of its aggregate */
+	for (uint32_t i = 1; i < sum->paths.nr; i++)
+		if (sums_add(&s->path, spaa_strtab_intern(&k->paths,
+				spaa_strtab_get(&sum->paths, i),
+				spaa_strtab_len(&sum->paths, i)),
+			     spaa_cmp_get(&sum->path, i), err))
+			goto out;
+	ret = 0;
+out:
+	spaa_cmp_sum_release(sum);
+	return ret;
+}
+
+int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			  const struct spaa_agg *a, struct spaa_error *err)
+{
+	struct spaa_cmp_sum sum;
+
+	spaa_cmp_sum_init(&sum);
+	if (spaa_cmp_sum_add_agg(&sum, k, a, s->baseline, err)) {
+		spaa_cmp_sum_release(&sum);
+		return -1;
+	}
+	return spaa_cmp_side_take_sum(s, k, &sum, err);
+}
+
+static uint32_t find_string(const struct spaa_profile *p, const char *s)
+{
+	return spaa_strtab_find(&p->strings, s, strlen(s));
+}
+
+int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			     const struct spaa_profile *p, struct spaa_error *err)
+{
+	uint32_t alloc = find_string(p, "alloc_bytes");
+	uint32_t live = find_string(p, "live_bytes");
+	uint32_t *keys;
+	int ret = -1;
+
+	if (alloc == SPAA_MAP_NONE)
+		return 0;
+	keys = function_keys(k, p, s->baseline);
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		uint32_t frame = r->excl_frame != SPAA_NONE ? r->excl_frame :
+				 spaa_record_frames(p, r)[0];
+		uint32_t key = keys[p->frames[frame].fn];
+		uint64_t v;
+
+		if (r->absorbed || p->events[r->event].kind != SPAA_EV_ALLOCATION ||
+		    !spaa_weights_get(p, r->weights, r->nweights, alloc, &v))
+			continue;
+		s->has_alloc = true;
+		if (sums_add(&s->alloc, key, v, err))
+			goto out;
+		if (live != SPAA_MAP_NONE &&
+		    spaa_weights_get(p, r->weights, r->nweights, live, &v)) {
+			s->has_live = true;
+			if (sums_add(&s->live, key, v, err))
+				goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(keys);
+	return ret;
+}
+
+/* What comparing p under event (NULL: the first) and metric takes of it. */
+static void choice_init(struct spaa_cmp_choice *c, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric)
+{
+	struct spaa_agg a;
+	uint32_t ev, m;
+
+	memset(c, 0, sizeof(*c));
+	spaa_error_init(&c->err);
+	spaa_cmp_sum_init(&c->sum);
+	c->event = event ? spaa_xstrdup(event) : NULL;
+	if (spaa_report_select(p, event, metric, &ev, &m, &c->err)) {
+		c->unselectable = true;
+		return;
+	}
+	c->metric = spaa_xstrdup(spaa_str(p, m));
+	c->primary = m == p->events[ev].primary_metric;
+	spaa_metric_semantics(p, ev, m, spaa_metric_unit(p, ev, m), &c->sem);
+	spaa_report_left_out_event(&c->left_out, p, ev);
+	spaa_agg_init(&a, p);
+	a.path_by_function = true;
+	c->overflows = spaa_agg_add_records(&a, ev, m, SPAA_NO_ID, SPAA_NO_ID, &c->err) ||
+		       spaa_cmp_sum_add_agg(&c->sum, k, &a, true, &c->err);
+	spaa_agg_release(&a);
+}
+
+void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric)
+{
+	memset(b, 0, sizeof(*b));
+	b->nevents = p->nevents;
+	b->events = spaa_xcalloc((size_t)p->nevents + 1, sizeof(*b->events));
+	for (uint32_t i = 0; i < p->nevents; i++)
+		b->events[i] = spaa_xstrdup(spaa_str(p, p->events[i].name));
+	/* a profile without events has one choice: the error of asking */
+	b->nchoices = event || !p->nevents ? 1 : p->nevents;
+	b->choices = spaa_xcalloc(b->nchoices, sizeof(*b->choices));
+	for (uint32_t i = 0; i < b->nchoices; i++)
+		choice_init(&b->choices[i], k, p, event ? event : b->events[i],
+			    metric);
+}
+
+void spaa_cmp_base_release(struct spaa_cmp_base *b)
+{
+	for (uint32_t i = 0; i < b->nevents; i++)
+		free(b->events[i]);
+	free(b->events);
+	for (uint32_t i = 0; i < b->nchoices; i++) {
+		free(b->choices[i].event);
+		free(b->choices[i].metric);
+		spaa_cmp_sum_release(&b->choices[i].sum);
+	}
+	free(b->choices);
+	memset(b, 0, sizeof(*b));
+}
+
+struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+					     const char *event)
+{
+	for (uint32_t i = 0; event && i < b->nchoices; i++)
+		if (b->choices[i].event && !strcmp(b->choices[i].event, event))
+			return &b->choices[i];
+	return &b->choices[0];
+}
+
+const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+				     size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (uint32_t i = 0; i < b->nevents && at < size; i++)
+		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
+			       b->events[i]);
+	return buf;
+}
+
+int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
+			     struct spaa_error *err)
+{
+	if (!s || !strcmp(s, "share"))
+		*out = SPAA_CMP_SHARE;
+	else if (!strcmp(s, "total"))
+		*out = SPAA_CMP_TOTAL;
+	else if (!strcmp(s, "none"))
+		*out = SPAA_CMP_NONE;
+	else
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%s' for '--normalize': expected share, total or none",
+				      s);
+	return 0;
+}
+
+static void describe(const struct spaa_metric_sem *m, char *buf, size_t size)
+{
+	if (m->cls == SPAA_MC_NUMBER)
+		snprintf(buf, size, "a number in '%s'", m->unit);
+	else
+		snprintf(buf, size, "a %s", spaa_metric_class_name(m->cls));
+}
+
+int spaa_cmp_init(struct spaa_cmp *c, enum spaa_cmp_normalize mode,
+		  const struct spaa_metric_sem *bsem, uint64_t btotal,
+		  const struct spaa_metric_sem *tsem, uint64_t ttotal,
+		  struct spaa_error *err)
+{
+	char b[200], t[200];
+
+	memset(c, 0, sizeof(*c));
+	if (bsem->cls != tsem->cls || strcmp(bsem->unit, tsem->unit)) {
+		describe(bsem, b, sizeof(b));
+		describe(tsem, t, sizeof(t));
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "the compared weight is %s in the baseline but %s in the target",
+				      b, t);
+	}
+	if (!btotal || !ttotal)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "the %s has no weight to compare",
+				      btotal ? "target" : "baseline");
+	c->mode = mode;
+	c->bsem = *bsem;
+	c->tsem = *tsem;
+	c->btotal = btotal;
+	c->ttotal = ttotal;
+	return 0;
+}
+
+/* Exact integer arithmetic first, so that equal rows give exactly 0. */
+void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
+		      struct spaa_cmp_delta *d)
+{
+	double B = (double)c->btotal, T = (double)c->ttotal;
+	/* t*B - b*T, exactly: both products fit in 128 unsigned bits */
+	unsigned __int128 tb = (unsigned __int128)t * c->btotal;
+	unsigned __int128 bt = (unsigned __int128)b * c->ttotal;
+	double cross = tb >= bt ? (double)(tb - bt) : -(double)(bt - tb);
+	double bnorm;
+
+	memset(d, 0, sizeof(*d));
+	d->target = (double)t * c->tsem.scale;
+	d->bshare = (double)b / B;
+	d->tshare = (double)t / T;
+	d->share_delta = cross != 0 ? cross / (T * B) : 0.0;
+	if (c->mode == SPAA_CMP_NONE) {
+		bnorm = (double)b * c->bsem.scale;
+		if (c->bsem.scale == c->tsem.scale)
+			d->delta = t == b ? 0.0 :
+				   (double)((__int128)t - (__int128)b) * c->tsem.scale;
+		else
+			d->delta = d->target - bnorm;
+	} else {
+		bnorm = (double)bt / B * c->tsem.scale;
+		d->delta = cross != 0 ? cross / B * c->tsem.scale : 0.0;
+	}
+	d->base = c->mode == SPAA_CMP_TOTAL ? bnorm : (double)b * c->bsem.scale;
+	d->relative = b && bnorm != 0 ? d->delta / bnorm : NAN;
+}
+
+static int cmp_desc(double a, double b)
+{
+	return a > b ? -1 : a < b;
+}
+
+/* The keys of rank_cmp, before the names. */
+static int rank_cmp_keys(const struct spaa_cmp_rank *a, const struct spaa_cmp_rank *b)
+{
+	int c;
+
+	if ((c = cmp_desc(fabs(a->key), fabs(b->key))) ||
+	    (c = cmp_desc(fabs(a->key2), fabs(b->key2))))
+		return c;
+	return cmp_desc(a->key3, b->key3);
+}
+
+static int rank_cmp(const void *x, const void *y)
+{
+	const struct spaa_cmp_rank *a = x, *b = y;
+	int c;
+
+	if ((c = rank_cmp_keys(a, b)) ||
+	    (c = strcmp(a->name ? a->name : "", b->name ? b->name : "")) ||
+	    (c = strcmp(a->name2 ? a->name2 : "", b->name2 ? b->name2 : "")))
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n)
+{
+	qsort(r, n, sizeof(*r), rank_cmp);
+}
+
+/* rank_cmp with the names of path keys x->idx and y->idx; ctx the keys. */
+static int path_rank_cmp(const void *x, const void *y, const void *ctx)
+{
+	const struct spaa_cmp_keys *k = ctx;
+	const struct spaa_cmp_rank *a = x, *b = y;
+	int c;
+
+	if ((c = rank_cmp_keys(a, b)) ||
+	    (c = spaa_strtab_join_cmp(&k->paths, a->idx, b->idx, function_name,
+				      k, ';')))
+		return c;
+	return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+			 size_t n)
+{
+	spaa_sort(r, n, sizeof(*r), path_rank_cmp, k);
+}
+
+void spaa_cmp_weight_column(struct lami_table *t, size_t col,
+			    const struct spaa_metric_sem *m)
+{
+	spaa_report_weight_column(t, col, m);
+}
+
+void spaa_cmp_delta_column(struct lami_table *t, size_t col,
+			   const struct spaa_metric_sem *m)
+{
+	switch (m->cls) {
+	case SPAA_MC_DURATION:
+		lami_table_set_column(t, col, LAMI_NUMBER, "ns");
+		break;
+	case SPAA_MC_SIZE:
+		lami_table_set_column(t, col, LAMI_NUMBER, "bytes");
+		break;
+	case SPAA_MC_INT:
+		lami_table_set_column(t, col, LAMI_INT, NULL);
+		break;
+	case SPAA_MC_NUMBER:
+		lami_table_set_column(t, col, LAMI_NUMBER, m->unit);
+		break;
+	}
+}
+
+/* Nearest integer, saturated to int64; 0 for NaN. */
+static int64_t round_i64(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (v <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)llround(v);
+}
+
+void spaa_cmp_weight_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			  double v)
+{
+	switch (m->cls) {
+	case SPAA_MC_DURATION:
+		lami_cell_duration(t, round_i64(v));
+		break;
+	case SPAA_MC_SIZE:
+		lami_cell_size(t, round_i64(v));
+		break;
+	case SPAA_MC_INT:
+		lami_cell_int(t, round_i64(v));
+		break;
+	case SPAA_MC_NUMBER:
+		lami_cell_number(t, v);
+		break;
+	}
+}
+
+void spaa_cmp_delta_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			 double v)
+{
+	if (m->cls == SPAA_MC_INT)
+		lami_cell_int(t, round_i64(v));
+	else
+		lami_cell_number(t, v == 0 ? 0.0 : v);  /* never "-0" */
+}
+
+void spaa_cmp_ratio_cell(struct lami_table *t, double v)
+{
+	if (isfinite(v))
+		lami_cell_ratio(t, v == 0 ? 0.0 : v);
+	else
+		lami_cell_unknown(t);
+}
+
+struct part_progress {
+	const struct spaa_load_opts *opts;
+	unsigned part, nparts;
+};
+
+static void part_progress(void *data, uint64_t done, uint64_t total)
+{
+	const struct part_progress *pp = data;
+
+	/* total 0 (stdin): unknown size, the caller shows "*" */
+	if (!total || total > UINT64_MAX / pp->nparts)
+		pp->opts->on_progress(pp->opts->progress_data, done, 0);
+	else
+		pp->opts->on_progress(pp->opts->progress_data,
+				      pp->part * total + done, pp->nparts * total);
+}
+
+int spaa_cmp_load(struct spaa_profile *p, const char *path, unsigned part,
+		  unsigned nparts, const struct spaa_load_opts *opts,
+		  struct spaa_error *err)
+{
+	struct spaa_load_opts lo = *opts;
+	struct part_progress pp = { opts, part, nparts };
+
+	if (opts->on_progress) {
+		lo.on_progress = part_progress;
+		lo.progress_data = &pp;
+	}
+	return spaa_load(p, &path, 1, &lo, err);
+}

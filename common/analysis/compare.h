@@ -1,0 +1,304 @@
+/*
+ * compare - two profiles side by side: matching by content and the
+ * arithmetic of their differences (spaa-diff).
+ *
+ * Two loaded profiles share no indices, and their ids (frame ids, stack
+ * ids, DSO ids) mean nothing across files.  A key space (struct
+ * spaa_cmp_keys) gives both of them common dense indices:
+ *   function key  (function name, DSO name): the same function in both
+ *                 files whatever its frame ids, addresses or build id;
+ *   path key      the root-to-leaf sequence of function keys of a stack,
+ *                 so stacks match whatever their ids, id mode or frame
+ *                 order.  Inlined frames are functions like any other.
+ * DSO names of the baseline may be renamed first ("OLD=NEW" pairs, the
+ * --dso-map option), for a program rebuilt under another path.
+ *
+ * A side (struct spaa_cmp_side) is one profile's sums by those keys: self
+ * and total weight per function, weight per path, allocated and live
+ * bytes per allocating function.  Sums are exact uint64 raw units.
+ *
+ * Differences are computed in the unit of the metric's class (ns, bytes,
+ * the counter's unit: metrics.h) as doubles.  With T and B the two sides'
+ * totals, the baseline b of a row is compared as
+ *   b' = b                 --normalize none
+ *   b' = b * T / B         --normalize share or total
+ * delta = t - b', relative change = delta / b' (none when b is 0),
+ * share delta = t / T - b / B.  share and total rank alike; they differ in
+ * what the baseline column shows: the baseline as measured (share) or b'
+ * (total), so that baseline + delta = target in the row.
+ *
+ * The delta column has the weights' class when that class can be
+ * negative (int, number with its unit); a duration or size delta is a
+ * signed number with unit "ns" or "bytes", since LAMI durations and sizes
+ * cannot be negative.  int deltas of a normalized comparison are rounded
+ * to the nearest integer.
+ */
+#ifndef SPAA_COMPARE_H
+#define SPAA_COMPARE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/aggregate.h"
+#include "model/error.h"
+#include "report/lami.h"
+#include "formats/load.h"
+#include "model/metrics.h"
+#include "model/profile.h"
+#include "report/report.h"
+
+struct spaa_cmp_keys {
+	struct spaa_strtab fns;         /* "name\0dso" */
+	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
+	const struct lami_strlist *dso_map;     /* weak; "OLD=NEW", or NULL */
+};
+
+void spaa_cmp_keys_init(struct spaa_cmp_keys *k,
+			const struct lami_strlist *dso_map);
+void spaa_cmp_keys_release(struct spaa_cmp_keys *k);
+
+/* Fails (SPAA_E_USAGE) unless every dso_map item is "OLD=NEW". */
+int spaa_cmp_dso_map_check(const struct lami_strlist *dso_map,
+			   struct spaa_error *err);
+
+/* Number of function / path keys so far (key 0 is never used). */
+static inline uint32_t spaa_cmp_nfunctions(const struct spaa_cmp_keys *k)
+{
+	return k->fns.nr;
+}
+
+static inline uint32_t spaa_cmp_npaths(const struct spaa_cmp_keys *k)
+{
+	return k->paths.nr;
+}
+
+/* Borrowed name and DSO name of a function key, valid until release. */
+const char *spaa_cmp_function_name(const struct spaa_cmp_keys *k, uint32_t key);
+const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key);
+
+/* "root;...;leaf" function names of a path key; the caller frees it. */
+char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key);
+
+/* Number of functions on a path key, and function key i (root first). */
+uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key);
+uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+				uint32_t i);
+
+/* Sums indexed by key; keys past the end read as 0. */
+struct spaa_cmp_sums {
+	uint64_t *v;            /* owned */
+	size_t alloc;
+};
+
+static inline uint64_t spaa_cmp_get(const struct spaa_cmp_sums *s, uint32_t key)
+{
+	return key < s->alloc ? s->v[key] : 0;
+}
+
+struct spaa_cmp_side {
+	bool baseline;          /* the side whose DSOs dso_map renames */
+	uint64_t total;         /* of the compared metric */
+	bool samples_known;     /* every stack carried a sample count */
+	uint64_t samples;
+	struct spaa_cmp_sums fn_self, fn_total, path;
+	/* allocation events (spec 9): by the function of the self frame */
+	bool has_alloc, has_live;
+	struct spaa_cmp_sums alloc, live;
+};
+
+void spaa_cmp_side_init(struct spaa_cmp_side *s, bool baseline);
+void spaa_cmp_side_release(struct spaa_cmp_side *s);
+
+/*
+ * Adds an aggregate to the side under keys k: per function key, self and
+ * total; per path key, weight.  a must have been built with
+ * path_by_function set.  Fails only on overflow.
+ */
+int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			  const struct spaa_agg *a, struct spaa_error *err);
+
+/*
+ * What spaa_cmp_side_add_agg takes from an aggregate, kept without the
+ * aggregate and its profile: functions are already function keys, paths
+ * sequences of them but not path keys yet.  spaa_cmp_side_take_sum gives
+ * them their path keys, so that path keys are numbered in the order the
+ * sides are added, not in the order their profiles were loaded.
+ */
+struct spaa_cmp_sum {
+	uint64_t total;
+	bool samples_known;     /* every stack carried a sample count */
+	uint64_t samples;
+	struct spaa_cmp_sums fn_self, fn_total; /* by function key */
+	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
+	struct spaa_cmp_sums path;      /* by index into paths */
+};
+
+void spaa_cmp_sum_init(struct spaa_cmp_sum *s);
+void spaa_cmp_sum_release(struct spaa_cmp_sum *s);
+
+/*
+ * Sums a (built with path_by_function) into s under keys k, a baseline's
+ * DSOs renamed by k's dso_map.  Fails only on overflow.
+ */
+int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
+			 const struct spaa_agg *a, bool baseline,
+			 struct spaa_error *err);
+
+/*
+ * Adds sum, summed under the same keys k, to the side and releases it,
+ * failed or not: its paths are then path keys of k, which would be a
+ * second copy of them.  Fails only on overflow.
+ */
+int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			   struct spaa_cmp_sum *sum, struct spaa_error *err);
+
+/*
+ * Adds alloc_bytes and live_bytes of every stack record of every
+ * allocation event of p (spec 9), by the function of the self frame.
+ * Sets has_alloc when p has an allocation event with alloc_bytes,
+ * has_live when live_bytes were seen.
+ */
+int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+			     const struct spaa_profile *p, struct spaa_error *err);
+
+/*
+ * A baseline profile reduced to what comparing it reads, so that its
+ * model is released before the target's is loaded: two models would share
+ * the peak of memory.  Which event is compared is known only with the
+ * target (by default the baseline's first event the target also has), so
+ * the reduction holds a choice for each event that can be asked for: the
+ * one named by --event, or else every event of the baseline.
+ */
+struct spaa_cmp_choice {
+	/* the event's name as asked for; NULL: the profile declares no events */
+	char *event;                    /* owned */
+	/*
+	 * spaa_report_select failed for it: err says why, naming no file
+	 * (report.c's messages do not say which side they are about), and
+	 * nothing below is set.
+	 */
+	bool unselectable;
+	char *metric;                   /* owned: the metric's name */
+	bool primary;                   /* metric is the event's primary metric */
+	struct spaa_metric_sem sem;
+	struct spaa_left_out left_out;  /* the other events' records and samples */
+	bool overflows;                 /* a sum overflows: err says so */
+	struct spaa_cmp_sum sum;        /* under the function keys of k, until taken */
+	struct spaa_error err;
+};
+
+struct spaa_cmp_base {
+	char **events;                  /* owned: the event names, in order */
+	uint32_t nevents;
+	struct spaa_cmp_choice *choices;        /* owned */
+	uint32_t nchoices;
+};
+
+/*
+ * Reduces p for event (NULL: for each of its events) and metric (NULL:
+ * each event's primary metric), as spaa_report_select resolves them.
+ * Functions get their keys in k (DSOs renamed by its dso_map), in the
+ * order spaa_cmp_side_add_agg of p would give them.  Nothing fails here:
+ * a choice that cannot be compared says why, for the run that chooses it.
+ */
+void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+			const struct spaa_profile *p, const char *event,
+			const char *metric);
+void spaa_cmp_base_release(struct spaa_cmp_base *b);
+
+/*
+ * The choice for event, borrowed (its sum may be taken): NULL asks for
+ * the first event, as spaa_report_select does; event must be NULL, the
+ * event b was reduced for or one of b's events.
+ */
+struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+					     const char *event);
+
+/* "'a', 'b'": the event names of b, for messages, in buf. */
+const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+				     size_t size);
+
+enum spaa_cmp_normalize {
+	SPAA_CMP_SHARE,
+	SPAA_CMP_TOTAL,
+	SPAA_CMP_NONE,
+};
+
+/* "share" (also NULL), "total", "none"; else SPAA_E_USAGE. */
+int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
+			     struct spaa_error *err);
+
+/* The comparison of one metric between a baseline and a target. */
+struct spaa_cmp {
+	enum spaa_cmp_normalize mode;
+	struct spaa_metric_sem bsem, tsem;      /* same class and unit */
+	uint64_t btotal, ttotal;                /* raw, both non-zero */
+	double scale;           /* b' = b * scale, in class units */
+};
+
+/*
+ * Sets up c.  Fails with SPAA_E_USAGE when the metric means different
+ * things on the two sides (a duration here, a size there), with
+ * SPAA_E_NO_DATA when a side has no weight for it.
+ */
+int spaa_cmp_init(struct spaa_cmp *c, enum spaa_cmp_normalize mode,
+		  const struct spaa_metric_sem *bsem, uint64_t btotal,
+		  const struct spaa_metric_sem *tsem, uint64_t ttotal,
+		  struct spaa_error *err);
+
+struct spaa_cmp_delta {
+	double base;            /* class units: the baseline column's value */
+	double target;          /* class units */
+	double delta;           /* target - b', class units */
+	double bshare, tshare, share_delta;
+	double relative;        /* delta / b'; NAN when b is 0 */
+};
+
+/* The row of raw sums b (baseline) and t (target). */
+void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
+		      struct spaa_cmp_delta *d);
+
+/*
+ * Ranking rows: |delta| descending, then |share delta| descending, then
+ * target descending, then name, then name2 ascending (NULL as "").
+ */
+struct spaa_cmp_rank {
+	double key, key2, key3;
+	const char *name, *name2;
+	uint32_t idx;
+};
+
+void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n);
+
+/*
+ * Sorts rows of path keys (r[i].idx) alike, the name being the path's
+ * (spaa_cmp_path_name) and name2 none, but compares the names where they
+ * are, without making them: a comparison of many call paths need not hold
+ * all their names at once.  r[i].name and name2 are not read.
+ */
+void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+			 size_t n);
+
+/* Declares column col of t as holding weights / deltas of semantics m. */
+void spaa_cmp_weight_column(struct lami_table *t, size_t col,
+			    const struct spaa_metric_sem *m);
+void spaa_cmp_delta_column(struct lami_table *t, size_t col,
+			   const struct spaa_metric_sem *m);
+
+/* Cells from values in class units (durations etc. rounded to integers). */
+void spaa_cmp_weight_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			  double v);
+void spaa_cmp_delta_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+			 double v);
+/* A ratio, or unknown when v is not finite. */
+void spaa_cmp_ratio_cell(struct lami_table *t, double v);
+
+/*
+ * spaa_load for side part (0 or 1) of nparts: the caller's progress
+ * callback sees one bar over all parts, each part a 1/nparts slice.
+ */
+int spaa_cmp_load(struct spaa_profile *p, const char *path, unsigned part,
+		  unsigned nparts, const struct spaa_load_opts *opts,
+		  struct spaa_error *err);
+
+#endif

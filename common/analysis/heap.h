@@ -1,0 +1,158 @@
+/*
+ * heap - allocation accounting for memory profiles (spec section 9).
+ *
+ * Who allocates, who frees, what is still live.  The unit of accounting
+ * is a *site stack*: the stack of an allocation with its allocator
+ * frames (malloc, operator new, je_*, ...) taken off the leaf, as a
+ * sequence of functions ((name, DSO) pairs, not stack ids), in one
+ * process.  The first function of that sequence is the allocation site.
+ *
+ *   - Records of `allocation` events add what they carry of the seven
+ *     standard metrics (alloc_bytes, alloc_count, free_bytes, free_count,
+ *     live_bytes, live_count, peak_bytes) to their site stack.  An event
+ *     whose records lack alloc_bytes but whose primary metric is a size
+ *     (unit "bytes") counts that metric as alloc_bytes.
+ *   - Records of `deallocation` events add free_bytes (or their primary
+ *     metric when it is a size) and free_count to the site stack with the
+ *     same content once allocator frames are taken off: "free" and
+ *     "malloc" are both allocator frames, so a free of memory allocated
+ *     from parse() -> main() lands on parse's site stack whether the
+ *     profiler recorded the allocating stack or the freeing one.
+ *   - Derived metrics fill only what the profile does not say:
+ *       live  = allocated - freed (at least 0: a stack may free memory
+ *               allocated before the profile began), when every
+ *               allocation record of the site stack lacks the native
+ *               metric and frees are known (some free metric, a
+ *               deallocation event, or tracks_frees true); else unknown;
+ *       freed = 0 when frees are known but none was recorded;
+ *       peak  is never derived: known only when every allocation record
+ *               of the site stack carries peak_bytes (the sum of those).
+ *     spaa_heap.native / .derived say, per metric, where the numbers came
+ *     from, so a table title can say it.
+ *
+ * With a fold (struct spaa_fold, aggregate.h) the records are replaced by the sample
+ * records inside a time range: each group of samples (stack, event, pid,
+ * tid) stands for its stack record scaled by the share of that record's
+ * samples in range, except the bytes of the event (alloc_bytes of an
+ * allocation event, free_bytes of a deallocation event), which are the
+ * sum of the samples' periods when every sample in range has one.  Peak
+ * bytes cannot be cut in time and are unknown then.  A range covering
+ * every sample gives the records' own sums.
+ *
+ * All sums are uint64; an overflow is an error (SPAA_E_LIMIT).
+ */
+#ifndef SPAA_HEAP_H
+#define SPAA_HEAP_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis/aggregate.h"
+#include "model/error.h"
+#include "formats/load.h"
+#include "model/map.h"
+#include "model/profile.h"
+
+/* ---- allocator frames ------------------------------------------------- */
+
+/*
+ * The default allocator-frame patterns: POSIX extended regexes matched
+ * against function names (regexec: anywhere in the name unless anchored,
+ * as these are).  NULL-terminated.  The man page lists them.
+ */
+extern const char *const spaa_heap_default_skip[];
+
+struct spaa_heap_skip {
+	regex_t *res;           /* owned, nr compiled patterns */
+	size_t nr, alloc;
+};
+
+/*
+ * Compiles the default patterns (when defaults) followed by the extra
+ * ones (may be NULL with nextra 0).  A pattern that does not compile is
+ * SPAA_E_USAGE naming it; s is then released.
+ */
+int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
+			const char *const *extra, size_t nextra,
+			struct spaa_error *err);
+void spaa_heap_skip_release(struct spaa_heap_skip *s);
+bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name);
+
+/* ---- accounting -------------------------------------------------------- */
+
+enum spaa_heap_metric {
+	SPAA_HEAP_ALLOC_BYTES,
+	SPAA_HEAP_ALLOC_COUNT,
+	SPAA_HEAP_FREE_BYTES,
+	SPAA_HEAP_FREE_COUNT,
+	SPAA_HEAP_LIVE_BYTES,
+	SPAA_HEAP_LIVE_COUNT,
+	SPAA_HEAP_PEAK_BYTES,
+	SPAA_HEAP_NMETRICS
+};
+
+#define SPAA_HEAP_BIT(m) (1u << (m))
+
+/* "alloc_bytes", ... as spec 9.2 spells them. */
+const char *spaa_heap_metric_name(enum spaa_heap_metric m);
+
+/* One site stack in one process, after spaa_heap_build. */
+struct spaa_heap_group {
+	uint32_t path;          /* index into spaa_heap.paths */
+	uint32_t site;          /* function index of the site */
+	int64_t pid;            /* SPAA_NO_ID when unknown */
+	uint64_t v[SPAA_HEAP_NMETRICS];
+	unsigned known;         /* SPAA_HEAP_BIT(m) when v[m] is known */
+};
+
+struct spaa_heap {
+	const struct spaa_profile *p;   /* weak */
+	/*
+	 * Site stacks as function-index sequences, root first, site last
+	 * (as spaa_heap_path_name prints them); index 0 is the empty string
+	 * and never a site stack.
+	 */
+	struct spaa_strtab paths;
+	struct spaa_heap_group *groups; /* owned, ngroups of them */
+	uint32_t ngroups;
+	unsigned native;                /* metrics some group read from the profile */
+	unsigned derived;               /* metrics some group derived */
+	unsigned unknown;               /* metrics unknown in some group */
+	bool frees_known;               /* the profile says what was freed */
+	bool ranged;                    /* built from a fold */
+	uint64_t records;               /* allocation/deallocation records used */
+};
+
+/*
+ * Builds the site stacks of every allocation and deallocation record of
+ * p (fold NULL) or of the folded samples in range.  p must be loaded and
+ * outlive h; skip is only used during the call.  Of p, only the names
+ * (functions, DSOs, strings, threads, events) are read after the call:
+ * its stacks and records may then be released (spaa_profile_release_stacks),
+ * and so may the fold.  h is initialized here; release it with
+ * spaa_heap_release even after a failure.
+ */
+int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
+		    const struct spaa_heap_skip *skip,
+		    const struct spaa_fold *fold, struct spaa_error *err);
+void spaa_heap_release(struct spaa_heap *h);
+
+/* "root;...;site" function names of path, malloc'ed; the caller owns it. */
+char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path);
+
+/* spaa_rank_sort_joined (aggregate.h) of the site stacks' call paths. */
+void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n);
+
+/* True when an event kind is allocation or deallocation. */
+bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event);
+
+/*
+ * True when p has a stack record of an allocation or deallocation
+ * event.  *seen (0 at first) counts the records already looked at, so
+ * calls made while p loads (from a sample callback) look at each record
+ * once, and every call after a true one is true at once.
+ */
+bool spaa_heap_has_records(const struct spaa_profile *p, uint32_t *seen);
+
+#endif

@@ -1,0 +1,171 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/folded.h"
+#include "model/util.h"
+
+void folded_parser_init(struct folded_parser *fp)
+{
+	memset(fp, 0, sizeof(*fp));
+}
+
+void folded_parser_release(struct folded_parser *fp)
+{
+	free(fp->frames);
+	memset(fp, 0, sizeof(*fp));
+}
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+int folded_parse(struct folded_parser *fp, const char *line, size_t len,
+		 const char *file, unsigned long lineno, uint32_t *nframes,
+		 uint64_t *count, struct spaa_error *err)
+{
+	static const struct { const char *s; enum folded_annot a; } annots[] = {
+		{ "_[k]", FOLDED_KERNEL }, { "_[i]", FOLDED_INLINED },
+		{ "_[j]", FOLDED_JIT },
+	};
+	size_t end = len, cstart, start = 0;
+	uint32_t n = 0;
+	uint64_t c = 0;
+
+	while (end && blank(line[end - 1]))
+		end--;
+	while (start < end && blank(line[start]))
+		start++;
+	if (start == end || line[start] == '#')
+		return 0;
+	cstart = end;
+	while (cstart > start && !blank(line[cstart - 1]))
+		cstart--;
+	if (cstart == start)
+		return spaa_error_at(err, SPAA_E_PARSE, file, lineno,
+				     "folded line has no count (expected 'a;b;c COUNT')");
+	for (size_t i = cstart; i < end; i++) {
+		unsigned d = (unsigned)(line[i] - '0');
+
+		if (line[i] < '0' || line[i] > '9' || c > (UINT64_MAX - d) / 10)
+			return spaa_error_at(err, SPAA_E_PARSE, file, lineno,
+					     "folded count '%.*s' is not a non-negative integer below 2^64",
+					     (int)(end - cstart > 40 ? 40 : end - cstart),
+					     line + cstart);
+		c = c * 10 + d;
+	}
+	end = cstart;
+	while (end > start && blank(line[end - 1]))
+		end--;
+	for (size_t i = start; i <= end; i++) {
+		size_t flen;
+
+		if (i < end && line[i] != ';')
+			continue;
+		flen = i - start;
+		if (!flen)
+			return spaa_error_at(err, SPAA_E_PARSE, file, lineno,
+					     "folded line has an empty frame name (frame %u)",
+					     n + 1);
+		SPAA_ALLOC_GROW(fp->frames, (size_t)n + 1, fp->alloc);
+		fp->frames[n] = (struct folded_frame){ line + start, flen, FOLDED_PLAIN };
+		for (size_t a = 0; a < sizeof(annots) / sizeof(annots[0]); a++) {
+			if (flen > 4 && !memcmp(line + i - 4, annots[a].s, 4)) {
+				fp->frames[n].len -= 4;
+				fp->frames[n].annot = annots[a].a;
+			}
+		}
+		n++;
+		start = i + 1;
+	}
+	*nframes = n;
+	*count = c;
+	return 1;
+}
+
+void folded_table_init(struct folded_table *t)
+{
+	memset(t, 0, sizeof(*t));
+	spaa_strtab_init(&t->paths);
+}
+
+void folded_table_release(struct folded_table *t)
+{
+	spaa_strtab_release(&t->paths);
+	free(t->values);
+	free(t->buf);
+	memset(t, 0, sizeof(*t));
+}
+
+void folded_table_begin(struct folded_table *t)
+{
+	t->len = 0;
+}
+
+void folded_table_push(struct folded_table *t, const char *name, size_t len)
+{
+	SPAA_ALLOC_GROW(t->buf, t->len + len + 1, t->buf_alloc);
+	if (t->len)
+		t->buf[t->len++] = ';';
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+
+		t->buf[t->len++] = c == ';' ? ':' :
+				   (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
+	}
+}
+
+int folded_table_add(struct folded_table *t, uint64_t value,
+		     struct spaa_error *err)
+{
+	uint32_t i = spaa_strtab_intern(&t->paths, t->buf ? t->buf : "", t->len);
+	uint64_t sum;
+
+	SPAA_ALLOC_GROW(t->values, (size_t)i + 1, t->alloc);
+	while (t->nvalues <= i)
+		t->values[t->nvalues++] = 0;
+	/* through a temporary: the sum is left unchanged on overflow */
+	if (spaa_add_u64(t->values[i], value, &sum))
+		return spaa_error_set(err, SPAA_E_LIMIT, "a folded stack's value overflows 64 bits");
+	t->values[i] = sum;
+	return 0;
+}
+
+/* qsort has no context argument; set just before the call */
+static const struct spaa_strtab *sort_tab;
+
+static int by_path(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	uint32_t lx = spaa_strtab_len(sort_tab, x), ly = spaa_strtab_len(sort_tab, y);
+	int c = memcmp(spaa_strtab_get(sort_tab, x), spaa_strtab_get(sort_tab, y),
+		       lx < ly ? lx : ly);
+
+	return c ? c : (lx > ly) - (lx < ly);
+}
+
+int folded_table_write(const struct folded_table *t, struct spaa_output *out,
+		       struct spaa_error *err)
+{
+	uint32_t n = 0, *order = spaa_xmalloc(((size_t)t->paths.nr + 1) * sizeof(*order));
+	int ret = -1;
+
+	/* index 0 is the strtab's empty string: a real path is never empty */
+	for (uint32_t i = 1; i < t->paths.nr; i++)
+		order[n++] = i;
+	sort_tab = &t->paths;
+	qsort(order, n, sizeof(*order), by_path);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t i = order[k];
+
+		if (spaa_output_write(out, spaa_strtab_get(&t->paths, i),
+				      spaa_strtab_len(&t->paths, i), err) ||
+		    spaa_output_printf(out, err, " %llu\n",
+				       (unsigned long long)t->values[i]))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(order);
+	return ret;
+}

@@ -1,0 +1,84 @@
+/*
+ * folded - "folded stacks", the one-line-per-stack text of Brendan Gregg's
+ * stackcollapse-*.pl and of many profilers:
+ *
+ *     main;parse;lex 42
+ *
+ * frames root first, separated by ';', then blanks and an integer count.
+ * Frame names may contain blanks; the count is the last blank-separated
+ * token.  stackcollapse-perf.pl --all annotates frames with a suffix:
+ * "_[k]" kernel, "_[i]" inlined, "_[j]" JIT; the parser strips these and
+ * reports them.
+ *
+ * Parsing is usable on its own (one line at a time, no profile model);
+ * folded_table collects path -> value sums for writing folded output.
+ */
+#ifndef SPAA_FOLDED_H
+#define SPAA_FOLDED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/map.h"
+#include "io/output.h"
+
+enum folded_annot { FOLDED_PLAIN, FOLDED_KERNEL, FOLDED_INLINED, FOLDED_JIT };
+
+struct folded_frame {
+	const char *name;       /* weak: points into the parsed line */
+	size_t len;
+	enum folded_annot annot;
+};
+
+struct folded_parser {
+	struct folded_frame *frames;    /* owned; root first after a parse */
+	size_t alloc;
+};
+
+void folded_parser_init(struct folded_parser *fp);
+void folded_parser_release(struct folded_parser *fp);
+
+/*
+ * Parses line[0..len) (the caller's buffer; frame names point into it).
+ * Returns 1 with *nframes and *count set, 0 for a blank or '#' comment
+ * line, -1 with SPAA_E_PARSE naming file and lineno: no count, a count
+ * that is not a non-negative integer below 2^64, or an empty frame name.
+ */
+int folded_parse(struct folded_parser *fp, const char *line, size_t len,
+		 const char *file, unsigned long lineno, uint32_t *nframes,
+		 uint64_t *count, struct spaa_error *err);
+
+/*
+ * Sums of values per folded path, written sorted by path (as
+ * `stackcollapse | sort` does), so output is deterministic.
+ */
+struct folded_table {
+	struct spaa_strtab paths;
+	uint64_t *values;       /* owned, by path index */
+	size_t nvalues, alloc;
+	char *buf;              /* owned: path being built */
+	size_t len, buf_alloc;
+};
+
+void folded_table_init(struct folded_table *t);
+void folded_table_release(struct folded_table *t);
+
+/*
+ * Builds a path frame by frame, root first: folded_table_begin, then
+ * folded_table_push per frame (';' in a name becomes ':' and control
+ * bytes become ' ', so a name cannot break the format), then
+ * folded_table_add.  Returns 0, or -1 with SPAA_E_LIMIT if the sum
+ * overflows 64 bits.
+ */
+void folded_table_begin(struct folded_table *t);
+void folded_table_push(struct folded_table *t, const char *name, size_t len);
+int folded_table_add(struct folded_table *t, uint64_t value,
+		     struct spaa_error *err);
+
+/* Writes "path value\n" lines sorted by path (bytewise); 0 or -1. */
+int folded_table_write(const struct folded_table *t, struct spaa_output *out,
+		       struct spaa_error *err);
+
+#endif

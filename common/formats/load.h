@@ -1,0 +1,146 @@
+/*
+ * load - turns paths into a profile: the single entry point analyses use.
+ *
+ * Each path may be a file (any compression), "-" (stdin) or a directory
+ * (every profile in it); all of them load into one struct spaa_profile.
+ * The format is decided by content: SPAA NDJSON is read by spaa_reader,
+ * SPX reports (input.h says which paths are) by spx_reader.
+ *
+ * Sample records are not stored: each is handed to opts->on_sample as it
+ * is read, so an analysis folds it into whatever it needs (time bins,
+ * per-stack sums).  A sample may name a stack defined later in the file:
+ * its `stack` index is valid but the stack may still be a placeholder;
+ * resolve stacks after spaa_load returns (an undefined one is an error by
+ * then).
+ */
+#ifndef SPAA_LOAD_H
+#define SPAA_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+#include "model/profile.h"
+
+/*
+ * Resource bounds: a hostile input meets a clear SPAA_E_LIMIT error naming
+ * the file and line instead of exhausting memory.  Each is configurable
+ * through spaa_load_opts, which spaa_load_limits_env fills from the
+ * environment variables named here (README.md, spaa-tools(7)).
+ */
+#define SPAA_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
+#define SPAA_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
+/* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
+
+struct spaa_sample {
+	int64_t time;           /* ns, same epoch as the profile's time range */
+	uint32_t event;         /* index into events */
+	uint32_t stack;         /* index into stacks (maybe not yet defined) */
+	int64_t pid, tid, cpu;  /* SPAA_NO_ID when absent */
+	bool has_period;
+	uint64_t period;
+	/*
+	 * String index of the metric `period` measures (SPX slices: "wt"),
+	 * 0 = the metric named "period".  spaa_fold sums periods as the
+	 * weight of that metric (aggregate.h).
+	 */
+	uint32_t period_metric;
+	uint32_t file;          /* index into files */
+	unsigned long line;
+};
+
+/*
+ * Where a validating load reports each record that breaks the spec (see
+ * spaa_load_opts.findings).  e is borrowed for the duration of the call.
+ */
+struct spaa_finding_sink {
+	void (*fn)(void *data, const struct spaa_error *e);
+	void *data;
+};
+
+struct spaa_load_opts {
+	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
+	/*
+	 * Optional (spaa-validate).  When fn is set, a record that breaks
+	 * the spec (SPAA_E_INVALID, SPAA_E_PARSE, SPAA_E_LIMIT) is reported
+	 * here, skipped, and reading goes on, so one run finds every bad
+	 * record; a stack referenced but never defined is reported once per
+	 * stack.  spaa_load then returns -1 at the end of the file if any
+	 * finding was reported (err: SPAA_E_INVALID, line 0, the count).
+	 * I/O and decompression errors still stop the load at once.  The
+	 * model built from a file with findings lacks the skipped records
+	 * and is only good for counting.  NULL fn: stop at the first error.
+	 */
+	struct spaa_finding_sink findings;
+	/*
+	 * Report every warning as it happens, with its own line, instead of
+	 * folding the repeats of one kind into one warning with a count.
+	 */
+	bool unfold_warnings;
+	/*
+	 * Called for every sample record in file order.  Returning -1 (with
+	 * err filled) stops the load with that error.  May be NULL.
+	 */
+	int (*on_sample)(void *data, const struct spaa_profile *p,
+			 const struct spaa_sample *s, struct spaa_error *err);
+	/*
+	 * A hint, may be NULL: a sample record of this stack is some
+	 * records ahead (when the reader knows it early), so on_sample can
+	 * have its memory fetched while earlier records are added; told
+	 * twice, first with near false, then a few records before it comes
+	 * with near true (time to fetch what the first fetch points to).
+	 * Not every sample is announced, and an announced one may not come;
+	 * it must change nothing.
+	 */
+	void (*on_sample_soon)(void *data, uint32_t stack, bool near);
+	/*
+	 * SPAA input only (spaa-convert's validating copy): called with each
+	 * line as read (line ending removed), before it is parsed, which may
+	 * change the buffer.  Returning -1 (with err filled) stops the load
+	 * with that error.  May be NULL.
+	 */
+	int (*on_line)(void *data, const char *line, size_t len,
+		       struct spaa_error *err);
+	void *data;             /* passed to on_sample and on_line */
+	/* Called now and then with bytes read so far over all inputs. */
+	void (*on_progress)(void *progress_data, uint64_t done, uint64_t total);
+	void *progress_data;
+	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/*
+	 * Read every SPAA record with the general parser, never with the
+	 * fast path for sample records of the common shape: the same model
+	 * either way, slower (the differential test compares the two).
+	 */
+	bool no_fast_path;
+	/*
+	 * Sample records are not scanned ahead in blocks (spaa_reader.c,
+	 * input.h): the fast path reads them line by line.  The same model
+	 * either way; for the differential test.
+	 */
+	bool no_scanner;
+	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
+	/*
+	 * Distinct strings of the model (names, ids, paths): what grows
+	 * with hostile input when the number of stacks does not.
+	 * 0 = SPAA_MAX_STRINGS_DEFAULT.
+	 */
+	uint32_t max_strings;
+};
+
+/*
+ * Sets the resource bounds of o from the environment: SPAA_MAX_LINE
+ * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count), each a
+ * positive decimal integer; an unset or empty variable leaves the field
+ * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
+ */
+int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
+
+/*
+ * Loads every profile named by paths into p (initialized by the caller).
+ * On error returns -1 with err naming the file, the line and the cause;
+ * p is then partly filled and must still be released by the caller.
+ */
+int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
+	      const struct spaa_load_opts *opts, struct spaa_error *err);
+
+#endif

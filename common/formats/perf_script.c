@@ -1,0 +1,423 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/perf_script.h"
+#include "model/util.h"
+
+/*
+ * A sample spans several lines and the caller's line buffer is reused, so
+ * its strings are copied into an arena that is reset per sample; frames
+ * keep offsets into it because it may move while it grows.
+ */
+#define NO_STR SIZE_MAX
+
+struct frame_ref {
+	bool has_ip, inlined;
+	uint64_t ip;
+	size_t sym, symoff, dso, srcline;       /* arena offsets or NO_STR */
+};
+
+struct token {
+	size_t start, len;
+};
+
+struct perf_script {
+	char *path;             /* owned */
+	perf_script_fn fn;
+	void *data;
+	uint64_t nsamples;
+
+	bool in_sample;
+	struct perf_sample cur; /* its strings are set at delivery */
+	size_t comm, event;     /* arena offsets */
+	char *arena;
+	size_t used, alloc;
+	struct frame_ref *refs;
+	size_t nrefs, refs_alloc;
+	struct perf_frame *frames;
+	size_t frames_alloc;
+	struct token *toks;
+	size_t toks_alloc;
+};
+
+static size_t keep(struct perf_script *ps, const char *s, size_t len)
+{
+	size_t off = ps->used;
+
+	SPAA_ALLOC_GROW(ps->arena, ps->used + len + 1, ps->alloc);
+	memcpy(ps->arena + off, s, len);
+	ps->arena[off + len] = '\0';
+	ps->used += len + 1;
+	return off;
+}
+
+static const char *str(const struct perf_script *ps, size_t off)
+{
+	return off == NO_STR ? NULL : ps->arena + off;
+}
+
+struct perf_script *perf_script_new(const char *path, perf_script_fn fn,
+				    void *data)
+{
+	struct perf_script *ps = spaa_xcalloc(1, sizeof(*ps));
+
+	ps->path = spaa_xstrdup(path);
+	ps->fn = fn;
+	ps->data = data;
+	return ps;
+}
+
+void perf_script_free(struct perf_script *ps)
+{
+	if (!ps)
+		return;
+	free(ps->path);
+	free(ps->arena);
+	free(ps->refs);
+	free(ps->frames);
+	free(ps->toks);
+	free(ps);
+}
+
+uint64_t perf_script_nsamples(const struct perf_script *ps)
+{
+	return ps->nsamples;
+}
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool all_of(const char *s, size_t n, const char *set)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(set, s[i]) || !s[i])
+			return false;
+	return true;
+}
+
+#define DIGITS "0123456789"
+#define HEX "0123456789abcdefABCDEF"
+
+static bool parse_u64(const char *s, size_t n, unsigned base, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!n || n > 20)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		unsigned d;
+
+		if (s[i] >= '0' && s[i] <= '9')
+			d = (unsigned)(s[i] - '0');
+		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
+			d = (unsigned)(s[i] - 'a' + 10);
+		else if (base == 16 && s[i] >= 'A' && s[i] <= 'F')
+			d = (unsigned)(s[i] - 'A' + 10);
+		else
+			return false;
+		if (v > (UINT64_MAX - d) / base)
+			return false;
+		v = v * base + d;
+	}
+	*out = v;
+	return true;
+}
+
+/* "562.214439:" -> ns, exactly; digits past the ninth are dropped. */
+static bool parse_time(const char *s, size_t n, int64_t *out)
+{
+	const char *dot = memchr(s, '.', n);
+	uint64_t sec, frac = 0;
+	size_t nfrac;
+
+	if (n < 4 || s[n - 1] != ':' || !dot || dot == s)
+		return false;
+	nfrac = (size_t)(s + n - 1 - (dot + 1));
+	if (!nfrac || !all_of(dot + 1, nfrac, DIGITS) ||
+	    !parse_u64(s, (size_t)(dot - s), 10, &sec) ||
+	    sec > (uint64_t)INT64_MAX / 1000000000u - 1)
+		return false;
+	for (size_t i = 0; i < 9; i++)
+		frac = frac * 10 + (i < nfrac ? (uint64_t)(dot[1 + i] - '0') : 0);
+	*out = (int64_t)(sec * 1000000000u + frac);
+	return true;
+}
+
+/* "1234/5678" or "5678" */
+static bool parse_pid_tid(const char *s, size_t n, int64_t *pid, int64_t *tid)
+{
+	const char *slash = memchr(s, '/', n);
+	uint64_t a, b;
+
+	if (!slash) {
+		if (!parse_u64(s, n, 10, &b) || b > INT64_MAX)
+			return false;
+		*pid = PERF_NO_ID;
+		*tid = (int64_t)b;
+		return true;
+	}
+	if (!parse_u64(s, (size_t)(slash - s), 10, &a) ||
+	    !parse_u64(slash + 1, (size_t)(s + n - slash - 1), 10, &b) ||
+	    a > INT64_MAX || b > INT64_MAX)
+		return false;
+	*pid = (int64_t)a;
+	*tid = (int64_t)b;
+	return true;
+}
+
+/* "[003]" */
+static bool parse_cpu(const char *s, size_t n, int64_t *cpu)
+{
+	uint64_t c;
+
+	if (n < 3 || s[0] != '[' || s[n - 1] != ']' ||
+	    !parse_u64(s + 1, n - 2, 10, &c) || c > INT32_MAX)
+		return false;
+	*cpu = (int64_t)c;
+	return true;
+}
+
+static void trim(const char **s, size_t *n)
+{
+	while (*n && is_blank(**s)) {
+		(*s)++;
+		(*n)--;
+	}
+	while (*n && (is_blank((*s)[*n - 1]) || (*s)[*n - 1] == '\r'))
+		(*n)--;
+}
+
+/*
+ * "IP SYM[+OFF] [(DSO)]" -> a frame.  The DSO is the last parenthesised
+ * group (matched from the end, since demangled names hold parentheses).
+ * Returns false when s is not shaped like a frame.
+ */
+static bool parse_frame(struct perf_script *ps, const char *s, size_t n)
+{
+	struct frame_ref f = { .sym = NO_STR, .symoff = NO_STR, .dso = NO_STR,
+			       .srcline = NO_STR };
+	size_t iplen = 0, symlen;
+	const char *sym;
+
+	trim(&s, &n);
+	while (iplen < n && !is_blank(s[iplen]))
+		iplen++;
+	if (!all_of(s, iplen, HEX) || !parse_u64(s, iplen, 16, &f.ip))
+		return false;
+	f.has_ip = true;
+	sym = s + iplen;
+	symlen = n - iplen;
+	trim(&sym, &symlen);
+	if (symlen && sym[symlen - 1] == ')') {
+		size_t depth = 0, i = symlen;
+
+		while (i-- > 0) {
+			if (sym[i] == ')')
+				depth++;
+			else if (sym[i] == '(' && --depth == 0)
+				break;
+		}
+		if (i == (size_t)-1)
+			return false;
+		f.dso = keep(ps, sym + i + 1, symlen - i - 2);
+		f.inlined = !strcmp(str(ps, f.dso), "inlined");
+		symlen = i;
+		trim(&sym, &symlen);
+	}
+	if (!symlen) {
+		sym = "[unknown]";
+		symlen = 9;
+	}
+	/* SYM+0xOFF: the offset is split off, as perf report does */
+	for (size_t i = symlen; i-- > 0;) {
+		if (sym[i] != '+')
+			continue;
+		if (symlen - i > 3 && sym[i + 1] == '0' && sym[i + 2] == 'x' &&
+		    all_of(sym + i + 3, symlen - i - 3, HEX) && i > 0) {
+			f.symoff = keep(ps, sym + i + 1, symlen - i - 1);
+			symlen = i;
+		}
+		break;
+	}
+	f.sym = keep(ps, sym, symlen);
+	SPAA_ALLOC_GROW(ps->refs, ps->nrefs + 1, ps->refs_alloc);
+	ps->refs[ps->nrefs++] = f;
+	return true;
+}
+
+static size_t tokenize(struct perf_script *ps, const char *s, size_t n)
+{
+	size_t nt = 0, i = 0;
+
+	while (i < n) {
+		size_t start;
+
+		while (i < n && is_blank(s[i]))
+			i++;
+		if (i == n)
+			break;
+		start = i;
+		while (i < n && !is_blank(s[i]))
+			i++;
+		SPAA_ALLOC_GROW(ps->toks, nt + 1, ps->toks_alloc);
+		ps->toks[nt++] = (struct token){ start, i - start };
+	}
+	return nt;
+}
+
+#define TOK(i) (s + ps->toks[i].start), ps->toks[i].len
+
+static bool is_event_token(const char *s, size_t n)
+{
+	return n > 1 && s[n - 1] == ':';
+}
+
+/*
+ * The sample line.  Returns false when it is not one; the sample's
+ * header fields go to ps->cur and its strings to the arena.
+ */
+static bool parse_sample_line(struct perf_script *ps, const char *s, size_t n)
+{
+	struct perf_sample *c = &ps->cur;
+	size_t nt = tokenize(ps, s, n), t, r, comm_end = 0;
+	int64_t ns;
+	bool have_comm;
+	long j;
+
+	memset(c, 0, sizeof(*c));
+	c->pid = c->tid = c->cpu = PERF_NO_ID;
+	for (t = 0; t < nt; t++)
+		if (parse_time(TOK(t), &ns))
+			break;
+	if (t < nt) {
+		c->has_time = true;
+		c->time = ns;
+		r = t + 1;
+		j = (long)t - 1;
+		if (j >= 0 && parse_cpu(TOK(j), &c->cpu))
+			j--;
+		if (j >= 0 && parse_pid_tid(TOK(j), &c->pid, &c->tid))
+			j--;
+		have_comm = j >= 0;
+		if (have_comm)
+			comm_end = ps->toks[j].start + ps->toks[j].len;
+	} else {
+		/* no time: COMM? PID/TID [CPU] before the period and event */
+		for (t = 0; t < nt; t++) {
+			if (parse_pid_tid(TOK(t), &c->pid, &c->tid) && t + 1 < nt &&
+			    (is_event_token(TOK(t + 1)) || all_of(TOK(t + 1), DIGITS) ||
+			     ps->toks[t + 1].len > 2))
+				break;
+		}
+		if (t == nt)
+			return false;
+		have_comm = t > 0;
+		if (have_comm)
+			comm_end = ps->toks[t - 1].start + ps->toks[t - 1].len;
+		r = t + 1;
+		if (r < nt && parse_cpu(TOK(r), &c->cpu))
+			r++;
+	}
+	if (r < nt && all_of(TOK(r), DIGITS) && r + 1 < nt &&
+	    is_event_token(TOK(r + 1))) {
+		if (!parse_u64(TOK(r), 10, &c->period))
+			return false;
+		c->has_period = true;
+		r++;
+	}
+	if (r >= nt || !is_event_token(TOK(r)))
+		return false;
+	ps->used = 0;
+	ps->nrefs = 0;
+	ps->comm = have_comm ? keep(ps, s + ps->toks[0].start,
+				    comm_end - ps->toks[0].start) : keep(ps, "", 0);
+	ps->event = keep(ps, s + ps->toks[r].start, ps->toks[r].len - 1);
+	/* the rest: one frame (no call graph), or tracepoint arguments */
+	{
+		size_t rest = ps->toks[r].start + ps->toks[r].len;
+
+		parse_frame(ps, s + rest, n - rest);
+	}
+	return true;
+}
+
+static int deliver(struct perf_script *ps, struct spaa_error *err)
+{
+	struct perf_sample *c = &ps->cur;
+
+	if (!ps->in_sample)
+		return 0;
+	ps->in_sample = false;
+	SPAA_ALLOC_GROW(ps->frames, ps->nrefs, ps->frames_alloc);
+	for (size_t i = 0; i < ps->nrefs; i++) {
+		const struct frame_ref *f = &ps->refs[i];
+
+		ps->frames[i] = (struct perf_frame){
+			.has_ip = f->has_ip, .ip = f->ip, .sym = str(ps, f->sym),
+			.symoff = str(ps, f->symoff), .dso = str(ps, f->dso),
+			.inlined = f->inlined, .srcline = str(ps, f->srcline),
+		};
+	}
+	c->comm = str(ps, ps->comm);
+	c->event = str(ps, ps->event);
+	c->frames = ps->frames;
+	c->nframes = (uint32_t)ps->nrefs;
+	ps->nsamples++;
+	return ps->fn ? ps->fn(ps->data, c, err) : 0;
+}
+
+int perf_script_line(struct perf_script *ps, const char *line, size_t len,
+		     unsigned long lineno, struct spaa_error *err)
+{
+	const char *s = line;
+	size_t n = len;
+
+	trim(&s, &n);
+	if (!n)
+		return deliver(ps, err);
+	if (s == line && *s == '#')
+		return 0;
+	if (s == line) {
+		if (deliver(ps, err))
+			return -1;
+		if (!parse_sample_line(ps, line, len))
+			return spaa_error_at(err, SPAA_E_PARSE, ps->path, lineno,
+					     "not a perf script sample line (expected COMM PID/TID [CPU] TIME: PERIOD EVENT:)");
+		ps->cur.line = lineno;
+		ps->in_sample = true;
+		return 0;
+	}
+	if (!ps->in_sample)
+		return spaa_error_at(err, SPAA_E_PARSE, ps->path, lineno,
+				     "indented line outside a sample");
+	if (parse_frame(ps, s, n))
+		return 0;
+	/* a srcline under the frame before it */
+	if (ps->nrefs && ps->refs[ps->nrefs - 1].srcline == NO_STR) {
+		static const char inl[] = " (inlined)";
+
+		if (n > sizeof(inl) - 1 && !memcmp(s + n - (sizeof(inl) - 1), inl,
+						   sizeof(inl) - 1))
+			n -= sizeof(inl) - 1;
+		ps->refs[ps->nrefs - 1].srcline = keep(ps, s, n);
+	}
+	return 0;
+}
+
+int perf_script_finish(struct perf_script *ps, struct spaa_error *err)
+{
+	return deliver(ps, err);
+}
+
+bool perf_script_sniff(const char *line, size_t len)
+{
+	struct perf_script *ps = perf_script_new("", NULL, NULL);
+	bool ok = len && !is_blank(line[0]) && parse_sample_line(ps, line, len);
+
+	perf_script_free(ps);
+	return ok;
+}

@@ -1,0 +1,1377 @@
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <zlib.h>
+#include <zstd.h>
+
+#include "io/input.h"
+#include "model/util.h"
+
+/*
+ * Reads and decompressor calls move 256 KiB at a time: few syscalls, and
+ * the decoded chunk still sits in L2 while the line splitter walks it.
+ */
+#define INPUT_CHUNK ((size_t)256 << 10)
+
+/*
+ * A zstd frame names its own window size; 2^27 (128 MiB) is what zstd
+ * itself accepts without --memory, and keeps a hostile frame from
+ * demanding gigabytes.
+ */
+#define INPUT_ZSTD_WINDOW_LOG_MAX 27
+
+/* Keeps max_line + 2 (the buffer bound) from overflowing. */
+#define INPUT_MAX_LINE_LIMIT (SIZE_MAX / 4)
+
+/*
+ * Where decoded bytes come from: the file and, for compressed input, the
+ * decoder.  For a compressed regular file it is driven by a thread of its
+ * own (see struct pipeline), so decompression on one core overlaps
+ * parsing on another; otherwise by the reader, in its thread.  Either
+ * way only one thread touches it at a time.
+ */
+struct source {
+	const char *name;       /* weak: the input's */
+	int fd;
+	enum spaa_compression comp;
+	uint64_t bytes_read;
+
+	/*
+	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
+	 * raw_eof: read() returned 0 (for plain input too).
+	 */
+	unsigned char *raw;
+	size_t raw_pos, raw_len;
+	int raw_eof;
+
+	z_stream zs;
+	int zs_live;            /* inflateInit2 succeeded */
+	int gz_between;         /* a gzip member ended; another may follow */
+	ZSTD_DCtx *zd;
+	size_t zret;            /* last ZSTD_decompressStream hint; 0 = frame done */
+};
+
+/*
+ * The decoding thread hands over blocks of decoded bytes through a ring
+ * of PIPE_BLOCKS buffers: it fills the free ones, the reader copies from
+ * the full ones into its line buffer.  A block also carries the file
+ * position reached when it was decoded (progress follows what the reader
+ * consumed) and, last, the end of the stream or the decoder's error.
+ *
+ * With a scanner set, the thread also scans full blocks, newest first,
+ * whenever it has no free one to fill, and the reader scans the ones it
+ * comes to first (waiting for one being scanned: the rest of a scan
+ * takes less than a whole one), so the work is shared out by itself and
+ * every block is scanned.  Their batches share the scanner's state, one
+ * at a time (scan_lock).
+ */
+enum { BLOCK_FULL, BLOCK_SCANNING, BLOCK_SCANNED, BLOCK_TAKEN };
+#define PIPE_BLOCKS 4
+#define PIPE_BLOCK ((size_t)1 << 19)
+
+struct pipe_block {
+	char *data;             /* owned, PIPE_BLOCK bytes */
+	size_t len, pos;        /* [pos, len) not yet copied out */
+	uint64_t bytes_read;
+	int end;                /* 1: the stream ended after this; -1: err */
+	struct spaa_error err;
+	int state;              /* BLOCK_*, under the lock */
+	uint64_t lineno;        /* line feeds before the block */
+	int partial;            /* it starts inside a line */
+	/*
+	 * The scanner's records of the lines that lie wholly in this
+	 * block, in line order: entries of scan_stride bytes, a uint64_t
+	 * line number and then the record.
+	 */
+	unsigned char *scans;   /* owned */
+	size_t nscans, scans_alloc;
+};
+
+struct pipeline {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_mutex_t scan_lock;      /* the scanner's batch */
+	pthread_cond_t changed;
+	struct pipe_block blocks[PIPE_BLOCKS];
+	unsigned head, count;   /* blocks[head] is the next full one */
+	int stop;               /* the reader closes early */
+	/*
+	 * The head block, all copied out, is kept until the next fill:
+	 * until then the reader returns the lines it holds, and looks up
+	 * their scanner records in it.
+	 */
+	int held;
+	int reading;            /* the reader has the head block (see held) */
+	size_t cursor;          /* the head block's next scanner record */
+
+	/* the decoding thread's place in the line structure */
+	uint64_t scan_lineno;   /* line feeds decoded so far */
+	int scan_partial;       /* the last block ended inside a line */
+};
+
+struct spaa_input {
+	char *name;             /* owned: the path as given */
+	int own_fd;             /* 0 for stdin, which the caller owns */
+	struct source src;
+	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
+	int want_pipe;          /* start pipe at the first read (a regular file) */
+	/*
+	 * The line scanner (spaa_input_set_scanner), its ctx owned; the
+	 * decoding thread reads these under its lock.
+	 */
+	struct spaa_input_scanner scan;
+	int scanning;
+	size_t scan_stride;
+	size_t max_line;
+	uint64_t bytes_read, size;
+	unsigned long lineno;
+
+	/*
+	 * Decoded data.  [pos, len) is not yet returned and holds no LF
+	 * in its first `scanned` bytes; buf has cap + 1 bytes so that a
+	 * final line without LF can be NUL-terminated in place.  Lines
+	 * are returned as pointers into buf; an unfinished line is moved
+	 * to the front before the next fill, so buf only grows for lines
+	 * longer than it (bounded by max_line).
+	 */
+	char *buf;
+	size_t pos, len, cap, scanned;
+	int eof;                /* no more decoded data will come */
+
+	/* The first error is repeated by later calls instead of going on. */
+	int failed;
+	struct spaa_error saved;
+};
+
+/*
+ * strerror() text in the project's message grammar: lowercase first
+ * letter, except for acronyms ("I/O ...").
+ */
+static const char *errno_text(int e, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s", strerror(e));
+	if (isupper((unsigned char)buf[0]) && islower((unsigned char)buf[1]))
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
+
+/* Error of stat(2)/open(2)/opendir(3) on path. */
+static int path_error(struct spaa_error *err, const char *path, int e)
+{
+	char text[256];
+
+	if (e == ENOENT || e == ENOTDIR)
+		return spaa_error_at(err, SPAA_E_NOT_FOUND, path, 0, "%s",
+				     errno_text(e, text, sizeof(text)));
+	return spaa_error_at(err, SPAA_E_IO, path, 0, "%s",
+			     errno_text(e, text, sizeof(text)));
+}
+
+/*
+ * Records an error on in, so later calls report it again, and returns -1.
+ * Read and decompression errors name the line being read (lineno + 1):
+ * every line before it came out whole.
+ */
+__attribute__((format(printf, 5, 6)))
+static int input_fail(struct spaa_input *in, struct spaa_error *err,
+		      const char *code, unsigned long line,
+		      const char *fmt, ...)
+{
+	char msg[sizeof(in->saved.msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	spaa_error_at(&in->saved, code, in->name, line, "%s", msg);
+	in->failed = 1;
+	if (err)
+		*err = in->saved;
+	return -1;
+}
+
+/* An error of the source: only fills err (the reader records it). */
+__attribute__((format(printf, 4, 5)))
+static int source_fail(struct source *src, struct spaa_error *err,
+		       const char *code, const char *fmt, ...)
+{
+	char msg[sizeof(err->msg)];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	spaa_error_at(err, code, src->name, 0, "%s", msg);
+	return -1;
+}
+
+/*
+ * One read(2), retried on EINTR.  Returns the byte count (0 at end of
+ * file) or -1 with the error recorded.
+ */
+static ssize_t source_read(struct source *src, void *p, size_t n,
+			   struct spaa_error *err)
+{
+	char text[256];
+	ssize_t r;
+
+	/* read() of more than SSIZE_MAX is implementation-defined */
+	if (n > ((size_t)1 << 30))
+		n = (size_t)1 << 30;
+	for (;;) {
+		r = read(src->fd, p, n);
+		if (r >= 0)
+			break;
+		if (errno != EINTR)
+			return source_fail(src, err, SPAA_E_IO, "read error: %s",
+					   errno_text(errno, text, sizeof(text)));
+	}
+	if (!r)
+		src->raw_eof = 1;
+	src->bytes_read += (uint64_t)r;
+	return r;
+}
+
+/*
+ * Reads the next compressed chunk.  Unconsumed bytes (at most one: see
+ * fill_gzip) move to the front first.  Returns 0 or -1; at end of file
+ * raw_eof is set and nothing is added.
+ */
+static int refill_raw(struct source *src, struct spaa_error *err)
+{
+	size_t keep = src->raw_len - src->raw_pos;
+	ssize_t r;
+
+	if (keep && src->raw_pos)
+		memmove(src->raw, src->raw + src->raw_pos, keep);
+	src->raw_pos = 0;
+	src->raw_len = keep;
+	r = source_read(src, src->raw + keep, INPUT_CHUNK - keep, err);
+	if (r < 0)
+		return -1;
+	src->raw_len += (size_t)r;
+	return 0;
+}
+
+/*
+ * The fill functions decode into out[0..space), space > 0.  Each returns
+ * the number of bytes written, 0 at the end of the stream, -1 on error.
+ */
+
+/* Plain input: read straight into the line buffer, no copy. */
+static ssize_t fill_plain(struct source *src, char *out, size_t space,
+			  struct spaa_error *err)
+{
+	if (src->raw_eof)
+		return 0;
+	return source_read(src, out, space, err);
+}
+
+static ssize_t fill_gzip(struct source *src, char *out, size_t space,
+			 struct spaa_error *err)
+{
+	for (;;) {
+		size_t out_space = space;
+		size_t avail, produced;
+		int ret;
+
+		if (src->raw_pos == src->raw_len && !src->raw_eof &&
+		    refill_raw(src, err))
+			return -1;
+		avail = src->raw_len - src->raw_pos;
+		if (!avail) {
+			if (src->gz_between)
+				return 0;
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "truncated gzip stream");
+		}
+		if (src->gz_between) {
+			/*
+			 * `cat a.gz b.gz` is a valid gzip file; anything
+			 * else after a member is not, and silently
+			 * ignoring it could hide a damaged file.
+			 */
+			if (avail < 2 && !src->raw_eof) {
+				if (refill_raw(src, err))
+					return -1;
+				continue;
+			}
+			if (avail < 2 || src->raw[src->raw_pos] != 0x1f ||
+			    src->raw[src->raw_pos + 1] != 0x8b)
+				return source_fail(src, err, SPAA_E_DECOMPRESS,
+						   "trailing garbage after gzip stream");
+			if (inflateReset(&src->zs) != Z_OK)
+				return source_fail(src, err, SPAA_E_INTERNAL,
+						   "cannot reset zlib stream");
+			src->gz_between = 0;
+		}
+
+		/* zlib counts in uInt */
+		if (out_space > UINT_MAX)
+			out_space = UINT_MAX;
+		src->zs.next_in = src->raw + src->raw_pos;
+		src->zs.avail_in = (uInt)avail;
+		src->zs.next_out = (unsigned char *)out;
+		src->zs.avail_out = (uInt)out_space;
+		ret = inflate(&src->zs, Z_NO_FLUSH);
+		src->raw_pos = src->raw_len - src->zs.avail_in;
+		produced = out_space - src->zs.avail_out;
+		if (ret == Z_STREAM_END) {
+			src->gz_between = 1;
+		} else if (ret != Z_OK &&
+			   !(ret == Z_BUF_ERROR &&
+			     (produced || src->zs.avail_in < avail))) {
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "corrupt gzip data: %s",
+					   src->zs.msg ? src->zs.msg : zError(ret));
+		}
+		if (produced)
+			return (ssize_t)produced;
+	}
+}
+
+static ssize_t fill_zstd(struct source *src, char *out, size_t space,
+			 struct spaa_error *err)
+{
+	for (;;) {
+		ZSTD_inBuffer zin;
+		ZSTD_outBuffer zout;
+		size_t ret;
+
+		if (src->raw_pos == src->raw_len && !src->raw_eof &&
+		    refill_raw(src, err))
+			return -1;
+		/*
+		 * With no input left, a decoder that last said 0 is
+		 * between frames; asking it again would return a hint
+		 * for the next frame's header.
+		 */
+		if (src->raw_pos == src->raw_len && !src->zret)
+			return 0;
+		zin.src = src->raw;
+		zin.size = src->raw_len;
+		zin.pos = src->raw_pos;
+		zout.dst = out;
+		zout.size = space;
+		zout.pos = 0;
+		/*
+		 * Called even with no input left: the decoder may still
+		 * hold output that did not fit last time.
+		 */
+		ret = ZSTD_decompressStream(src->zd, &zout, &zin);
+		if (ZSTD_isError(ret))
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "corrupt zstd data: %s",
+					   ZSTD_getErrorName(ret));
+		src->raw_pos = zin.pos;
+		src->zret = ret;
+		if (zout.pos)
+			return (ssize_t)zout.pos;
+		/* nonzero: the frame wants input the file does not have */
+		if (src->raw_pos == src->raw_len && src->raw_eof && src->zret)
+			return source_fail(src, err, SPAA_E_DECOMPRESS,
+					   "truncated zstd stream");
+	}
+}
+
+static ssize_t source_fill(struct source *src, char *out, size_t space,
+			   struct spaa_error *err)
+{
+	switch (src->comp) {
+	case SPAA_COMP_GZIP:
+		return fill_gzip(src, out, space, err);
+	case SPAA_COMP_ZSTD:
+		return fill_zstd(src, out, space, err);
+	case SPAA_COMP_NONE:
+	default:
+		return fill_plain(src, out, space, err);
+	}
+}
+
+/* ---- the decoding thread ---- */
+
+/* Decodes the next block into b; counts its lines (see pipe_block). */
+static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
+{
+	struct pipeline *pl = in->pipe;
+	ssize_t r = 1;
+
+	/* a block at a time: few hand-overs, each worth the lock */
+	b->len = b->pos = 0;
+	while (b->len < PIPE_BLOCK / 2) {
+		r = source_fill(&in->src, b->data + b->len, PIPE_BLOCK - b->len, &b->err);
+		if (r <= 0)
+			break;
+		b->len += (size_t)r;
+	}
+	b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
+	b->bytes_read = in->src.bytes_read;
+	b->nscans = 0;
+	b->lineno = pl->scan_lineno;
+	b->partial = pl->scan_partial;
+	for (const char *p = b->data, *end = b->data + b->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		pl->scan_lineno++;
+	if (b->len)
+		pl->scan_partial = b->data[b->len - 1] != '\n';
+}
+
+/*
+ * Runs the scanner over the lines that lie wholly in block b (a line
+ * that began in an earlier block is left to the reader), each record
+ * with the number getline will give its line.
+ */
+static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
+			  const struct spaa_input_scanner *scan, size_t stride)
+{
+	const char *p = b->data, *end = b->data + b->len;
+	uint64_t lineno = b->lineno;
+
+	b->nscans = 0;
+	if (b->partial) {
+		const char *nl = memchr(p, '\n', b->len);
+
+		if (!nl)
+			return;
+		lineno++;
+		p = nl + 1;
+	}
+	for (const char *nl; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+		size_t len = (size_t)(nl - p);
+		unsigned char *e;
+
+		lineno++;
+		if (len && p[len - 1] == '\r')
+			len--;
+		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
+		e = b->scans + b->nscans * stride;
+		if (scan->scan(scan->ctx, p, len, e + sizeof(uint64_t))) {
+			memcpy(e, &lineno, sizeof(uint64_t));
+			b->nscans++;
+		}
+	}
+	if (scan->batch && b->nscans) {
+		pthread_mutex_lock(&pl->scan_lock);
+		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
+		pthread_mutex_unlock(&pl->scan_lock);
+	}
+}
+
+/*
+ * The newest full block the reader has not taken, or NULL; under lock.
+ * Newest: the reader comes to the oldest first, and a block it reaches
+ * while it is being scanned costs it a wait.
+ */
+static struct pipe_block *pipeline_unscanned(struct pipeline *pl)
+{
+	for (unsigned i = pl->count; i-- > 0;) {
+		struct pipe_block *b = &pl->blocks[(pl->head + i) % PIPE_BLOCKS];
+
+		if (b->state == BLOCK_FULL)
+			return b;
+	}
+	return NULL;
+}
+
+static void *pipeline_run(void *arg)
+{
+	struct spaa_input *in = arg;
+	struct pipeline *pl = in->pipe;
+	unsigned tail = 0;
+	int ended = 0;
+
+	pthread_mutex_lock(&pl->lock);
+	while (!pl->stop) {
+		struct pipe_block *b;
+
+		if (!ended && pl->count < PIPE_BLOCKS) {
+			b = &pl->blocks[tail];
+			pthread_mutex_unlock(&pl->lock);
+			pipeline_fill_block(in, b);
+			pthread_mutex_lock(&pl->lock);
+			b->state = BLOCK_FULL;
+			ended = b->end != 0;
+			tail = (tail + 1) % PIPE_BLOCKS;
+			pl->count++;
+			pthread_cond_broadcast(&pl->changed);
+		} else if (in->scanning && (b = pipeline_unscanned(pl))) {
+			struct spaa_input_scanner scan = in->scan;
+			size_t stride = in->scan_stride;
+
+			b->state = BLOCK_SCANNING;
+			pthread_mutex_unlock(&pl->lock);
+			pipeline_scan(pl, b, &scan, stride);
+			pthread_mutex_lock(&pl->lock);
+			b->state = BLOCK_SCANNED;
+			pthread_cond_broadcast(&pl->changed);
+		} else if (ended) {
+			break;
+		} else {
+			pthread_cond_wait(&pl->changed, &pl->lock);
+		}
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return NULL;
+}
+
+/* Starts decoding in a thread; returns -1 (and reading stays inline) if not. */
+static int pipeline_start(struct spaa_input *in)
+{
+	struct pipeline *pl = spaa_xcalloc(1, sizeof(*pl));
+
+	for (int i = 0; i < PIPE_BLOCKS; i++)
+		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
+	pthread_mutex_init(&pl->lock, NULL);
+	pthread_mutex_init(&pl->scan_lock, NULL);
+	pthread_cond_init(&pl->changed, NULL);
+	/*
+	 * Where the thread starts: after the lines returned so far (sniffing
+	 * may have read a short one) and what is buffered.
+	 */
+	pl->scan_lineno = in->lineno;
+	for (const char *p = in->buf + in->pos, *end = in->buf + in->len;
+	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		pl->scan_lineno++;
+	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
+	in->pipe = pl;
+	if (pthread_create(&pl->thread, NULL, pipeline_run, in)) {
+		in->pipe = NULL;
+		pthread_mutex_destroy(&pl->lock);
+		pthread_mutex_destroy(&pl->scan_lock);
+		pthread_cond_destroy(&pl->changed);
+		for (int i = 0; i < PIPE_BLOCKS; i++)
+			free(pl->blocks[i].data);
+		free(pl);
+		return -1;
+	}
+	return 0;
+}
+
+static void pipeline_free(struct pipeline *pl)
+{
+	if (!pl)
+		return;
+	pthread_mutex_lock(&pl->lock);
+	pl->stop = 1;
+	pthread_cond_broadcast(&pl->changed);
+	pthread_mutex_unlock(&pl->lock);
+	pthread_join(pl->thread, NULL);
+	pthread_mutex_destroy(&pl->lock);
+	pthread_mutex_destroy(&pl->scan_lock);
+	pthread_cond_destroy(&pl->changed);
+	for (int i = 0; i < PIPE_BLOCKS; i++) {
+		free(pl->blocks[i].data);
+		free(pl->blocks[i].scans);
+	}
+	free(pl);
+}
+
+/* Copies decoded bytes from the next full block: like source_fill. */
+static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
+			     struct spaa_error *err)
+{
+	struct pipeline *pl = in->pipe;
+	struct pipe_block *b;
+	size_t n;
+
+	pthread_mutex_lock(&pl->lock);
+	if (pl->held) {
+		/* every line wholly in it has been returned: see input_fill */
+		pl->held = 0;
+		pl->reading = 0;
+		pl->cursor = 0;
+		pl->head = (pl->head + 1) % PIPE_BLOCKS;
+		pl->count--;
+		pthread_cond_broadcast(&pl->changed);
+	}
+	while (!pl->count ||
+	       (!pl->reading && pl->blocks[pl->head].state == BLOCK_SCANNING))
+		pthread_cond_wait(&pl->changed, &pl->lock);
+	b = &pl->blocks[pl->head];
+	if (!pl->reading) {
+		int scan = in->scanning && b->state == BLOCK_FULL;
+
+		pl->reading = 1;
+		b->state = BLOCK_TAKEN;
+		pthread_mutex_unlock(&pl->lock);
+		if (scan)
+			pipeline_scan(pl, b, &in->scan, in->scan_stride);
+	} else {
+		pthread_mutex_unlock(&pl->lock);
+	}
+	n = b->len - b->pos < space ? b->len - b->pos : space;
+	memcpy(out, b->data + b->pos, n);
+	b->pos += n;
+	in->bytes_read = b->bytes_read;
+	if (b->pos < b->len)
+		return (ssize_t)n;
+	if (b->end) {
+		/* the last block stays: later calls see the end again */
+		if (n)
+			return (ssize_t)n;
+		if (b->end < 0) {
+			*err = b->err;
+			return -1;
+		}
+		return 0;
+	}
+	pl->held = 1;
+	return (ssize_t)n;
+}
+
+/*
+ * Appends decoded data after [pos, len).  Returns the number of bytes
+ * added, 0 at the end of the stream, -1 on error (recorded on in).
+ */
+static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
+{
+	size_t pending = in->len - in->pos;
+	struct spaa_error e;
+	ssize_t r;
+
+	/*
+	 * Only an unfinished line is left (we fill when it has no LF), so
+	 * this moves less than one line per chunk.
+	 */
+	if (in->pos) {
+		if (pending)
+			memmove(in->buf, in->buf + in->pos, pending);
+		in->pos = 0;
+		in->len = pending;
+	}
+	if (in->len == in->cap) {
+		/*
+		 * One line fills the buffer.  The caller has checked it is
+		 * at most max_line + 1 bytes (with a CR), so growing to
+		 * max_line + 2 always leaves room to see the next byte.
+		 */
+		size_t limit = in->max_line + 2;
+		size_t ncap = in->cap <= limit / 2 ? in->cap * 2 : limit;
+
+		in->buf = spaa_xrealloc(in->buf, ncap + 1);
+		in->cap = ncap;
+	}
+	spaa_error_init(&e);
+	if (in->want_pipe) {
+		/*
+		 * Started at the first read rather than at open, so that a
+		 * scanner set in between sees every block.
+		 */
+		in->want_pipe = 0;
+		(void)pipeline_start(in);
+	}
+	if (in->pipe) {
+		r = pipeline_fill(in, in->buf + in->len, in->cap - in->len, &e);
+	} else {
+		r = source_fill(&in->src, in->buf + in->len, in->cap - in->len, &e);
+		in->bytes_read = in->src.bytes_read;
+	}
+	if (r < 0) {
+		/*
+		 * Read and decompression errors name the line being read:
+		 * every line before it came out whole (the decoding thread
+		 * runs ahead, but its error is seen only after its data).
+		 */
+		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL))
+			e.line = in->lineno + 1;
+		in->saved = e;
+		in->failed = 1;
+		if (err)
+			*err = e;
+		return -1;
+	}
+	in->len += (size_t)r;
+	return r;
+}
+
+static int line_too_long(struct spaa_input *in, struct spaa_error *err)
+{
+	return input_fail(in, err, SPAA_E_LIMIT, in->lineno + 1,
+			  "line %lu is longer than %zu bytes (SPAA_MAX_LINE)", in->lineno + 1,
+			  in->max_line);
+}
+
+int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
+		       struct spaa_error *err)
+{
+	if (in->failed) {
+		if (err)
+			*err = in->saved;
+		return -1;
+	}
+	for (;;) {
+		char *start = in->buf + in->pos;
+		size_t avail = in->len - in->pos;
+		char *nl = memchr(start + in->scanned, '\n',
+				  avail - in->scanned);
+		size_t n;
+		ssize_t r;
+
+		if (nl) {
+			n = (size_t)(nl - start);
+			in->pos += n + 1;
+			in->scanned = 0;
+			if (n && start[n - 1] == '\r')
+				n--;
+			if (n > in->max_line)
+				return line_too_long(in, err);
+			start[n] = '\0';
+			in->lineno++;
+			*line = start;
+			*len = n;
+			return 1;
+		}
+		in->scanned = avail;
+		/*
+		 * Checked before reading more, so memory stays near
+		 * max_line however long the hostile line is.  One byte of
+		 * slack for a CR whose LF has not arrived yet.
+		 */
+		if (avail > in->max_line + (avail && start[avail - 1] == '\r'))
+			return line_too_long(in, err);
+		if (in->eof) {
+			if (!avail)
+				return 0;
+			if (avail > in->max_line)
+				return line_too_long(in, err);
+			/* final line without LF; buf[len] is spare */
+			start[avail] = '\0';
+			in->pos = in->len;
+			in->scanned = 0;
+			in->lineno++;
+			*line = start;
+			*len = avail;
+			return 1;
+		}
+		r = input_fill(in, err);
+		if (r < 0)
+			return -1;
+		if (!r)
+			in->eof = 1;
+	}
+}
+
+/*
+ * Reads until the first 4 bytes are in (a pipe may deliver fewer per
+ * read) or the input ends, then picks the decoder from the magic.
+ */
+static int input_sniff(struct spaa_input *in, struct spaa_error *err)
+{
+	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	const unsigned char *b = (const unsigned char *)in->buf;
+
+	/* only the magic: the rest is for the decoding thread, if any */
+	while (in->len < 4 && !in->src.raw_eof) {
+		struct spaa_error e;
+		ssize_t r = source_read(&in->src, in->buf + in->len,
+					4 - in->len, &e);
+
+		if (r < 0)
+			return input_fail(in, err, e.code, in->lineno + 1, "%s", e.msg);
+		in->len += (size_t)r;
+		in->bytes_read = in->src.bytes_read;
+	}
+	/*
+	 * A skippable frame (magic 0x184D2A5?, little-endian) may come
+	 * first: pzstd starts every frame with one.
+	 */
+	if (in->len >= 4 && (!memcmp(b, zstd_magic, 4) ||
+			     ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
+			      b[2] == 0x4d && b[3] == 0x18)))
+		in->src.comp = SPAA_COMP_ZSTD;
+	else if (in->len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
+		in->src.comp = SPAA_COMP_GZIP;
+	else
+		return 0;
+
+	/* What was read is compressed: it becomes the raw buffer. */
+	in->src.raw = (unsigned char *)in->buf;
+	in->src.raw_len = in->len;
+	in->src.raw_pos = 0;
+	in->buf = spaa_xmalloc(in->cap + 1);
+	in->len = 0;
+
+	if (in->src.comp == SPAA_COMP_GZIP) {
+		/* 15 + 16: gzip wrapper only; we know it is gzip */
+		int ret = inflateInit2(&in->src.zs, 15 + 16);
+
+		if (ret != Z_OK)
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot initialise zlib: %s",
+					  zError(ret));
+		in->src.zs_live = 1;
+	} else {
+		size_t ret;
+
+		in->src.zd = ZSTD_createDCtx();
+		if (!in->src.zd)
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot create zstd context");
+		ret = ZSTD_DCtx_setParameter(in->src.zd, ZSTD_d_windowLogMax,
+					     INPUT_ZSTD_WINDOW_LOG_MAX);
+		if (ZSTD_isError(ret))
+			return input_fail(in, err, SPAA_E_INTERNAL, 0,
+					  "cannot configure zstd: %s",
+					  ZSTD_getErrorName(ret));
+		in->src.zret = 1;   /* a frame has started: its magic is here */
+	}
+	return 0;
+}
+
+int spaa_input_open(struct spaa_input **out, const char *path,
+		    const struct spaa_input_opts *opts, struct spaa_error *err)
+{
+	struct spaa_input *in;
+	struct stat st;
+
+	*out = NULL;
+	in = spaa_xcalloc(1, sizeof(*in));
+	in->src.fd = -1;
+	in->name = spaa_xstrdup(path);
+	in->src.name = in->name;
+	in->max_line = opts && opts->max_line ? opts->max_line
+		: SPAA_INPUT_MAX_LINE_DEFAULT;
+	if (in->max_line > INPUT_MAX_LINE_LIMIT)
+		in->max_line = INPUT_MAX_LINE_LIMIT;
+
+	if (!strcmp(path, "-")) {
+		in->src.fd = STDIN_FILENO;
+	} else {
+		/*
+		 * stat first: open(2) of a directory succeeds, and the
+		 * error should say what the path is, not how reading it
+		 * failed.
+		 */
+		if (stat(path, &st)) {
+			path_error(err, path, errno);
+			goto fail;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+			goto fail;
+		}
+		in->src.fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->src.fd < 0) {
+			path_error(err, path, errno);
+			goto fail;
+		}
+		in->own_fd = 1;
+	}
+	if (fstat(in->src.fd, &st)) {
+		path_error(err, path, errno);
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+		goto fail;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		/* stdin may already be partly read: progress is from here */
+		off_t at = lseek(in->src.fd, 0, SEEK_CUR);
+
+		if (at < 0 || at > st.st_size)
+			at = 0;
+		in->size = (uint64_t)(st.st_size - at);
+		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	}
+
+	in->cap = INPUT_CHUNK;
+	in->buf = spaa_xmalloc(in->cap + 1);
+	if (input_sniff(in, err))
+		goto fail;
+	/*
+	 * Decompression, and the read(2) calls of a plain file (their copy
+	 * out of the page cache is a tenth of an analysis' time), get a
+	 * thread of their own, except on stdin: a pipe may block in read(2)
+	 * forever, and closing early would then wait for it.  If the thread
+	 * cannot start, reading stays inline.
+	 */
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode);
+	*out = in;
+	return 0;
+fail:
+	spaa_input_close(in);
+	return -1;
+}
+
+int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
+		    size_t *len, struct spaa_error *err)
+{
+	if (in->failed) {
+		if (err)
+			*err = in->saved;
+		return -1;
+	}
+	/* input_fill moves [pos, len) to the front: nothing returned is lost */
+	while (!in->eof && in->len - in->pos < want &&
+	       (in->pos || in->len < in->cap)) {
+		ssize_t r = input_fill(in, err);
+
+		if (r < 0)
+			return -1;
+		if (!r)
+			in->eof = 1;
+	}
+	*data = in->buf + in->pos;
+	*len = in->len - in->pos;
+	return 0;
+}
+
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s)
+{
+	struct pipeline *pl = in->pipe;
+
+	if ((!pl && !in->want_pipe) || in->scanning) {
+		if (s->free_ctx)
+			s->free_ctx(s->ctx);
+		return 0;
+	}
+	if (pl)
+		pthread_mutex_lock(&pl->lock);
+	in->scan = *s;
+	in->scanning = 1;
+	in->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
+	if (pl)
+		pthread_mutex_unlock(&pl->lock);
+	return 1;
+}
+
+/* Entry cursor + k of the head block, or NULL. */
+static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
+{
+	const struct pipeline *pl = in->pipe;
+	const struct pipe_block *b;
+
+	if (!pl || !in->scanning || !pl->reading)
+		return NULL;
+	b = &pl->blocks[pl->head];
+	if (pl->cursor + k >= b->nscans)
+		return NULL;
+	return b->scans + (pl->cursor + k) * in->scan_stride;
+}
+
+const void *spaa_input_scanned(struct spaa_input *in)
+{
+	const unsigned char *e;
+	uint64_t line;
+
+	/* records are in line order and lines are read in order */
+	while ((e = scan_entry(in, 0))) {
+		memcpy(&line, e, sizeof(line));
+		if (line > in->lineno)
+			return NULL;
+		in->pipe->cursor++;
+		if (line == in->lineno)
+			return e + sizeof(uint64_t);
+	}
+	return NULL;
+}
+
+const void *spaa_input_scanned_ahead(const struct spaa_input *in, size_t k)
+{
+	const unsigned char *e = k ? scan_entry(in, k - 1) : NULL;
+
+	return e ? e + sizeof(uint64_t) : NULL;
+}
+
+unsigned long spaa_input_lineno(const struct spaa_input *in)
+{
+	return in->lineno;
+}
+
+const char *spaa_input_name(const struct spaa_input *in)
+{
+	return in->name;
+}
+
+enum spaa_compression spaa_input_compression(const struct spaa_input *in)
+{
+	return in->src.comp;
+}
+
+uint64_t spaa_input_bytes_read(const struct spaa_input *in)
+{
+	return in->bytes_read;
+}
+
+uint64_t spaa_input_size(const struct spaa_input *in)
+{
+	return in->size;
+}
+
+void spaa_input_close(struct spaa_input *in)
+{
+	if (!in)
+		return;
+	pipeline_free(in->pipe);
+	if (in->scanning && in->scan.free_ctx)
+		in->scan.free_ctx(in->scan.ctx);
+	if (in->own_fd && in->src.fd >= 0)
+		close(in->src.fd);
+	if (in->src.zs_live)
+		inflateEnd(&in->src.zs);
+	ZSTD_freeDCtx(in->src.zd);
+	free(in->src.raw);
+	free(in->buf);
+	free(in->name);
+	free(in);
+}
+
+/* ---- directory expansion ---- */
+
+static int has_suffix(const char *s, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	return len > n && !memcmp(s + len - n, suffix, n);
+}
+
+static int is_spaa_name(const char *name)
+{
+	static const char *const suffixes[] = {
+		".spaa", ".spaa.gz", ".spaa.zst",
+		".ndjson", ".ndjson.gz", ".ndjson.zst",
+	};
+	size_t len = strlen(name);
+	size_t i;
+
+	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (has_suffix(name, len, suffixes[i]))
+			return 1;
+	return 0;
+}
+
+/* dir + "/" + name[0..name_len) + suffix, without doubling a '/'. */
+static char *path_join(const char *dir, const char *name, size_t name_len,
+		       const char *suffix)
+{
+	size_t dl = strlen(dir), sl = strlen(suffix);
+	int sep = dl && dir[dl - 1] != '/';
+	char *p = spaa_xmalloc(dl + (size_t)sep + name_len + sl + 1);
+
+	memcpy(p, dir, dl);
+	if (sep)
+		p[dl] = '/';
+	memcpy(p + dl + sep, name, name_len);
+	memcpy(p + dl + sep + name_len, suffix, sl + 1);
+	return p;
+}
+
+/*
+ * 1 if path is a regular file, 0 if it is something else or vanished
+ * (a dangling symlink is not a profile), -1 on any other stat error.
+ */
+static int is_regular(const char *path, struct spaa_error *err)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
+			return 0;
+		return path_error(err, path, errno);
+	}
+	return S_ISREG(st.st_mode) ? 1 : 0;
+}
+
+static void pathlist_append(struct spaa_pathlist *list, char *path,
+			    enum spaa_path_kind kind)
+{
+	/* paths and kinds share alloc, so they grow together */
+	if (list->nr == list->alloc) {
+		size_t n = list->alloc ? list->alloc * 2 : 16;
+
+		list->paths = spaa_xrealloc(list->paths,
+					    n * sizeof(*list->paths));
+		list->kinds = spaa_xrealloc(list->kinds,
+					    n * sizeof(*list->kinds));
+		list->alloc = n;
+	}
+	list->paths[list->nr] = path;
+	list->kinds[list->nr] = kind;
+	list->nr++;
+}
+
+struct dir_entry {
+	char *path;
+	enum spaa_path_kind kind;
+};
+
+static int dir_entry_cmp(const void *a, const void *b)
+{
+	const struct dir_entry *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Classifies one directory entry.  Returns 1 with *entry filled for a
+ * profile, 0 to skip it, -1 on error.
+ */
+static int classify_entry(const char *dir, const char *name,
+			  struct dir_entry *entry, struct spaa_error *err)
+{
+	size_t len = strlen(name);
+	char *path = NULL, *sibling = NULL;
+	int r;
+
+	if (is_spaa_name(name)) {
+		entry->kind = SPAA_PATH_SPAA;
+	} else if (has_suffix(name, len, ".json")) {
+		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
+		entry->kind = SPAA_PATH_SPX;
+		sibling = path_join(dir, name, len - 5, ".txt.gz");
+		r = is_regular(sibling, err);
+		free(sibling);
+		if (r <= 0)
+			return r;
+	} else {
+		return 0;
+	}
+	path = path_join(dir, name, len, "");
+	r = is_regular(path, err);
+	if (r <= 0) {
+		free(path);
+		return r;
+	}
+	entry->path = path;
+	return 1;
+}
+
+/*
+ * 1 when name is an SPX event file whose metadata is missing: what a
+ * killed PHP process leaves, worth naming when nothing else is there.
+ */
+static int is_spx_orphan(const char *dir, const char *name)
+{
+	size_t len = strlen(name);
+	struct spaa_error ignored;
+	char *json;
+	int r;
+
+	if (!has_suffix(name, len, ".txt.gz"))
+		return 0;
+	json = path_join(dir, name, len - 7, ".json");
+	r = is_regular(json, &ignored);
+	free(json);
+	return r == 0;
+}
+
+static int expand_dir(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err)
+{
+	struct dir_entry *entries = NULL;
+	size_t nr = 0, alloc = 0, norphans = 0, i;
+	char text[256];
+	struct dirent *de;
+	DIR *dir;
+
+	dir = opendir(path);
+	if (!dir)
+		return path_error(err, path, errno);
+	for (;;) {
+		struct dir_entry entry;
+		int r;
+
+		errno = 0;
+		de = readdir(dir);
+		if (!de) {
+			if (errno) {
+				spaa_error_at(err, SPAA_E_IO, path, 0,
+					      "cannot read directory: %s",
+					      errno_text(errno, text,
+							 sizeof(text)));
+				goto fail;
+			}
+			break;
+		}
+		/* dot files: ".", "..", editor and VCS droppings */
+		if (de->d_name[0] == '.')
+			continue;
+		r = classify_entry(path, de->d_name, &entry, err);
+		if (r < 0)
+			goto fail;
+		if (!r) {
+			norphans += is_spx_orphan(path, de->d_name);
+			continue;
+		}
+		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
+		entries[nr++] = entry;
+	}
+	closedir(dir);
+	dir = NULL;
+
+	if (!nr && norphans) {
+		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
+			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
+			      norphans);
+		goto fail;
+	}
+	if (!nr) {
+		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
+			      "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)");
+		goto fail;
+	}
+	/* readdir order depends on the file system; runs must not */
+	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
+	for (i = 0; i < nr; i++)
+		pathlist_append(list, entries[i].path, entries[i].kind);
+	free(entries);
+	return 0;
+fail:
+	if (dir)
+		closedir(dir);
+	for (i = 0; i < nr; i++)
+		free(entries[i].path);
+	free(entries);
+	return -1;
+}
+
+/* path with suffix replaced by other, or NULL when path lacks suffix */
+static char *swap_suffix(const char *path, const char *suffix,
+			 const char *other)
+{
+	size_t len = strlen(path);
+
+	if (!has_suffix(path, len, suffix))
+		return NULL;
+	return path_join("", path, len - strlen(suffix), other);
+}
+
+/* Whether the first byte of path after blanks is '{' (JSON metadata). */
+static int starts_with_brace(const char *path)
+{
+	char buf[256];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	for (ssize_t i = 0; i < n; i++)
+		if (!isspace((unsigned char)buf[i]))
+			return buf[i] == '{';
+	return 0;
+}
+
+/* Whether path's (decompressed) text starts with the line "[events]". */
+static int starts_with_events(const char *path)
+{
+	struct spaa_input *in;
+	char *line;
+	size_t len;
+	int r;
+
+	if (spaa_input_open(&in, path, NULL, NULL))
+		return 0;
+	r = spaa_input_getline(in, &line, &len, NULL) > 0 &&
+		!strcmp(line, "[events]");
+	spaa_input_close(in);
+	return r;
+}
+
+/*
+ * A file named on the command line is an SPX report (by name plus
+ * content) when it is KEY.json, KEY.txt.gz exists beside it and the
+ * file starts with '{'; or when it is KEY.txt.gz and KEY.json exists
+ * beside it or its text starts with "[events]" (a report without its
+ * metadata: the SPX reader says so).  *json is then the KEY.json path
+ * (owned by the caller).  Anything else is left to content: SPAA.
+ */
+static enum spaa_path_kind file_kind(const char *path, char **json)
+{
+	char *other;
+	int r;
+
+	if ((other = swap_suffix(path, ".json", ".txt.gz"))) {
+		r = is_regular(other, NULL) > 0 && starts_with_brace(path);
+		free(other);
+		if (r) {
+			*json = spaa_xstrdup(path);
+			return SPAA_PATH_SPX;
+		}
+	} else if ((other = swap_suffix(path, ".txt.gz", ".json"))) {
+		if (is_regular(other, NULL) > 0 || starts_with_events(path)) {
+			*json = other;
+			return SPAA_PATH_SPX;
+		}
+		free(other);
+	}
+	return SPAA_PATH_SPAA;
+}
+
+int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err)
+{
+	struct stat st;
+	char *json = NULL;
+
+	if (!strcmp(path, "-")) {
+		pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+		return 0;
+	}
+	if (stat(path, &st))
+		return path_error(err, path, errno);
+	if (S_ISDIR(st.st_mode))
+		return expand_dir(path, list, err);
+	if (file_kind(path, &json) == SPAA_PATH_SPX) {
+		pathlist_append(list, json, SPAA_PATH_SPX);
+		return 0;
+	}
+	pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+	return 0;
+}
+
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
+{
+	uint64_t total = 0;
+	size_t i;
+
+	for (i = 0; i < list->nr; i++) {
+		struct stat st;
+
+		char *events;
+
+		if (list->kinds[i] == SPAA_PATH_SPX &&
+		    (events = swap_suffix(list->paths[i], ".json", ".txt.gz"))) {
+			/* an SPX report is read from both of its files */
+			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
+			    st.st_size >= 0 &&
+			    spaa_add_u64(total, (uint64_t)st.st_size, &total)) {
+				free(events);
+				return UINT64_MAX;
+			}
+			free(events);
+		}
+		if (!strcmp(list->paths[i], "-") ||
+		    stat(list->paths[i], &st) || !S_ISREG(st.st_mode) ||
+		    st.st_size < 0)
+			continue;
+		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
+			return UINT64_MAX;
+	}
+	return total;
+}
+
+void spaa_pathlist_release(struct spaa_pathlist *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free(list->paths[i]);
+	free(list->paths);
+	free(list->kinds);
+	memset(list, 0, sizeof(*list));
+}

@@ -1,0 +1,176 @@
+/*
+ * input - opening profiles and reading them line by line.
+ *
+ * A path is a regular file, a directory (every profile inside it), or "-"
+ * for standard input.  Compression is recognised by magic bytes, never by
+ * name: zstd (28 B5 2F FD, or a skippable frame 5x 2A 4D 18 as pzstd
+ * writes first), gzip (1F 8B), anything else is plain text.
+ * Decompression streams through a fixed buffer, so memory does not grow
+ * with the file.  A compressed stream that ends early, holds corrupt data
+ * or is followed by garbage is an error: short data is never passed on as
+ * if it were the whole file.  Concatenated gzip members and zstd frames
+ * (what `cat a.gz b.gz` makes) are read as one stream.
+ *
+ * Lines end at LF; a CR before the LF is dropped.  A final line without LF
+ * is returned as a line.  A line longer than the configured maximum is an
+ * error naming the line number (memory stays bounded on hostile input).
+ */
+#ifndef SPAA_INPUT_H
+#define SPAA_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+
+/* Default bound on one line, in bytes (spaa_input_opts.max_line). */
+#define SPAA_INPUT_MAX_LINE_DEFAULT (64u << 20)
+
+enum spaa_compression {
+	SPAA_COMP_NONE,
+	SPAA_COMP_GZIP,
+	SPAA_COMP_ZSTD,
+};
+
+struct spaa_input_opts {
+	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+};
+
+struct spaa_input;
+
+/*
+ * Opens path ("-" = stdin, which is never closed by spaa_input_close) and
+ * sniffs its compression.  On success *out is a new reader owned by the
+ * caller (free with spaa_input_close).  Errors: SPAA_E_NOT_FOUND (no such
+ * path), SPAA_E_IO (permission, a directory, read error), SPAA_E_INTERNAL
+ * (the decompressor could not be set up).  opts may be NULL.
+ */
+int spaa_input_open(struct spaa_input **out, const char *path,
+		    const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * Reads the next line.  Returns 1 with *line (NUL-terminated, without the
+ * line ending; weak: valid until the next call) and *len set; 0 at a clean
+ * end of input; -1 on error (SPAA_E_IO, SPAA_E_DECOMPRESS, SPAA_E_LIMIT),
+ * with err naming the file and line.  The line buffer may be modified by
+ * the caller in place.  After 0 or -1, later calls return the same.
+ */
+int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
+		       struct spaa_error *err);
+
+/*
+ * Looks ahead without consuming anything: *data (weak: valid until the
+ * next call on in) points at the decoded bytes not yet returned by
+ * spaa_input_getline, at least want of them unless the input ends first
+ * or the line buffer is full (a peek never grows it); *len says how many.
+ * What a program uses to tell a format by content and then read the input
+ * from its first line, stdin included.  Returns 0, or -1 like getline
+ * (the error is then repeated by later calls).
+ */
+int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
+		    size_t *len, struct spaa_error *err);
+
+/*
+ * A line scanner: work on a line that needs nothing but the line, done a
+ * block of lines at a time, ahead of the reader by the decoding thread
+ * of a regular file (see spaa_input_open) when that thread has time, or
+ * by the reader when it comes to a block first.  scan gets each line
+ * (without its line ending, not NUL-terminated) and returns nonzero
+ * when it wrote a record of rec_size bytes to rec (8-byte aligned).
+ * scan may run on both threads at once and must not change ctx; batch
+ * calls (below) come one at a time, not in block order.  Neither touches
+ * anything but ctx and its arguments.
+ */
+struct spaa_input_scanner {
+	int (*scan)(void *ctx, const char *line, size_t len, void *rec);
+	/*
+	 * Optional: called after scan has run over the lines of a block
+	 * with the n records it wrote, stride bytes apart, while the
+	 * block's data is still there: for work better done in a batch,
+	 * such as table lookups that can be prefetched.
+	 */
+	void (*batch)(void *ctx, void *first, size_t n, size_t stride);
+	void *ctx;
+	void (*free_ctx)(void *ctx);    /* may be NULL */
+	size_t rec_size;
+};
+
+/*
+ * Has s run over the lines decoded from now on; ownership of s->ctx
+ * passes to in (free_ctx at spaa_input_close, or at once when this
+ * returns 0).  Returns 1, or 0 when nothing will be scanned: no decoding
+ * thread (standard input) or a scanner set already.  Set it before the
+ * first read: lines read before it and lines split across the thread's
+ * blocks are not scanned (a record is a shortcut, the line is always
+ * there).
+ */
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s);
+
+/*
+ * The record fn wrote for the line last returned by spaa_input_getline,
+ * or NULL.  Call it once per line, in order.  Weak: valid until the next
+ * getline or peek.
+ */
+const void *spaa_input_scanned(struct spaa_input *in);
+
+/*
+ * The record of the k-th scanned line after the one spaa_input_scanned
+ * returned last (k >= 1), if it is at hand, else NULL: for prefetching
+ * what that line will need.  Weak, like spaa_input_scanned.
+ */
+const void *spaa_input_scanned_ahead(const struct spaa_input *in, size_t k);
+
+/* Number of the line last returned (1-based), 0 before the first. */
+unsigned long spaa_input_lineno(const struct spaa_input *in);
+
+/* The path as given ("-" for stdin); weak. */
+const char *spaa_input_name(const struct spaa_input *in);
+
+enum spaa_compression spaa_input_compression(const struct spaa_input *in);
+
+/*
+ * Bytes consumed from the underlying file so far (compressed bytes for
+ * compressed input) and the file's size (0 when unknown, e.g. a pipe).
+ * Progress is bytes_read / size.
+ */
+uint64_t spaa_input_bytes_read(const struct spaa_input *in);
+uint64_t spaa_input_size(const struct spaa_input *in);
+
+/* Closes and frees in; accepts NULL. */
+void spaa_input_close(struct spaa_input *in);
+
+/* Name -> kind of profile, by extension, for directory listings. */
+enum spaa_path_kind {
+	SPAA_PATH_SPAA,         /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst] */
+	SPAA_PATH_SPX,          /* SPX metadata *.json with a sibling *.txt.gz */
+	SPAA_PATH_OTHER,
+};
+
+struct spaa_pathlist {
+	char **paths;           /* owned, each owned */
+	enum spaa_path_kind *kinds;
+	size_t nr, alloc;
+};
+
+/*
+ * Expands path into the profiles it names, appending to list.  A file (or
+ * "-") is appended as is with kind SPAA_PATH_SPAA, so content decides,
+ * except an SPX report named by either of its files: KEY.json when
+ * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
+ * when KEY.json exists beside it or its text starts with "[events]";
+ * either is appended as KEY.json with kind SPAA_PATH_SPX.  A directory
+ * contributes its SPAA files and SPX reports (not recursive), sorted by
+ * name so runs are deterministic; a directory
+ * with none is an error (SPAA_E_NO_PROFILE).  Errors: SPAA_E_NOT_FOUND,
+ * SPAA_E_IO, SPAA_E_NO_PROFILE.
+ */
+int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+		      struct spaa_error *err);
+
+/* Total size in bytes of the files in list (0 for stdin). */
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);
+
+void spaa_pathlist_release(struct spaa_pathlist *list);
+
+#endif

@@ -1,0 +1,54 @@
+/*
+ * output - writing a stream to a file or stdout, optionally compressed.
+ *
+ * The counterpart of input: bytes go through a fixed buffer into zlib's
+ * deflate (gzip framing) or zstd's streaming compressor, so memory does not
+ * grow with the output.  A file is written under a temporary name beside
+ * it and renamed into place by spaa_output_close, so a failed conversion
+ * never leaves a half-written file under the name asked for (and an input
+ * converted onto itself is read whole before it is replaced).  "-" is
+ * stdout, which is flushed but never closed.
+ */
+#ifndef SPAA_OUTPUT_H
+#define SPAA_OUTPUT_H
+
+#include <stddef.h>
+
+#include "model/error.h"
+#include "io/input.h"
+
+struct spaa_output;
+
+/*
+ * Opens path ("-" = stdout) for writing with compression comp; level 0
+ * means the library's default.  On success *out is owned by the caller:
+ * finish it with spaa_output_close (or spaa_output_abort).  Errors:
+ * SPAA_E_IO (cannot create the file), SPAA_E_INTERNAL (compressor set-up).
+ */
+int spaa_output_open(struct spaa_output **out, const char *path,
+		     enum spaa_compression comp, int level,
+		     struct spaa_error *err);
+
+/* Appends len bytes.  Returns 0, or -1 with SPAA_E_IO on a write error. */
+int spaa_output_write(struct spaa_output *out, const void *buf, size_t len,
+		      struct spaa_error *err);
+
+/* printf-style append; same returns. */
+int spaa_output_printf(struct spaa_output *out, struct spaa_error *err,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Ends the compressed stream, flushes, closes and (for a file) renames the
+ * temporary file into place; frees out in every case.  Returns 0 or -1
+ * with SPAA_E_IO; on failure the temporary file is removed.
+ */
+int spaa_output_close(struct spaa_output *out, struct spaa_error *err);
+
+/* Frees out, removing a temporary file; accepts NULL. */
+void spaa_output_abort(struct spaa_output *out);
+
+/* "none", "gzip", "zstd" -> compression; -1 for anything else. */
+int spaa_compression_parse(const char *name);
+
+#endif

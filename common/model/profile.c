@@ -1,0 +1,216 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/profile.h"
+#include "model/util.h"
+
+struct dso_key {
+	uint32_t name, build_id, is_kernel;
+};
+
+struct fn_key {
+	uint32_t name, dso;
+};
+
+struct thread_key {
+	int64_t pid, tid;
+};
+
+void spaa_profile_init(struct spaa_profile *p)
+{
+	memset(p, 0, sizeof(*p));
+	spaa_strtab_init(&p->strings);
+	spaa_map_init(&p->dso_map, sizeof(struct dso_key));
+	spaa_map_init(&p->fn_map, sizeof(struct fn_key));
+	spaa_map_init(&p->thread_map, sizeof(struct thread_key));
+	spaa_map_init(&p->totals, 2 * sizeof(uint32_t));
+}
+
+void spaa_profile_release(struct spaa_profile *p)
+{
+	spaa_strtab_release(&p->strings);
+	spaa_map_release(&p->dso_map);
+	spaa_map_release(&p->fn_map);
+	spaa_map_release(&p->thread_map);
+	spaa_map_release(&p->totals);
+	free(p->total_values);
+	free(p->files);
+	free(p->events);
+	free(p->dsos);
+	free(p->functions);
+	free(p->frames);
+	free(p->threads);
+	spaa_profile_release_stacks(p);
+	memset(p, 0, sizeof(*p));
+}
+
+void spaa_profile_release_stacks(struct spaa_profile *p)
+{
+	free(p->stacks);
+	free(p->records);
+	free(p->windows);
+	free(p->window_entries);
+	free(p->frame_pool);
+	free(p->weight_pool);
+	p->stacks = NULL;
+	p->records = NULL;
+	p->windows = NULL;
+	p->window_entries = NULL;
+	p->frame_pool = NULL;
+	p->weight_pool = NULL;
+	p->nstacks = p->nrecords = p->nwindows = p->nwindow_entries = 0;
+	p->nframe_pool = p->nweight_pool = 0;
+	p->stacks_alloc = p->records_alloc = p->windows_alloc = 0;
+	p->window_entries_alloc = p->frame_pool_alloc = p->weight_pool_alloc = 0;
+}
+
+uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name)
+{
+	for (uint32_t i = 0; i < p->nevents; i++)
+		if (!strcmp(spaa_str(p, p->events[i].name), name))
+			return i;
+	return SPAA_NONE;
+}
+
+uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,
+				 uint32_t build_id, bool is_kernel)
+{
+	struct dso_key k = { name, build_id, is_kernel };
+	bool created;
+	uint32_t i = spaa_map_intern(&p->dso_map, &k, &created);
+
+	if (created) {
+		SPAA_ALLOC_GROW(p->dsos, (size_t)i + 1, p->dsos_alloc);
+		p->dsos[i] = (struct spaa_dso){ name, build_id, is_kernel };
+	}
+	return i;
+}
+
+uint32_t spaa_profile_intern_function(struct spaa_profile *p, uint32_t name,
+				      uint32_t dso)
+{
+	struct fn_key k = { name, dso };
+	bool created;
+	uint32_t i = spaa_map_intern(&p->fn_map, &k, &created);
+
+	if (created) {
+		SPAA_ALLOC_GROW(p->functions, (size_t)i + 1, p->functions_alloc);
+		p->functions[i] = (struct spaa_function){ name, dso };
+	}
+	return i;
+}
+
+uint32_t spaa_profile_intern_thread(struct spaa_profile *p, int64_t pid,
+				    int64_t tid)
+{
+	struct thread_key k;
+	bool created;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.pid = pid;
+	k.tid = tid;
+	i = spaa_map_intern(&p->thread_map, &k, &created);
+	if (created) {
+		SPAA_ALLOC_GROW(p->threads, (size_t)i + 1, p->threads_alloc);
+		p->threads[i] = (struct spaa_thread){ pid, tid, 0 };
+	}
+	return i;
+}
+
+uint32_t spaa_profile_find_thread(const struct spaa_profile *p, int64_t pid,
+				  int64_t tid)
+{
+	struct thread_key k;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.pid = pid;
+	k.tid = tid;
+	i = spaa_map_find(&p->thread_map, &k);
+	return i == SPAA_MAP_NONE ? SPAA_NONE : i;
+}
+
+uint32_t spaa_profile_add_frames(struct spaa_profile *p, const uint32_t *frames,
+				 uint32_t n)
+{
+	uint32_t off = p->nframe_pool;
+
+	SPAA_ALLOC_GROW(p->frame_pool, (size_t)off + n, p->frame_pool_alloc);
+	/* n == 0 may come with NULL arrays, which memcpy must never get */
+	if (n)
+		memcpy(p->frame_pool + off, frames, (size_t)n * sizeof(*frames));
+	p->nframe_pool += n;
+	return off;
+}
+
+uint32_t spaa_profile_add_weights(struct spaa_profile *p,
+				  const struct spaa_weight *w, uint32_t n)
+{
+	uint32_t off = p->nweight_pool;
+
+	SPAA_ALLOC_GROW(p->weight_pool, (size_t)off + n, p->weight_pool_alloc);
+	/* "weights": [] is n == 0 with NULL arrays: see add_frames */
+	if (n)
+		memcpy(p->weight_pool + off, w, (size_t)n * sizeof(*w));
+	p->nweight_pool += n;
+	return off;
+}
+
+bool spaa_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
+		      uint32_t metric, uint64_t *value)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (p->weight_pool[off + i].metric == metric) {
+			*value = p->weight_pool[off + i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+uint32_t spaa_weights_unit(const struct spaa_profile *p, uint32_t off,
+			   uint32_t n, uint32_t metric)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (p->weight_pool[off + i].metric == metric)
+			return p->weight_pool[off + i].unit;
+	return 0;
+}
+
+int spaa_profile_add_total(struct spaa_profile *p, uint32_t event,
+			   uint32_t metric, uint64_t value)
+{
+	uint32_t key[2] = { event, metric };
+	bool created;
+	uint32_t i = spaa_map_intern(&p->totals, key, &created);
+
+	if (created) {
+		SPAA_ALLOC_GROW(p->total_values, (size_t)i + 1, p->totals_alloc);
+		p->total_values[i] = 0;
+	}
+	return spaa_add_u64(p->total_values[i], value, &p->total_values[i]);
+}
+
+uint64_t spaa_profile_total(const struct spaa_profile *p, uint32_t event,
+			    uint32_t metric)
+{
+	uint32_t key[2] = { event, metric };
+	uint32_t i = spaa_map_find(&p->totals, key);
+
+	return i == SPAA_MAP_NONE ? 0 : p->total_values[i];
+}
+
+void spaa_profile_cover_time(struct spaa_profile *p, int64_t start, int64_t end)
+{
+	if (!p->has_time) {
+		p->has_time = true;
+		p->time_start = start;
+		p->time_end = end;
+		return;
+	}
+	if (start < p->time_start)
+		p->time_start = start;
+	if (end > p->time_end)
+		p->time_end = end;
+}

@@ -1,0 +1,145 @@
+/*
+ * util - allocation, checked arithmetic and small helpers used everywhere.
+ *
+ * Allocation failure is the one condition common/ does not report through
+ * struct spaa_error: the spaa_x* allocators print one line on stderr and
+ * abort(), because every caller would otherwise need an error path for a
+ * condition nobody can recover from (git's xmalloc makes the same choice).
+ */
+#ifndef SPAA_UTIL_H
+#define SPAA_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/banned.h"
+
+void *spaa_xmalloc(size_t n);
+void *spaa_xcalloc(size_t nmemb, size_t size);
+void *spaa_xrealloc(void *p, size_t n);
+/* n bytes aligned on align (a power of two); freed with free(). */
+void *spaa_xaligned_alloc(size_t align, size_t n);
+/* Returns a malloc'ed copy of s; the caller owns it. */
+char *spaa_xstrdup(const char *s);
+char *spaa_xstrndup(const char *s, size_t n);
+
+#define SPAA_FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
+
+/*
+ * Grows array x (with *alloc slots) so that it holds at least nr elements;
+ * amortized doubling.  x may be NULL with *alloc == 0.
+ */
+#define SPAA_ALLOC_GROW(x, nr, alloc) \
+	do { \
+		if ((size_t)(nr) > (alloc)) { \
+			size_t spaa_new_ = (alloc) ? (alloc) * 2 : 16; \
+			if (spaa_new_ < (size_t)(nr)) \
+				spaa_new_ = (size_t)(nr); \
+			(x) = spaa_xrealloc((x), spaa_new_ * sizeof(*(x))); \
+			(alloc) = spaa_new_; \
+		} \
+	} while (0)
+
+/*
+ * A growing NUL-terminated string.  Zero-initialize it; s is NULL until
+ * something is added, then owned by the buffer: free(sb.s) or take it
+ * with spaa_sbuf_detach.
+ */
+struct spaa_sbuf {
+	char *s;
+	size_t len, alloc;
+};
+
+void spaa_sbuf_add(struct spaa_sbuf *sb, const char *s, size_t n);
+void spaa_sbuf_adds(struct spaa_sbuf *sb, const char *s);
+void spaa_sbuf_printf(struct spaa_sbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Takes the string (never NULL; the caller owns it); sb is empty again. */
+char *spaa_sbuf_detach(struct spaa_sbuf *sb);
+
+/*
+ * Sorts n elements of size bytes at base by cmp, which gets ctx: qsort
+ * with a context argument, which C11's qsort lacks.  A merge sort, so
+ * stable; it allocates n elements of scratch.
+ */
+void spaa_sort(void *base, size_t n, size_t size,
+	       int (*cmp)(const void *a, const void *b, const void *ctx),
+	       const void *ctx);
+
+/* Returns 0 and stores a + b in *out, or -1 if the sum overflows. */
+static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+	return __builtin_add_overflow(a, b, out) ? -1 : 0;
+}
+
+/*
+ * Parses a decimal integer that must fill the whole string (no sign for
+ * the unsigned variant, optional '-' for the signed one).  Returns 0 or -1.
+ */
+int spaa_parse_u64(const char *s, uint64_t *out);
+int spaa_parse_i64(const char *s, int64_t *out);
+
+/*
+ * Length of the valid UTF-8 sequence at s (1 to 4, n bytes available),
+ * its code point in *cp; or, when it is not valid, minus the length of
+ * its "maximal subpart": the longest prefix that could still have begun
+ * a valid sequence (at least one byte).  Replacing each maximal subpart
+ * by one U+FFFD is the practice Unicode recommends and what Python's
+ * "replace" and WHATWG decoders do, so a bad byte never swallows the
+ * valid characters after it.  Overlong forms, surrogates and code points
+ * above U+10FFFF are invalid.
+ */
+int spaa_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
+
+/*
+ * snprintf's "%.*f" (conv 'f') or "%.*g" (conv 'g') of a finite v, with
+ * "." as decimal point whatever LC_NUMERIC says.  Returns the length
+ * written (truncated to size - 1).
+ */
+size_t spaa_format_double(char *buf, size_t size, char conv, int precision,
+			  double v);
+
+/* A fast 64-bit hash for hash tables; never written to files. */
+uint64_t spaa_hash_bytes(const void *p, size_t n);
+
+#define SPAA_ONES ((uint64_t)0x0101010101010101ULL)
+#define SPAA_HIGHS ((uint64_t)0x8080808080808080ULL)
+
+/*
+ * For 8 bytes in w (as memcpy loads them): the high bit of each byte
+ * that is '"', '\\', below 0x20 or above 0x7f, the bytes a JSON string
+ * cannot take or give as they are.  The subtraction tricks can flag false
+ * positives, but only in bytes above a true hit, so the lowest flagged
+ * byte is exact.
+ */
+static inline uint64_t spaa_swar_special(uint64_t w)
+{
+	uint64_t q = w ^ (SPAA_ONES * '"');
+	uint64_t b = w ^ (SPAA_ONES * '\\');
+
+	return (((q - SPAA_ONES) & ~q) | ((b - SPAA_ONES) & ~b) |
+		((w - SPAA_ONES * 0x20) & ~w) | w) & SPAA_HIGHS;
+}
+
+/* The high bit of each byte of w that is not an ASCII digit (exact). */
+static inline uint64_t spaa_swar_nondigit(uint64_t w)
+{
+	/* a digit: high nibble 3, and a low nibble that + 6 stays below 16 */
+	uint64_t x = ((w & (SPAA_ONES * 0xf0)) ^ (SPAA_ONES * 0x30)) |
+		     (((w & (SPAA_ONES * 0x0f)) + SPAA_ONES * 0x06) & (SPAA_ONES * 0xf0));
+
+	/* nonzero bytes to their high bit; no carry crosses a byte */
+	return (((x & ~SPAA_HIGHS) + ~SPAA_HIGHS) | x) & SPAA_HIGHS;
+}
+
+/* Index of the first flagged byte in a nonzero spaa_swar_*() mask. */
+static inline size_t spaa_swar_first(uint64_t m)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	return (size_t)__builtin_clzll(m) / 8;
+#else
+	return (size_t)__builtin_ctzll(m) / 8;
+#endif
+}
+
+#endif

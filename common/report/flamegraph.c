@@ -1,0 +1,809 @@
+/*
+ * flamegraph - the call-tree trie, its layout and the SVG writer.
+ * The rules (layout, colours, what a differential graph shows) are in
+ * flamegraph.h; this file says why where it is not obvious.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/flamegraph.h"
+#include "model/map.h"
+#include "model/util.h"
+
+#define PAD 10          /* px left and right of the frames */
+#define FRAME_H 16      /* px per depth level */
+#define TOP 72          /* px above the frames: title, what, notes */
+#define BOTTOM 28       /* px below: details and matched share */
+#define CHAR_W 6.7      /* px per character of the 11 px monospace labels */
+#define TITLE_CHAR_W 10.4       /* and of the 17 px title */
+#define STR_(x) #x
+#define STR(x) STR_(x)  /* the script shares the numbers above */
+
+struct flame_key {
+	uint32_t parent, name;
+};
+
+struct flame_node {
+	uint32_t name, dso;     /* string indices (dso 0: unknown) */
+	uint32_t parent;        /* SPAA_MAP_NONE for the root */
+	uint32_t depth;
+	enum spaa_flame_kind kind;
+	uint64_t weight, base;  /* totals: target, baseline */
+};
+
+struct spaa_flame {
+	struct spaa_strtab strs;
+	struct spaa_map index;          /* flame_key -> node, dense */
+	struct flame_node *nodes;       /* owned, by index */
+	size_t alloc;
+	uint32_t cur;
+};
+
+static uint32_t node_intern(struct spaa_flame *fg, uint32_t parent, uint32_t name,
+			    uint32_t dso, enum spaa_flame_kind kind)
+{
+	struct flame_key k;
+	bool created;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.parent = parent;
+	k.name = name;
+	i = spaa_map_intern(&fg->index, &k, &created);
+	if (created) {
+		SPAA_ALLOC_GROW(fg->nodes, (size_t)i + 1, fg->alloc);
+		fg->nodes[i] = (struct flame_node){
+			.name = name, .dso = dso, .parent = parent,
+			.depth = parent == SPAA_MAP_NONE ? 0 : fg->nodes[parent].depth + 1,
+			.kind = kind,
+		};
+	}
+	return i;
+}
+
+struct spaa_flame *spaa_flame_new(void)
+{
+	struct spaa_flame *fg = spaa_xcalloc(1, sizeof(*fg));
+
+	spaa_strtab_init(&fg->strs);
+	spaa_map_init(&fg->index, sizeof(struct flame_key));
+	node_intern(fg, SPAA_MAP_NONE, spaa_strtab_intern(&fg->strs, "all", 3), 0,
+		    SPAA_FLAME_USER);
+	return fg;
+}
+
+void spaa_flame_free(struct spaa_flame *fg)
+{
+	if (!fg)
+		return;
+	spaa_strtab_release(&fg->strs);
+	spaa_map_release(&fg->index);
+	free(fg->nodes);
+	free(fg);
+}
+
+void spaa_flame_begin(struct spaa_flame *fg)
+{
+	fg->cur = 0;
+}
+
+void spaa_flame_push(struct spaa_flame *fg, const char *name, size_t len,
+		     const char *dso, enum spaa_flame_kind kind)
+{
+	uint32_t n = spaa_strtab_intern(&fg->strs, name, len);
+	uint32_t d = dso && *dso ? spaa_strtab_intern(&fg->strs, dso, strlen(dso)) : 0;
+
+	fg->cur = node_intern(fg, fg->cur, n, d, kind);
+}
+
+int spaa_flame_add(struct spaa_flame *fg, uint64_t weight, uint64_t baseline,
+		   struct spaa_error *err)
+{
+	struct flame_node *root = &fg->nodes[0];
+	uint64_t w, b;
+
+	/* every frame's total is part of the root's: checking it suffices */
+	if (spaa_add_u64(root->weight, weight, &w) ||
+	    spaa_add_u64(root->base, baseline, &b))
+		return spaa_error_set(err, SPAA_E_LIMIT,
+				      "flame graph total weight overflows 64 bits");
+	for (uint32_t i = fg->cur; i != 0; i = fg->nodes[i].parent) {
+		fg->nodes[i].weight += weight;
+		fg->nodes[i].base += baseline;
+	}
+	root->weight = w;
+	root->base = b;
+	return 0;
+}
+
+uint64_t spaa_flame_total(const struct spaa_flame *fg)
+{
+	return fg->nodes[0].weight;
+}
+
+/* ---- classification ----------------------------------------------------- */
+
+static bool ends_with(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+enum spaa_flame_kind spaa_flame_classify(const char *dso, bool kernel)
+{
+	static const char *const script_ext[] = {
+		".js", ".mjs", ".py", ".php", ".rb", ".pl", ".lua", NULL,
+	};
+	const char *base;
+	size_t n;
+
+	if (kernel)
+		return SPAA_FLAME_KERNEL;
+	if (!dso || !*dso)
+		return SPAA_FLAME_USER;
+	n = strlen(dso);
+	if (!strncmp(dso, "[kernel", 7) || strstr(dso, "kallsyms") ||
+	    (dso[0] == '[' && ends_with(dso, n, ".ko]")))
+		return SPAA_FLAME_KERNEL;
+	base = strrchr(dso, '/');
+	base = base ? base + 1 : dso;
+	if ((!strncmp(base, "perf-", 5) && ends_with(dso, n, ".map")) ||
+	    !strncmp(dso, "[JIT]", 5) || strstr(dso, "jitted-") ||
+	    !strcmp(dso, "//anon") || !strncmp(dso, "[anon", 5))
+		return SPAA_FLAME_JIT;
+	/* "php": the pseudo-DSO of SPX reports; "node:": Node.js built-ins */
+	if (strstr(dso, "://") || !strncmp(dso, "node:", 5) || !strcmp(dso, "php"))
+		return SPAA_FLAME_INTERPRETED;
+	for (const char *const *s = script_ext; *s; s++)
+		if (ends_with(dso, n, *s))
+			return SPAA_FLAME_INTERPRETED;
+	if (strstr(base, ".so") || ends_with(dso, n, ".dylib") ||
+	    ends_with(dso, n, ".dll") || ends_with(dso, n, ".DLL"))
+		return SPAA_FLAME_LIBRARY;
+	return SPAA_FLAME_USER;
+}
+
+/* ---- text building ------------------------------------------------------ */
+
+/*
+ * The length of the character at s[0..n) (> 0) and its code point, U+FFFD
+ * for an invalid sequence (its maximal subpart, util.h) and for the two
+ * code points XML 1.0 excludes that UTF-8 allows, U+FFFE and U+FFFF.
+ */
+static size_t xml_char(const char *s, size_t n, uint32_t *cp)
+{
+	int k = spaa_utf8_seq((const unsigned char *)s, n, cp);
+
+	if (k < 0 || *cp == 0xFFFE || *cp == 0xFFFF)
+		*cp = 0xFFFD;
+	return k < 0 ? (size_t)-k : (size_t)k;
+}
+
+/* Characters s[0..n) shows as. */
+static size_t text_chars(const char *s, size_t n)
+{
+	size_t chars = 0;
+	uint32_t cp;
+
+	for (size_t i = 0; i < n; chars++)
+		i += xml_char(s + i, n - i, &cp);
+	return chars;
+}
+
+/*
+ * Appends at most max characters of s[0..n) as XML character data that
+ * is also safe inside a double-quoted attribute.
+ */
+static void sb_xml(struct spaa_sbuf *sb, const char *s, size_t n, size_t max)
+{
+	for (size_t i = 0, chars = 0; i < n && chars < max; chars++) {
+		uint32_t cp;
+		size_t k = xml_char(s + i, n - i, &cp);
+
+		switch (cp) {
+		case '&': spaa_sbuf_adds(sb, "&amp;"); break;
+		case '<': spaa_sbuf_adds(sb, "&lt;"); break;
+		case '>': spaa_sbuf_adds(sb, "&gt;"); break;
+		case '"': spaa_sbuf_adds(sb, "&quot;"); break;
+		case '\'': spaa_sbuf_adds(sb, "&apos;"); break;
+		case 0xFFFD: spaa_sbuf_adds(sb, "\xEF\xBF\xBD"); break;
+		default:
+			/* XML 1.0 allows no C0 control but tab/LF/CR: all become blanks */
+			if (cp < 0x20 || cp == 0x7F)
+				spaa_sbuf_adds(sb, " ");
+			else
+				spaa_sbuf_add(sb, s + i, k);
+		}
+		i += k;
+	}
+}
+
+static void sb_xml_str(struct spaa_sbuf *sb, const char *s)
+{
+	sb_xml(sb, s, strlen(s), SIZE_MAX);
+}
+
+/* ---- values in human units ---------------------------------------------- */
+
+/* v with 3 significant digits at most, then the unit ("12.3 ms"). */
+static void scaled(struct spaa_sbuf *sb, double v, const char *const *units,
+		   const double *steps, size_t nunits, const char *suffix)
+{
+	double a = fabs(v);
+	size_t u = 0;
+
+	while (u + 1 < nunits && a >= steps[u + 1] * 0.9995)
+		u++;
+	a = v / steps[u];
+	spaa_sbuf_printf(sb, "%.*f %s%s", fabs(a) < 9.995 ? 2 : fabs(a) < 99.95 ? 1 : 0,
+		  a, units[u], suffix);
+}
+
+/* A weight v (class units of sem) for people: "12.3 ms", "4.50 MiB". */
+static void human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem, double v)
+{
+	static const char *const time_u[] = { "ns", "us", "ms", "s" };
+	static const double time_s[] = { 1, 1e3, 1e6, 1e9 };
+	static const char *const size_u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	static const double size_s[] = { 1, 1024.0, 1048576.0, 1073741824.0,
+					 1099511627776.0 };
+	static const char *const si_u[] = { "", "k", "M", "G", "T" };
+	static const double si_s[] = { 1, 1e3, 1e6, 1e9, 1e12 };
+
+	if (sem && sem->cls == SPAA_MC_DURATION) {
+		if (fabs(v) < 999.5)
+			spaa_sbuf_printf(sb, "%.0f ns", v);
+		else
+			scaled(sb, v, time_u, time_s, 4, "");
+	} else if (sem && sem->cls == SPAA_MC_SIZE) {
+		if (fabs(v) < 1023.5)
+			spaa_sbuf_printf(sb, "%.0f B", v);
+		else
+			scaled(sb, v, size_u, size_s, 5, "");
+	} else {
+		const char *unit = sem && sem->cls == SPAA_MC_NUMBER ? sem->unit : "";
+
+		if (fabs(v) < 9999.5)
+			spaa_sbuf_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
+		else
+			scaled(sb, v, si_u, si_s, 5, unit);
+	}
+}
+
+static void signed_human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem,
+			 double v)
+{
+	spaa_sbuf_adds(sb, v > 0 ? "+" : v < 0 ? "-" : "");
+	human(sb, sem, fabs(v));
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+/* ---- colours ------------------------------------------------------------ */
+
+struct rgb {
+	unsigned char r, g, b;
+};
+
+static unsigned char channel(double p, double q, double t)
+{
+	double v;
+
+	t -= floor(t);
+	if (t < 1.0 / 6)
+		v = p + (q - p) * 6 * t;
+	else if (t < 0.5)
+		v = q;
+	else if (t < 2.0 / 3)
+		v = p + (q - p) * (2.0 / 3 - t) * 6;
+	else
+		v = p;
+	return (unsigned char)lround(v * 255);
+}
+
+/* h in degrees, s and l in [0, 1] */
+static struct rgb hsl(double h, double s, double l)
+{
+	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
+
+	h /= 360;
+	return (struct rgb){ channel(p, q, h + 1.0 / 3), channel(p, q, h),
+			     channel(p, q, h - 1.0 / 3) };
+}
+
+static struct rgb kind_colour(const struct spaa_flame *fg, const struct flame_node *n)
+{
+	static const struct { double h0, span, s; } band[] = {
+		[SPAA_FLAME_USER] = { 0, 14, 0.75 },
+		[SPAA_FLAME_KERNEL] = { 24, 14, 0.85 },
+		[SPAA_FLAME_LIBRARY] = { 48, 12, 0.80 },
+		[SPAA_FLAME_JIT] = { 92, 40, 0.55 },
+		[SPAA_FLAME_INTERPRETED] = { 172, 28, 0.55 },
+	};
+	uint32_t hue_of = n->dso ? n->dso : n->name;
+	uint64_t hh = spaa_hash_bytes(spaa_strtab_get(&fg->strs, hue_of),
+				      spaa_strtab_len(&fg->strs, hue_of));
+	uint64_t hl = spaa_hash_bytes(spaa_strtab_get(&fg->strs, n->name),
+				      spaa_strtab_len(&fg->strs, n->name));
+
+	return hsl(band[n->kind].h0 + (double)(hh % 1000) / 1000 * band[n->kind].span,
+		   band[n->kind].s, 0.58 + (double)(hl % 9) * 0.015);
+}
+
+/*
+ * Differential: red grew, blue shrank, paler for smaller changes; never
+ * so dark that the black label cannot be read (hence 60 at full strength
+ * and a blue that leans to sky blue).
+ */
+static struct rgb delta_colour(double delta, double max)
+{
+	unsigned char c = (unsigned char)lround(220 - 160 * (max > 0 ? fabs(delta) / max : 0));
+
+	if (delta > 0)
+		return (struct rgb){ 255, c, c };
+	if (delta < 0)
+		return (struct rgb){ c, (unsigned char)((c + 255) / 2), 255 };
+	return (struct rgb){ 224, 224, 224 };
+}
+
+/* ---- layout ------------------------------------------------------------- */
+
+static const char *const kind_names[] = {
+	[SPAA_FLAME_USER] = "native", [SPAA_FLAME_KERNEL] = "kernel",
+	[SPAA_FLAME_LIBRARY] = "library", [SPAA_FLAME_JIT] = "JIT",
+	[SPAA_FLAME_INTERPRETED] = "interpreted",
+};
+
+struct child {
+	const char *name;
+	uint32_t parent, node;
+};
+
+static int child_cmp(const void *a, const void *b)
+{
+	const struct child *x = a, *y = b;
+	int c;
+
+	if (x->parent != y->parent)
+		return x->parent < y->parent ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	return c ? c : (x->node > y->node) - (x->node < y->node);
+}
+
+/* Everything spaa_flame_write computes before writing, by node. */
+struct layout {
+	uint32_t n;
+	struct child *kids;     /* sorted by (parent, name) */
+	uint32_t *first;        /* kids[first[i] .. first[i + 1]) are i's */
+	uint64_t *x;            /* in weight units */
+	uint64_t *child_sum;    /* weight of the children */
+	uint64_t *gone;         /* baseline of the children absent from the target */
+	bool *drawn;
+	uint32_t max_depth;
+	uint64_t dropped, dropped_weight;       /* narrower than min_width */
+	uint64_t gone_paths, gone_weight;       /* baseline only */
+	double max_delta;
+};
+
+static void layout_release(struct layout *l)
+{
+	free(l->kids);
+	free(l->first);
+	free(l->x);
+	free(l->child_sum);
+	free(l->gone);
+	free(l->drawn);
+}
+
+static double px(uint64_t w, uint64_t total, double usable)
+{
+	return (double)w * usable / (double)total;
+}
+
+static void layout(const struct spaa_flame *fg, const struct spaa_flame_opts *o,
+		   double usable, struct layout *l)
+{
+	const struct flame_node *nd = fg->nodes;
+	uint64_t total = nd[0].weight;
+
+	l->n = fg->index.nr;
+	l->kids = spaa_xmalloc((size_t)l->n * sizeof(*l->kids));
+	l->first = spaa_xcalloc((size_t)l->n + 1, sizeof(*l->first));
+	l->x = spaa_xcalloc(l->n, sizeof(*l->x));
+	l->child_sum = spaa_xcalloc(l->n, sizeof(*l->child_sum));
+	l->gone = spaa_xcalloc(l->n, sizeof(*l->gone));
+	l->drawn = spaa_xcalloc(l->n, sizeof(*l->drawn));
+	for (uint32_t i = 1; i < l->n; i++)
+		l->kids[i - 1] = (struct child){
+			spaa_strtab_get(&fg->strs, nd[i].name), nd[i].parent, i,
+		};
+	qsort(l->kids, l->n - 1, sizeof(*l->kids), child_cmp);
+	for (uint32_t k = 0; k + 1 < l->n; k++)
+		l->first[l->kids[k].parent + 1]++;
+	for (uint32_t i = 0; i < l->n; i++)
+		l->first[i + 1] += l->first[i];
+
+	/* a parent's index is below its children's: one pass in index order */
+	l->drawn[0] = true;
+	for (uint32_t p = 0; p < l->n; p++) {
+		uint64_t at = l->x[p];
+
+		for (uint32_t k = l->first[p]; k < l->first[p + 1]; k++) {
+			uint32_t c = l->kids[k].node;
+
+			l->x[c] = at;
+			at += nd[c].weight;
+			l->child_sum[p] += nd[c].weight;
+			if (!nd[c].weight) {
+				/* only the first frame of a path the target lacks */
+				if (nd[p].weight) {
+					l->gone[p] += nd[c].base;
+					l->gone_paths++;
+					l->gone_weight += nd[c].base;
+				}
+				continue;
+			}
+			l->drawn[c] = l->drawn[p] && px(nd[c].weight, total, usable) >= o->min_width;
+			if (l->drawn[p] && !l->drawn[c]) {
+				l->dropped++;
+				l->dropped_weight += nd[c].weight;
+			}
+			if (l->drawn[c] && nd[c].depth > l->max_depth)
+				l->max_depth = nd[c].depth;
+		}
+	}
+	if (o->cmp)
+		for (uint32_t i = 1; i < l->n; i++) {
+			struct spaa_cmp_delta d;
+
+			if (!l->drawn[i])
+				continue;
+			spaa_cmp_compute(o->cmp, nd[i].base, nd[i].weight, &d);
+			if (fabs(d.delta) > l->max_delta)
+				l->max_delta = fabs(d.delta);
+		}
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* The embedded script: zoom, search, details; see flamegraph.h. */
+static const char script[] =
+	"<script type=\"text/ecmascript\"><![CDATA[\n"
+	"(function () {\n"
+	"\"use strict\";\n"
+	"var svg = document.documentElement;\n"
+	"var PAD = " STR(PAD) ", FULL = +svg.getAttribute(\"width\") - 2 * PAD;\n"
+	"var FRAME_H = " STR(FRAME_H) ", CHAR_W = " STR(CHAR_W) ";\n"
+	"var EPS = 0.02, HIGHLIGHT = \"rgb(230,0,230)\";\n"
+	"var details = document.getElementById(\"details\");\n"
+	"var matched = document.getElementById(\"matched\");\n"
+	"var unzoom = document.getElementById(\"unzoom\");\n"
+	"var searchBtn = document.getElementById(\"search\");\n"
+	"var frames = [], re = null;\n"
+	"var gs = document.getElementById(\"frames\").getElementsByTagName(\"g\");\n"
+	"for (var i = 0; i < gs.length; i++) {\n"
+	"  var g = gs[i], r = g.getElementsByTagName(\"rect\")[0];\n"
+	"  var lines = g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\");\n"
+	"  frames.push({ g: g, r: r, t: g.getElementsByTagName(\"text\")[0],\n"
+	"    x: +r.getAttribute(\"x\"), w: +r.getAttribute(\"width\"),\n"
+	"    y: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
+	"    name: lines[0], info: lines.join(\"  |  \") });\n"
+	"}\n"
+	"var root = frames[0];\n"
+	"frames.forEach(function (f) {\n"
+	"  f.depth = Math.round((root.y - f.y) / FRAME_H);\n"
+	"  f.g.addEventListener(\"mouseover\", function () { details.textContent = f.info; });\n"
+	"  f.g.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
+	"  f.g.addEventListener(\"click\", function () { zoom(f); });\n"
+	"});\n"
+	/* the same truncation as the C writer's label() */
+	"function label(f, w) {\n"
+	"  var c = Array.from(f.name), room = w - 6;\n"
+	"  if (c.length * CHAR_W <= room) return f.name;\n"
+	"  var k = Math.floor(room / CHAR_W) - 2;\n"
+	"  return k < 1 ? \"\" : c.slice(0, k).join(\"\") + \"..\";\n"
+	"}\n"
+	"function zoom(z) {\n"
+	"  var s = FULL / z.w;\n"
+	"  frames.forEach(function (f) {\n"
+	"    var x = PAD, w = FULL, dim = false;\n"
+	"    if (f.depth >= z.depth && f.x >= z.x - EPS && f.x + f.w <= z.x + z.w + EPS) {\n"
+	"      x = PAD + (f.x - z.x) * s; w = f.w * s;\n"
+	"    } else if (f.depth < z.depth && f.x <= z.x + EPS && f.x + f.w >= z.x + z.w - EPS) {\n"
+	"      dim = true;\n"
+	"    } else {\n"
+	"      f.g.setAttribute(\"display\", \"none\");\n"
+	"      return;\n"
+	"    }\n"
+	"    f.g.removeAttribute(\"display\");\n"
+	"    f.g.setAttribute(\"opacity\", dim ? \"0.5\" : \"1\");\n"
+	"    f.r.setAttribute(\"x\", x.toFixed(2));\n"
+	"    f.r.setAttribute(\"width\", w.toFixed(2));\n"
+	"    f.t.setAttribute(\"x\", (x + 3).toFixed(2));\n"
+	"    f.t.textContent = label(f, w);\n"
+	"  });\n"
+	"  unzoom.setAttribute(\"display\", z === root ? \"none\" : \"inline\");\n"
+	"}\n"
+	"function search(term) {\n"
+	"  re = null;\n"
+	"  if (term) {\n"
+	"    try { re = new RegExp(term); }\n"
+	"    catch (e) { alert(\"not a regular expression: \" + term); }\n"
+	"  }\n"
+	"  var spans = [];\n"
+	"  frames.forEach(function (f) {\n"
+	"    var m = re !== null && re.test(f.name);\n"
+	"    f.r.setAttribute(\"fill\", m ? HIGHLIGHT : f.fill);\n"
+	"    if (m) spans.push([f.x, f.x + f.w]);\n"
+	"  });\n"
+	"  if (re === null) {\n"
+	"    matched.textContent = \" \";\n"
+	"    searchBtn.textContent = \"Search\";\n"
+	"    return;\n"
+	"  }\n"
+	/* nested matches (a recursive function) cover the same width once */
+	"  spans.sort(function (a, b) { return a[0] - b[0]; });\n"
+	"  var sum = 0, end = -Infinity;\n"
+	"  spans.forEach(function (v) {\n"
+	"    if (v[1] > end) { sum += v[1] - Math.max(v[0], end); end = v[1]; }\n"
+	"  });\n"
+	"  matched.textContent = \"Matched: \" + (100 * sum / root.w).toFixed(2) +\n"
+	"    \" % (\" + spans.length + \" frames)\";\n"
+	"  searchBtn.textContent = \"Reset search\";\n"
+	"}\n"
+	"function ask() {\n"
+	"  var t = prompt(\"Search for frames whose name matches (regular expression):\", \"\");\n"
+	"  if (t) search(t);\n"
+	"}\n"
+	"searchBtn.addEventListener(\"click\", function () { if (re) search(null); else ask(); });\n"
+	"unzoom.addEventListener(\"click\", function () { zoom(root); });\n"
+	"document.addEventListener(\"keydown\", function (e) {\n"
+	"  if ((e.ctrlKey && e.key === \"f\") || e.key === \"/\") { e.preventDefault(); ask(); }\n"
+	"  else if (e.key === \"Escape\") { zoom(root); search(null); }\n"
+	"});\n"
+	"})();\n"
+	"]]></script>\n";
+
+/*
+ * s[0..len) as XML text if it fits room px at char_w px per character,
+ * else its start and "..", or nothing when not even one character fits.
+ */
+static void fit(struct spaa_sbuf *sb, const char *s, size_t len, double room,
+		double char_w)
+{
+	long k;
+
+	if ((double)text_chars(s, len) * char_w <= room) {
+		sb_xml(sb, s, len, SIZE_MAX);
+		return;
+	}
+	k = (long)floor(room / char_w) - 2;
+	if (k < 1)
+		return;
+	sb_xml(sb, s, len, (size_t)k);
+	spaa_sbuf_adds(sb, "..");
+}
+
+/* The hover text: name, where the code is, then the numbers. */
+static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
+			const struct spaa_flame_opts *o, const struct layout *l,
+			uint32_t i)
+{
+	const struct flame_node *n = &fg->nodes[i];
+	uint64_t total = fg->nodes[0].weight;
+	double scale = o->sem ? o->sem->scale : 1;
+
+	sb_xml_str(sb, spaa_strtab_get(&fg->strs, n->name));
+	if (i) {
+		spaa_sbuf_adds(sb, "\n");
+		sb_xml_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
+		spaa_sbuf_printf(sb, " (%s)", kind_names[n->kind]);
+	}
+	spaa_sbuf_adds(sb, "\n");
+	if (o->cmp) {
+		struct spaa_cmp_delta d;
+
+		spaa_cmp_compute(o->cmp, n->base, n->weight, &d);
+		spaa_sbuf_adds(sb, "target ");
+		human(sb, o->sem, d.target);
+		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
+		human(sb, o->sem, d.base);
+		spaa_sbuf_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
+		signed_human(sb, o->sem, d.delta);
+		if (isfinite(d.relative))
+			spaa_sbuf_printf(sb, " (%+.1f %%)", 100 * d.relative);
+		else
+			spaa_sbuf_adds(sb, " (new)");
+		spaa_sbuf_printf(sb, ", share %+.2f points", 100 * d.share_delta);
+		if (l->gone[i]) {
+			spaa_cmp_compute(o->cmp, l->gone[i], 0, &d);
+			spaa_sbuf_adds(sb, "\ngone below, baseline ");
+			human(sb, o->sem, d.base);
+			spaa_sbuf_printf(sb, " (%.2f %%)", 100 * d.bshare);
+		}
+	} else {
+		spaa_sbuf_adds(sb, "total ");
+		human(sb, o->sem, (double)n->weight * scale);
+		spaa_sbuf_printf(sb, " (%.2f %%), self ", pct(n->weight, total));
+		human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
+		spaa_sbuf_printf(sb, " (%.2f %%)", pct(n->weight - l->child_sum[i], total));
+	}
+}
+
+static void frame(struct spaa_sbuf *sb, const struct spaa_flame *fg,
+		  const struct spaa_flame_opts *o, const struct layout *l,
+		  uint32_t i, double usable)
+{
+	const struct flame_node *n = &fg->nodes[i];
+	uint64_t total = fg->nodes[0].weight;
+	double x = PAD + px(l->x[i], total, usable), w = px(n->weight, total, usable);
+	unsigned y = TOP + (l->max_depth - n->depth) * FRAME_H;
+	struct rgb c;
+
+	if (o->cmp) {
+		struct spaa_cmp_delta d;
+
+		spaa_cmp_compute(o->cmp, n->base, n->weight, &d);
+		c = delta_colour(d.delta, l->max_delta);
+	} else {
+		c = i ? kind_colour(fg, n) : (struct rgb){ 200, 200, 200 };
+	}
+	spaa_sbuf_adds(sb, "<g><title>");
+	frame_title(sb, fg, o, l, i);
+	spaa_sbuf_printf(sb, "</title><rect x=\"%.2f\" y=\"%u\" width=\"%.2f\" height=\"%u\" "
+		  "fill=\"#%02x%02x%02x\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
+		  x, y, w, FRAME_H - 1, c.r, c.g, c.b, x + 3, y + 11.5);
+	/* the same room as label() of the script */
+	fit(sb, spaa_strtab_get(&fg->strs, n->name),
+	    spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
+	spaa_sbuf_adds(sb, "</text></g>\n");
+}
+
+/* The line under the title (plain text): the caller's words, the totals. */
+static void what_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
+		      const struct spaa_flame_opts *o)
+{
+	if (o->what) {
+		spaa_sbuf_adds(sb, o->what);
+		spaa_sbuf_adds(sb, "; ");
+	}
+	if (o->cmp) {
+		spaa_sbuf_adds(sb, "target total ");
+		human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
+		spaa_sbuf_adds(sb, ", baseline total ");
+		human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
+		spaa_sbuf_adds(sb, "; red grew, blue shrank");
+	} else {
+		spaa_sbuf_adds(sb, "total ");
+		human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
+	}
+}
+
+/* What the picture leaves out, said under the title (plain text). */
+static void note_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
+		      const struct spaa_flame_opts *o, const struct layout *l)
+{
+	if (l->dropped)
+		spaa_sbuf_printf(sb, "%" PRIu64 " frame%s narrower than %g px (%.2f %%) not drawn",
+			  l->dropped, l->dropped == 1 ? "" : "s", o->min_width,
+			  pct(l->dropped_weight, fg->nodes[0].weight));
+	if (o->cmp && l->gone_paths)
+		spaa_sbuf_printf(sb, "%s%" PRIu64 " call path%s only in the baseline (%.2f %% of it): "
+			  "no width here, see \"gone below\" in their callers",
+			  l->dropped ? "; " : "", l->gone_paths,
+			  l->gone_paths == 1 ? "" : "s", pct(l->gone_weight, fg->nodes[0].base));
+}
+
+static int flush(struct spaa_sbuf *sb, struct spaa_output *out, struct spaa_error *err)
+{
+	int ret = spaa_output_write(out, sb->s, sb->len, err);
+
+	sb->len = 0;
+	return ret;
+}
+
+int spaa_flame_write(const struct spaa_flame *fg,
+		     const struct spaa_flame_opts *opts,
+		     struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_flame_opts o = *opts;
+	struct layout l = { 0 };
+	struct spaa_sbuf sb = { 0 }, line = { 0 };
+	uint32_t *todo = NULL;
+	size_t ntodo = 0;
+	unsigned height;
+	double usable;
+	int ret = -1;
+
+	if (!o.width)
+		o.width = SPAA_FLAME_WIDTH_DEFAULT;
+	if (!o.title)
+		o.title = o.cmp ? "Differential flame graph" : "Flame graph";
+	if (o.cmp && !o.sem)
+		o.sem = &o.cmp->tsem;
+	if (o.width < 100 || o.width > 1000000)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "flame graph width %u px is not between 100 and 1000000",
+				      o.width);
+	if (!(o.min_width >= 0))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "flame graph minimum frame width must be >= 0 px");
+	if (!fg->nodes[0].weight)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "nothing to draw: the total weight is 0");
+	usable = o.width - 2 * PAD;
+	layout(fg, &o, usable, &l);
+	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
+
+	spaa_sbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+		  "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
+		  "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>",
+		  o.width, height, o.width, height);
+	sb_xml_str(&sb, o.title);
+	spaa_sbuf_adds(&sb, "</title>\n<style>\n"
+	       "text { font-family: monospace; font-size: 11px; fill: #000; }\n"
+	       "#title { font-size: 17px; }\n"
+	       "#what, #note { fill: #555; }\n"
+	       ".button { fill: #1a4f9c; cursor: pointer; }\n"
+	       "#frames g { cursor: pointer; }\n"
+	       "#frames text { pointer-events: none; }\n"
+	       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
+	       "</style>\n");
+	spaa_sbuf_printf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f0\"/>\n"
+		  "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
+		  o.width, height, o.width / 2);
+	/* the buttons take about 100 px on each side of the title */
+	fit(&sb, o.title, strlen(o.title), usable - 200, TITLE_CHAR_W);
+	spaa_sbuf_printf(&sb, "</text>\n<text id=\"what\" x=\"%u\" y=\"42\" text-anchor=\"middle\">",
+		  o.width / 2);
+	what_line(&line, fg, &o);
+	fit(&sb, line.s, line.len, usable, CHAR_W);
+	line.len = 0;
+	spaa_sbuf_printf(&sb, "</text>\n<text id=\"note\" x=\"%u\" y=\"58\" text-anchor=\"middle\">",
+		  o.width / 2);
+	note_line(&line, fg, &o, &l);
+	fit(&sb, line.s ? line.s : "", line.len, usable, CHAR_W);
+	spaa_sbuf_printf(&sb, "</text>\n"
+		  "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
+		  "<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
+		  "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n"
+		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n"
+		  "<g id=\"frames\">\n",
+		  PAD, o.width - PAD, PAD, height - 10, o.width - PAD, height - 10);
+	if (flush(&sb, out, err))
+		goto out;
+
+	/* depth first, siblings in name order, with an explicit stack */
+	todo = spaa_xmalloc((size_t)l.n * sizeof(*todo));
+	todo[ntodo++] = 0;
+	while (ntodo) {
+		uint32_t i = todo[--ntodo];
+
+		frame(&sb, fg, &o, &l, i, usable);
+		for (uint32_t k = l.first[i + 1]; k-- > l.first[i];)
+			if (l.drawn[l.kids[k].node])
+				todo[ntodo++] = l.kids[k].node;
+		if (sb.len >= 1 << 16 && flush(&sb, out, err))
+			goto out;
+	}
+	spaa_sbuf_adds(&sb, "</g>\n");
+	spaa_sbuf_adds(&sb, script);
+	spaa_sbuf_adds(&sb, "</svg>\n");
+	if (flush(&sb, out, err))
+		goto out;
+	ret = 0;
+out:
+	free(todo);
+	free(sb.s);
+	free(line.s);
+	layout_release(&l);
+	return ret;
+}

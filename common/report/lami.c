@@ -1,0 +1,1186 @@
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/jsonw.h"
+#include "report/lami.h"
+#include "model/util.h"
+
+/* ---- 1. options ------------------------------------------------------- */
+
+/*
+ * The common options live in their own table rather than in a struct
+ * lami_option array because three of them are not plain stores: --begin
+ * and --end also set has_begin/has_end, and --limit understands
+ * "unlimited".
+ */
+enum common_kind {
+	COMMON_FLAG,            /* the bool at off in struct lami_opts */
+	COMMON_BEGIN,
+	COMMON_END,
+	COMMON_LIMIT,
+	COMMON_FORMAT,
+	COMMON_PATH,            /* --test-compatibility */
+};
+
+struct common_option {
+	const char *name;
+	enum common_kind kind;
+	size_t off;
+	const char *argname;
+	const char *help;
+};
+
+#define FLAG_AT(field) COMMON_FLAG, offsetof(struct lami_opts, field), NULL
+
+static const struct common_option common_options[] = {
+	{ "begin", COMMON_BEGIN, 0, "TS",
+	  "ignore samples before TS (integer nanoseconds)" },
+	{ "end", COMMON_END, 0, "TS",
+	  "ignore samples after TS (integer nanoseconds)" },
+	{ "limit", COMMON_LIMIT, 0, "N",
+	  "write at most N rows per table, or 'unlimited' (the default)" },
+	{ "format", COMMON_FORMAT, 0, "FMT",
+	  "write results as lami (also: json; the default), text or csv" },
+	{ "output-progress", FLAG_AT(output_progress),
+	  "write progress lines before the results" },
+	{ "metadata", FLAG_AT(metadata),
+	  "write the LAMI metadata object and exit" },
+	{ "mi-version", FLAG_AT(mi_version),
+	  "write the LAMI version this program speaks and exit" },
+	{ "test-compatibility", COMMON_PATH, 0, "PATH",
+	  "say whether PATH can be analyzed and exit" },
+	{ "version", FLAG_AT(version),
+	  "show the program version and exit" },
+	{ "help", FLAG_AT(help),
+	  "show this help and exit" },
+};
+
+#define NCOMMON (sizeof(common_options) / sizeof(common_options[0]))
+
+void lami_strlist_release(struct lami_strlist *l)
+{
+	free(l->items);
+	memset(l, 0, sizeof(*l));
+}
+
+void lami_opts_release(struct lami_opts *o)
+{
+	SPAA_FREE_AND_NULL(o->paths);
+	o->npaths = 0;
+}
+
+static bool name_is(const char *name, const char *s, size_t len)
+{
+	return strlen(name) == len && !memcmp(name, s, len);
+}
+
+static const struct common_option *find_common(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++)
+		if (name_is(common_options[i].name, s, len))
+			return &common_options[i];
+	return NULL;
+}
+
+static const struct lami_option *find_extra(const struct lami_option *extra,
+					    const char *s, size_t len)
+{
+	for (; extra && extra->name; extra++)
+		if (name_is(extra->name, s, len))
+			return extra;
+	return NULL;
+}
+
+static int bad_value(struct spaa_error *err, const char *name,
+		     const char *value)
+{
+	return spaa_error_set(err, SPAA_E_USAGE,
+			      "invalid value '%s' for '--%s'", value, name);
+}
+
+static int set_common(struct lami_opts *o, const struct common_option *c,
+		      const char *value, struct spaa_error *err)
+{
+	switch (c->kind) {
+	case COMMON_FLAG:
+		*(bool *)((char *)o + c->off) = true;
+		return 0;
+	case COMMON_BEGIN:
+		if (spaa_parse_i64(value, &o->begin))
+			return bad_value(err, c->name, value);
+		o->has_begin = true;
+		return 0;
+	case COMMON_END:
+		if (spaa_parse_i64(value, &o->end))
+			return bad_value(err, c->name, value);
+		o->has_end = true;
+		return 0;
+	case COMMON_LIMIT:
+		if (!strcmp(value, "unlimited")) {
+			o->limit = LAMI_LIMIT_UNLIMITED;
+			return 0;
+		}
+		/*
+		 * 0 would leave every table empty, and tables without rows
+		 * are not written: better a usage error than "no data".
+		 */
+		if (spaa_parse_u64(value, &o->limit) || !o->limit)
+			return bad_value(err, c->name, value);
+		return 0;
+	case COMMON_FORMAT:
+		if (!strcmp(value, "lami") || !strcmp(value, "json"))
+			o->format = LAMI_FORMAT_LAMI;
+		else if (!strcmp(value, "text"))
+			o->format = LAMI_FORMAT_TEXT;
+		else if (!strcmp(value, "csv"))
+			o->format = LAMI_FORMAT_CSV;
+		else
+			return bad_value(err, c->name, value);
+		return 0;
+	case COMMON_PATH:
+		if (!*value)
+			return bad_value(err, c->name, value);
+		o->test_compat = value;
+		return 0;
+	}
+	return 0;
+}
+
+static int set_extra(const struct lami_option *x, const char *value,
+		     struct spaa_error *err)
+{
+	struct lami_strlist *l;
+
+	switch (x->kind) {
+	case LAMI_OPT_BOOL:
+		*(bool *)x->dest = true;
+		return 0;
+	case LAMI_OPT_STRING:
+		*(const char **)x->dest = value;
+		return 0;
+	case LAMI_OPT_U64:
+		if (spaa_parse_u64(value, x->dest))
+			return bad_value(err, x->name, value);
+		return 0;
+	case LAMI_OPT_I64:
+		if (spaa_parse_i64(value, x->dest))
+			return bad_value(err, x->name, value);
+		return 0;
+	case LAMI_OPT_LIST:
+		l = x->dest;
+		SPAA_ALLOC_GROW(l->items, l->nr + 1, l->alloc);
+		l->items[l->nr++] = value;
+		return 0;
+	}
+	return 0;
+}
+
+int lami_parse_args(int argc, char **argv, struct lami_opts *o,
+		    const struct lami_option *extra, struct spaa_error *err)
+{
+	size_t paths_alloc = 0;
+	bool options_done = false;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->limit = LAMI_LIMIT_UNLIMITED;
+#ifndef NDEBUG
+	for (const struct lami_option *x = extra; x && x->name; x++)
+		assert(!find_common(x->name, strlen(x->name)) &&
+		       "an analysis option shadows a LAMI option");
+#endif
+	for (i = 1; i < argc; i++) {
+		const char *arg = argv[i], *name, *eq, *value = NULL;
+		const struct common_option *c;
+		const struct lami_option *x = NULL;
+		bool takes_value;
+		size_t len;
+
+		if (options_done || arg[0] != '-' || !arg[1]) {
+			/* includes "-", stdin */
+			SPAA_ALLOC_GROW(o->paths, o->npaths + 1, paths_alloc);
+			o->paths[o->npaths++] = arg;
+			continue;
+		}
+		if (!strcmp(arg, "--")) {
+			options_done = true;
+			continue;
+		}
+		if (!strcmp(arg, "-h")) {
+			o->help = true;
+			continue;
+		}
+		if (arg[1] != '-') {
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "unknown option '%s'", arg);
+			goto fail;
+		}
+		name = arg + 2;
+		eq = strchr(name, '=');
+		len = eq ? (size_t)(eq - name) : strlen(name);
+		c = find_common(name, len);
+		if (!c)
+			x = find_extra(extra, name, len);
+		if (!c && !x) {
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "unknown option '--%.*s'", (int)len, name);
+			goto fail;
+		}
+		takes_value = c ? c->kind != COMMON_FLAG
+				: x->kind != LAMI_OPT_BOOL;
+		if (!takes_value && eq) {
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "option '--%.*s' takes no value",
+				       (int)len, name);
+			goto fail;
+		}
+		if (takes_value && eq) {
+			value = eq + 1;
+		} else if (takes_value) {
+			/*
+			 * The next argument is the value whatever it looks
+			 * like, so that "--begin -5" works.
+			 */
+			if (i + 1 >= argc) {
+				spaa_error_set(err, SPAA_E_USAGE,
+					       "option '--%s' needs a value",
+					       name);
+				goto fail;
+			}
+			value = argv[++i];
+		}
+		if (c ? set_common(o, c, value, err) : set_extra(x, value, err))
+			goto fail;
+	}
+	if (o->has_begin && o->has_end && o->begin > o->end) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--begin' (%" PRId64 ") is after '--end' (%" PRId64 ")",
+			       o->begin, o->end);
+		goto fail;
+	}
+	/* progress lines are LAMI: they would end up inside a table */
+	if (o->output_progress && o->format != LAMI_FORMAT_LAMI) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--output-progress' needs '--format lami'");
+		goto fail;
+	}
+	return 0;
+
+fail:
+	lami_opts_release(o);
+	return -1;
+}
+
+/* Writes "  --name ARG" padded to width, then the help text. */
+static void help_line(FILE *out, int width, const char *prefix,
+		      const char *name, const char *argname, const char *help)
+{
+	int n = fprintf(out, "  %s--%s%s%s", prefix, name,
+			argname ? " " : "", argname ? argname : "");
+
+	fprintf(out, "%*s%s\n", n < width + 4 ? width + 4 - n : 2, "", help);
+}
+
+static int help_width(const char *prefix, const char *name,
+		      const char *argname)
+{
+	return (int)(strlen(prefix) + 2 + strlen(name) +
+		     (argname ? 1 + strlen(argname) : 0));
+}
+
+static const char *help_prefix(const struct common_option *c)
+{
+	return c->kind == COMMON_FLAG &&
+	       c->off == offsetof(struct lami_opts, help) ? "-h, " : "";
+}
+
+void lami_help_write(FILE *out, const char *prog, const char *synopsis,
+		     const char *description, const struct lami_option *extra)
+{
+	const struct lami_option *x;
+	int width = 0, w;
+	size_t i;
+
+	for (i = 0; i < NCOMMON; i++) {
+		w = help_width(help_prefix(&common_options[i]),
+			       common_options[i].name, common_options[i].argname);
+		if (w > width)
+			width = w;
+	}
+	for (x = extra; x && x->name; x++) {
+		w = help_width("", x->name,
+			       x->kind == LAMI_OPT_BOOL ? NULL : x->argname);
+		if (w > width)
+			width = w;
+	}
+
+	fprintf(out, "usage: %s [OPTIONS]%s%s\n", prog,
+		synopsis ? " " : "", synopsis ? synopsis : "");
+	if (description)
+		fprintf(out, "\n%s\n", description);
+	fputs("\nLAMI options:\n", out);
+	for (i = 0; i < NCOMMON; i++)
+		help_line(out, width, help_prefix(&common_options[i]),
+			  common_options[i].name, common_options[i].argname,
+			  common_options[i].help);
+	if (extra && extra->name) {
+		fputs("\nAnalysis options:\n", out);
+		for (x = extra; x->name; x++)
+			help_line(out, width, "", x->name,
+				  x->kind == LAMI_OPT_BOOL ? NULL : x->argname,
+				  x->help);
+	}
+	fprintf(out, "\nSee %s(1).\n", prog);
+}
+
+/* ---- 2. metadata ------------------------------------------------------ */
+
+static const char *const class_names[] = {
+	[LAMI_MIXED] = "mixed",
+	[LAMI_STRING] = "string",
+	[LAMI_INT] = "int",
+	[LAMI_NUMBER] = "number",
+	[LAMI_BOOL] = "bool",
+	[LAMI_RATIO] = "ratio",
+	[LAMI_TIMESTAMP] = "timestamp",
+	[LAMI_TIME_RANGE] = "time-range",
+	[LAMI_DURATION] = "duration",
+	[LAMI_SIZE] = "size",
+	[LAMI_BITRATE] = "bitrate",
+	[LAMI_PROCESS] = "process",
+	[LAMI_PATH] = "path",
+	[LAMI_CPU] = "cpu",
+};
+
+const char *lami_class_name(enum lami_class c)
+{
+	assert((size_t)c < sizeof(class_names) / sizeof(class_names[0]));
+	return class_names[c];
+}
+
+#ifndef NDEBUG
+/* v0.1 defines "unit" for these column classes only. */
+static bool unit_allowed(enum lami_class c)
+{
+	return c == LAMI_STRING || c == LAMI_INT || c == LAMI_NUMBER ||
+	       c == LAMI_BOOL;
+}
+#endif
+
+static void write_column(struct jsonw *jw, const char *title,
+			 enum lami_class cls, const char *unit)
+{
+	assert((!unit || unit_allowed(cls)) && "unit on a column class without units");
+	jsonw_object_begin(jw);
+	if (title)
+		jsonw_kv_string(jw, "title", title);
+	/* written even for mixed: explicit beats TC's default */
+	jsonw_kv_string(jw, "class", lami_class_name(cls));
+	if (unit)
+		jsonw_kv_string(jw, "unit", unit);
+	jsonw_object_end(jw);
+}
+
+static void write_strings(struct jsonw *jw, const char *key,
+			  const char *const *v)
+{
+	if (!v)
+		return;
+	jsonw_key(jw, key);
+	jsonw_array_begin(jw);
+	for (; *v; v++)
+		jsonw_string(jw, *v);
+	jsonw_array_end(jw);
+}
+
+static void write_out(FILE *out, const struct jsonw *jw)
+{
+	fwrite(jw->buf, 1, jw->len, out);
+	fputc('\n', out);
+}
+
+void lami_metadata_write(FILE *out, const struct lami_meta *m)
+{
+	struct jsonw jw;
+	size_t i, j;
+
+	assert(m->title && m->nclasses > 0);
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	jsonw_key(&jw, "mi-version");
+	jsonw_object_begin(&jw);
+	jsonw_kv_i64(&jw, "major", 0);
+	jsonw_kv_i64(&jw, "minor", 1);
+	jsonw_object_end(&jw);
+	jsonw_key(&jw, "version");
+	jsonw_object_begin(&jw);
+	jsonw_kv_i64(&jw, "major", m->version_major);
+	jsonw_kv_i64(&jw, "minor", m->version_minor);
+	jsonw_kv_i64(&jw, "patch", m->version_patch);
+	if (m->version_extra)
+		jsonw_kv_string(&jw, "extra", m->version_extra);
+	jsonw_object_end(&jw);
+	jsonw_kv_string(&jw, "title", m->title);
+	if (m->description)
+		jsonw_kv_string(&jw, "description", m->description);
+	write_strings(&jw, "authors", m->authors);
+	if (m->url)
+		jsonw_kv_string(&jw, "url", m->url);
+	write_strings(&jw, "tags", m->tags);
+
+	jsonw_key(&jw, "table-classes");
+	jsonw_object_begin(&jw);
+	for (i = 0; i < m->nclasses; i++) {
+		const struct lami_table_class *tc = &m->classes[i];
+
+		/* TC rejects the whole metadata on a duplicate key */
+		for (j = 0; j < i; j++)
+			assert(strcmp(m->classes[j].name, tc->name) &&
+			       "duplicate table class name");
+		assert(tc->title && "TC requires a table class title");
+		jsonw_key(&jw, tc->name);
+		jsonw_object_begin(&jw);
+		jsonw_kv_string(&jw, "title", tc->title);
+		jsonw_key(&jw, "column-descriptions");
+		jsonw_array_begin(&jw);
+		for (j = 0; j < tc->ncolumns; j++)
+			write_column(&jw, tc->columns[j].title,
+				     tc->columns[j].cls, tc->columns[j].unit);
+		jsonw_array_end(&jw);
+		jsonw_object_end(&jw);
+	}
+	jsonw_object_end(&jw);
+	jsonw_object_end(&jw);
+	write_out(out, &jw);
+	jsonw_release(&jw);
+}
+
+/* ---- 3. results ------------------------------------------------------- */
+
+#define NO_STR SIZE_MAX
+
+/*
+ * One cell: 32 bytes.  Strings are offsets into the table's string
+ * buffer, so a table of a million cells costs a handful of allocations.
+ */
+struct lami_cell {
+	enum lami_cell_kind kind;
+	union {
+		int64_t i;              /* int, timestamp, duration, size, cpu */
+		double d;               /* number, ratio */
+		bool b;
+		size_t str;             /* string, path */
+		struct {
+			int64_t begin, end;
+		} range;
+		struct {
+			size_t name;    /* NO_STR: absent */
+			int64_t pid, tid;
+		} proc;
+	} u;
+};
+
+struct lami_column_override {
+	bool set;
+	enum lami_class cls;
+	char *unit;             /* owned, may be NULL */
+};
+
+struct lami_table {
+	const struct lami_table_class *cls;     /* weak */
+	int64_t begin, end;
+	char *title;                            /* owned; NULL: the class' */
+	struct lami_column_override *cols;      /* owned; NULL until set_column */
+	struct lami_cell *cells;                /* owned; row-major */
+	size_t ncells, cells_alloc;
+	size_t nrows;                           /* complete rows */
+	bool in_row;
+	char *strs;                             /* owned; NUL-separated strings */
+	size_t strs_len, strs_alloc;
+};
+
+struct lami_table *lami_table_new(const struct lami_table_class *cls,
+				  int64_t begin, int64_t end)
+{
+	struct lami_table *t = spaa_xcalloc(1, sizeof(*t));
+
+	assert(cls && cls->title);
+	assert(begin <= end && "a time range ends after it begins");
+	t->cls = cls;
+	t->begin = begin;
+	t->end = end;
+	return t;
+}
+
+void lami_table_free(struct lami_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	if (t->cols)
+		for (i = 0; i < t->cls->ncolumns; i++)
+			free(t->cols[i].unit);
+	free(t->cols);
+	free(t->title);
+	free(t->cells);
+	free(t->strs);
+	free(t);
+}
+
+void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap, ap2;
+	int n;
+
+	va_start(ap, fmt);
+	va_copy(ap2, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	assert(n >= 0);
+	free(t->title);
+	t->title = spaa_xmalloc((size_t)n + 1);
+	if ((size_t)n < sizeof(buf))
+		memcpy(t->title, buf, (size_t)n + 1);
+	else
+		vsnprintf(t->title, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	va_end(ap);
+}
+
+static enum lami_class column_class(const struct lami_table *t, size_t col)
+{
+	if (t->cols && t->cols[col].set)
+		return t->cols[col].cls;
+	return t->cls->columns[col].cls;
+}
+
+#ifndef NDEBUG
+/* R9 of lami_check.py: what each column class may hold. */
+static bool cell_fits(enum lami_class col, enum lami_cell_kind k)
+{
+	/* the column class each kind of cell belongs to */
+	static const enum lami_class cell_class[] = {
+		[LAMI_CELL_EMPTY] = LAMI_MIXED,
+		[LAMI_CELL_UNKNOWN] = LAMI_MIXED,
+		[LAMI_CELL_STRING] = LAMI_STRING,
+		[LAMI_CELL_INT] = LAMI_INT,
+		[LAMI_CELL_NUMBER] = LAMI_NUMBER,
+		[LAMI_CELL_BOOL] = LAMI_BOOL,
+		[LAMI_CELL_RATIO] = LAMI_RATIO,
+		[LAMI_CELL_TIMESTAMP] = LAMI_TIMESTAMP,
+		[LAMI_CELL_TIME_RANGE] = LAMI_TIME_RANGE,
+		[LAMI_CELL_DURATION] = LAMI_DURATION,
+		[LAMI_CELL_SIZE] = LAMI_SIZE,
+		[LAMI_CELL_PROCESS] = LAMI_PROCESS,
+		[LAMI_CELL_PATH] = LAMI_PATH,
+		[LAMI_CELL_CPU] = LAMI_CPU,
+	};
+
+	if (k == LAMI_CELL_EMPTY || k == LAMI_CELL_UNKNOWN || col == LAMI_MIXED)
+		return true;
+	if (col == LAMI_NUMBER)
+		return k == LAMI_CELL_NUMBER || k == LAMI_CELL_INT;
+	return cell_class[k] == col;
+}
+#endif
+
+void lami_table_set_column(struct lami_table *t, size_t col,
+			   enum lami_class cls, const char *unit)
+{
+	size_t ncol = t->cls->ncolumns;
+
+	assert(col < ncol);
+	assert(t->cls->columns[col].cls == LAMI_MIXED &&
+	       "only mixed columns are decided per run");
+	assert((!unit || unit_allowed(cls)) && "unit on a column class without units");
+	if (!t->cols)
+		t->cols = spaa_xcalloc(ncol, sizeof(*t->cols));
+	free(t->cols[col].unit);
+	t->cols[col].set = true;
+	t->cols[col].cls = cls;
+	t->cols[col].unit = unit ? spaa_xstrdup(unit) : NULL;
+#ifndef NDEBUG
+	/* cells added before the class was decided must fit it too */
+	for (size_t i = col; i < t->ncells; i += ncol)
+		assert(cell_fits(cls, t->cells[i].kind) &&
+		       "cell class does not fit its column");
+#endif
+}
+
+size_t lami_table_rows(const struct lami_table *t)
+{
+	return t->nrows;
+}
+
+void lami_row_begin(struct lami_table *t)
+{
+	assert(!t->in_row && "lami_row_begin twice");
+	t->in_row = true;
+}
+
+void lami_row_end(struct lami_table *t)
+{
+	assert(t->in_row && "lami_row_end without lami_row_begin");
+	assert(t->ncells == (t->nrows + 1) * t->cls->ncolumns &&
+	       "a row needs exactly one cell per column");
+	t->in_row = false;
+	t->nrows++;
+}
+
+static struct lami_cell *cell_add(struct lami_table *t, enum lami_cell_kind k)
+{
+	size_t col = t->ncells - t->nrows * t->cls->ncolumns;
+	struct lami_cell *c;
+
+	assert(t->in_row && "a cell outside lami_row_begin/lami_row_end");
+	assert(col < t->cls->ncolumns && "more cells than columns");
+	assert(cell_fits(column_class(t, col), k) &&
+	       "cell class does not fit its column");
+	(void)col;      /* only checked */
+	SPAA_ALLOC_GROW(t->cells, t->ncells + 1, t->cells_alloc);
+	c = &t->cells[t->ncells++];
+	memset(c, 0, sizeof(*c));
+	c->kind = k;
+	return c;
+}
+
+static size_t str_add(struct lami_table *t, const char *s)
+{
+	size_t off = t->strs_len, n = strlen(s) + 1;
+
+	SPAA_ALLOC_GROW(t->strs, t->strs_len + n, t->strs_alloc);
+	memcpy(t->strs + off, s, n);
+	t->strs_len += n;
+	return off;
+}
+
+void lami_cell_string(struct lami_table *t, const char *s)
+{
+	if (!s) {
+		lami_cell_empty(t);
+		return;
+	}
+	cell_add(t, LAMI_CELL_STRING)->u.str = str_add(t, s);
+}
+
+void lami_cell_int(struct lami_table *t, int64_t v)
+{
+	cell_add(t, LAMI_CELL_INT)->u.i = v;
+}
+
+void lami_cell_number(struct lami_table *t, double v)
+{
+	cell_add(t, LAMI_CELL_NUMBER)->u.d = v;
+}
+
+void lami_cell_bool(struct lami_table *t, bool v)
+{
+	cell_add(t, LAMI_CELL_BOOL)->u.b = v;
+}
+
+void lami_cell_ratio(struct lami_table *t, double v)
+{
+	cell_add(t, LAMI_CELL_RATIO)->u.d = v;
+}
+
+void lami_cell_timestamp(struct lami_table *t, int64_t ns)
+{
+	cell_add(t, LAMI_CELL_TIMESTAMP)->u.i = ns;
+}
+
+void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end)
+{
+	struct lami_cell *c = cell_add(t, LAMI_CELL_TIME_RANGE);
+
+	c->u.range.begin = begin;
+	c->u.range.end = end;
+}
+
+void lami_cell_duration(struct lami_table *t, int64_t ns)
+{
+	cell_add(t, LAMI_CELL_DURATION)->u.i = ns;
+}
+
+void lami_cell_size(struct lami_table *t, int64_t bytes)
+{
+	cell_add(t, LAMI_CELL_SIZE)->u.i = bytes;
+}
+
+void lami_cell_process(struct lami_table *t, const char *name, int64_t pid,
+		       int64_t tid)
+{
+	struct lami_cell *c = cell_add(t, LAMI_CELL_PROCESS);
+
+	c->u.proc.name = name ? str_add(t, name) : NO_STR;
+	c->u.proc.pid = pid;
+	c->u.proc.tid = tid;
+}
+
+void lami_cell_path(struct lami_table *t, const char *path)
+{
+	if (!path) {
+		lami_cell_empty(t);
+		return;
+	}
+	cell_add(t, LAMI_CELL_PATH)->u.str = str_add(t, path);
+}
+
+void lami_cell_cpu(struct lami_table *t, int64_t id)
+{
+	cell_add(t, LAMI_CELL_CPU)->u.i = id;
+}
+
+void lami_cell_unknown(struct lami_table *t)
+{
+	cell_add(t, LAMI_CELL_UNKNOWN);
+}
+
+void lami_cell_empty(struct lami_table *t)
+{
+	cell_add(t, LAMI_CELL_EMPTY);
+}
+
+void lami_results_init(struct lami_results *r)
+{
+	memset(r, 0, sizeof(*r));
+}
+
+void lami_results_add(struct lami_results *r, struct lami_table *t)
+{
+	if (!t)
+		return;
+	assert(!t->in_row && "table added in the middle of a row");
+	if (!t->nrows) {
+		/* v0.1 wants at least one row per table */
+		lami_table_free(t);
+		return;
+	}
+	SPAA_ALLOC_GROW(r->tables, r->nr + 1, r->alloc);
+	r->tables[r->nr++] = t;
+}
+
+void lami_results_release(struct lami_results *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr; i++)
+		lami_table_free(r->tables[i]);
+	free(r->tables);
+	lami_results_init(r);
+}
+
+/* Significant digits of numbers and ratios: enough, without 0.1+0.2 noise. */
+#define LAMI_DOUBLE_PRECISION 15
+
+#define LAMI_WRITE_CHUNK ((size_t)64 << 10)
+
+static void write_unknown(struct jsonw *jw)
+{
+	jsonw_object_begin(jw);
+	jsonw_kv_string(jw, "class", "unknown");
+	jsonw_object_end(jw);
+}
+
+static void write_value_object(struct jsonw *jw, const char *cls, int64_t v)
+{
+	jsonw_object_begin(jw);
+	jsonw_kv_string(jw, "class", cls);
+	jsonw_kv_i64(jw, "value", v);
+	jsonw_object_end(jw);
+}
+
+static void write_time_range(struct jsonw *jw, int64_t begin, int64_t end)
+{
+	jsonw_object_begin(jw);
+	jsonw_kv_string(jw, "class", "time-range");
+	jsonw_kv_i64(jw, "begin", begin);
+	jsonw_kv_i64(jw, "end", end);
+	jsonw_object_end(jw);
+}
+
+/*
+ * Values TC or the spec would reject are written as unknown objects:
+ * non-finite numbers (jsonw would write null, which means empty), a
+ * time range ending before it begins, a CPU id TC would read into a
+ * 32-bit int and wrap.  lami_table_cell reports them the same way.
+ */
+static bool written_unknown(const struct lami_cell *c)
+{
+	switch (c->kind) {
+	case LAMI_CELL_UNKNOWN:
+		return true;
+	case LAMI_CELL_NUMBER:
+	case LAMI_CELL_RATIO:
+		return !isfinite(c->u.d);
+	case LAMI_CELL_TIME_RANGE:
+		return c->u.range.end < c->u.range.begin;
+	case LAMI_CELL_CPU:
+		return c->u.i < INT32_MIN || c->u.i > INT32_MAX;
+	default:
+		return false;
+	}
+}
+
+static void write_cell(struct jsonw *jw, const struct lami_table *t,
+		       const struct lami_cell *c)
+{
+	if (written_unknown(c)) {
+		write_unknown(jw);
+		return;
+	}
+	switch (c->kind) {
+	case LAMI_CELL_EMPTY:
+	case LAMI_CELL_UNKNOWN:
+		jsonw_null(jw);
+		break;
+	case LAMI_CELL_STRING:
+		jsonw_string(jw, t->strs + c->u.str);
+		break;
+	case LAMI_CELL_INT:
+		jsonw_i64(jw, c->u.i);
+		break;
+	case LAMI_CELL_NUMBER:
+		jsonw_double(jw, LAMI_DOUBLE_PRECISION, c->u.d);
+		break;
+	case LAMI_CELL_BOOL:
+		jsonw_bool(jw, c->u.b);
+		break;
+	case LAMI_CELL_RATIO:
+		jsonw_object_begin(jw);
+		jsonw_kv_string(jw, "class", "ratio");
+		jsonw_kv_double(jw, "value", LAMI_DOUBLE_PRECISION, c->u.d);
+		jsonw_object_end(jw);
+		break;
+	case LAMI_CELL_TIMESTAMP:
+		write_value_object(jw, "timestamp", c->u.i);
+		break;
+	case LAMI_CELL_DURATION:
+		write_value_object(jw, "duration", c->u.i);
+		break;
+	case LAMI_CELL_SIZE:
+		write_value_object(jw, "size", c->u.i);
+		break;
+	case LAMI_CELL_TIME_RANGE:
+		write_time_range(jw, c->u.range.begin, c->u.range.end);
+		break;
+	case LAMI_CELL_PROCESS:
+		/* absent members are omitted: TC fails on a null pid */
+		jsonw_object_begin(jw);
+		jsonw_kv_string(jw, "class", "process");
+		if (c->u.proc.name != NO_STR)
+			jsonw_kv_string(jw, "name", t->strs + c->u.proc.name);
+		if (c->u.proc.pid != LAMI_NO_ID)
+			jsonw_kv_i64(jw, "pid", c->u.proc.pid);
+		if (c->u.proc.tid != LAMI_NO_ID)
+			jsonw_kv_i64(jw, "tid", c->u.proc.tid);
+		jsonw_object_end(jw);
+		break;
+	case LAMI_CELL_PATH:
+		jsonw_object_begin(jw);
+		jsonw_kv_string(jw, "class", "path");
+		jsonw_kv_string(jw, "path", t->strs + c->u.str);
+		jsonw_object_end(jw);
+		break;
+	case LAMI_CELL_CPU:
+		jsonw_object_begin(jw);
+		jsonw_kv_string(jw, "class", "cpu");
+		jsonw_kv_i64(jw, "id", c->u.i);
+		jsonw_object_end(jw);
+		break;
+	}
+}
+
+const char *lami_table_title(const struct lami_table *t)
+{
+	return t->title ? t->title : t->cls->title;
+}
+
+const struct lami_table_class *lami_table_class_of(const struct lami_table *t)
+{
+	return t->cls;
+}
+
+void lami_table_column(const struct lami_table *t, size_t col,
+		       enum lami_class *cls, const char **unit)
+{
+	assert(col < t->cls->ncolumns);
+	*cls = column_class(t, col);
+	*unit = t->cols && t->cols[col].set ? t->cols[col].unit
+					    : t->cls->columns[col].unit;
+}
+
+void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
+		     struct lami_cell_view *v)
+{
+	const struct lami_cell *c;
+
+	assert(row < t->nrows && col < t->cls->ncolumns);
+	c = &t->cells[row * t->cls->ncolumns + col];
+	memset(v, 0, sizeof(*v));
+	v->kind = written_unknown(c) ? LAMI_CELL_UNKNOWN : c->kind;
+	v->pid = v->tid = LAMI_NO_ID;
+	switch (v->kind) {
+	case LAMI_CELL_STRING:
+	case LAMI_CELL_PATH:
+		v->str = t->strs + c->u.str;
+		break;
+	case LAMI_CELL_INT:
+	case LAMI_CELL_TIMESTAMP:
+	case LAMI_CELL_DURATION:
+	case LAMI_CELL_SIZE:
+	case LAMI_CELL_CPU:
+		v->i = c->u.i;
+		break;
+	case LAMI_CELL_NUMBER:
+	case LAMI_CELL_RATIO:
+		v->d = c->u.d;
+		break;
+	case LAMI_CELL_BOOL:
+		v->b = c->u.b;
+		break;
+	case LAMI_CELL_TIME_RANGE:
+		v->i = c->u.range.begin;
+		v->end = c->u.range.end;
+		break;
+	case LAMI_CELL_PROCESS:
+		v->str = c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : NULL;
+		v->pid = c->u.proc.pid;
+		v->tid = c->u.proc.tid;
+		break;
+	case LAMI_CELL_EMPTY:
+	case LAMI_CELL_UNKNOWN:
+		break;
+	}
+}
+
+/*
+ * The table's "class": the class name; {"inherit", "title"} when only
+ * the title changed; a full class when a mixed column got a class for
+ * this run, since TC ignores column-descriptions next to "inherit".
+ */
+static void write_table_class(struct jsonw *jw, const struct lami_table *t)
+{
+	const struct lami_table_class *tc = t->cls;
+	size_t i;
+
+	if (!t->cols && !t->title) {
+		jsonw_string(jw, tc->name);
+		return;
+	}
+	jsonw_object_begin(jw);
+	if (!t->cols) {
+		jsonw_kv_string(jw, "inherit", tc->name);
+		jsonw_kv_string(jw, "title", t->title);
+		jsonw_object_end(jw);
+		return;
+	}
+	jsonw_kv_string(jw, "title", lami_table_title(t));
+	jsonw_key(jw, "column-descriptions");
+	jsonw_array_begin(jw);
+	for (i = 0; i < tc->ncolumns; i++) {
+		const struct lami_column_override *o = &t->cols[i];
+
+		write_column(jw, tc->columns[i].title, column_class(t, i),
+			     o->set ? o->unit : tc->columns[i].unit);
+	}
+	jsonw_array_end(jw);
+	jsonw_object_end(jw);
+}
+
+/*
+ * Writes t to out.  Rows go out in chunks, so the text of a big table
+ * (every stack of a profile) is never held in memory as a whole.
+ */
+static void write_table(FILE *out, struct jsonw *jw, const struct lami_table *t)
+{
+	size_t ncol = t->cls->ncolumns, r, i;
+
+	jsonw_object_begin(jw);
+	jsonw_key(jw, "time-range");
+	write_time_range(jw, t->begin, t->end);
+	jsonw_key(jw, "class");
+	write_table_class(jw, t);
+	jsonw_key(jw, "data");
+	jsonw_array_begin(jw);
+	for (r = 0; r < t->nrows; r++) {
+		jsonw_array_begin(jw);
+		for (i = 0; i < ncol; i++)
+			write_cell(jw, t, &t->cells[r * ncol + i]);
+		jsonw_array_end(jw);
+		if (jw->len >= LAMI_WRITE_CHUNK) {
+			fwrite(jw->buf, 1, jw->len, out);
+			jsonw_clear_text(jw);
+		}
+	}
+	jsonw_array_end(jw);
+	jsonw_object_end(jw);
+}
+
+void lami_results_write(FILE *out, const struct lami_results *r)
+{
+	struct jsonw jw;
+	size_t i;
+
+	assert(r->nr > 0 && "v0.1 wants at least one table");
+	jsonw_init(&jw);
+	/*
+	 * "{" alone on the first line: TC finds the JSON by matching its
+	 * first line against a Java regex whose "." stops at U+2028 and
+	 * friends.  Tables are written a chunk of rows at a time.
+	 */
+	fputs("{\n\"results\":[", out);
+	for (i = 0; i < r->nr; i++) {
+		jsonw_reset(&jw);
+		if (i)
+			fputc(',', out);
+		write_table(out, &jw, r->tables[i]);
+		fwrite(jw.buf, 1, jw.len, out);
+	}
+	fputs("]}\n", out);
+	jsonw_release(&jw);
+}
+
+void lami_error_write(FILE *out, const char *code, const char *msg)
+{
+	struct jsonw jw;
+
+	jsonw_init(&jw);
+	jsonw_object_begin(&jw);
+	if (code)
+		jsonw_kv_string(&jw, "error-code", code);
+	jsonw_kv_string(&jw, "error-message", msg ? msg : "");
+	jsonw_object_end(&jw);
+	write_out(out, &jw);
+	jsonw_release(&jw);
+}
+
+/* ---- progress --------------------------------------------------------- */
+
+#define PROGRESS_STAR_STEP (UINT64_C(64) << 20)
+#define PROGRESS_MAX_STARS 100
+
+void lami_progress_init(struct lami_progress *p, FILE *out)
+{
+	p->out = out;
+	p->last = -1;
+	p->last_done = 0;
+	p->lines = 0;
+}
+
+/* floor(100 * done / total) in [0, 100], without overflow. */
+static unsigned progress_hundredths(uint64_t done, uint64_t total)
+{
+	uint64_t h;
+
+	if (done >= total)
+		return 100;
+	if (total <= UINT64_MAX / 100)
+		return (unsigned)(done * 100 / total);
+	h = done / (total / 100);
+	return h > 99 ? 99 : (unsigned)h;
+}
+
+/*
+ * Length of the valid UTF-8 character at s, 0 if invalid.  s is
+ * NUL-terminated, and NUL is no continuation byte, so reading stops in
+ * time.  The checks are those of jsonw.c's decoder.
+ */
+static int utf8_char_len(const unsigned char *s)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	int n, i;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/*
+ * A message may hold a file name: a newline in it would start a line TC
+ * reads as progress or JSON, and invalid UTF-8 makes the whole stdout
+ * invalid.  Control bytes become spaces, invalid bytes U+FFFD.
+ */
+static void progress_line(struct lami_progress *p, const char *value,
+			  const char *msg)
+{
+	const unsigned char *s = (const unsigned char *)msg;
+
+	fputs(value, p->out);
+	if (s && *s) {
+		fputc(' ', p->out);
+		while (*s) {
+			int n = utf8_char_len(s);
+
+			if (!n) {
+				fputs("\xef\xbf\xbd", p->out);
+				n = 1;
+			} else if (n == 1 && (*s < 0x20 || *s == 0x7f)) {
+				fputc(' ', p->out);
+			} else {
+				fwrite(s, 1, (size_t)n, p->out);
+			}
+			s += n;
+		}
+	}
+	fputc('\n', p->out);
+	fflush(p->out);
+	p->lines++;
+}
+
+void lami_progress_update(struct lami_progress *p, uint64_t done,
+			  uint64_t total, const char *msg)
+{
+	bool star_mode = p->lines > 0 && p->last < 0;
+	char value[16];
+	unsigned h;
+
+	if (!p->out)
+		return;
+	/* TC wants either "*" or numbers in a run, never both */
+	if (star_mode || (!total && !p->lines)) {
+		if (p->lines >= PROGRESS_MAX_STARS)
+			return;
+		if (p->lines && (done < p->last_done ||
+				 done - p->last_done < PROGRESS_STAR_STEP))
+			return;
+		p->last_done = done;
+		progress_line(p, "*", msg);
+		return;
+	}
+	if (!total)
+		return;         /* numeric so far: nothing to say without a total */
+	h = progress_hundredths(done, total);
+	if (p->last >= 0 && h <= (unsigned)lround(p->last * 100))
+		return;
+	p->last = h / 100.0;
+	snprintf(value, sizeof(value), "%u.%02u", h / 100, h % 100);
+	progress_line(p, value, msg);
+}

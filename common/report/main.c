@@ -1,0 +1,219 @@
+/*
+ * main - the one main() of every analysis executable.
+ *
+ * The only place that writes to stdout and stderr and that chooses exit
+ * statuses:
+ *   0  success (results written; or compatible, metadata, help, version)
+ *   1  the input or the analysis failed (LAMI error object on stdout)
+ *   2  usage error (LAMI error object on stdout)
+ * On failure the error object goes to stdout (LAMI) and the same message
+ * to stderr, because Trace Compass shows only stderr after a non-zero exit.
+ * With --format text or csv, stdout is for people and spreadsheets: a
+ * failure leaves it empty and says why on stderr only (same status), and
+ * on a terminal a progress bar is drawn on stderr while the input is read
+ * (text only), erased before anything else is written.
+ * In --mi-version, --metadata and --test-compatibility modes TC merges
+ * stderr into stdout, so nothing is written to stderr there.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "report/analysis.h"
+#include "report/textout.h"
+#include "model/util.h"
+
+/* Warnings are capped so stderr stays far below TC's 64 KiB pipe. */
+#define MAX_WARNINGS 50
+
+/* What main writes while an analysis runs, besides the results. */
+struct chatter {
+	const char *prog;
+	unsigned warnings;
+	struct lami_progress lami;      /* --output-progress lines on stdout */
+	struct textout_bar bar;         /* --format text on a terminal */
+};
+
+static void print_warning(void *data, const char *file, unsigned long line,
+			  const char *msg)
+{
+	struct chatter *w = data;
+
+	if (++w->warnings > MAX_WARNINGS)
+		return;
+	textout_bar_clear(&w->bar);
+	if (line)
+		fprintf(stderr, "%s: warning: %s:%lu: %s\n", w->prog, file, line, msg);
+	else
+		fprintf(stderr, "%s: warning: %s: %s\n", w->prog, file, msg);
+}
+
+static void progress(void *data, uint64_t done, uint64_t total)
+{
+	struct chatter *c = data;
+
+	lami_progress_update(&c->lami, done, total, "reading profile");
+	textout_bar_update(&c->bar, done, total);
+}
+
+/* Nothing dropped silently: what the analysis did not look at. */
+static void note_left_out(const char *prog, const struct spaa_analysis *a,
+			  const struct spaa_left_out *lo)
+{
+	bool choose = false;
+
+	if (!lo->records && !lo->samples)
+		return;
+	for (const struct lami_option *x = a->options; x && x->name; x++)
+		choose |= !strcmp(x->name, "event");
+	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
+		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
+		lo->samples, choose ? " (see --event)" : "");
+}
+
+/* lami: the error object on stdout; quiet: nothing on stderr. */
+static int fail(const char *prog, const struct spaa_error *err, bool lami,
+		bool quiet)
+{
+	char msg[2200];
+
+	spaa_error_format(err, msg, sizeof(msg));
+	if (lami)
+		lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
+	fflush(stdout);
+	if (!quiet)
+		fprintf(stderr, "%s: error: %s\n", prog, msg);
+	return !strcmp(err->code, SPAA_E_USAGE) ? 2 : 1;
+}
+
+static void write_metadata(const struct spaa_analysis *a)
+{
+	static const char *const authors[] = { "spaa-tools developers", NULL };
+	static const char *const tags[] = { "spaa", "profile", "stack", NULL };
+	struct lami_meta m = {
+		.title = a->title,
+		.description = a->description,
+		.authors = authors,
+		.tags = tags,
+		.version_major = SPAA_VERSION_MAJOR,
+		.version_minor = SPAA_VERSION_MINOR,
+		.version_patch = SPAA_VERSION_PATCH,
+		.classes = a->classes,
+		.nclasses = a->nclasses,
+	};
+
+	lami_metadata_write(stdout, &m);
+}
+
+/*
+ * Big blocks (128 KiB and up: a model's arrays and pools, a table's
+ * cells and strings) get mappings of their own, for the whole run.
+ * glibc starts so, but raises that bound past each mapped block freed,
+ * and analyses free a model and then build more: spaa-diff its
+ * baseline's before loading the target, the others their stacks before
+ * their tables.  The arrays built after would grow inside the heap,
+ * copied as they double, the pages of the old copies kept (on the bench
+ * file: spaa-diff 58 to 62 MB instead of 43, spaa-hotspots 40 instead of
+ * 35, spaa-phases 43 instead of 38).  Mapped, a block grows in place
+ * (mremap) and goes back when freed.
+ */
+static void map_big_blocks(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	const struct spaa_analysis *a = &spaa_this_analysis;
+	struct spaa_run run = { 0 };
+	struct lami_opts opts;
+	struct chatter ch = { 0 };
+	struct spaa_error err;
+	char name[64];
+	bool lami;
+	int status = 0;
+
+	map_big_blocks();
+	snprintf(name, sizeof(name), "spaa-%s", a->name);
+	ch.prog = name;
+	spaa_error_init(&err);
+	lami_results_init(&run.results);
+	/* a --format before a mistake still counts */
+	if (lami_parse_args(argc, argv, &opts, a->options, &err)) {
+		status = fail(name, &err, opts.format == LAMI_FORMAT_LAMI, false);
+		goto out;
+	}
+	lami = opts.format == LAMI_FORMAT_LAMI;
+	run.opts = &opts;
+
+	if (opts.mi_version) {
+		/* "1.0" switches Trace Compass to progress + compatibility mode */
+		puts("1.0");
+	} else if (opts.help) {
+		lami_help_write(stdout, name, a->synopsis, a->description, a->options);
+	} else if (opts.version) {
+		printf("%s (spaa-tools) %s\n", name, SPAA_VERSION);
+	} else if (opts.metadata) {
+		write_metadata(a);
+	} else if (opts.test_compat) {
+		/* silent: stderr is merged into stdout and must stay clean */
+		struct spaa_load_opts quiet = { 0 };
+		struct spaa_profile p;
+
+		spaa_profile_init(&p);
+		if (spaa_load_limits_env(&quiet, &err) ||
+		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
+		    a->compatible(&p, opts.test_compat, &err))
+			status = fail(name, &err, true, true);
+		spaa_profile_release(&p);
+	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.npaths != 1) {
+		/* two-input analyses count their own paths (--baseline PATH) */
+		spaa_error_set(&err, SPAA_E_USAGE,
+			       "expected one profile path, got %zu (see --help)",
+			       opts.npaths);
+		status = fail(name, &err, lami, false);
+	} else {
+		lami_progress_init(&ch.lami, opts.output_progress ? stdout : NULL);
+		textout_bar_init(&ch.bar, opts.format == LAMI_FORMAT_TEXT &&
+				 textout_bar_wanted(fileno(stderr)) ? stderr : NULL);
+		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
+		run.load.on_progress = progress;
+		run.load.progress_data = &ch;
+		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
+		textout_bar_clear(&ch.bar);
+		if (status) {
+			status = fail(name, &err, lami, false);
+		} else if (!run.results.nr) {
+			spaa_error_set(&err, SPAA_E_NO_DATA,
+				       "nothing to report: the profile has no data for this analysis");
+			status = fail(name, &err, lami, false);
+		} else if (lami) {
+			lami_results_write(stdout, &run.results);
+		} else {
+			textout_write(stdout, &run.results, opts.format);
+		}
+		if (!status)
+			note_left_out(name, a, &run.left_out);
+		if (ch.warnings > MAX_WARNINGS)
+			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
+				name, ch.warnings - MAX_WARNINGS);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "%s: error: cannot write the output\n", name);
+		status = 1;
+	}
+out:
+	lami_results_release(&run.results);
+	lami_opts_release(&opts);
+	/* repeatable options fill lists only main can free on every path */
+	for (const struct lami_option *x = a->options; x && x->name; x++)
+		if (x->kind == LAMI_OPT_LIST)
+			lami_strlist_release(x->dest);
+	return status;
+}

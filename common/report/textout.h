@@ -1,0 +1,98 @@
+/*
+ * textout - results for people and spreadsheets (--format text, csv) and
+ * the progress bar drawn on a terminal.
+ *
+ * Both formats render the struct lami_results an analysis built, so an
+ * analysis never knows which format is asked for; the rows are the same
+ * (--limit included), only the rendering differs.
+ *
+ * text: per table its title, a header line, a rule of dashes and the rows
+ * as aligned columns, two spaces apart; tables separated by a blank line.
+ * Numeric classes are right-aligned, the others left-aligned and the last
+ * column is not padded (no trailing blanks).  Cells in human units:
+ *   duration   3 significant digits, ns/µs/ms/s  1477477476 -> "1.48 s"
+ *   size       3 significant digits, B/KiB/MiB/GiB/TiB/PiB/EiB
+ *                                                4718592 -> "4.5 MiB"
+ *   ratio      percent, one decimal              0.3721 -> "37.2 %"
+ *   number     up to 3 significant digits with k/M/G/T/P/E above 1000;
+ *              unit "ns" or "bytes" as a signed duration or size
+ *   int        exact; timestamp seconds with 9 decimals "100.000000001";
+ *   time-range "[BEGIN, END]" as timestamps; process "name (pid/tid)";
+ *   cpu        the id; bool "yes"/"no"; empty ""; unknown "?".
+ * Rounding is half away from zero: on the exact decimal value for
+ * durations and sizes (integer arithmetic: 1005000 ns -> "1.01 ms"), on
+ * the double for ratios (0.3125 -> "31.3 %"); other numbers are rounded
+ * by printf.  When rounding carries into the next unit the next unit is
+ * used (999500000 ns -> "1 s").  Trailing zeros after the decimal point
+ * are dropped, except in percentages ("4.5 MiB", "1 s", "50.0 %").
+ * Strings: control characters become spaces and invalid UTF-8 U+FFFD;
+ * widths count code points (a wide CJK character counts as one); a cell
+ * longer than TEXTOUT_MAX_WIDTH code points keeps its beginning and end
+ * around "…" (call paths keep root and leaf, paths their file name).
+ *
+ * csv: per table a record "NAME,TITLE" (class name, title), a header
+ * record, the data records; tables separated by an empty line; "\n" line
+ * ends; RFC 4180 quoting (a field holding ',', '"', CR or LF is quoted,
+ * quotes doubled).  Values are raw, as in the LAMI object, the unit in the
+ * header: durations and timestamps integer ns ("Self (ns)"), sizes bytes
+ * ("(bytes)"), ratios fractions ("(fraction)"), numbers with 15
+ * significant digits and their unit if any ("Delta (ns)").  A time-range
+ * column is two fields ("T begin (ns)", "T end (ns)"), a process column
+ * three ("T name", "T pid", "T tid").  Empty and unknown cells are empty
+ * fields; bools true/false; invalid UTF-8 becomes U+FFFD, as in the JSON.
+ */
+#ifndef SPAA_TEXTOUT_H
+#define SPAA_TEXTOUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report/lami.h"
+
+/* Longest text cell, in code points, before it is cut around "…". */
+#define TEXTOUT_MAX_WIDTH 60
+
+/* Big enough for any unit string below. */
+#define TEXTOUT_UNIT_BUF 48
+
+/*
+ * The human forms of the text format (see above), written into buf
+ * (TEXTOUT_UNIT_BUF bytes suffice).  Each returns buf.  Negative
+ * durations and sizes get a '-' sign; textout_number's unit may be NULL.
+ */
+char *textout_duration(int64_t ns, char *buf, size_t size);
+char *textout_size(int64_t bytes, char *buf, size_t size);
+char *textout_ratio(double v, char *buf, size_t size);
+char *textout_number(double v, const char *unit, char *buf, size_t size);
+char *textout_timestamp(int64_t ns, char *buf, size_t size);
+
+/* Writes every table of r as text (LAMI_FORMAT_TEXT) or CSV. */
+void textout_write(FILE *out, const struct lami_results *r,
+		   enum lami_format fmt);
+
+/*
+ * A one-line progress bar with percentage and throughput (MB/s, 10^6
+ * bytes), redrawn in place with "\r" and ANSI erase-line when the
+ * percentage changes or 0.1 s passed; with an unknown total (stdin) the
+ * bytes read and the throughput.  textout_bar_clear erases it, before
+ * anything else is written to the terminal; a later update draws again.
+ */
+struct textout_bar {
+	FILE *out;              /* weak; NULL = disabled */
+	double start, last;     /* monotonic seconds: first update (-1: none), last draw */
+	int last_pct;           /* -1 before the first draw */
+	bool drawn;             /* a bar is on the screen */
+};
+
+/*
+ * Whether a bar belongs on fd: a terminal (isatty), TERM set and not
+ * "dumb", and CI unset or empty (CI logs keep every "\r" frame).
+ */
+bool textout_bar_wanted(int fd);
+void textout_bar_init(struct textout_bar *b, FILE *out);
+void textout_bar_update(struct textout_bar *b, uint64_t done, uint64_t total);
+void textout_bar_clear(struct textout_bar *b);
+
+#endif
