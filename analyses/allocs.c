@@ -29,97 +29,97 @@
 
 #include "analysis/aggregate.h"
 #include "report/analysis.h"
-#include "analysis/heap.h"
+#include "analysis/memory.h"
 #include "report/report.h"
-#include "analysis/timeline.h"
+#include "analysis/timequanta.h"
 #include "model/util.h"
 
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000
 
-static struct lami_strlist opt_skip;
+static struct spaa_lami_strlist opt_skip;
 static bool opt_no_skip;
 static const char *opt_sort;
 static uint64_t opt_bins = BINS_DEFAULT;
 
-static const struct lami_option options[] = {
-	{ "skip", LAMI_OPT_LIST, &opt_skip, "REGEX",
+static const struct spaa_lami_option options[] = {
+	{ "skip", SPAA_LAMI_OPT_LIST, &opt_skip, "REGEX",
 	  "also treat functions matching REGEX as allocator frames (repeatable)" },
-	{ "no-skip", LAMI_OPT_BOOL, &opt_no_skip, NULL,
+	{ "no-skip", SPAA_LAMI_OPT_BOOL, &opt_no_skip, NULL,
 	  "drop the default allocator-frame patterns" },
-	{ "sort", LAMI_OPT_STRING, &opt_sort, "KEY",
+	{ "sort", SPAA_LAMI_OPT_STRING, &opt_sort, "KEY",
 	  "rank sites by allocated (default), live, count or peak" },
-	{ "bins", LAMI_OPT_U64, &opt_bins, "N",
+	{ "bins", SPAA_LAMI_OPT_U64, &opt_bins, "N",
 	  "time bins of the allocations-over-time table (default 20)" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
 enum { T_SITES, T_LEAKS, T_PROCESSES, T_TIMELINE };
 
-static const struct lami_column sites_cols[] = {
-	{ "Function", LAMI_STRING, NULL },
-	{ "DSO", LAMI_PATH, NULL },
-	{ "Allocated", LAMI_SIZE, NULL },
-	{ "Allocations", LAMI_INT, NULL },
-	{ "Freed", LAMI_SIZE, NULL },
-	{ "Frees", LAMI_INT, NULL },
-	{ "Live", LAMI_SIZE, NULL },
-	{ "Live count", LAMI_INT, NULL },
-	{ "Peak", LAMI_SIZE, NULL },
-	{ "Share of allocated", LAMI_RATIO, NULL },
+static const struct spaa_lami_column sites_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "DSO", SPAA_LAMI_PATH, NULL },
+	{ "Allocated", SPAA_LAMI_SIZE, NULL },
+	{ "Allocations", SPAA_LAMI_INT, NULL },
+	{ "Freed", SPAA_LAMI_SIZE, NULL },
+	{ "Frees", SPAA_LAMI_INT, NULL },
+	{ "Live", SPAA_LAMI_SIZE, NULL },
+	{ "Live count", SPAA_LAMI_INT, NULL },
+	{ "Peak", SPAA_LAMI_SIZE, NULL },
+	{ "Share of allocated", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column leaks_cols[] = {
-	{ "Call path", LAMI_STRING, NULL },
-	{ "Live", LAMI_SIZE, NULL },
-	{ "Live count", LAMI_INT, NULL },
-	{ "Allocated", LAMI_SIZE, NULL },
-	{ "Live / allocated", LAMI_RATIO, NULL },
+static const struct spaa_lami_column leaks_cols[] = {
+	{ "Call path", SPAA_LAMI_STRING, NULL },
+	{ "Live", SPAA_LAMI_SIZE, NULL },
+	{ "Live count", SPAA_LAMI_INT, NULL },
+	{ "Allocated", SPAA_LAMI_SIZE, NULL },
+	{ "Live / allocated", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column processes_cols[] = {
-	{ "Process", LAMI_PROCESS, NULL },
-	{ "Allocated", LAMI_SIZE, NULL },
-	{ "Live", LAMI_SIZE, NULL },
-	{ "Peak", LAMI_SIZE, NULL },
+static const struct spaa_lami_column processes_cols[] = {
+	{ "Process", SPAA_LAMI_PROCESS, NULL },
+	{ "Allocated", SPAA_LAMI_SIZE, NULL },
+	{ "Live", SPAA_LAMI_SIZE, NULL },
+	{ "Peak", SPAA_LAMI_SIZE, NULL },
 };
 
-static const struct lami_column timeline_cols[] = {
-	{ "Time range", LAMI_TIME_RANGE, NULL },
-	{ "Allocated", LAMI_SIZE, NULL },
-	{ "Freed", LAMI_SIZE, NULL },
+static const struct spaa_lami_column timeline_cols[] = {
+	{ "Time range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Allocated", SPAA_LAMI_SIZE, NULL },
+	{ "Freed", SPAA_LAMI_SIZE, NULL },
 	/* a number, not a size: it goes negative when frees win */
-	{ "Net", LAMI_NUMBER, "bytes" },
-	{ "Samples", LAMI_INT, NULL },
+	{ "Net", SPAA_LAMI_NUMBER, "bytes" },
+	{ "Samples", SPAA_LAMI_INT, NULL },
 };
 
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
-static const struct lami_table_class classes[] = {
+static const struct spaa_lami_table_class classes[] = {
 	[T_SITES] = { "sites", "Allocation sites", COLS(sites_cols) },
 	[T_LEAKS] = { "leaks", "Leak suspects (call paths with live bytes)", COLS(leaks_cols) },
 	[T_PROCESSES] = { "processes", "Memory per process", COLS(processes_cols) },
 	[T_TIMELINE] = { "timeline", "Allocations over time", COLS(timeline_cols) },
 };
 
-static const struct spaa_metric_sem size_sem = { SPAA_MC_SIZE, 1, "" };
-static const struct spaa_metric_sem int_sem = { SPAA_MC_INT, 1, "" };
+static const struct spaa_metrics_sem size_sem = { SPAA_METRICS_SIZE, 1, "" };
+static const struct spaa_metrics_sem int_sem = { SPAA_METRICS_INT, 1, "" };
 
 /* what a timeline quantum sums */
 enum { TL_ALLOC, TL_FREE, TL_SAMPLES, TL_UNSIZED, TL_N };
 
 /* Everything one run needs. */
 struct allocs {
-	struct spaa_run *run;
+	struct spaa_analysis_run *run;
 	const struct spaa_profile *p;
-	struct spaa_heap heap;
+	struct spaa_memory heap;
 	struct spaa_fold fold;
-	struct spaa_timeline timeline;
+	struct spaa_timequanta timeline;
 	int sort;               /* index into sort_keys */
 	bool restrict_time;     /* --begin or --end */
 	int64_t range_begin, range_end; /* the samples in range, inclusive */
 	uint64_t memory_samples;
-	uint32_t records_seen;  /* by spaa_heap_has_records */
+	uint32_t records_seen;  /* by spaa_memory_has_records */
 	int64_t begin, end;
 	char what[768];         /* caveats for every title */
 };
@@ -128,7 +128,7 @@ static const char *const sort_keys[] = { "allocated", "live", "count", "peak", N
 
 /* Sums of site stacks under one key: a site, a path or a process. */
 struct sums {
-	uint64_t v[SPAA_HEAP_NMETRICS];
+	uint64_t v[SPAA_MEMORY_NMETRICS];
 	unsigned known;
 	bool used;
 };
@@ -140,7 +140,7 @@ struct sums {
  */
 static bool folding(struct allocs *a, const struct spaa_profile *p)
 {
-	if (a->restrict_time || !spaa_heap_has_records(p, &a->records_seen))
+	if (a->restrict_time || !spaa_memory_has_records(p, &a->records_seen))
 		return true;
 	spaa_fold_release(&a->fold);
 	return false;
@@ -152,7 +152,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	struct allocs *a = data;
 	uint64_t v[TL_N] = { 0 };
 
-	if (!spaa_heap_event_is_memory(p, s->event))
+	if (!spaa_memory_event(p, s->event))
 		return 0;
 	a->memory_samples++;
 	if (folding(a, p) && spaa_fold_add(&a->fold, s, err))
@@ -163,7 +163,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 		s->has_period ? s->period : 0;
 	v[TL_SAMPLES] = 1;
 	v[TL_UNSIZED] = !s->has_period;
-	return spaa_timeline_add(&a->timeline, s->time, v, err);
+	return spaa_timequanta_add(&a->timeline, s->time, v, err);
 }
 
 /* A sample of stack is coming: its fold group is fetched meanwhile. */
@@ -174,54 +174,54 @@ static void on_sample_soon(void *data, uint32_t stack, bool near)
 	spaa_fold_prefetch(&a->fold, stack, near);
 }
 
-static struct lami_table *table(struct allocs *a, int c, const char *extra)
+static struct spaa_lami_table *table(struct allocs *a, int c, const char *extra)
 {
-	struct lami_table *t = lami_table_new(&classes[c], a->begin, a->end);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], a->begin, a->end);
 
-	lami_table_set_title(t, "%s (%s%s)", classes[c].title, a->what, extra);
+	spaa_lami_table_set_title(t, "%s (%s%s)", classes[c].title, a->what, extra);
 	return t;
 }
 
 /* Adds group g into s; a metric stays known only if every group knows it. */
-static int add_sums(struct sums *s, const struct spaa_heap_group *g,
+static int add_sums(struct sums *s, const struct spaa_memory_group *g,
 		    struct spaa_error *err)
 {
 	s->known = s->used ? s->known & g->known : g->known;
 	s->used = true;
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 		if (spaa_add_u64(s->v[m], g->v[m], &s->v[m]))
 			return spaa_error_set(err, SPAA_E_LIMIT,
 					      "a sum of allocation metrics overflows 64 bits");
 	return 0;
 }
 
-static void cell(struct lami_table *t, const struct sums *s, int m)
+static void cell(struct spaa_lami_table *t, const struct sums *s, int m)
 {
-	bool bytes = m != SPAA_HEAP_ALLOC_COUNT && m != SPAA_HEAP_FREE_COUNT &&
-		     m != SPAA_HEAP_LIVE_COUNT;
+	bool bytes = m != SPAA_MEMORY_ALLOC_COUNT && m != SPAA_MEMORY_FREE_COUNT &&
+		     m != SPAA_MEMORY_LIVE_COUNT;
 
-	if (!(s->known & SPAA_HEAP_BIT(m)))
-		lami_cell_unknown(t);
+	if (!(s->known & SPAA_MEMORY_BIT(m)))
+		spaa_lami_cell_unknown(t);
 	else
 		spaa_report_weight_cell(t, bytes ? &size_sem : &int_sem, s->v[m]);
 }
 
 static uint64_t known_value(const struct sums *s, int m)
 {
-	return s->known & SPAA_HEAP_BIT(m) ? s->v[m] : 0;
+	return s->known & SPAA_MEMORY_BIT(m) ? s->v[m] : 0;
 }
 
 static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 {
 	static const int sort_metric[] = {
-		SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_LIVE_BYTES,
-		SPAA_HEAP_ALLOC_COUNT, SPAA_HEAP_PEAK_BYTES,
+		SPAA_MEMORY_ALLOC_BYTES, SPAA_MEMORY_LIVE_BYTES,
+		SPAA_MEMORY_ALLOC_COUNT, SPAA_MEMORY_PEAK_BYTES,
 	};
 	const struct spaa_profile *p = a->p;
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct sums *fn = spaa_xcalloc(nfn + 1, sizeof(*fn));
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
-	struct lami_table *t;
+	struct spaa_lami_table *t;
 	char extra[32];
 	size_t n = 0;
 	int ret = -1;
@@ -233,25 +233,25 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 		if (fn[f].used)
 			rank[n++] = (struct spaa_rank){
 				known_value(&fn[f], sort_metric[a->sort]),
-				a->sort ? fn[f].v[SPAA_HEAP_ALLOC_BYTES] :
-					  known_value(&fn[f], SPAA_HEAP_ALLOC_COUNT),
-				spaa_str(p, p->functions[f].name), f, f,
+				a->sort ? fn[f].v[SPAA_MEMORY_ALLOC_BYTES] :
+					  known_value(&fn[f], SPAA_MEMORY_ALLOC_COUNT),
+				spaa_profile_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
 	snprintf(extra, sizeof(extra), "; sorted by %s", sort_keys[a->sort]);
 	t = table(a, T_SITES, extra);
-	for (size_t i = 0; i < lami_rows(a->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, n); i++) {
 		const struct sums *s = &fn[rank[i].idx];
 
-		lami_row_begin(t);
-		lami_cell_string(t, rank[i].name);
-		lami_cell_path(t, spaa_str(p, p->dsos[p->functions[rank[i].idx].dso].name));
-		for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, rank[i].name);
+		spaa_lami_cell_path(t, spaa_profile_str(p, p->dsos[p->functions[rank[i].idx].dso].name));
+		for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 			cell(t, s, m);
-		spaa_report_share_cell(t, known_value(s, SPAA_HEAP_ALLOC_BYTES), total);
-		lami_row_end(t);
+		spaa_report_share_cell(t, known_value(s, SPAA_MEMORY_ALLOC_BYTES), total);
+		spaa_lami_row_end(t);
 	}
-	lami_results_add(&a->run->results, t);
+	spaa_lami_results_add(&a->run->results, t);
 	ret = 0;
 out:
 	free(fn);
@@ -264,7 +264,7 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 	uint32_t npaths = a->heap.paths.nr;
 	struct sums *path = spaa_xcalloc(npaths + 1, sizeof(*path));
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
-	struct lami_table *t;
+	struct spaa_lami_table *t;
 	size_t n = 0;
 	int ret = -1;
 
@@ -272,29 +272,29 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 		if (add_sums(&path[a->heap.groups[g].path], &a->heap.groups[g], err))
 			goto out;
 	for (uint32_t i = 0; i < npaths; i++)
-		if (path[i].used && known_value(&path[i], SPAA_HEAP_LIVE_BYTES))
+		if (path[i].used && known_value(&path[i], SPAA_MEMORY_LIVE_BYTES))
 			rank[n++] = (struct spaa_rank){
-				path[i].v[SPAA_HEAP_LIVE_BYTES],
-				known_value(&path[i], SPAA_HEAP_LIVE_COUNT),
+				path[i].v[SPAA_MEMORY_LIVE_BYTES],
+				known_value(&path[i], SPAA_MEMORY_LIVE_COUNT),
 				NULL, i, i,
 			};
-	spaa_heap_rank_paths(&a->heap, rank, n);
+	spaa_memory_rank_paths(&a->heap, rank, n);
 	t = table(a, T_LEAKS, "");
-	for (size_t i = 0; i < lami_rows(a->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, n); i++) {
 		const struct sums *s = &path[rank[i].idx];
-		char *name = spaa_heap_path_name(&a->heap, rank[i].idx);
+		char *name = spaa_memory_path_name(&a->heap, rank[i].idx);
 
-		lami_row_begin(t);
-		lami_cell_string(t, name);
-		cell(t, s, SPAA_HEAP_LIVE_BYTES);
-		cell(t, s, SPAA_HEAP_LIVE_COUNT);
-		cell(t, s, SPAA_HEAP_ALLOC_BYTES);
-		spaa_report_share_cell(t, s->v[SPAA_HEAP_LIVE_BYTES],
-				       known_value(s, SPAA_HEAP_ALLOC_BYTES));
-		lami_row_end(t);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		cell(t, s, SPAA_MEMORY_LIVE_BYTES);
+		cell(t, s, SPAA_MEMORY_LIVE_COUNT);
+		cell(t, s, SPAA_MEMORY_ALLOC_BYTES);
+		spaa_report_share_cell(t, s->v[SPAA_MEMORY_LIVE_BYTES],
+				       known_value(s, SPAA_MEMORY_ALLOC_BYTES));
+		spaa_lami_row_end(t);
 		free(name);
 	}
-	lami_results_add(&a->run->results, t);
+	spaa_lami_results_add(&a->run->results, t);
 	ret = 0;
 out:
 	free(path);
@@ -309,12 +309,12 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 	struct sums *proc = NULL;
 	struct spaa_rank *rank = NULL;
 	size_t alloc = 0;
-	struct lami_table *t;
+	struct spaa_lami_table *t;
 	int ret = -1;
 
 	spaa_map_init(&pids, sizeof(int64_t));
 	for (uint32_t g = 0; g < a->heap.ngroups; g++) {
-		const struct spaa_heap_group *grp = &a->heap.groups[g];
+		const struct spaa_memory_group *grp = &a->heap.groups[g];
 		bool created;
 		uint32_t i;
 
@@ -337,26 +337,26 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 	rank = spaa_xmalloc(pids.nr * sizeof(*rank));
 	for (uint32_t i = 0; i < pids.nr; i++)
 		rank[i] = (struct spaa_rank){
-			known_value(&proc[i], SPAA_HEAP_ALLOC_BYTES),
-			known_value(&proc[i], SPAA_HEAP_LIVE_BYTES), NULL,
+			known_value(&proc[i], SPAA_MEMORY_ALLOC_BYTES),
+			known_value(&proc[i], SPAA_MEMORY_LIVE_BYTES), NULL,
 			*(const int64_t *)spaa_map_key(&pids, i), i,
 		};
 	spaa_rank_sort(rank, pids.nr);
 	t = table(a, T_PROCESSES, "");
-	for (size_t i = 0; i < lami_rows(a->run->opts, pids.nr); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, pids.nr); i++) {
 		int64_t pid = rank[i].tie;
 		/* the process is named after its main thread, when declared */
 		uint32_t th = spaa_profile_find_thread(p, pid, pid);
 		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
 
-		lami_row_begin(t);
-		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL, pid, LAMI_NO_ID);
-		cell(t, &proc[rank[i].idx], SPAA_HEAP_ALLOC_BYTES);
-		cell(t, &proc[rank[i].idx], SPAA_HEAP_LIVE_BYTES);
-		cell(t, &proc[rank[i].idx], SPAA_HEAP_PEAK_BYTES);
-		lami_row_end(t);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL, pid, SPAA_LAMI_NO_ID);
+		cell(t, &proc[rank[i].idx], SPAA_MEMORY_ALLOC_BYTES);
+		cell(t, &proc[rank[i].idx], SPAA_MEMORY_LIVE_BYTES);
+		cell(t, &proc[rank[i].idx], SPAA_MEMORY_PEAK_BYTES);
+		spaa_lami_row_end(t);
 	}
-	lami_results_add(&a->run->results, t);
+	spaa_lami_results_add(&a->run->results, t);
 	ret = 0;
 out:
 	spaa_map_release(&pids);
@@ -367,14 +367,14 @@ out:
 
 static int timeline_table(struct allocs *a, struct spaa_error *err)
 {
-	size_t nbins = spaa_timeline_nbins(a->begin, a->end, (size_t)opt_bins);
-	uint64_t w = spaa_timeline_bin_width(a->begin, a->end, (size_t)opt_bins);
+	size_t nbins = spaa_timequanta_nbins(a->begin, a->end, (size_t)opt_bins);
+	uint64_t w = spaa_timequanta_bin_width(a->begin, a->end, (size_t)opt_bins);
 	uint64_t *bins = spaa_xmalloc(nbins * TL_N * sizeof(*bins));
 	uint64_t unsized = 0;
-	struct lami_table *t;
+	struct spaa_lami_table *t;
 	char extra[160] = "";
 
-	if (spaa_timeline_bins(&a->timeline, a->begin, a->end, (size_t)opt_bins,
+	if (spaa_timequanta_bins(&a->timeline, a->begin, a->end, (size_t)opt_bins,
 			       bins, err)) {
 		free(bins);
 		return -1;
@@ -385,24 +385,24 @@ static int timeline_table(struct allocs *a, struct spaa_error *err)
 		snprintf(extra, sizeof(extra),
 			 "; %" PRIu64 " samples had no period: counted, their bytes unknown",
 			 unsized);
-	t = lami_table_new(&classes[T_TIMELINE], a->begin, a->end);
-	lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
+	t = spaa_lami_table_new(&classes[T_TIMELINE], a->begin, a->end);
+	spaa_lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
 			     classes[T_TIMELINE].title, nbins, w, extra);
-	for (size_t b = 0; b < lami_rows(a->run->opts, nbins); b++) {
+	for (size_t b = 0; b < spaa_lami_rows(a->run->opts, nbins); b++) {
 		const uint64_t *v = bins + b * TL_N;
 		int64_t from = (int64_t)((uint64_t)a->begin + b * w);
 		int64_t to = b + 1 == nbins ? a->end : (int64_t)((uint64_t)from + w);
 
-		lami_row_begin(t);
-		lami_cell_time_range(t, from, to);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_time_range(t, from, to);
 		spaa_report_weight_cell(t, &size_sem, v[TL_ALLOC]);
 		spaa_report_weight_cell(t, &size_sem, v[TL_FREE]);
-		lami_cell_number(t, (double)v[TL_ALLOC] - (double)v[TL_FREE]);
+		spaa_lami_cell_number(t, (double)v[TL_ALLOC] - (double)v[TL_FREE]);
 		spaa_report_weight_cell(t, &int_sem, v[TL_SAMPLES]);
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
 	free(bins);
-	lami_results_add(&a->run->results, t);
+	spaa_lami_results_add(&a->run->results, t);
 	return 0;
 }
 
@@ -416,14 +416,14 @@ static void event_names(const struct spaa_profile *p, enum spaa_event_kind k,
 	for (uint32_t e = 0; e < p->nevents && at < size; e++)
 		if (p->events[e].kind == k)
 			at += snprintf(buf + at, size - at, "%s'%s'", at ? ", " : "",
-				       spaa_str(p, p->events[e].name));
+				       spaa_profile_str(p, p->events[e].name));
 }
 
 /* The caveats every title carries: events, where live and peak came from. */
 static void describe(struct allocs *a, bool restrict_time)
 {
-	const struct spaa_heap *h = &a->heap;
-	unsigned lb = SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES);
+	const struct spaa_memory *h = &a->heap;
+	unsigned lb = SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_BYTES);
 	char allocs[200], frees[240];
 	const char *live, *peak;
 	size_t at;
@@ -441,8 +441,8 @@ static void describe(struct allocs *a, bool restrict_time)
 		live = "live as recorded";
 	if (h->ranged)
 		peak = "peak unknown in a time range";
-	else if (h->unknown & SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES))
-		peak = h->native & SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES) ?
+	else if (h->unknown & SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES))
+		peak = h->native & SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES) ?
 		       "peak unknown for some stacks" : "peak not recorded";
 	else
 		peak = "peak = sum of the stacks' peak_bytes";
@@ -466,12 +466,12 @@ static int memory_events(const struct spaa_profile *p, const char *path,
 	size_t at = 0;
 
 	for (uint32_t e = 0; e < p->nevents; e++)
-		if (spaa_heap_event_is_memory(p, e))
+		if (spaa_memory_event(p, e))
 			return 0;
 	list[0] = '\0';
 	for (uint32_t e = 0; e < p->nevents && at < sizeof(list); e++)
 		at += snprintf(list + at, sizeof(list) - at, "%s'%s'",
-			       e ? ", " : "", spaa_str(p, p->events[e].name));
+			       e ? ", " : "", spaa_profile_str(p, p->events[e].name));
 	return spaa_error_at(err, code, path, 0,
 			     "no allocation or deallocation events in the profile (it has %s): not a memory profile",
 			     *list ? list : "no events");
@@ -481,10 +481,10 @@ static bool memory_event(const struct spaa_profile *p, uint32_t event,
 			 const void *ctx)
 {
 	(void)ctx;
-	return spaa_heap_event_is_memory(p, event);
+	return spaa_memory_event(p, event);
 }
 
-static int parse_options(struct allocs *a, struct spaa_heap_skip *skip,
+static int parse_options(struct allocs *a, struct spaa_memory_skip *skip,
 			 struct spaa_error *err)
 {
 	a->sort = 0;
@@ -500,16 +500,16 @@ static int parse_options(struct allocs *a, struct spaa_heap_skip *skip,
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%" PRIu64 "' for '--bins' (1 to %d)",
 				      opt_bins, BINS_MAX);
-	return spaa_heap_skip_init(skip, !opt_no_skip, opt_skip.items, opt_skip.nr, err);
+	return spaa_memory_skip_init(skip, !opt_no_skip, opt_skip.items, opt_skip.nr, err);
 }
 
-static int allocs_run(struct spaa_run *run, struct spaa_error *err)
+static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct lami_opts *o = run->opts;
+	const struct spaa_lami_opts *o = run->opts;
 	bool restrict_time = o->has_begin || o->has_end;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
-	struct spaa_heap_skip skip = { 0 };
+	struct spaa_memory_skip skip = { 0 };
 	struct allocs a = {
 		.run = run, .p = &p, .restrict_time = restrict_time,
 		.range_begin = o->has_begin ? o->begin : INT64_MIN,
@@ -521,7 +521,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 
 	spaa_profile_init(&p);
 	spaa_fold_init(&a.fold, a.range_begin, a.range_end);
-	spaa_timeline_init(&a.timeline, TL_N, 0);
+	spaa_timequanta_init(&a.timeline, TL_N, 0);
 	if (parse_options(&a, &skip, err))
 		goto out;
 	lo.on_sample = on_sample;
@@ -533,7 +533,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 	spaa_report_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
 	use_fold = a.memory_samples && folding(&a, &p);
-	if (spaa_heap_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
+	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
 		goto out;
 	/* the tables need only the site stacks and names: a lower peak */
 	spaa_fold_release(&a.fold);
@@ -543,7 +543,7 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 
 	total = 0;
 	for (uint32_t g = 0; g < a.heap.ngroups; g++)
-		if (spaa_add_u64(total, a.heap.groups[g].v[SPAA_HEAP_ALLOC_BYTES], &total)) {
+		if (spaa_add_u64(total, a.heap.groups[g].v[SPAA_MEMORY_ALLOC_BYTES], &total)) {
 			spaa_error_set(err, SPAA_E_LIMIT, "the allocated bytes overflow 64 bits");
 			goto out;
 		}
@@ -555,9 +555,9 @@ static int allocs_run(struct spaa_run *run, struct spaa_error *err)
 		goto out;
 	ret = 0;
 out:
-	spaa_heap_release(&a.heap);
-	spaa_heap_skip_release(&skip);
-	spaa_timeline_release(&a.timeline);
+	spaa_memory_release(&a.heap);
+	spaa_memory_skip_release(&skip);
+	spaa_timequanta_release(&a.timeline);
 	spaa_fold_release(&a.fold);
 	spaa_profile_release(&p);
 	return ret;
@@ -573,9 +573,9 @@ static int allocs_compatible(const struct spaa_profile *p, const char *path,
 	if (memory_events(p, path, SPAA_E_INCOMPATIBLE, err))
 		return -1;
 	for (uint32_t e = 0; e < p->nevents; e++)
-		if (spaa_heap_event_is_memory(p, e))
+		if (spaa_memory_event(p, e))
 			samples += p->events[e].nsamples;
-	if (spaa_heap_has_records(p, &seen) || samples)
+	if (spaa_memory_has_records(p, &seen) || samples)
 		return 0;
 	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
 			     "the profile has no stack or sample records of allocation or deallocation events");

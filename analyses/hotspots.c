@@ -37,58 +37,58 @@ static const char *opt_event, *opt_metric;
 static int64_t opt_pid = SPAA_NO_ID, opt_tid = SPAA_NO_ID;
 static bool opt_net;
 
-static const struct lami_option options[] = {
-	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
+static const struct spaa_lami_option options[] = {
+	{ "event", SPAA_LAMI_OPT_STRING, &opt_event, "NAME",
 	  "event to analyse (default: the header's first event)" },
-	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
+	{ "metric", SPAA_LAMI_OPT_STRING, &opt_metric, "NAME",
 	  "weight to rank by (default: the event's primary metric)" },
-	{ "net", LAMI_OPT_BOOL, &opt_net, NULL,
+	{ "net", SPAA_LAMI_OPT_BOOL, &opt_net, NULL,
 	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)" },
-	{ "pid", LAMI_OPT_I64, &opt_pid, "PID", "only stacks of this process" },
-	{ "tid", LAMI_OPT_I64, &opt_tid, "TID", "only stacks of this thread" },
+	{ "pid", SPAA_LAMI_OPT_I64, &opt_pid, "PID", "only stacks of this process" },
+	{ "tid", SPAA_LAMI_OPT_I64, &opt_tid, "TID", "only stacks of this thread" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
 enum { T_FUNCTIONS, T_STACKS, T_THREADS, T_CPUS, T_DSOS };
 
-static const struct lami_column functions_cols[] = {
-	{ "Function", LAMI_STRING, NULL },
-	{ "DSO", LAMI_PATH, NULL },
-	{ "Self", LAMI_MIXED, NULL },
-	{ "Self share", LAMI_RATIO, NULL },
-	{ "Total", LAMI_MIXED, NULL },
-	{ "Total share", LAMI_RATIO, NULL },
-	{ "Self samples", LAMI_INT, NULL },
+static const struct spaa_lami_column functions_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "DSO", SPAA_LAMI_PATH, NULL },
+	{ "Self", SPAA_LAMI_MIXED, NULL },
+	{ "Self share", SPAA_LAMI_RATIO, NULL },
+	{ "Total", SPAA_LAMI_MIXED, NULL },
+	{ "Total share", SPAA_LAMI_RATIO, NULL },
+	{ "Self samples", SPAA_LAMI_INT, NULL },
 };
 
-static const struct lami_column stacks_cols[] = {
-	{ "Call path", LAMI_STRING, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column stacks_cols[] = {
+	{ "Call path", SPAA_LAMI_STRING, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column threads_cols[] = {
-	{ "Process", LAMI_PROCESS, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Share", LAMI_RATIO, NULL },
-	{ "Hottest function", LAMI_STRING, NULL },
+static const struct spaa_lami_column threads_cols[] = {
+	{ "Process", SPAA_LAMI_PROCESS, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
+	{ "Hottest function", SPAA_LAMI_STRING, NULL },
 };
 
-static const struct lami_column cpus_cols[] = {
-	{ "CPU", LAMI_CPU, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column cpus_cols[] = {
+	{ "CPU", SPAA_LAMI_CPU, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column dsos_cols[] = {
-	{ "DSO", LAMI_PATH, NULL },
-	{ "Self", LAMI_MIXED, NULL },
-	{ "Share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column dsos_cols[] = {
+	{ "DSO", SPAA_LAMI_PATH, NULL },
+	{ "Self", SPAA_LAMI_MIXED, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
 };
 
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
-static const struct lami_table_class classes[] = {
+static const struct spaa_lami_table_class classes[] = {
 	[T_FUNCTIONS] = { "functions", "Functions by self weight", COLS(functions_cols) },
 	[T_STACKS] = { "stacks", "Hot call paths", COLS(stacks_cols) },
 	[T_THREADS] = { "threads", "Weight per process and thread", COLS(threads_cols) },
@@ -98,14 +98,14 @@ static const struct lami_table_class classes[] = {
 
 /* Everything one run needs to fill its tables. */
 struct hotspots {
-	struct spaa_run *run;
+	struct spaa_analysis_run *run;
 	const struct spaa_profile *p;
-	struct spaa_agg agg;
-	struct spaa_agg cpu_agg;        /* from samples, when records lack CPUs */
+	struct spaa_aggregate agg;
+	struct spaa_aggregate cpu_agg;        /* from samples, when records lack CPUs */
 	bool has_cpu_agg;
 	bool net;                       /* --net: weights are agg - neg */
-	struct spaa_agg neg, cpu_neg;   /* the twin metric's, same keys */
-	struct spaa_metric_sem sem;
+	struct spaa_aggregate neg, cpu_neg;   /* the twin metric's, same keys */
+	struct spaa_metrics_sem sem;
 	uint32_t event, metric, twin;
 	int64_t begin, end;
 	char what[512];         /* "event 'x', metric 'y'" and any caveat */
@@ -129,8 +129,8 @@ struct weight {
 #define W(a, n, field, i) ((struct weight){ (a)->field[i], (n) ? (n)->field[i] : 0 })
 #define W_TOTAL(a, n) ((struct weight){ (a)->total, (n) ? (n)->total : 0 })
 
-static const struct spaa_agg *neg_of(const struct hotspots *h,
-				     const struct spaa_agg *a)
+static const struct spaa_aggregate *neg_of(const struct hotspots *h,
+				     const struct spaa_aggregate *a)
 {
 	if (!h->net)
 		return NULL;
@@ -148,7 +148,7 @@ static uint64_t key(const struct hotspots *h, struct weight w)
 	return h->net ? spaa_report_net_key(spaa_report_net(w.pos, w.neg)) : w.pos;
 }
 
-static void weight_cell(const struct hotspots *h, struct lami_table *t,
+static void weight_cell(const struct hotspots *h, struct spaa_lami_table *t,
 			struct weight w)
 {
 	if (h->net)
@@ -157,7 +157,7 @@ static void weight_cell(const struct hotspots *h, struct lami_table *t,
 		spaa_report_weight_cell(t, &h->sem, w.pos);
 }
 
-static void share_cell(const struct hotspots *h, struct lami_table *t,
+static void share_cell(const struct hotspots *h, struct spaa_lami_table *t,
 		       struct weight part, struct weight whole)
 {
 	if (h->net)
@@ -168,12 +168,12 @@ static void share_cell(const struct hotspots *h, struct lami_table *t,
 }
 
 /* A table of class c whose weight columns get the metric's class. */
-static struct lami_table *table(struct hotspots *h, int c, const size_t *wcols,
+static struct spaa_lami_table *table(struct hotspots *h, int c, const size_t *wcols,
 				size_t nwcols)
 {
-	struct lami_table *t = lami_table_new(&classes[c], h->begin, h->end);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], h->begin, h->end);
 
-	lami_table_set_title(t, "%s (%s)", classes[c].title, h->what);
+	spaa_lami_table_set_title(t, "%s (%s)", classes[c].title, h->what);
 	for (size_t i = 0; i < nwcols; i++)
 		if (h->net)
 			spaa_report_net_column(t, wcols[i], &h->sem);
@@ -186,10 +186,10 @@ static void functions_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 2, 4 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
-	struct lami_table *t = table(h, T_FUNCTIONS, wcols, 2);
+	struct spaa_lami_table *t = table(h, T_FUNCTIONS, wcols, 2);
 	size_t n = 0;
 
 	for (uint32_t f = 0; f < nfn; f++)
@@ -197,36 +197,36 @@ static void functions_table(struct hotspots *h)
 			rank[n++] = (struct spaa_rank){
 				key(h, W(a, na, fn_self, f)),
 				key(h, W(a, na, fn_total, f)),
-				spaa_str(p, p->functions[f].name), f, f,
+				spaa_profile_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
 		uint32_t f = rank[i].idx;
 
-		lami_row_begin(t);
-		lami_cell_string(t, spaa_str(p, p->functions[f].name));
-		lami_cell_path(t, spaa_str(p, p->dsos[p->functions[f].dso].name));
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, spaa_profile_str(p, p->functions[f].name));
+		spaa_lami_cell_path(t, spaa_profile_str(p, p->dsos[p->functions[f].dso].name));
 		weight_cell(h, t, W(a, na, fn_self, f));
 		share_cell(h, t, W(a, na, fn_self, f), W_TOTAL(a, na));
 		weight_cell(h, t, W(a, na, fn_total, f));
 		share_cell(h, t, W(a, na, fn_total, f), W_TOTAL(a, na));
 		if (a->samples_known)
-			lami_cell_int(t, (int64_t)a->fn_samples[f]);
+			spaa_lami_cell_int(t, (int64_t)a->fn_samples[f]);
 		else
-			lami_cell_unknown(t);
-		lami_row_end(t);
+			spaa_lami_cell_unknown(t);
+		spaa_lami_row_end(t);
 	}
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 static void stacks_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
-	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t npaths = a->paths.nr;
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
-	struct lami_table *t = table(h, T_STACKS, wcols, 1);
+	struct spaa_lami_table *t = table(h, T_STACKS, wcols, 1);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence of the string table, never a stack */
@@ -235,25 +235,25 @@ static void stacks_table(struct hotspots *h)
 			rank[n++] = (struct spaa_rank){
 				key(h, W(a, na, path_weight, i)), 0, NULL, i, i,
 			};
-	spaa_agg_rank_paths(a, rank, n);
-	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
-		char *name = spaa_agg_path_name(a, rank[i].idx);
+	spaa_aggregate_rank_paths(a, rank, n);
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+		char *name = spaa_aggregate_path_name(a, rank[i].idx);
 
-		lami_row_begin(t);
-		lami_cell_string(t, name);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
 		weight_cell(h, t, W(a, na, path_weight, rank[i].idx));
 		share_cell(h, t, W(a, na, path_weight, rank[i].idx), W_TOTAL(a, na));
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 		free(name);
 	}
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 /* The function with the most self weight in each thread. */
 static uint32_t *hottest_per_thread(const struct hotspots *h)
 {
-	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t *best = spaa_xmalloc((a->threads.nr + 1) * sizeof(*best));
 
 	for (uint32_t t = 0; t < a->threads.nr; t++)
@@ -266,8 +266,8 @@ static uint32_t *hottest_per_thread(const struct hotspots *h)
 
 		if (cur == SPAA_NONE || w > wcur ||
 		    (w == wcur &&
-		     strcmp(spaa_str(h->p, h->p->functions[k[1]].name),
-			    spaa_str(h->p, h->p->functions[((const uint32_t *)
+		     strcmp(spaa_profile_str(h->p, h->p->functions[k[1]].name),
+			    spaa_profile_str(h->p, h->p->functions[((const uint32_t *)
 				spaa_map_key(&a->thread_fn, cur))[1]].name)) < 0))
 			best[k[0]] = i;
 	}
@@ -278,10 +278,10 @@ static void threads_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->threads.nr + 1) * sizeof(*rank));
 	uint32_t *best = hottest_per_thread(h);
-	struct lami_table *t = table(h, T_THREADS, wcols, 1);
+	struct spaa_lami_table *t = table(h, T_THREADS, wcols, 1);
 
 	for (uint32_t i = 0; i < a->threads.nr; i++) {
 		const int64_t *k = spaa_map_key(&a->threads, i);       /* pid, tid */
@@ -291,41 +291,41 @@ static void threads_table(struct hotspots *h)
 		};
 	}
 	spaa_rank_sort(rank, a->threads.nr);
-	for (size_t i = 0; i < lami_rows(h->run->opts, a->threads.nr); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, a->threads.nr); i++) {
 		uint32_t th = rank[i].idx;
 		const int64_t *k = spaa_map_key(&a->threads, th);
 		uint32_t comm = a->thread_comm[th];
 
-		lami_row_begin(t);
-		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL,
-				  k[0] == SPAA_NO_ID ? LAMI_NO_ID : k[0],
-				  k[1] == SPAA_NO_ID ? LAMI_NO_ID : k[1]);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL,
+				  k[0] == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k[0],
+				  k[1] == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k[1]);
 		weight_cell(h, t, W(a, na, thread_weight, th));
 		share_cell(h, t, W(a, na, thread_weight, th), W_TOTAL(a, na));
 		if (best[th] == SPAA_NONE ||
 		    !nonzero(W(a, na, thread_fn_self, best[th]))) {
-			lami_cell_unknown(t);
+			spaa_lami_cell_unknown(t);
 		} else {
 			const uint32_t *fk = spaa_map_key(&a->thread_fn, best[th]);
 
-			lami_cell_string(t, spaa_str(p, p->functions[fk[1]].name));
+			spaa_lami_cell_string(t, spaa_profile_str(p, p->functions[fk[1]].name));
 		}
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
 	free(best);
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
-static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
+static void cpus_table(struct hotspots *h, const struct spaa_aggregate *a)
 {
 	static const size_t wcols[] = { 1 };
-	const struct spaa_agg *na = neg_of(h, a);
+	const struct spaa_aggregate *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->cpus.nr + 1) * sizeof(*rank));
-	struct lami_table *t = table(h, T_CPUS, wcols, 1);
+	struct spaa_lami_table *t = table(h, T_CPUS, wcols, 1);
 
 	if (a != &h->agg)
-		lami_table_set_title(t, "%s (%s; CPUs as the sample records give them, shares of the sampled weight)",
+		spaa_lami_table_set_title(t, "%s (%s; CPUs as the sample records give them, shares of the sampled weight)",
 				     classes[T_CPUS].title, h->what);
 
 	for (uint32_t i = 0; i < a->cpus.nr; i++)
@@ -334,43 +334,43 @@ static void cpus_table(struct hotspots *h, const struct spaa_agg *a)
 			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
 		};
 	spaa_rank_sort(rank, a->cpus.nr);
-	for (size_t i = 0; i < lami_rows(h->run->opts, a->cpus.nr); i++) {
-		lami_row_begin(t);
-		lami_cell_cpu(t, rank[i].tie);
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, a->cpus.nr); i++) {
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_cpu(t, rank[i].tie);
 		weight_cell(h, t, W(a, na, cpu_weight, rank[i].idx));
 		share_cell(h, t, W(a, na, cpu_weight, rank[i].idx), W_TOTAL(a, na));
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 static void dsos_table(struct hotspots *h)
 {
 	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
-	const struct spaa_agg *a = &h->agg, *na = neg_of(h, a);
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t ndso = spaa_profile_ndsos(p);
 	struct spaa_rank *rank = spaa_xmalloc((ndso + 1) * sizeof(*rank));
-	struct lami_table *t = table(h, T_DSOS, wcols, 1);
+	struct spaa_lami_table *t = table(h, T_DSOS, wcols, 1);
 	size_t n = 0;
 
 	for (uint32_t d = 0; d < ndso; d++)
 		if (nonzero(W(a, na, dso_self, d)))
 			rank[n++] = (struct spaa_rank){
 				key(h, W(a, na, dso_self, d)), 0,
-				spaa_str(p, p->dsos[d].name), d, d,
+				spaa_profile_str(p, p->dsos[d].name), d, d,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
-		lami_row_begin(t);
-		lami_cell_path(t, rank[i].name);
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_path(t, rank[i].name);
 		weight_cell(h, t, W(a, na, dso_self, rank[i].idx));
 		share_cell(h, t, W(a, na, dso_self, rank[i].idx), W_TOTAL(a, na));
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 /*
@@ -379,19 +379,19 @@ static void dsos_table(struct hotspots *h)
  * metrics' occurrences, in the same order, the other's as keys only, so
  * their paths, threads and CPUs have the same indices.
  */
-static int add_metric(struct hotspots *h, struct spaa_agg *a, struct spaa_agg *n,
+static int add_metric(struct hotspots *h, struct spaa_aggregate *a, struct spaa_aggregate *n,
 		      const struct spaa_fold *fold, struct spaa_error *err)
 {
 	const uint32_t metrics[2] = { h->metric, h->twin };
-	struct spaa_agg *aggs[2] = { a, n };
+	struct spaa_aggregate *aggs[2] = { a, n };
 	int nr = h->net ? 2 : 1;
 
 	for (int m = 0; m < nr; m++)
 		for (int g = 0; g < nr; g++) {
 			aggs[g]->keys_only = g != m;
-			if (fold ? spaa_agg_add_fold(aggs[g], fold, h->event, metrics[m],
+			if (fold ? spaa_aggregate_add_fold(aggs[g], fold, h->event, metrics[m],
 						     opt_pid, opt_tid, err)
-				 : spaa_agg_add_records(aggs[g], h->event, metrics[m],
+				 : spaa_aggregate_add_records(aggs[g], h->event, metrics[m],
 							opt_pid, opt_tid, err))
 				return -1;
 		}
@@ -411,9 +411,9 @@ static int select_twin(struct hotspots *h, struct spaa_error *err)
 	return spaa_error_set(err, SPAA_E_USAGE,
 			      "--net: event '%s' has no metric '%s-' (the negative "
 			      "part of '%s'; without one, '%s' needs no netting)",
-			      spaa_str(p, p->events[h->event].name),
-			      spaa_str(p, h->metric), spaa_str(p, h->metric),
-			      spaa_str(p, h->metric));
+			      spaa_profile_str(p, p->events[h->event].name),
+			      spaa_profile_str(p, h->metric), spaa_profile_str(p, h->metric),
+			      spaa_profile_str(p, h->metric));
 }
 
 /* Sums the chosen event and metric, from records or from samples in range. */
@@ -421,7 +421,7 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		     struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	const struct lami_opts *o = h->run->opts;
+	const struct spaa_lami_opts *o = h->run->opts;
 	bool restrict_time = o->has_begin || o->has_end;
 	int at;
 
@@ -429,21 +429,21 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	    (opt_net && select_twin(h, err)))
 		return -1;
 	spaa_report_left_out_event(&h->run->left_out, p, h->event);
-	spaa_metric_semantics(p, h->event, h->metric,
-			      spaa_metric_unit(p, h->event, h->metric), &h->sem);
+	spaa_metrics_semantics(p, h->event, h->metric,
+			      spaa_metrics_unit(p, h->event, h->metric), &h->sem);
 	spaa_report_range(o, p, &h->begin, &h->end);
 	at = snprintf(h->what, sizeof(h->what), "event '%s', %s '%s'",
-		      spaa_str(p, p->events[h->event].name),
+		      spaa_profile_str(p, p->events[h->event].name),
 		      h->metric == p->events[h->event].primary_metric ?
-		      "primary metric" : "metric", spaa_str(p, h->metric));
+		      "primary metric" : "metric", spaa_profile_str(p, h->metric));
 	if (h->net)
 		at += snprintf(h->what + at, sizeof(h->what) - at,
-			       ", net: '%s' - '%s'", spaa_str(p, h->metric),
-			       spaa_str(p, h->twin));
+			       ", net: '%s' - '%s'", spaa_profile_str(p, h->metric),
+			       spaa_profile_str(p, h->twin));
 
-	spaa_agg_init(&h->agg, p);
+	spaa_aggregate_init(&h->agg, p);
 	if (h->net)
-		spaa_agg_init(&h->neg, p);
+		spaa_aggregate_init(&h->neg, p);
 	if (restrict_time && p->nsamples)
 		return add_metric(h, &h->agg, &h->neg, fold, err);
 	if (restrict_time)
@@ -454,19 +454,19 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	/* records rarely say which CPU ran them; samples often do */
 	if (h->agg.cpus_known || !p->nsamples)
 		return 0;
-	spaa_agg_init(&h->cpu_agg, p);
+	spaa_aggregate_init(&h->cpu_agg, p);
 	h->cpu_agg.cpus_only = true;
 	if (h->net) {
-		spaa_agg_init(&h->cpu_neg, p);
+		spaa_aggregate_init(&h->cpu_neg, p);
 		h->cpu_neg.cpus_only = true;
 	}
 	h->has_cpu_agg = true;
 	return add_metric(h, &h->cpu_agg, &h->cpu_neg, fold, err);
 }
 
-static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
+static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct lami_opts *o = run->opts;
+	const struct spaa_lami_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
 	struct spaa_fold fold;
@@ -498,13 +498,13 @@ static int hotspots_run(struct spaa_run *run, struct spaa_error *err)
 	ret = 0;
 out:
 	if (h.agg.p)
-		spaa_agg_release(&h.agg);
+		spaa_aggregate_release(&h.agg);
 	if (h.neg.p)
-		spaa_agg_release(&h.neg);
+		spaa_aggregate_release(&h.neg);
 	if (h.has_cpu_agg)
-		spaa_agg_release(&h.cpu_agg);
+		spaa_aggregate_release(&h.cpu_agg);
 	if (h.cpu_neg.p)
-		spaa_agg_release(&h.cpu_neg);
+		spaa_aggregate_release(&h.cpu_neg);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 	return ret;

@@ -31,7 +31,7 @@
 #include "report/analysis.h"
 #include "analysis/changepoint.h"
 #include "report/report.h"
-#include "analysis/timebin.h"
+#include "analysis/timegrid.h"
 #include "model/units.h"
 #include "model/util.h"
 
@@ -54,73 +54,73 @@ static const char *opt_penalty, *opt_focus;
 static uint64_t opt_bins, opt_max_phases;
 static bool opt_by_thread;
 
-static const struct lami_option options[] = {
-	{ "event", LAMI_OPT_STRING, &opt_event, "NAME",
+static const struct spaa_lami_option options[] = {
+	{ "event", SPAA_LAMI_OPT_STRING, &opt_event, "NAME",
 	  "event to analyse (default: the header's first event)" },
-	{ "metric", LAMI_OPT_STRING, &opt_metric, "NAME",
+	{ "metric", SPAA_LAMI_OPT_STRING, &opt_metric, "NAME",
 	  "weight: period, or samples/count (default: the event's primary metric)" },
-	{ "bins", LAMI_OPT_U64, &opt_bins, "N",
+	{ "bins", SPAA_LAMI_OPT_U64, &opt_bins, "N",
 	  "at most N time bins (default: about the square root of the samples)" },
-	{ "bin-width", LAMI_OPT_STRING, &opt_bin_width, "DURATION",
+	{ "bin-width", SPAA_LAMI_OPT_STRING, &opt_bin_width, "DURATION",
 	  "time bins of this width, e.g. 10ms (instead of --bins)" },
-	{ "min-phase", LAMI_OPT_STRING, &opt_min_phase, "DURATION",
+	{ "min-phase", SPAA_LAMI_OPT_STRING, &opt_min_phase, "DURATION",
 	  "shortest phase and idle gap (default: two bins)" },
-	{ "max-phases", LAMI_OPT_U64, &opt_max_phases, "N",
+	{ "max-phases", SPAA_LAMI_OPT_U64, &opt_max_phases, "N",
 	  "at most N phases (default: no limit)" },
-	{ "penalty", LAMI_OPT_STRING, &opt_penalty, "BITS",
+	{ "penalty", SPAA_LAMI_OPT_STRING, &opt_penalty, "BITS",
 	  "divergence that separates phases, 0 to 1 (default: 0.05)" },
-	{ "focus", LAMI_OPT_STRING, &opt_focus, "REGEX",
+	{ "focus", SPAA_LAMI_OPT_STRING, &opt_focus, "REGEX",
 	  "attribute samples to the leaf-most function matching REGEX" },
-	{ "by-thread", LAMI_OPT_BOOL, &opt_by_thread, NULL,
+	{ "by-thread", SPAA_LAMI_OPT_BOOL, &opt_by_thread, NULL,
 	  "add the weight of each thread in each phase" },
 	{ NULL, 0, NULL, NULL, NULL },
 };
 
 enum { T_PHASES, T_TIMELINE, T_WINDOWS, T_PHASE_THREADS };
 
-static const struct lami_column phases_cols[] = {
-	{ "Phase", LAMI_INT, NULL },
-	{ "Kind", LAMI_STRING, NULL },
-	{ "Time range", LAMI_TIME_RANGE, NULL },
-	{ "Duration", LAMI_DURATION, NULL },
-	{ "Samples", LAMI_INT, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Top function", LAMI_STRING, NULL },
-	{ "Top share", LAMI_RATIO, NULL },
-	{ "Second function", LAMI_STRING, NULL },
-	{ "Second share", LAMI_RATIO, NULL },
-	{ "Threads", LAMI_INT, NULL },
-	{ "CPUs", LAMI_INT, NULL },
+static const struct spaa_lami_column phases_cols[] = {
+	{ "Phase", SPAA_LAMI_INT, NULL },
+	{ "Kind", SPAA_LAMI_STRING, NULL },
+	{ "Time range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Duration", SPAA_LAMI_DURATION, NULL },
+	{ "Samples", SPAA_LAMI_INT, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Top function", SPAA_LAMI_STRING, NULL },
+	{ "Top share", SPAA_LAMI_RATIO, NULL },
+	{ "Second function", SPAA_LAMI_STRING, NULL },
+	{ "Second share", SPAA_LAMI_RATIO, NULL },
+	{ "Threads", SPAA_LAMI_INT, NULL },
+	{ "CPUs", SPAA_LAMI_INT, NULL },
 };
 
-static const struct lami_column timeline_cols[] = {
-	{ "Time range", LAMI_TIME_RANGE, NULL },
-	{ "Phase", LAMI_INT, NULL },
-	{ "Samples", LAMI_INT, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Top function", LAMI_STRING, NULL },
-	{ "Top share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column timeline_cols[] = {
+	{ "Time range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Phase", SPAA_LAMI_INT, NULL },
+	{ "Samples", SPAA_LAMI_INT, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Top function", SPAA_LAMI_STRING, NULL },
+	{ "Top share", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column windows_cols[] = {
-	{ "Window", LAMI_STRING, NULL },
-	{ "Time range", LAMI_TIME_RANGE, NULL },
-	{ "Duration", LAMI_DURATION, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Top stack", LAMI_STRING, NULL },
-	{ "Top stack share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column windows_cols[] = {
+	{ "Window", SPAA_LAMI_STRING, NULL },
+	{ "Time range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Duration", SPAA_LAMI_DURATION, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Top stack", SPAA_LAMI_STRING, NULL },
+	{ "Top stack share", SPAA_LAMI_RATIO, NULL },
 };
 
-static const struct lami_column phase_threads_cols[] = {
-	{ "Phase", LAMI_INT, NULL },
-	{ "Process", LAMI_PROCESS, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
-	{ "Share", LAMI_RATIO, NULL },
+static const struct spaa_lami_column phase_threads_cols[] = {
+	{ "Phase", SPAA_LAMI_INT, NULL },
+	{ "Process", SPAA_LAMI_PROCESS, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
 };
 
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
-static const struct lami_table_class classes[] = {
+static const struct spaa_lami_table_class classes[] = {
 	[T_PHASES] = { "phases", "Phases", COLS(phases_cols) },
 	[T_TIMELINE] = { "timeline", "Timeline", COLS(timeline_cols) },
 	[T_WINDOWS] = { "windows", "Time windows", COLS(windows_cols) },
@@ -137,13 +137,13 @@ struct thread_key {
 
 /* State of the sample pass. */
 struct pass {
-	const struct lami_opts *o;
+	const struct spaa_lami_opts *o;
 	const struct spaa_profile *p;   /* being loaded */
 	bool started;
 	uint32_t event;         /* resolved at the first sample */
 	int64_t width;          /* --bin-width, or 0 */
 	uint32_t fine_bins;
-	struct spaa_timebin tb;
+	struct spaa_timegrid tb;
 	uint64_t samples;       /* of the event, in range */
 	uint64_t no_period;     /* of those, without a period */
 	/*
@@ -168,19 +168,19 @@ struct pass {
 
 /* Everything one run needs to fill its tables. */
 struct phases {
-	struct spaa_run *run;
+	struct spaa_analysis_run *run;
 	const struct spaa_profile *p;
 	struct pass pass;
 	uint32_t event, metric;
 	bool by_period;         /* weights are periods, else sample counts */
-	struct spaa_metric_sem sem;     /* of the weights of bins and phases */
+	struct spaa_metrics_sem sem;     /* of the weights of bins and phases */
 	int64_t begin, end;     /* of the results */
 	regex_t focus;
 	bool has_focus;
 	double penalty;         /* --penalty */
 	int64_t min_phase;      /* --min-phase, ns (0 when not given) */
 	uint32_t nolabel;       /* the label of a stack without a function */
-	struct spaa_cp_result cp;
+	struct spaa_changepoint_result cp;
 	uint32_t *phase_of;     /* phase per bin */
 	char what[512];
 	char grid[64];          /* "bins of 100ms" */
@@ -193,7 +193,7 @@ static void stack_frames(const struct spaa_profile *p, uint32_t stack,
 	const struct spaa_stack *s = &p->stacks[stack];
 
 	if (s->first_record != SPAA_NONE) {
-		*frames = spaa_record_frames(p, &p->records[s->first_record]);
+		*frames = spaa_profile_record_frames(p, &p->records[s->first_record]);
 		*n = p->records[s->first_record].nframes;
 	} else {
 		*frames = p->frame_pool + s->frames;
@@ -203,7 +203,7 @@ static void stack_frames(const struct spaa_profile *p, uint32_t stack,
 
 static const char *fn_name(const struct spaa_profile *p, uint32_t frame)
 {
-	return spaa_str(p, p->functions[p->frames[frame].fn].name);
+	return spaa_profile_str(p, p->functions[p->frames[frame].fn].name);
 }
 
 /*
@@ -305,7 +305,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 		[S_CPU] = sizeof(int64_t),
 	};
 	struct pass *ps = data;
-	const struct lami_opts *o = ps->o;
+	const struct spaa_lami_opts *o = ps->o;
 	struct thread_key tk;
 	uint32_t key;
 	int64_t bin;
@@ -323,9 +323,9 @@ static int on_sample(void *data, const struct spaa_profile *p,
 			int64_t hi = o->has_end && o->end < f->time_end ? o->end : f->time_end;
 			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
 
-			width = spaa_timebin_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
+			width = spaa_timegrid_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
 		}
-		spaa_timebin_init(&ps->tb, origin, width ? width : START_WIDTH,
+		spaa_timegrid_init(&ps->tb, origin, width ? width : START_WIDTH,
 				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
 		ps->tb.max_cells = MAX_CELLS;
 	}
@@ -338,18 +338,18 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	ps->samples++;
 	ps->no_period += !s->has_period;
 	key = sample_key(ps, p, s->stack);
-	if (spaa_timebin_place(&ps->tb, s->time, &bin, err) ||
-	    spaa_timebin_add(&ps->tb, S_STACK, bin, &key, 1, s->period, err))
+	if (spaa_timegrid_place(&ps->tb, s->time, &bin, err) ||
+	    spaa_timegrid_add(&ps->tb, S_STACK, bin, &key, 1, s->period, err))
 		goto fail;
 	memset(&tk, 0, sizeof(tk));
 	tk.pid = s->pid;
 	tk.tid = s->tid;
-	if (spaa_timebin_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
+	if (spaa_timegrid_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
 		goto fail;
 	if (s->cpu != SPAA_NO_ID &&
-	    spaa_timebin_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
+	    spaa_timegrid_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
 		goto fail;
-	if (spaa_timebin_limit_cells(&ps->tb, err))
+	if (spaa_timegrid_limit_cells(&ps->tb, err))
 		goto fail;
 	return 0;
 fail:
@@ -357,18 +357,18 @@ fail:
 	{
 		struct spaa_error e = *err;
 
-		return spaa_error_at(err, e.code, spaa_str(p, p->files[s->file].path),
+		return spaa_error_at(err, e.code, spaa_profile_str(p, p->files[s->file].path),
 				     s->line, "%s", e.msg);
 	}
 }
 
 static const char *label_name(const struct phases *h, uint32_t l)
 {
-	if (l == SPAA_CP_NO_LABEL)
+	if (l == SPAA_CHANGEPOINT_NO_LABEL)
 		return NULL;
 	if (l == h->nolabel)
 		return h->has_focus ? "[no frame matches --focus]" : "[empty stack]";
-	return spaa_str(h->p, h->p->functions[l].name);
+	return spaa_profile_str(h->p, h->p->functions[l].name);
 }
 
 /*
@@ -380,24 +380,24 @@ static const char *label_name(const struct phases *h, uint32_t l)
 static void choose_weights(struct phases *h)
 {
 	const struct spaa_profile *p = h->p;
-	const char *m = spaa_str(p, h->metric);
+	const char *m = spaa_profile_str(p, h->metric);
 	uint32_t samples = spaa_strtab_find(&p->strings, "samples", 7);
 	int at = snprintf(h->what, sizeof(h->what), "event '%s', ",
-			  spaa_str(p, p->events[h->event].name));
+			  spaa_profile_str(p, p->events[h->event].name));
 
 	h->by_period = !h->pass.no_period && !h->pass.period_metric_mixed &&
 		       (h->pass.period_metric ? h->pass.period_metric == h->metric :
 			!strcmp(m, "period"));
 	if (h->by_period) {
-		spaa_metric_semantics(p, h->event, h->metric,
-				      spaa_metric_unit(p, h->event, h->metric), &h->sem);
+		spaa_metrics_semantics(p, h->event, h->metric,
+				      spaa_metrics_unit(p, h->event, h->metric), &h->sem);
 		snprintf(h->what + at, sizeof(h->what) - at, "weight: %s", m);
 		return;
 	}
-	if (samples != SPAA_MAP_NONE)
-		spaa_metric_semantics(p, h->event, samples, 0, &h->sem);
+	if (samples != SPAA_NONE)
+		spaa_metrics_semantics(p, h->event, samples, 0, &h->sem);
 	else
-		h->sem = (struct spaa_metric_sem){ SPAA_MC_INT, 1.0, "" };
+		h->sem = (struct spaa_metrics_sem){ SPAA_METRICS_INT, 1.0, "" };
 	if (!strcmp(m, "samples") || !strcmp(m, "count"))
 		snprintf(h->what + at, sizeof(h->what) - at, "weight: samples");
 	else
@@ -415,7 +415,7 @@ static void choose_weights(struct phases *h)
 static int cover_range(struct phases *h, struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	struct spaa_timebin *tb = &h->pass.tb;
+	struct spaa_timegrid *tb = &h->pass.tb;
 	int64_t lo = h->begin > p->time_start ? h->begin : p->time_start;
 	int64_t hi = h->end < p->time_end ? h->end : p->time_end;
 	int64_t b, d;
@@ -430,13 +430,13 @@ static int cover_range(struct phases *h, struct spaa_error *err)
 		if (__builtin_sub_overflow(hi, lo, &d) || d / tb->width + 2 >= tb->max_bins)
 			return 0;
 	}
-	return spaa_timebin_place(tb, lo, &b, err) || spaa_timebin_place(tb, hi, &b, err) ? -1 : 0;
+	return spaa_timegrid_place(tb, lo, &b, err) || spaa_timegrid_place(tb, hi, &b, err) ? -1 : 0;
 }
 
 /* Merges the fine bins of the pass down to --bins (or the default). */
 static int final_bins(struct phases *h, struct spaa_error *err)
 {
-	struct spaa_timebin *tb = &h->pass.tb;
+	struct spaa_timegrid *tb = &h->pass.tb;
 	uint64_t want = opt_bins;
 	int64_t w;
 
@@ -447,29 +447,29 @@ static int final_bins(struct phases *h, struct spaa_error *err)
 		if (want > DEFAULT_MAX_BINS)
 			want = DEFAULT_MAX_BINS;
 	}
-	if (spaa_timebin_nbins(tb) <= want)
+	if (spaa_timegrid_nbins(tb) <= want)
 		return 0;
 	/* the smallest round width that leaves at most want bins */
-	w = spaa_timebin_round_width(tb->width + 1, tb->width);
+	w = spaa_timegrid_round_width(tb->width + 1, tb->width);
 	for (;;) {
 		int64_t f = w / tb->width;
 		int64_t lo = tb->lo / f - (tb->lo % f < 0), hi = tb->hi / f - (tb->hi % f < 0);
 
 		if ((uint64_t)hi - (uint64_t)lo < want || w > INT64_MAX / 2)
 			break;
-		w = spaa_timebin_round_width(w + 1, tb->width);
+		w = spaa_timegrid_round_width(w + 1, tb->width);
 	}
-	return spaa_timebin_coarsen(tb, w / tb->width, err);
+	return spaa_timegrid_coarsen(tb, w / tb->width, err);
 }
 
 static int segment(struct phases *h, struct spaa_error *err)
 {
-	const struct spaa_timebin *tb = &h->pass.tb;
-	uint32_t n = spaa_timebin_ncells(tb, S_STACK);
-	struct spaa_cp_obs *obs = spaa_xmalloc(((size_t)n + 1) * sizeof(*obs));
-	struct spaa_cp_opts co = { .penalty = h->penalty };
+	const struct spaa_timegrid *tb = &h->pass.tb;
+	uint32_t n = spaa_timegrid_ncells(tb, S_STACK);
+	struct spaa_changepoint_obs *obs = spaa_xmalloc(((size_t)n + 1) * sizeof(*obs));
+	struct spaa_changepoint_opts co = { .penalty = h->penalty };
 	int64_t min_phase = h->min_phase;
-	uint32_t nbins = (uint32_t)spaa_timebin_nbins(tb);
+	uint32_t nbins = (uint32_t)spaa_timegrid_nbins(tb);
 	int ret = -1;
 
 	/* a bin straddling a boundary must not become a phase: two bins by default */
@@ -479,18 +479,18 @@ static int segment(struct phases *h, struct spaa_error *err)
 	co.idle_bins = opt_min_phase ? co.min_bins : 2;
 	co.max_phases = opt_max_phases > UINT32_MAX ? UINT32_MAX : (uint32_t)opt_max_phases;
 	for (uint32_t i = 0; i < n; i++) {
-		struct spaa_timebin_sum sum;
+		struct spaa_timegrid_sum sum;
 		int64_t bin;
 		uint32_t key, l;
 
-		memcpy(&key, spaa_timebin_cell(tb, S_STACK, i, &bin, &sum), sizeof(key));
+		memcpy(&key, spaa_timegrid_cell(tb, S_STACK, i, &bin, &sum), sizeof(key));
 		l = key & STACK_KEY ? label_of(&h->pass, h->p, key & ~STACK_KEY) : key;
-		obs[i] = (struct spaa_cp_obs){
+		obs[i] = (struct spaa_changepoint_obs){
 			(uint32_t)(bin - tb->lo), l == LABEL_NONE ? h->nolabel : l,
 			h->by_period ? sum.weight : sum.count, sum.count,
 		};
 	}
-	if (spaa_cp_segment(obs, n, nbins, &co, &h->cp, err))
+	if (spaa_changepoint_segment(obs, n, nbins, &co, &h->cp, err))
 		goto out;
 	h->phase_of = spaa_xmalloc(((size_t)nbins + 1) * sizeof(*h->phase_of));
 	for (uint32_t ph = 0; ph < h->cp.nphases; ph++)
@@ -502,26 +502,26 @@ out:
 	return ret;
 }
 
-static struct lami_table *table(struct phases *h, int c, size_t wcol, const char *extra)
+static struct spaa_lami_table *table(struct phases *h, int c, size_t wcol, const char *extra)
 {
-	struct lami_table *t = lami_table_new(&classes[c], h->begin, h->end);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], h->begin, h->end);
 
-	lami_table_set_title(t, "%s (%s%s%s)", classes[c].title, h->what,
+	spaa_lami_table_set_title(t, "%s (%s%s%s)", classes[c].title, h->what,
 			     extra ? "; " : "", extra ? extra : "");
 	spaa_report_weight_column(t, wcol, &h->sem);
 	return t;
 }
 
-static void top_cells(struct phases *h, struct lami_table *t,
-		      const struct spaa_cp_summary *s, int n)
+static void top_cells(struct phases *h, struct spaa_lami_table *t,
+		      const struct spaa_changepoint_summary *s, int n)
 {
 	for (int i = 0; i < n; i++) {
-		if (s->top[i] == SPAA_CP_NO_LABEL) {
-			lami_cell_unknown(t);
-			lami_cell_unknown(t);
+		if (s->top[i] == SPAA_CHANGEPOINT_NO_LABEL) {
+			spaa_lami_cell_unknown(t);
+			spaa_lami_cell_unknown(t);
 			continue;
 		}
-		lami_cell_string(t, label_name(h, s->top[i]));
+		spaa_lami_cell_string(t, label_name(h, s->top[i]));
 		spaa_report_share_cell(t, s->top_weight[i], s->weight);
 	}
 }
@@ -544,7 +544,7 @@ struct pt_key {
 
 static void phase_context(struct phases *h, struct phase_ctx *c)
 {
-	const struct spaa_timebin *tb = &h->pass.tb;
+	const struct spaa_timegrid *tb = &h->pass.tb;
 	uint32_t np = h->cp.nphases;
 	struct spaa_map cpus;   /* (phase, cpu) */
 
@@ -555,11 +555,11 @@ static void phase_context(struct phases *h, struct phase_ctx *c)
 	spaa_map_init(&c->pt, sizeof(struct pt_key));
 	c->pt_weight = NULL;
 	c->pt_alloc = 0;
-	for (uint32_t i = 0; i < spaa_timebin_ncells(tb, S_THREAD); i++) {
-		struct spaa_timebin_sum sum;
+	for (uint32_t i = 0; i < spaa_timegrid_ncells(tb, S_THREAD); i++) {
+		struct spaa_timegrid_sum sum;
 		struct pt_key k;
 		int64_t bin;
-		const struct thread_key *tk = spaa_timebin_cell(tb, S_THREAD, i, &bin, &sum);
+		const struct thread_key *tk = spaa_timegrid_cell(tb, S_THREAD, i, &bin, &sum);
 		bool created;
 		uint32_t at;
 
@@ -578,12 +578,12 @@ static void phase_context(struct phases *h, struct phase_ctx *c)
 		c->pt_weight[at] += h->by_period ? sum.weight : sum.count;
 	}
 	spaa_map_init(&cpus, sizeof(int64_t) * 2);
-	for (uint32_t i = 0; i < spaa_timebin_ncells(tb, S_CPU); i++) {
-		struct spaa_timebin_sum sum;
+	for (uint32_t i = 0; i < spaa_timegrid_ncells(tb, S_CPU); i++) {
+		struct spaa_timegrid_sum sum;
 		int64_t bin, k[2];
 		bool created;
 
-		memcpy(&k[1], spaa_timebin_cell(tb, S_CPU, i, &bin, &sum), sizeof(k[1]));
+		memcpy(&k[1], spaa_timegrid_cell(tb, S_CPU, i, &bin, &sum), sizeof(k[1]));
 		k[0] = h->phase_of[bin - tb->lo];
 		spaa_map_intern(&cpus, k, &created);
 		if (created)
@@ -594,7 +594,7 @@ static void phase_context(struct phases *h, struct phase_ctx *c)
 	for (uint32_t i = 0; i < np; i++) {
 		if (c->threads[i] < 0 && spaa_profile_nthreads(h->p))
 			c->threads[i] = 0;
-		if (c->cpus[i] < 0 && spaa_timebin_ncells(tb, S_CPU))
+		if (c->cpus[i] < 0 && spaa_timegrid_ncells(tb, S_CPU))
 			c->cpus[i] = 0;
 	}
 }
@@ -609,53 +609,53 @@ static void phase_context_release(struct phase_ctx *c)
 
 static void phases_table(struct phases *h, const struct phase_ctx *c)
 {
-	const struct spaa_timebin *tb = &h->pass.tb;
-	struct lami_table *t = table(h, T_PHASES, 5, h->grid);
+	const struct spaa_timegrid *tb = &h->pass.tb;
+	struct spaa_lami_table *t = table(h, T_PHASES, 5, h->grid);
 
-	for (size_t i = 0; i < lami_rows(h->run->opts, h->cp.nphases); i++) {
-		const struct spaa_cp_phase *ph = &h->cp.phases[i];
-		int64_t b = spaa_timebin_start(tb, tb->lo + ph->first);
-		int64_t e = spaa_timebin_end(tb, tb->lo + ph->last);
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, h->cp.nphases); i++) {
+		const struct spaa_changepoint_phase *ph = &h->cp.phases[i];
+		int64_t b = spaa_timegrid_start(tb, tb->lo + ph->first);
+		int64_t e = spaa_timegrid_end(tb, tb->lo + ph->last);
 
-		lami_row_begin(t);
-		lami_cell_int(t, (int64_t)i + 1);
-		lami_cell_string(t, ph->idle ? "idle" : "active");
-		lami_cell_time_range(t, b, e);
-		lami_cell_duration(t, e - b + 1);
-		lami_cell_int(t, (int64_t)ph->sum.samples);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_int(t, (int64_t)i + 1);
+		spaa_lami_cell_string(t, ph->idle ? "idle" : "active");
+		spaa_lami_cell_time_range(t, b, e);
+		spaa_lami_cell_duration(t, e - b + 1);
+		spaa_lami_cell_int(t, (int64_t)ph->sum.samples);
 		spaa_report_weight_cell(t, &h->sem, ph->sum.weight);
 		top_cells(h, t, &ph->sum, 2);
 		if (c->threads[i] < 0)
-			lami_cell_unknown(t);
+			spaa_lami_cell_unknown(t);
 		else
-			lami_cell_int(t, c->threads[i]);
+			spaa_lami_cell_int(t, c->threads[i]);
 		if (c->cpus[i] < 0)
-			lami_cell_unknown(t);
+			spaa_lami_cell_unknown(t);
 		else
-			lami_cell_int(t, c->cpus[i]);
-		lami_row_end(t);
+			spaa_lami_cell_int(t, c->cpus[i]);
+		spaa_lami_row_end(t);
 	}
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 static void timeline_table(struct phases *h)
 {
-	const struct spaa_timebin *tb = &h->pass.tb;
-	struct lami_table *t = table(h, T_TIMELINE, 3, h->grid);
+	const struct spaa_timegrid *tb = &h->pass.tb;
+	struct spaa_lami_table *t = table(h, T_TIMELINE, 3, h->grid);
 
-	for (size_t i = 0; i < lami_rows(h->run->opts, h->cp.nbins); i++) {
-		const struct spaa_cp_summary *s = &h->cp.bins[i];
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, h->cp.nbins); i++) {
+		const struct spaa_changepoint_summary *s = &h->cp.bins[i];
 
-		lami_row_begin(t);
-		lami_cell_time_range(t, spaa_timebin_start(tb, tb->lo + (int64_t)i),
-				     spaa_timebin_end(tb, tb->lo + (int64_t)i));
-		lami_cell_int(t, (int64_t)h->phase_of[i] + 1);
-		lami_cell_int(t, (int64_t)s->samples);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_time_range(t, spaa_timegrid_start(tb, tb->lo + (int64_t)i),
+				     spaa_timegrid_end(tb, tb->lo + (int64_t)i));
+		spaa_lami_cell_int(t, (int64_t)h->phase_of[i] + 1);
+		spaa_lami_cell_int(t, (int64_t)s->samples);
 		spaa_report_weight_cell(t, &h->sem, s->weight);
 		top_cells(h, t, s, 1);
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 }
 
 static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
@@ -663,7 +663,7 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 	const struct spaa_profile *p = h->p;
 	uint32_t n = c->pt.nr;
 	struct spaa_rank *rank = spaa_xmalloc(((size_t)n + 1) * sizeof(*rank));
-	struct lami_table *t = table(h, T_PHASE_THREADS, 2, NULL);
+	struct spaa_lami_table *t = table(h, T_PHASE_THREADS, 2, NULL);
 
 	/* by phase, then by weight: the phase in key, inverted, ranks first */
 	for (uint32_t i = 0; i < n; i++) {
@@ -674,23 +674,23 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 		};
 	}
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
 		const struct pt_key *k = spaa_map_key(&c->pt, rank[i].idx);
 		uint32_t th = spaa_profile_find_thread(p, k->pid, k->tid);
 		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
 
-		lami_row_begin(t);
-		lami_cell_int(t, (int64_t)k->phase + 1);
-		lami_cell_process(t, comm ? spaa_str(p, comm) : NULL,
-				  k->pid == SPAA_NO_ID ? LAMI_NO_ID : k->pid,
-				  k->tid == SPAA_NO_ID ? LAMI_NO_ID : k->tid);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_int(t, (int64_t)k->phase + 1);
+		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL,
+				  k->pid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k->pid,
+				  k->tid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k->tid);
 		spaa_report_weight_cell(t, &h->sem, c->pt_weight[rank[i].idx]);
 		spaa_report_share_cell(t, c->pt_weight[rank[i].idx],
 				       h->cp.phases[k->phase].sum.weight);
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 	}
 	free(rank);
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 	return 0;
 }
 
@@ -700,19 +700,19 @@ static int window_top(struct phases *h, const struct spaa_window *w,
 		      struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	uint32_t best = 0;
 	int ret = -1;
 
 	*name = NULL;
 	*top = 0;
-	spaa_agg_init(&a, p);
+	spaa_aggregate_init(&a, p);
 	for (uint32_t i = 0; i < w->nentries; i++) {
 		const struct spaa_window_entry *e = &p->window_entries[w->entries + i];
-		struct spaa_occurrence o;
+		struct spaa_aggregate_occurrence o;
 		uint64_t v;
 
-		if (!spaa_weights_get(p, e->weights, e->nweights, h->metric, &v) || !v)
+		if (!spaa_profile_weights_get(p, e->weights, e->nweights, h->metric, &v) || !v)
 			continue;
 		memset(&o, 0, sizeof(o));
 		stack_frames(p, e->stack, &o.frames, &o.nframes);
@@ -721,7 +721,7 @@ static int window_top(struct phases *h, const struct spaa_window *w,
 		o.self_frame = o.frames[0];
 		o.weight = o.self = v;
 		o.pid = o.tid = o.cpu = SPAA_NO_ID;
-		if (spaa_agg_add(&a, &o, err))
+		if (spaa_aggregate_add(&a, &o, err))
 			goto out;
 	}
 	/* ties: the first path seen, as entries come in file order */
@@ -731,26 +731,26 @@ static int window_top(struct phases *h, const struct spaa_window *w,
 			best = i;
 		}
 	if (best)
-		*name = spaa_agg_path_name(&a, best);
+		*name = spaa_aggregate_path_name(&a, best);
 	*total = a.total;
 	ret = 0;
 out:
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 	return ret;
 }
 
 static int windows_table(struct phases *h, struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	const struct lami_opts *o = h->run->opts;
-	struct spaa_metric_sem sem = h->sem;
-	struct lami_table *t = lami_table_new(&classes[T_WINDOWS], h->begin, h->end);
+	const struct spaa_lami_opts *o = h->run->opts;
+	struct spaa_metrics_sem sem = h->sem;
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[T_WINDOWS], h->begin, h->end);
 	size_t rows = 0;
 
-	spaa_metric_semantics(p, h->event, h->metric,
-			      spaa_metric_unit(p, h->event, h->metric), &sem);
-	lami_table_set_title(t, "%s (metric '%s')", classes[T_WINDOWS].title,
-			     spaa_str(p, h->metric));
+	spaa_metrics_semantics(p, h->event, h->metric,
+			      spaa_metrics_unit(p, h->event, h->metric), &sem);
+	spaa_lami_table_set_title(t, "%s (metric '%s')", classes[T_WINDOWS].title,
+			     spaa_profile_str(p, h->metric));
 	spaa_report_weight_column(t, 3, &sem);
 	for (uint32_t i = 0; i < p->nwindows && rows < o->limit; i++) {
 		const struct spaa_window *w = &p->windows[i];
@@ -760,24 +760,24 @@ static int windows_table(struct phases *h, struct spaa_error *err)
 		if ((o->has_begin && w->end < o->begin) || (o->has_end && w->start > o->end))
 			continue;
 		if (window_top(h, w, &total, &top, &name, err)) {
-			lami_table_free(t);
+			spaa_lami_table_free(t);
 			return -1;
 		}
-		lami_row_begin(t);
-		lami_cell_string(t, spaa_str(p, w->id));
-		lami_cell_time_range(t, w->start, w->end);
-		lami_cell_duration(t, w->end - w->start);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, spaa_profile_str(p, w->id));
+		spaa_lami_cell_time_range(t, w->start, w->end);
+		spaa_lami_cell_duration(t, w->end - w->start);
 		spaa_report_weight_cell(t, &sem, total);
 		if (name)
-			lami_cell_string(t, name);
+			spaa_lami_cell_string(t, name);
 		else
-			lami_cell_unknown(t);
+			spaa_lami_cell_unknown(t);
 		spaa_report_share_cell(t, top, total);
-		lami_row_end(t);
+		spaa_lami_row_end(t);
 		free(name);
 		rows++;
 	}
-	lami_results_add(&h->run->results, t);
+	spaa_lami_results_add(&h->run->results, t);
 	return 0;
 }
 
@@ -818,9 +818,9 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 	return 0;
 }
 
-static int phases_run(struct spaa_run *run, struct spaa_error *err)
+static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct lami_opts *o = run->opts;
+	const struct spaa_lami_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
 	struct phases h = { .run = run, .p = &p, .pass = { .o = o, .p = &p } };
@@ -851,7 +851,7 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 
 		h.nolabel = spaa_profile_nfunctions(&p);
 		if (late)
-			spaa_warn(&run->load.warn, spaa_str(&p, p.files[0].path), 0,
+			spaa_warn(&run->load.warn, spaa_profile_str(&p, p.files[0].path), 0,
 				  "%u stack%s named a related kernel stack only after some of their samples; those samples count under the stack's own leaf",
 				  late, late == 1 ? "" : "s");
 		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
@@ -869,7 +869,7 @@ static int phases_run(struct spaa_run *run, struct spaa_error *err)
 		goto out;
 	if (!run->results.nr) {
 		spaa_error_set(err, SPAA_E_NO_DATA, "no samples of event '%s'%s",
-			       spaa_str(&p, p.events[h.event].name),
+			       spaa_profile_str(&p, p.events[h.event].name),
 			       o->has_begin || o->has_end ? " between --begin and --end" : "");
 		goto out;
 	}
@@ -878,8 +878,8 @@ out:
 	if (has_ctx)
 		phase_context_release(&ctx);
 	if (h.pass.started)
-		spaa_timebin_release(&h.pass.tb);
-	spaa_cp_result_release(&h.cp);
+		spaa_timegrid_release(&h.pass.tb);
+	spaa_changepoint_result_release(&h.cp);
 	free(h.phase_of);
 	free(h.pass.label);
 	free(h.pass.early);

@@ -148,8 +148,8 @@ def stdin_and_compression_same_answer():
 @check
 def man_page_lists_the_default_allocator_patterns():
     man = open('man/spaa-allocs.1').read().replace('\\-', '-')
-    src = open('common/analysis/heap.c').read()
-    block = src[src.index('spaa_heap_default_skip[] = {'):src.index('NULL,\n};')]
+    src = open('common/analysis/memory.c').read()
+    block = src[src.index('spaa_memory_default_skip[] = {'):src.index('NULL,\n};')]
     pats = re.findall(r'^\t"(.*)",$', block, re.M)
     assert len(pats) >= 10, pats
     for pat in pats:

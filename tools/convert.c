@@ -143,15 +143,15 @@ static enum spaa_event_kind event_kind(const char *name)
 	return SPAA_EV_HARDWARE;
 }
 
-static int perf_sample(void *data, const struct perf_sample *s,
+static int spaa_perf_script_sample(void *data, const struct spaa_perf_script_sample *s,
 		       struct spaa_error *err)
 {
 	struct perf_conv *pc = data;
 	struct spaa_writer *w = pc->w;
-	struct spaa_wsample ws = {
-		.pid = s->pid == PERF_NO_ID ? SPAA_NO_ID : s->pid,
-		.tid = s->tid == PERF_NO_ID ? SPAA_NO_ID : s->tid,
-		.cpu = s->cpu == PERF_NO_ID ? SPAA_NO_ID : s->cpu,
+	struct spaa_writer_sample ws = {
+		.pid = s->pid == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->pid,
+		.tid = s->tid == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->tid,
+		.cpu = s->cpu == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->cpu,
 		.comm = s->comm, .has_time = s->has_time, .time = s->time,
 		.count = 1, .has_period = s->has_period, .period = s->period,
 	};
@@ -167,13 +167,13 @@ static int perf_sample(void *data, const struct perf_sample *s,
 	if (!pc->last_event || strcmp(pc->last_event, s->event)) {
 		free(pc->last_event);
 		pc->last_event = spaa_xstrdup(s->event);
-		pc->last_ev = spaa_writer_event(w, s->event, event_kind(s->event));
+		pc->last_ev = spaa_writer_add_event(w, s->event, event_kind(s->event));
 	}
 	ws.event = pc->last_ev;
 	SPAA_ALLOC_GROW(pc->fbuf, s->nframes, pc->fbuf_alloc);
 	for (uint32_t i = 0; i < s->nframes; i++) {
-		const struct perf_frame *f = &s->frames[i];
-		struct spaa_wframe wf = {
+		const struct spaa_perf_script_frame *f = &s->frames[i];
+		struct spaa_writer_frame wf = {
 			.func = f->sym, .has_ip = f->has_ip, .ip = f->ip,
 			.symoff = f->symoff, .srcline = f->srcline,
 			.func_resolved = true, .inline_depth = -1,
@@ -216,10 +216,10 @@ static int perf_sample(void *data, const struct perf_sample *s,
 		}
 		wf.kind = kernel_dso(dso) || (f->has_ip && f->ip >= 0xffff800000000000ULL) ?
 			  SPAA_FRAME_KERNEL : SPAA_FRAME_USER;
-		wf.dso = spaa_writer_dso(w, dso, kernel_dso(dso));
-		pc->fbuf[i] = spaa_writer_frame(w, &wf);
+		wf.dso = spaa_writer_add_dso(w, dso, kernel_dso(dso));
+		pc->fbuf[i] = spaa_writer_add_frame(w, &wf);
 	}
-	return spaa_writer_add(w, &ws, pc->fbuf, s->nframes, err);
+	return spaa_writer_add_sample(w, &ws, pc->fbuf, s->nframes, err);
 }
 
 /* ---- driver ------------------------------------------------------------- */
@@ -252,19 +252,19 @@ static int convert_perf(const struct options *o, struct source *src,
 		.w = w, .path = spaa_input_name(src->in),
 		.max_depth = o->limits.max_depth,
 	};
-	struct perf_script *ps = perf_script_new(spaa_input_name(src->in),
-						 perf_sample, &pc);
+	struct spaa_perf_script *ps = spaa_perf_script_new(spaa_input_name(src->in),
+						 spaa_perf_script_sample, &pc);
 	char *line;
 	size_t len;
 	int got, ret = -1;
 
 	while ((got = next_line(src, &line, &len, err)) > 0) {
-		if (perf_script_line(ps, line, len, spaa_input_lineno(src->in), err))
+		if (spaa_perf_script_line(ps, line, len, spaa_input_lineno(src->in), err))
 			goto out;
 	}
-	if (got < 0 || perf_script_finish(ps, err))
+	if (got < 0 || spaa_perf_script_finish(ps, err))
 		goto out;
-	if (!perf_script_nsamples(ps)) {
+	if (!spaa_perf_script_nsamples(ps)) {
 		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(src->in), 0,
 			      "no perf samples in the input");
 		goto out;
@@ -272,10 +272,10 @@ static int convert_perf(const struct options *o, struct source *src,
 	if (pc.dropped)
 		fprintf(stderr, PROG ": warning: %s: %" PRIu64 " of %" PRIu64
 			" samples had no frame and were left out\n",
-			spaa_input_name(src->in), pc.dropped, perf_script_nsamples(ps));
+			spaa_input_name(src->in), pc.dropped, spaa_perf_script_nsamples(ps));
 	ret = 0;
 out:
-	perf_script_free(ps);
+	spaa_perf_script_free(ps);
 	free(pc.fbuf);
 	free(pc.last_event);
 	return ret;
@@ -284,7 +284,7 @@ out:
 static int convert_folded(const struct options *o, struct source *src,
 			  struct spaa_writer *w, struct spaa_error *err)
 {
-	struct folded_parser fp;
+	struct spaa_folded_parser fp;
 	uint32_t *fbuf = NULL, ev, dso_user, dso_kernel;
 	size_t fbuf_alloc = 0;
 	char *line, *name = NULL;
@@ -292,17 +292,17 @@ static int convert_folded(const struct options *o, struct source *src,
 	uint64_t lines = 0;
 	int got, ret = -1;
 
-	folded_parser_init(&fp);
-	ev = spaa_writer_event(w, "folded", SPAA_EV_SOFTWARE);
-	dso_user = spaa_writer_dso(w, "[unknown]", false);
-	dso_kernel = spaa_writer_dso(w, "[kernel.kallsyms]", true);
+	spaa_folded_parser_init(&fp);
+	ev = spaa_writer_add_event(w, "folded", SPAA_EV_SOFTWARE);
+	dso_user = spaa_writer_add_dso(w, "[unknown]", false);
+	dso_kernel = spaa_writer_add_dso(w, "[kernel.kallsyms]", true);
 	while ((got = next_line(src, &line, &len, err)) > 0) {
-		struct spaa_wsample ws = {
+		struct spaa_writer_sample ws = {
 			.event = ev, .pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
 			.cpu = SPAA_NO_ID,
 		};
 		uint32_t n;
-		int r = folded_parse(&fp, line, len, spaa_input_name(src->in),
+		int r = spaa_folded_parse(&fp, line, len, spaa_input_name(src->in),
 				     spaa_input_lineno(src->in), &n, &ws.count, err);
 
 		if (r < 0)
@@ -318,22 +318,22 @@ static int convert_folded(const struct options *o, struct source *src,
 		}
 		SPAA_ALLOC_GROW(fbuf, n, fbuf_alloc);
 		for (uint32_t i = 0; i < n; i++) {
-			const struct folded_frame *f = &fp.frames[n - 1 - i];
-			struct spaa_wframe wf = {
+			const struct spaa_folded_frame *f = &fp.frames[n - 1 - i];
+			struct spaa_writer_frame wf = {
 				.func_resolved = true, .inline_depth = -1,
-				.kind = f->annot == FOLDED_KERNEL ? SPAA_FRAME_KERNEL :
+				.kind = f->annot == SPAA_FOLDED_KERNEL ? SPAA_FRAME_KERNEL :
 					SPAA_FRAME_USER,
-				.dso = f->annot == FOLDED_KERNEL ? dso_kernel : dso_user,
-				.inlined = f->annot == FOLDED_INLINED,
+				.dso = f->annot == SPAA_FOLDED_KERNEL ? dso_kernel : dso_user,
+				.inlined = f->annot == SPAA_FOLDED_INLINED,
 			};
 
 			SPAA_ALLOC_GROW(name, f->len + 1, name_alloc);
 			memcpy(name, f->name, f->len);
 			name[f->len] = '\0';
 			wf.func = name;
-			fbuf[i] = spaa_writer_frame(w, &wf);
+			fbuf[i] = spaa_writer_add_frame(w, &wf);
 		}
-		if (spaa_writer_add(w, &ws, fbuf, n, err))
+		if (spaa_writer_add_sample(w, &ws, fbuf, n, err))
 			goto out;
 		lines++;
 	}
@@ -346,7 +346,7 @@ static int convert_folded(const struct options *o, struct source *src,
 	}
 	ret = 0;
 out:
-	folded_parser_release(&fp);
+	spaa_folded_parser_release(&fp);
 	free(fbuf);
 	free(name);
 	return ret;
@@ -394,19 +394,19 @@ static int copy_spaa(const struct options *o, struct source *src,
 	return ret;
 }
 
-static enum spaa_compression default_compression(const char *out);
+static enum spaa_input_comp default_compression(const char *out);
 
 /* Folded stacks of one event of a loaded profile (SPAA or SPX). */
 static int profile_to_folded(const struct options *o,
 			     const struct spaa_profile *p,
 			     struct spaa_output *out, struct spaa_error *err)
 {
-	struct folded_table t;
+	struct spaa_folded_table t;
 	uint32_t ev = 0, metric;
 	bool any = false;
 	int ret = -1;
 
-	folded_table_init(&t);
+	spaa_folded_table_init(&t);
 	if (o->event && (ev = spaa_profile_find_event(p, o->event)) == SPAA_NONE) {
 		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input", o->event);
 		goto out;
@@ -415,37 +415,37 @@ static int profile_to_folded(const struct options *o,
 		goto done;
 	metric = p->events[ev].primary_metric;
 	if (o->metric && (metric = spaa_strtab_find(&p->strings, o->metric,
-						    strlen(o->metric))) == SPAA_MAP_NONE)
+						    strlen(o->metric))) == SPAA_NONE)
 		metric = 0;     /* named nowhere: no record has it */
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
-		const uint32_t *fr = spaa_record_frames(p, r);
+		const uint32_t *fr = spaa_profile_record_frames(p, r);
 		uint64_t v;
 
 		if (r->absorbed || r->event != ev || !metric ||
-		    !spaa_weights_get(p, r->weights, r->nweights, metric, &v))
+		    !spaa_profile_weights_get(p, r->weights, r->nweights, metric, &v))
 			continue;
 		any = true;
 		if (!v)
 			continue;       /* a 0 line says nothing to a flame graph */
-		folded_table_begin(&t);
+		spaa_folded_table_begin(&t);
 		for (uint32_t f = r->nframes; f-- > 0;) {
-			const char *name = spaa_str(p, p->functions[p->frames[fr[f]].fn].name);
+			const char *name = spaa_profile_str(p, p->functions[p->frames[fr[f]].fn].name);
 
-			folded_table_push(&t, name, strlen(name));
+			spaa_folded_table_push(&t, name, strlen(name));
 		}
-		if (folded_table_add(&t, v, err))
+		if (spaa_folded_table_add(&t, v, err))
 			goto out;
 	}
 	if (o->metric && !any) {
 		spaa_error_set(err, SPAA_E_USAGE, "no stack record of event '%s' has a weight '%s'",
-			       spaa_str(p, p->events[ev].name), o->metric);
+			       spaa_profile_str(p, p->events[ev].name), o->metric);
 		goto out;
 	}
 done:
-	ret = folded_table_write(&t, out, err);
+	ret = spaa_folded_table_write(&t, out, err);
 out:
-	folded_table_release(&t);
+	spaa_folded_table_release(&t);
 	return ret;
 }
 
@@ -466,48 +466,48 @@ static const char *svg_title(const struct options *o, char *buf, size_t size)
 static int profile_to_svg(const struct options *o, const struct spaa_profile *p,
 			  struct spaa_output *out, struct spaa_error *err)
 {
-	struct spaa_flame *fg = spaa_flame_new();
-	struct spaa_metric_sem sem;
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_metrics_sem sem;
 	uint32_t ev, metric;
 	char what[1024], title[1024];
 	int ret = -1;
 
 	if (spaa_report_select(p, o->event, o->metric, &ev, &metric, err))
 		goto out;
-	spaa_metric_semantics(p, ev, metric, spaa_metric_unit(p, ev, metric), &sem);
+	spaa_metrics_semantics(p, ev, metric, spaa_metrics_unit(p, ev, metric), &sem);
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
-		const uint32_t *fr = spaa_record_frames(p, r);
+		const uint32_t *fr = spaa_profile_record_frames(p, r);
 		uint64_t v;
 
 		if (r->absorbed || r->event != ev ||
-		    !spaa_weights_get(p, r->weights, r->nweights, metric, &v) || !v)
+		    !spaa_profile_weights_get(p, r->weights, r->nweights, metric, &v) || !v)
 			continue;
-		spaa_flame_begin(fg);
+		spaa_flamegraph_begin(fg);
 		for (uint32_t f = r->nframes; f-- > 0;) {
 			const struct spaa_frame *frame = &p->frames[fr[f]];
 			const struct spaa_function *fn = &p->functions[frame->fn];
 			const struct spaa_dso *dso = &p->dsos[fn->dso];
-			const char *name = spaa_str(p, fn->name);
+			const char *name = spaa_profile_str(p, fn->name);
 
-			spaa_flame_push(fg, name, strlen(name), spaa_str(p, dso->name),
-					spaa_flame_classify(spaa_str(p, dso->name),
+			spaa_flamegraph_push(fg, name, strlen(name), spaa_profile_str(p, dso->name),
+					spaa_flamegraph_classify(spaa_profile_str(p, dso->name),
 							    dso->is_kernel ||
 							    frame->kind == SPAA_FRAME_KERNEL));
 		}
-		if (spaa_flame_add(fg, v, 0, err))
+		if (spaa_flamegraph_add(fg, v, 0, err))
 			goto out;
 	}
 	snprintf(what, sizeof(what), "event '%s', %s '%s'",
-		 spaa_str(p, p->events[ev].name),
+		 spaa_profile_str(p, p->events[ev].name),
 		 metric == p->events[ev].primary_metric ? "primary metric" : "metric",
-		 spaa_str(p, metric));
-	ret = spaa_flame_write(fg, &(struct spaa_flame_opts){
+		 spaa_profile_str(p, metric));
+	ret = spaa_flamegraph_write(fg, &(struct spaa_flamegraph_opts){
 		.title = svg_title(o, title, sizeof(title)), .what = what,
 		.width = (unsigned)o->width, .min_width = o->min_width, .sem = &sem,
 	}, out, err);
 out:
-	spaa_flame_free(fg);
+	spaa_flamegraph_free(fg);
 	return ret;
 }
 
@@ -519,7 +519,7 @@ static const char *profile_source(const struct spaa_profile *p)
 	for (uint32_t i = 1; i < p->nfiles; i++)
 		if (p->files[i].source_tool != t)
 			t = 0;
-	return t ? spaa_str(p, t) : "spaa-convert";
+	return t ? spaa_profile_str(p, t) : "spaa-convert";
 }
 
 /*
@@ -531,16 +531,16 @@ static int convert_profile(const struct options *o, struct source *src,
 			   struct spaa_output **out, struct spaa_error *err)
 {
 	struct spaa_profile p;
-	struct spaa_pwriter *pw = NULL;
+	struct spaa_profile_writer *pw = NULL;
 	struct spaa_load_opts lo = o->limits;
 	int ret = -1;
 
 	lo.warn = (struct spaa_warn_sink){ warn_stderr, NULL };
 	spaa_profile_init(&p);
 	if (o->to == FMT_SPAA) {
-		pw = spaa_pwriter_new();
+		pw = spaa_profile_writer_new();
 		if (!o->no_samples) {
-			lo.on_sample = spaa_pwriter_on_sample;
+			lo.on_sample = spaa_profile_writer_on_sample;
 			lo.data = pw;
 		}
 	}
@@ -548,16 +548,16 @@ static int convert_profile(const struct options *o, struct source *src,
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (spaa_output_open(out, o->out, o->compress >= 0 ?
-			     (enum spaa_compression)o->compress :
+			     (enum spaa_input_comp)o->compress :
 			     default_compression(o->out), 0, err))
 		goto out;
-	if (pw ? spaa_pwriter_write(pw, &p, profile_source(&p), *out, err) :
+	if (pw ? spaa_profile_writer_write(pw, &p, profile_source(&p), *out, err) :
 	    o->to == FMT_SVG ? profile_to_svg(o, &p, *out, err) :
 	    profile_to_folded(o, &p, *out, err))
 		goto out;
 	ret = 0;
 out:
-	spaa_pwriter_free(pw);
+	spaa_profile_writer_free(pw);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -582,7 +582,7 @@ static int writer_to_svg(const struct options *o, struct spaa_writer *w,
 		return spaa_error_at(err, SPAA_E_IO, path, 0,
 				     "cannot create a temporary file: %s", strerror(errno));
 	close(fd);
-	if (spaa_output_open(&tmp, path, SPAA_COMP_NONE, 0, err) ||
+	if (spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
 	    spaa_writer_write_spaa(w, tmp, err))
 		goto out;
 	ret = spaa_output_close(tmp, err);
@@ -610,11 +610,11 @@ static int spx_input(const char *path, struct spaa_error *err)
 
 	if (!strcmp(path, "-"))
 		return 0;
-	if (spaa_input_expand(path, &list, err))
+	if (spaa_pathlist_expand(path, &list, err))
 		goto out;
 	ret = 1;
 	for (size_t i = 0; i < list.nr && ret; i++) {
-		if (list.kinds[i] == SPAA_PATH_SPX)
+		if (list.kinds[i] == SPAA_PATHLIST_SPX)
 			continue;
 		ret = !stat(path, &st) && S_ISDIR(st.st_mode) ? 2 : 0;
 	}
@@ -629,7 +629,7 @@ static enum format detect(const char *line, size_t len)
 
 	if (i < len && line[i] == '{')
 		return FMT_SPAA;
-	if (perf_script_sniff(line, len))
+	if (spaa_perf_script_sniff(line, len))
 		return FMT_PERF;
 	return FMT_FOLDED;
 }
@@ -677,15 +677,15 @@ static int sniff(struct source *src, enum format *fmt, struct spaa_error *err)
 	return 0;
 }
 
-static enum spaa_compression default_compression(const char *out)
+static enum spaa_input_comp default_compression(const char *out)
 {
 	size_t n = strlen(out);
 
 	if (n > 4 && !strcmp(out + n - 4, ".zst"))
-		return SPAA_COMP_ZSTD;
+		return SPAA_INPUT_COMP_ZSTD;
 	if (n > 3 && !strcmp(out + n - 3, ".gz"))
-		return SPAA_COMP_GZIP;
-	return SPAA_COMP_NONE;
+		return SPAA_INPUT_COMP_GZIP;
+	return SPAA_INPUT_COMP_NONE;
 }
 
 static int run(const struct options *o, struct spaa_error *err)
@@ -751,7 +751,7 @@ static int run(const struct options *o, struct spaa_error *err)
 				goto out;
 		} else {
 			if (spaa_output_open(&out, o->out, o->compress >= 0 ?
-					     (enum spaa_compression)o->compress :
+					     (enum spaa_input_comp)o->compress :
 					     default_compression(o->out), 0, err))
 				goto out;
 			if (from == FMT_SPAA) {
@@ -794,9 +794,9 @@ int main(int argc, char **argv)
 {
 	struct options o = {
 		.to = FMT_SPAA, .out = "-", .compress = -1,
-		.width = SPAA_FLAME_WIDTH_DEFAULT,
-		.min_width = SPAA_FLAME_MIN_WIDTH_DEFAULT,
-		.limits = { .max_depth = SPAA_MAX_DEPTH_DEFAULT },
+		.width = SPAA_FLAMEGRAPH_WIDTH_DEFAULT,
+		.min_width = SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT,
+		.limits = { .max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT },
 	};
 	struct spaa_error err;
 	bool dashdash = false;
@@ -853,7 +853,7 @@ int main(int argc, char **argv)
 		} else if (!strcmp(opt, "-o") || !strcmp(opt, "--output")) {
 			o.out = val;
 		} else if (!strcmp(opt, "--compress")) {
-			o.compress = spaa_compression_parse(val);
+			o.compress = spaa_output_comp_parse(val);
 			if (o.compress < 0)
 				return usage_error("--compress must be zstd, gzip or none, not", val);
 		} else if (!strcmp(opt, "--event")) {
@@ -863,8 +863,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(opt, "--title")) {
 			o.title = val;
 		} else if (!strcmp(opt, "--width")) {
-			if (spaa_parse_u64(val, &o.width) || o.width < SPAA_FLAME_WIDTH_MIN ||
-			    o.width > SPAA_FLAME_WIDTH_MAX)
+			if (spaa_parse_u64(val, &o.width) || o.width < SPAA_FLAMEGRAPH_WIDTH_MIN ||
+			    o.width > SPAA_FLAMEGRAPH_WIDTH_MAX)
 				return usage_error("--width must be a number of pixels from 100 to 100000, not", val);
 		} else if (!strcmp(opt, "--min-width")) {
 			if (spaa_units_parse_decimal(val, &o.min_width))
@@ -877,8 +877,8 @@ int main(int argc, char **argv)
 		return usage_error("expected an input path", NULL);
 	if (o.from == FMT_SPAA && o.to == FMT_SPAA && o.no_samples)
 		return usage_error("--no-samples does not apply to SPAA input", NULL);
-	if (o.to != FMT_SVG && (o.title || o.width != SPAA_FLAME_WIDTH_DEFAULT ||
-				o.min_width != SPAA_FLAME_MIN_WIDTH_DEFAULT))
+	if (o.to != FMT_SVG && (o.title || o.width != SPAA_FLAMEGRAPH_WIDTH_DEFAULT ||
+				o.min_width != SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT))
 		return usage_error("--title, --width and --min-width apply to --to svg only", NULL);
 
 	spaa_error_init(&err);

@@ -159,45 +159,45 @@ static void print_text(const char *path, const struct findings *f,
 		       f->warnings == 1 ? "" : "s");
 }
 
-static void json_file(struct jsonw *jw, const char *path,
+static void json_file(struct spaa_jsonw *jw, const char *path,
 		      const struct findings *f, const struct counts *c,
 		      bool valid, bool quiet)
 {
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "path", path);
-	jsonw_kv_bool(jw, "valid", valid);
-	jsonw_kv_u64(jw, "errors", f->errors);
-	jsonw_kv_u64(jw, "warnings", f->warnings);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "path", path);
+	spaa_jsonw_kv_bool(jw, "valid", valid);
+	spaa_jsonw_kv_u64(jw, "errors", f->errors);
+	spaa_jsonw_kv_u64(jw, "warnings", f->warnings);
 	if (valid) {
-		jsonw_key(jw, "counts");
-		jsonw_object_begin(jw);
-		jsonw_kv_u64(jw, "events", c->events);
-		jsonw_kv_u64(jw, "dsos", c->dsos);
-		jsonw_kv_u64(jw, "frames", c->frames);
-		jsonw_kv_u64(jw, "threads", c->threads);
-		jsonw_kv_u64(jw, "stacks", c->stacks);
-		jsonw_kv_u64(jw, "stack_records", c->records);
-		jsonw_kv_u64(jw, "samples", c->samples);
-		jsonw_kv_u64(jw, "windows", c->windows);
-		jsonw_object_end(jw);
+		spaa_jsonw_key(jw, "counts");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_u64(jw, "events", c->events);
+		spaa_jsonw_kv_u64(jw, "dsos", c->dsos);
+		spaa_jsonw_kv_u64(jw, "frames", c->frames);
+		spaa_jsonw_kv_u64(jw, "threads", c->threads);
+		spaa_jsonw_kv_u64(jw, "stacks", c->stacks);
+		spaa_jsonw_kv_u64(jw, "stack_records", c->records);
+		spaa_jsonw_kv_u64(jw, "samples", c->samples);
+		spaa_jsonw_kv_u64(jw, "windows", c->windows);
+		spaa_jsonw_object_end(jw);
 	}
 	if (!quiet) {
-		jsonw_key(jw, "findings");
-		jsonw_array_begin(jw);
+		spaa_jsonw_key(jw, "findings");
+		spaa_jsonw_array_begin(jw);
 		for (size_t i = 0; i < f->nr; i++) {
-			jsonw_object_begin(jw);
-			jsonw_key(jw, "line");
+			spaa_jsonw_object_begin(jw);
+			spaa_jsonw_key(jw, "line");
 			if (f->v[i].line)
-				jsonw_u64(jw, f->v[i].line);
+				spaa_jsonw_u64(jw, f->v[i].line);
 			else
-				jsonw_null(jw);     /* about the whole file */
-			jsonw_kv_string(jw, "severity", sev_name(f->v[i].sev));
-			jsonw_kv_string(jw, "message", f->v[i].msg);
-			jsonw_object_end(jw);
+				spaa_jsonw_null(jw);     /* about the whole file */
+			spaa_jsonw_kv_string(jw, "severity", sev_name(f->v[i].sev));
+			spaa_jsonw_kv_string(jw, "message", f->v[i].msg);
+			spaa_jsonw_object_end(jw);
 		}
-		jsonw_array_end(jw);
+		spaa_jsonw_array_end(jw);
 	}
-	jsonw_object_end(jw);
+	spaa_jsonw_object_end(jw);
 }
 
 /*
@@ -215,7 +215,7 @@ static bool check_file(const char *path, const struct spaa_load_opts *limits,
 	int ret;
 
 	o.warn = (struct spaa_warn_sink){ on_warning, f };
-	o.findings = (struct spaa_finding_sink){ on_error, f };
+	o.findings = (struct spaa_load_finding_sink){ on_error, f };
 	o.unfold_warnings = true;
 	spaa_profile_init(&p);
 	spaa_error_init(&err);
@@ -244,7 +244,7 @@ int main(int argc, char **argv)
 	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*) */
 	struct spaa_pathlist list = { 0 };
 	struct spaa_error err;
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	const char **paths;
 	size_t npaths = 0;
 	bool all_valid = true, dashdash = false;
@@ -285,15 +285,15 @@ int main(int argc, char **argv)
 		return usage_error(err.msg, NULL);
 	}
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	if (opt.json) {
-		jsonw_object_begin(&jw);
-		jsonw_key(&jw, "files");
-		jsonw_array_begin(&jw);
+		spaa_jsonw_object_begin(&jw);
+		spaa_jsonw_key(&jw, "files");
+		spaa_jsonw_array_begin(&jw);
 	}
 	for (size_t i = 0; i < npaths; i++) {
 		spaa_error_init(&err);
-		if (spaa_input_expand(paths[i], &list, &err)) {
+		if (spaa_pathlist_expand(paths[i], &list, &err)) {
 			/* a missing path is judged like an unreadable file */
 			struct findings f = { 0 };
 			struct counts c = { 0 };
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 		struct counts c;
 		bool valid;
 
-		if (list.kinds[i] == SPAA_PATH_SPX)
+		if (list.kinds[i] == SPAA_PATHLIST_SPX)
 			continue;       /* a directory's SPX reports are not SPAA */
 		valid = check_file(list.paths[i], &limits, &f, &c);
 		all_valid &= valid;
@@ -324,12 +324,12 @@ int main(int argc, char **argv)
 		fflush(stdout);
 	}
 	if (opt.json) {
-		jsonw_array_end(&jw);
-		jsonw_kv_bool(&jw, "valid", all_valid);
-		jsonw_object_end(&jw);
+		spaa_jsonw_array_end(&jw);
+		spaa_jsonw_kv_bool(&jw, "valid", all_valid);
+		spaa_jsonw_object_end(&jw);
 		printf("%s\n", jw.buf);
 	}
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 	spaa_pathlist_release(&list);
 	free(paths);
 	status = all_valid ? 0 : 1;

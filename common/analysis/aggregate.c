@@ -24,7 +24,7 @@ static int add_to(uint64_t *sum, uint64_t v, struct spaa_error *err)
 	return spaa_add_u64(*sum, v, sum) ? overflow(err) : 0;
 }
 
-void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p)
+void spaa_aggregate_init(struct spaa_aggregate *a, const struct spaa_profile *p)
 {
 	uint32_t nfn = spaa_profile_nfunctions(p);
 
@@ -42,7 +42,7 @@ void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p)
 	spaa_map_init(&a->cpus, sizeof(int64_t));
 }
 
-void spaa_agg_release(struct spaa_agg *a)
+void spaa_aggregate_release(struct spaa_aggregate *a)
 {
 	free(a->fn_self);
 	free(a->fn_total);
@@ -78,7 +78,7 @@ static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
 	return i;
 }
 
-static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
+static int add_path(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
 		    struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
@@ -102,7 +102,7 @@ static int add_path(struct spaa_agg *a, const struct spaa_occurrence *o,
 	return add_to(&a->path_weight[path], o->weight, err);
 }
 
-static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
+static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
 		      uint32_t self_fn, struct spaa_error *err)
 {
 	struct thread_key k;
@@ -133,7 +133,7 @@ static int add_thread(struct spaa_agg *a, const struct spaa_occurrence *o,
 	return add_to(&a->thread_fn_self[t], o->self, err);
 }
 
-static int add_cpu(struct spaa_agg *a, const struct spaa_occurrence *o,
+static int add_cpu(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
 		   struct spaa_error *err)
 {
 	uint32_t c;
@@ -145,12 +145,12 @@ static int add_cpu(struct spaa_agg *a, const struct spaa_occurrence *o,
 	return add_to(&a->cpu_weight[c], o->weight, err);
 }
 
-int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
 		 struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
 	uint32_t self_fn = p->frames[o->self_frame].fn;
-	struct spaa_occurrence keys;
+	struct spaa_aggregate_occurrence keys;
 
 	if (a->keys_only) {
 		keys = *o;
@@ -193,7 +193,7 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
 
 /* The string indices of the metrics that count samples. */
 struct sample_metrics {
-	uint32_t samples, count;        /* SPAA_MAP_NONE: not in the profile */
+	uint32_t samples, count;        /* SPAA_NONE: not in the profile */
 };
 
 static struct sample_metrics sample_metrics(const struct spaa_profile *p)
@@ -207,27 +207,27 @@ static struct sample_metrics sample_metrics(const struct spaa_profile *p)
 static bool record_samples(const struct spaa_profile *p, struct sample_metrics sm,
 			   const struct spaa_record *r, uint64_t *n)
 {
-	return (sm.samples != SPAA_MAP_NONE &&
-		spaa_weights_get(p, r->weights, r->nweights, sm.samples, n)) ||
-	       (sm.count != SPAA_MAP_NONE &&
-		spaa_weights_get(p, r->weights, r->nweights, sm.count, n));
+	return (sm.samples != SPAA_NONE &&
+		spaa_profile_weights_get(p, r->weights, r->nweights, sm.samples, n)) ||
+	       (sm.count != SPAA_NONE &&
+		spaa_profile_weights_get(p, r->weights, r->nweights, sm.count, n));
 }
 
-/* spaa_record_occurrence, the sample metrics looked up once per loop. */
+/* spaa_aggregate_record_occurrence, the sample metrics looked up once per loop. */
 static bool record_occurrence(const struct spaa_profile *p, struct sample_metrics sm,
-			      uint32_t rec, uint32_t metric, struct spaa_occurrence *o)
+			      uint32_t rec, uint32_t metric, struct spaa_aggregate_occurrence *o)
 {
 	const struct spaa_record *r = &p->records[rec];
 
 	memset(o, 0, sizeof(*o));
-	if (!spaa_weights_get(p, r->weights, r->nweights, metric, &o->weight))
+	if (!spaa_profile_weights_get(p, r->weights, r->nweights, metric, &o->weight))
 		return false;
-	o->frames = spaa_record_frames(p, r);
+	o->frames = spaa_profile_record_frames(p, r);
 	o->nframes = r->nframes;
 	o->self_frame = o->frames[0];
 	o->self = o->weight;
 	if (r->excl_frame != SPAA_NONE &&
-	    spaa_weights_get(p, r->excl, r->nexcl, metric, &o->self))
+	    spaa_profile_weights_get(p, r->excl, r->nexcl, metric, &o->self))
 		o->self_frame = r->excl_frame;
 	o->has_samples = record_samples(p, sm, r, &o->samples);
 	o->pid = r->pid;
@@ -237,8 +237,8 @@ static bool record_occurrence(const struct spaa_profile *p, struct sample_metric
 	return true;
 }
 
-bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
-			    uint32_t metric, struct spaa_occurrence *o)
+bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_aggregate_occurrence *o)
 {
 	return record_occurrence(p, sample_metrics(p), rec, metric, o);
 }
@@ -249,7 +249,7 @@ static bool keep(int64_t pid, int64_t tid, int64_t want_pid, int64_t want_tid)
 	       (want_tid == SPAA_NO_ID || tid == want_tid);
 }
 
-int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
 			 int64_t pid, int64_t tid, struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
@@ -257,11 +257,11 @@ int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
 
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
-		struct spaa_occurrence o;
+		struct spaa_aggregate_occurrence o;
 
 		if (r->event != event || r->absorbed || !keep(r->pid, r->tid, pid, tid))
 			continue;
-		if (record_occurrence(p, sm, i, metric, &o) && spaa_agg_add(a, &o, err))
+		if (record_occurrence(p, sm, i, metric, &o) && spaa_aggregate_add(a, &o, err))
 			return -1;
 	}
 	return 0;
@@ -428,12 +428,12 @@ uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den)
 	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
 }
 
-int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
 		      struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
-	const char *m = spaa_str(p, metric);
+	const char *m = spaa_profile_str(p, metric);
 	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
 	bool by_period = !strcmp(m, "period");
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
@@ -452,7 +452,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 		const struct spaa_stack *s = &p->stacks[k->stack];
 		/* the period is the weight of the metric the samples name */
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
-		struct spaa_occurrence o;
+		struct spaa_aggregate_occurrence o;
 
 		if (k->event != event || !f->groups[i].in_count || !keep(k->pid, k->tid, pid, tid))
 			continue;
@@ -478,7 +478,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
 		o.pid = k->pid;
 		o.tid = k->tid;
 		o.cpu = k->cpu;
-		if (spaa_agg_add(a, &o, err))
+		if (spaa_aggregate_add(a, &o, err))
 			goto out;
 	}
 	ret = 0;
@@ -491,14 +491,14 @@ out:
 /* a path element: a name string, or a function (path_by_function) */
 static const char *path_element(const void *ctx, uint32_t id)
 {
-	const struct spaa_agg *a = ctx;
+	const struct spaa_aggregate *a = ctx;
 
 	if (a->path_by_function)
 		id = a->p->functions[id].name;
-	return spaa_str(a->p, id);
+	return spaa_profile_str(a->p, id);
 }
 
-char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path)
+char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path)
 {
 	return spaa_strtab_join(&a->paths, path, path_element, a, ';');
 }
@@ -556,7 +556,7 @@ void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strt
 	spaa_sort(r, n, sizeof(*r), joined_rank_cmp, &j);
 }
 
-void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n)
+void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n)
 {
 	spaa_rank_sort_joined(r, n, &a->paths, path_element, a);
 }

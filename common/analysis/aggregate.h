@@ -2,7 +2,7 @@
  * aggregate - the sums every analysis is made of.
  *
  * An occurrence is one weighted stack in one context: a stack record, or
- * a group of sample records folded together.  spaa_agg_add adds it to:
+ * a group of sample records folded together.  spaa_aggregate_add adds it to:
  *   - per function: self weight (to the function of the self frame),
  *     total weight (to every function on the stack, once per stack even
  *     when it recurses), self samples;
@@ -41,7 +41,7 @@
 #include "model/map.h"
 #include "model/profile.h"
 
-struct spaa_occurrence {
+struct spaa_aggregate_occurrence {
 	const uint32_t *frames; /* weak; leaf first */
 	uint32_t nframes;
 	uint32_t self_frame;    /* frame receiving the self weight */
@@ -52,7 +52,7 @@ struct spaa_occurrence {
 	uint32_t comm;
 };
 
-struct spaa_agg {
+struct spaa_aggregate {
 	const struct spaa_profile *p;   /* weak */
 	uint64_t total;
 	uint64_t occurrences;
@@ -63,13 +63,13 @@ struct spaa_agg {
 	uint32_t gen;
 	uint64_t *dso_self;     /* by DSO */
 	/*
-	 * Set between spaa_agg_init and the first add: paths are sequences
+	 * Set between spaa_aggregate_init and the first add: paths are sequences
 	 * of function indices (uint32_t, root first) rather than of name
-	 * string indices.  spaa_agg_path_name prints names either way.
+	 * string indices.  spaa_aggregate_path_name prints names either way.
 	 */
 	bool path_by_function;
 	/*
-	 * Set between adds: spaa_agg_add interns the occurrence's keys (path,
+	 * Set between adds: spaa_aggregate_add interns the occurrence's keys (path,
 	 * thread, thread-function, CPU) and adds no weight or samples.  Two
 	 * aggregates fed the same occurrences in the same order, each with
 	 * the weight of only some of them, then give every path, thread and
@@ -77,7 +77,7 @@ struct spaa_agg {
 	 */
 	bool keys_only;
 	/*
-	 * Set between spaa_agg_init and the first add: only the total and
+	 * Set between spaa_aggregate_init and the first add: only the total and
 	 * the per-CPU sums are kept (a CPU table of samples needs no more,
 	 * and paths and threads are most of the work).
 	 */
@@ -100,10 +100,10 @@ struct spaa_agg {
 };
 
 /* p must be fully loaded and outlive the aggregate. */
-void spaa_agg_init(struct spaa_agg *a, const struct spaa_profile *p);
-void spaa_agg_release(struct spaa_agg *a);
+void spaa_aggregate_init(struct spaa_aggregate *a, const struct spaa_profile *p);
+void spaa_aggregate_release(struct spaa_aggregate *a);
 
-int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
+int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
 		 struct spaa_error *err);
 
 /*
@@ -111,14 +111,14 @@ int spaa_agg_add(struct spaa_agg *a, const struct spaa_occurrence *o,
  * lacks the metric.  Self comes from the exclusive weights when they have
  * the metric, else the whole weight goes to the logical leaf.
  */
-bool spaa_record_occurrence(const struct spaa_profile *p, uint32_t rec,
-			    uint32_t metric, struct spaa_occurrence *o);
+bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec,
+			    uint32_t metric, struct spaa_aggregate_occurrence *o);
 
 /*
  * Adds every record of event, skipping absorbed ones and, when pid/tid
  * are not SPAA_NO_ID, those of other processes/threads.
  */
-int spaa_agg_add_records(struct spaa_agg *a, uint32_t event, uint32_t metric,
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
 			 int64_t pid, int64_t tid, struct spaa_error *err);
 
 /* Samples folded by (stack, event, thread, cpu), see above. */
@@ -195,8 +195,8 @@ uint32_t spaa_fold_record(const struct spaa_profile *p,
 /* v * num / den rounded to nearest, exact (128-bit intermediate). */
 uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den);
 
-/* Adds the in-range samples of event, filtered like spaa_agg_add_records. */
-int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
+/* Adds the in-range samples of event, filtered like spaa_aggregate_add_records. */
+int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
 		      struct spaa_error *err);
 
@@ -204,7 +204,7 @@ int spaa_agg_add_fold(struct spaa_agg *a, const struct spaa_fold *f,
  * Writes the folded path of a path index as "root;...;leaf" function
  * names into a malloc'ed string the caller owns.
  */
-char *spaa_agg_path_name(const struct spaa_agg *a, uint32_t path);
+char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path);
 
 /*
  * Ranking rows deterministically: key descending, then key2 descending,
@@ -229,6 +229,6 @@ void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strt
 			   const void *ctx);
 
 /* spaa_rank_sort_joined of the aggregate's folded call paths. */
-void spaa_agg_rank_paths(const struct spaa_agg *a, struct spaa_rank *r, size_t n);
+void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n);
 
 #endif

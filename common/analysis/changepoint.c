@@ -30,7 +30,7 @@ static int overflow(struct spaa_error *err)
 
 static int obs_cmp(const void *x, const void *y)
 {
-	const struct spaa_cp_obs *a = x, *b = y;
+	const struct spaa_changepoint_obs *a = x, *b = y;
 
 	if (a->bin != b->bin)
 		return a->bin < b->bin ? -1 : 1;
@@ -70,7 +70,7 @@ static double cost_of(const struct item *a, uint32_t na, uint64_t wa, uint64_t s
 	return js - (double)(k - 1) / (2.0 * ((double)sa + (double)sb) * M_LN2);
 }
 
-double spaa_cp_cost(const uint64_t *wa, const uint64_t *wb, size_t n,
+double spaa_changepoint_cost(const uint64_t *wa, const uint64_t *wb, size_t n,
 		    uint64_t samples_a, uint64_t samples_b)
 {
 	struct item *a = spaa_xcalloc(n + 1, sizeof(*a)), *b = spaa_xcalloc(n + 1, sizeof(*b));
@@ -169,21 +169,21 @@ static uint32_t cheapest(const struct segment *s, uint32_t head, bool allow_idle
 }
 
 static void summarize(const struct item *it, uint32_t n, uint64_t samples,
-		      uint64_t weight, struct spaa_cp_summary *sum)
+		      uint64_t weight, struct spaa_changepoint_summary *sum)
 {
 	sum->samples = samples;
 	sum->weight = weight;
 	sum->nlabels = n;
-	sum->top[0] = sum->top[1] = SPAA_CP_NO_LABEL;
+	sum->top[0] = sum->top[1] = SPAA_CHANGEPOINT_NO_LABEL;
 	sum->top_weight[0] = sum->top_weight[1] = 0;
 	/* items are sorted by label, so strict > keeps the smaller label on ties */
 	for (uint32_t i = 0; i < n; i++) {
-		if (sum->top[0] == SPAA_CP_NO_LABEL || it[i].weight > sum->top_weight[0]) {
+		if (sum->top[0] == SPAA_CHANGEPOINT_NO_LABEL || it[i].weight > sum->top_weight[0]) {
 			sum->top[1] = sum->top[0];
 			sum->top_weight[1] = sum->top_weight[0];
 			sum->top[0] = it[i].label;
 			sum->top_weight[0] = it[i].weight;
-		} else if (sum->top[1] == SPAA_CP_NO_LABEL || it[i].weight > sum->top_weight[1]) {
+		} else if (sum->top[1] == SPAA_CHANGEPOINT_NO_LABEL || it[i].weight > sum->top_weight[1]) {
 			sum->top[1] = it[i].label;
 			sum->top_weight[1] = it[i].weight;
 		}
@@ -191,7 +191,7 @@ static void summarize(const struct item *it, uint32_t n, uint64_t samples,
 }
 
 /* One segment per bin, from sorted obs; idle runs not yet joined. */
-static int bin_segments(const struct spaa_cp_obs *o, size_t nobs, uint32_t nbins,
+static int bin_segments(const struct spaa_changepoint_obs *o, size_t nobs, uint32_t nbins,
 			struct segment *s, struct spaa_error *err)
 {
 	size_t i = 0;
@@ -223,11 +223,11 @@ static int bin_segments(const struct spaa_cp_obs *o, size_t nobs, uint32_t nbins
 	return 0;
 }
 
-int spaa_cp_segment(const struct spaa_cp_obs *obs, size_t nobs, uint32_t nbins,
-		    const struct spaa_cp_opts *opts, struct spaa_cp_result *res,
+int spaa_changepoint_segment(const struct spaa_changepoint_obs *obs, size_t nobs, uint32_t nbins,
+		    const struct spaa_changepoint_opts *opts, struct spaa_changepoint_result *res,
 		    struct spaa_error *err)
 {
-	struct spaa_cp_obs *o = spaa_xmalloc((nobs + 1) * sizeof(*o));
+	struct spaa_changepoint_obs *o = spaa_xmalloc((nobs + 1) * sizeof(*o));
 	struct segment *s = spaa_xcalloc(nbins + 1, sizeof(*s));
 	uint32_t head = 0, nseg = nbins, x;
 	uint32_t idle_bins = opts->idle_bins ? opts->idle_bins : 1;
@@ -309,7 +309,7 @@ int spaa_cp_segment(const struct spaa_cp_obs *obs, size_t nobs, uint32_t nbins,
 
 	res->phases = spaa_xcalloc(nseg, sizeof(*res->phases));
 	for (x = head; x != NONE; x = s[x].next) {
-		struct spaa_cp_phase *ph = &res->phases[res->nphases++];
+		struct spaa_changepoint_phase *ph = &res->phases[res->nphases++];
 
 		ph->first = s[x].first;
 		ph->last = s[x].last;
@@ -325,7 +325,7 @@ out:
 	return ret;
 }
 
-void spaa_cp_result_release(struct spaa_cp_result *res)
+void spaa_changepoint_result_release(struct spaa_changepoint_result *res)
 {
 	free(res->phases);
 	free(res->bins);

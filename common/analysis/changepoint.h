@@ -41,16 +41,16 @@
 
 #include "model/error.h"
 
-#define SPAA_CP_NO_LABEL UINT32_MAX
+#define SPAA_CHANGEPOINT_NO_LABEL UINT32_MAX
 
-struct spaa_cp_obs {
+struct spaa_changepoint_obs {
 	uint32_t bin;
 	uint32_t label;
 	uint64_t weight;
 	uint64_t samples;
 };
 
-struct spaa_cp_opts {
+struct spaa_changepoint_opts {
 	double penalty;         /* bits; 0.05 is a sensible default */
 	uint32_t min_bins;      /* shortest non-idle phase; 0 or 1: no minimum */
 	uint32_t idle_bins;     /* empty bins that make an idle phase; >= 1 */
@@ -58,42 +58,42 @@ struct spaa_cp_opts {
 };
 
 /* Samples, weight and the two heaviest labels (ties: smaller label). */
-struct spaa_cp_summary {
+struct spaa_changepoint_summary {
 	uint64_t samples, weight;
-	uint32_t top[2];        /* SPAA_CP_NO_LABEL when absent */
+	uint32_t top[2];        /* SPAA_CHANGEPOINT_NO_LABEL when absent */
 	uint64_t top_weight[2];
 	uint32_t nlabels;       /* labels with weight or samples */
 };
 
-struct spaa_cp_phase {
+struct spaa_changepoint_phase {
 	uint32_t first, last;   /* bins, inclusive */
 	bool idle;              /* no samples at all */
-	struct spaa_cp_summary sum;
+	struct spaa_changepoint_summary sum;
 };
 
-struct spaa_cp_result {
-	struct spaa_cp_phase *phases;   /* owned, time order */
+struct spaa_changepoint_result {
+	struct spaa_changepoint_phase *phases;   /* owned, time order */
 	uint32_t nphases;
-	struct spaa_cp_summary *bins;   /* owned, nbins of them */
+	struct spaa_changepoint_summary *bins;   /* owned, nbins of them */
 	uint32_t nbins;
 };
 
 /*
  * Segments nbins bins (>= 1) from obs (every bin < nbins, asserted) into
- * res, which the caller releases with spaa_cp_result_release (also after
+ * res, which the caller releases with spaa_changepoint_result_release (also after
  * a failure).  Fails (SPAA_E_LIMIT) only if a sum overflows 64 bits.
  */
-int spaa_cp_segment(const struct spaa_cp_obs *obs, size_t nobs, uint32_t nbins,
-		    const struct spaa_cp_opts *opts, struct spaa_cp_result *res,
+int spaa_changepoint_segment(const struct spaa_changepoint_obs *obs, size_t nobs, uint32_t nbins,
+		    const struct spaa_changepoint_opts *opts, struct spaa_changepoint_result *res,
 		    struct spaa_error *err);
-void spaa_cp_result_release(struct spaa_cp_result *res);
+void spaa_changepoint_result_release(struct spaa_changepoint_result *res);
 
 /*
  * The merge cost above for two distributions given as weights over the
  * same n labels (zeros allowed), with their sample counts; exposed for
  * tests.  -HUGE_VAL when either side has no weight.
  */
-double spaa_cp_cost(const uint64_t *wa, const uint64_t *wb, size_t n,
+double spaa_changepoint_cost(const uint64_t *wa, const uint64_t *wb, size_t n,
 		    uint64_t samples_a, uint64_t samples_b);
 
 #endif

@@ -13,8 +13,8 @@ static int overflow(struct spaa_error *err)
 			      "a sum of weights overflows 64 bits");
 }
 
-void spaa_cmp_keys_init(struct spaa_cmp_keys *k,
-			const struct lami_strlist *dso_map)
+void spaa_compare_keys_init(struct spaa_compare_keys *k,
+			const struct spaa_lami_strlist *dso_map)
 {
 	memset(k, 0, sizeof(*k));
 	spaa_strtab_init(&k->fns);
@@ -22,14 +22,14 @@ void spaa_cmp_keys_init(struct spaa_cmp_keys *k,
 	k->dso_map = dso_map;
 }
 
-void spaa_cmp_keys_release(struct spaa_cmp_keys *k)
+void spaa_compare_keys_release(struct spaa_compare_keys *k)
 {
 	spaa_strtab_release(&k->fns);
 	spaa_strtab_release(&k->paths);
 	memset(k, 0, sizeof(*k));
 }
 
-int spaa_cmp_dso_map_check(const struct lami_strlist *dso_map,
+int spaa_compare_dso_map_check(const struct spaa_lami_strlist *dso_map,
 			   struct spaa_error *err)
 {
 	for (size_t i = 0; dso_map && i < dso_map->nr; i++) {
@@ -44,7 +44,7 @@ int spaa_cmp_dso_map_check(const struct lami_strlist *dso_map,
 }
 
 /* The DSO name a baseline DSO is matched under: the last mapping wins. */
-static const char *mapped_dso(const struct spaa_cmp_keys *k, const char *dso)
+static const char *mapped_dso(const struct spaa_compare_keys *k, const char *dso)
 {
 	const char *to = dso;
 	size_t len = strlen(dso);
@@ -58,11 +58,11 @@ static const char *mapped_dso(const struct spaa_cmp_keys *k, const char *dso)
 	return to;
 }
 
-static uint32_t function_key(struct spaa_cmp_keys *k, const struct spaa_profile *p,
+static uint32_t function_key(struct spaa_compare_keys *k, const struct spaa_profile *p,
 			     uint32_t fn, bool baseline)
 {
-	const char *name = spaa_str(p, p->functions[fn].name);
-	const char *dso = spaa_str(p, p->dsos[p->functions[fn].dso].name);
+	const char *name = spaa_profile_str(p, p->functions[fn].name);
+	const char *dso = spaa_profile_str(p, p->dsos[p->functions[fn].dso].name);
 	size_t nl, dl;
 	char *buf;
 	uint32_t key;
@@ -80,12 +80,12 @@ static uint32_t function_key(struct spaa_cmp_keys *k, const struct spaa_profile 
 	return key;
 }
 
-const char *spaa_cmp_function_name(const struct spaa_cmp_keys *k, uint32_t key)
+const char *spaa_compare_function_name(const struct spaa_compare_keys *k, uint32_t key)
 {
 	return spaa_strtab_get(&k->fns, key);
 }
 
-const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key)
+const char *spaa_compare_function_dso(const struct spaa_compare_keys *k, uint32_t key)
 {
 	const char *name = spaa_strtab_get(&k->fns, key);
 
@@ -94,20 +94,20 @@ const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key)
 
 static const char *function_name(const void *ctx, uint32_t fn)
 {
-	return spaa_cmp_function_name(ctx, fn);
+	return spaa_compare_function_name(ctx, fn);
 }
 
-char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key)
+char *spaa_compare_path_name(const struct spaa_compare_keys *k, uint32_t key)
 {
 	return spaa_strtab_join(&k->paths, key, function_name, k, ';');
 }
 
-uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key)
+uint32_t spaa_compare_path_len(const struct spaa_compare_keys *k, uint32_t key)
 {
 	return spaa_strtab_len(&k->paths, key) / sizeof(uint32_t);
 }
 
-uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+uint32_t spaa_compare_path_function(const struct spaa_compare_keys *k, uint32_t key,
 				uint32_t i)
 {
 	uint32_t fn;
@@ -118,7 +118,7 @@ uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
 	return fn;
 }
 
-static int sums_add(struct spaa_cmp_sums *s, uint32_t key, uint64_t v,
+static int sums_add(struct spaa_compare_sums *s, uint32_t key, uint64_t v,
 		    struct spaa_error *err)
 {
 	if (key >= s->alloc) {
@@ -130,14 +130,14 @@ static int sums_add(struct spaa_cmp_sums *s, uint32_t key, uint64_t v,
 	return spaa_add_u64(s->v[key], v, &s->v[key]) ? overflow(err) : 0;
 }
 
-void spaa_cmp_side_init(struct spaa_cmp_side *s, bool baseline)
+void spaa_compare_side_init(struct spaa_compare_side *s, bool baseline)
 {
 	memset(s, 0, sizeof(*s));
 	s->baseline = baseline;
 	s->samples_known = true;
 }
 
-void spaa_cmp_side_release(struct spaa_cmp_side *s)
+void spaa_compare_side_release(struct spaa_compare_side *s)
 {
 	free(s->fn_self.v);
 	free(s->fn_total.v);
@@ -148,7 +148,7 @@ void spaa_cmp_side_release(struct spaa_cmp_side *s)
 }
 
 /* Function keys of every function of p; the caller frees the array. */
-static uint32_t *function_keys(struct spaa_cmp_keys *k, const struct spaa_profile *p,
+static uint32_t *function_keys(struct spaa_compare_keys *k, const struct spaa_profile *p,
 			       bool baseline)
 {
 	uint32_t nfn = spaa_profile_nfunctions(p);
@@ -159,14 +159,14 @@ static uint32_t *function_keys(struct spaa_cmp_keys *k, const struct spaa_profil
 	return keys;
 }
 
-void spaa_cmp_sum_init(struct spaa_cmp_sum *s)
+void spaa_compare_sum_init(struct spaa_compare_sum *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->samples_known = true;
 	spaa_strtab_init(&s->paths);
 }
 
-void spaa_cmp_sum_release(struct spaa_cmp_sum *s)
+void spaa_compare_sum_release(struct spaa_compare_sum *s)
 {
 	free(s->fn_self.v);
 	free(s->fn_total.v);
@@ -175,7 +175,7 @@ void spaa_cmp_sum_release(struct spaa_cmp_sum *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int add_paths(struct spaa_cmp_sum *s, const struct spaa_agg *a,
+static int add_paths(struct spaa_compare_sum *s, const struct spaa_aggregate *a,
 		     const uint32_t *keys, struct spaa_error *err)
 {
 	uint32_t *seq = NULL;
@@ -209,8 +209,8 @@ out:
 	return ret;
 }
 
-int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
-			 const struct spaa_agg *a, bool baseline,
+int spaa_compare_sum_add_agg(struct spaa_compare_sum *s, struct spaa_compare_keys *k,
+			 const struct spaa_aggregate *a, bool baseline,
 			 struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
@@ -239,8 +239,8 @@ out:
 	return ret;
 }
 
-int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			   struct spaa_cmp_sum *sum, struct spaa_error *err)
+int spaa_compare_side_take_sum(struct spaa_compare_side *s, struct spaa_compare_keys *k,
+			   struct spaa_compare_sum *sum, struct spaa_error *err)
 {
 	int ret = -1;
 
@@ -262,25 +262,25 @@ int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 		if (sums_add(&s->path, spaa_strtab_intern(&k->paths,
 				spaa_strtab_get(&sum->paths, i),
 				spaa_strtab_len(&sum->paths, i)),
-			     spaa_cmp_get(&sum->path, i), err))
+			     spaa_compare_get(&sum->path, i), err))
 			goto out;
 	ret = 0;
 out:
-	spaa_cmp_sum_release(sum);
+	spaa_compare_sum_release(sum);
 	return ret;
 }
 
-int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			  const struct spaa_agg *a, struct spaa_error *err)
+int spaa_compare_side_add_agg(struct spaa_compare_side *s, struct spaa_compare_keys *k,
+			  const struct spaa_aggregate *a, struct spaa_error *err)
 {
-	struct spaa_cmp_sum sum;
+	struct spaa_compare_sum sum;
 
-	spaa_cmp_sum_init(&sum);
-	if (spaa_cmp_sum_add_agg(&sum, k, a, s->baseline, err)) {
-		spaa_cmp_sum_release(&sum);
+	spaa_compare_sum_init(&sum);
+	if (spaa_compare_sum_add_agg(&sum, k, a, s->baseline, err)) {
+		spaa_compare_sum_release(&sum);
 		return -1;
 	}
-	return spaa_cmp_side_take_sum(s, k, &sum, err);
+	return spaa_compare_side_take_sum(s, k, &sum, err);
 }
 
 static uint32_t find_string(const struct spaa_profile *p, const char *s)
@@ -288,7 +288,7 @@ static uint32_t find_string(const struct spaa_profile *p, const char *s)
 	return spaa_strtab_find(&p->strings, s, strlen(s));
 }
 
-int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compare_keys *k,
 			     const struct spaa_profile *p, struct spaa_error *err)
 {
 	uint32_t alloc = find_string(p, "alloc_bytes");
@@ -296,24 +296,24 @@ int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
 	uint32_t *keys;
 	int ret = -1;
 
-	if (alloc == SPAA_MAP_NONE)
+	if (alloc == SPAA_NONE)
 		return 0;
 	keys = function_keys(k, p, s->baseline);
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
 		uint32_t frame = r->excl_frame != SPAA_NONE ? r->excl_frame :
-				 spaa_record_frames(p, r)[0];
+				 spaa_profile_record_frames(p, r)[0];
 		uint32_t key = keys[p->frames[frame].fn];
 		uint64_t v;
 
 		if (r->absorbed || p->events[r->event].kind != SPAA_EV_ALLOCATION ||
-		    !spaa_weights_get(p, r->weights, r->nweights, alloc, &v))
+		    !spaa_profile_weights_get(p, r->weights, r->nweights, alloc, &v))
 			continue;
 		s->has_alloc = true;
 		if (sums_add(&s->alloc, key, v, err))
 			goto out;
-		if (live != SPAA_MAP_NONE &&
-		    spaa_weights_get(p, r->weights, r->nweights, live, &v)) {
+		if (live != SPAA_NONE &&
+		    spaa_profile_weights_get(p, r->weights, r->nweights, live, &v)) {
 			s->has_live = true;
 			if (sums_add(&s->live, key, v, err))
 				goto out;
@@ -326,33 +326,33 @@ out:
 }
 
 /* What comparing p under event (NULL: the first) and metric takes of it. */
-static void choice_init(struct spaa_cmp_choice *c, struct spaa_cmp_keys *k,
+static void choice_init(struct spaa_compare_choice *c, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
 			const char *metric)
 {
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	uint32_t ev, m;
 
 	memset(c, 0, sizeof(*c));
 	spaa_error_init(&c->err);
-	spaa_cmp_sum_init(&c->sum);
+	spaa_compare_sum_init(&c->sum);
 	c->event = event ? spaa_xstrdup(event) : NULL;
 	if (spaa_report_select(p, event, metric, &ev, &m, &c->err)) {
 		c->unselectable = true;
 		return;
 	}
-	c->metric = spaa_xstrdup(spaa_str(p, m));
+	c->metric = spaa_xstrdup(spaa_profile_str(p, m));
 	c->primary = m == p->events[ev].primary_metric;
-	spaa_metric_semantics(p, ev, m, spaa_metric_unit(p, ev, m), &c->sem);
+	spaa_metrics_semantics(p, ev, m, spaa_metrics_unit(p, ev, m), &c->sem);
 	spaa_report_left_out_event(&c->left_out, p, ev);
-	spaa_agg_init(&a, p);
+	spaa_aggregate_init(&a, p);
 	a.path_by_function = true;
-	c->overflows = spaa_agg_add_records(&a, ev, m, SPAA_NO_ID, SPAA_NO_ID, &c->err) ||
-		       spaa_cmp_sum_add_agg(&c->sum, k, &a, true, &c->err);
-	spaa_agg_release(&a);
+	c->overflows = spaa_aggregate_add_records(&a, ev, m, SPAA_NO_ID, SPAA_NO_ID, &c->err) ||
+		       spaa_compare_sum_add_agg(&c->sum, k, &a, true, &c->err);
+	spaa_aggregate_release(&a);
 }
 
-void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
 			const char *metric)
 {
@@ -360,7 +360,7 @@ void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
 	b->nevents = p->nevents;
 	b->events = spaa_xcalloc((size_t)p->nevents + 1, sizeof(*b->events));
 	for (uint32_t i = 0; i < p->nevents; i++)
-		b->events[i] = spaa_xstrdup(spaa_str(p, p->events[i].name));
+		b->events[i] = spaa_xstrdup(spaa_profile_str(p, p->events[i].name));
 	/* a profile without events has one choice: the error of asking */
 	b->nchoices = event || !p->nevents ? 1 : p->nevents;
 	b->choices = spaa_xcalloc(b->nchoices, sizeof(*b->choices));
@@ -369,7 +369,7 @@ void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
 			    metric);
 }
 
-void spaa_cmp_base_release(struct spaa_cmp_base *b)
+void spaa_compare_base_release(struct spaa_compare_base *b)
 {
 	for (uint32_t i = 0; i < b->nevents; i++)
 		free(b->events[i]);
@@ -377,13 +377,13 @@ void spaa_cmp_base_release(struct spaa_cmp_base *b)
 	for (uint32_t i = 0; i < b->nchoices; i++) {
 		free(b->choices[i].event);
 		free(b->choices[i].metric);
-		spaa_cmp_sum_release(&b->choices[i].sum);
+		spaa_compare_sum_release(&b->choices[i].sum);
 	}
 	free(b->choices);
 	memset(b, 0, sizeof(*b));
 }
 
-struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+struct spaa_compare_choice *spaa_compare_base_choice(struct spaa_compare_base *b,
 					     const char *event)
 {
 	for (uint32_t i = 0; event && i < b->nchoices; i++)
@@ -392,7 +392,7 @@ struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
 	return &b->choices[0];
 }
 
-const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+const char *spaa_compare_base_event_list(const struct spaa_compare_base *b, char *buf,
 				     size_t size)
 {
 	size_t at = 0;
@@ -404,15 +404,15 @@ const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
 	return buf;
 }
 
-int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
+int spaa_compare_normalize_parse(const char *s, enum spaa_compare_normalize *out,
 			     struct spaa_error *err)
 {
 	if (!s || !strcmp(s, "share"))
-		*out = SPAA_CMP_SHARE;
+		*out = SPAA_COMPARE_SHARE;
 	else if (!strcmp(s, "total"))
-		*out = SPAA_CMP_TOTAL;
+		*out = SPAA_COMPARE_TOTAL;
 	else if (!strcmp(s, "none"))
-		*out = SPAA_CMP_NONE;
+		*out = SPAA_COMPARE_NONE;
 	else
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%s' for '--normalize': expected share, total or none",
@@ -420,17 +420,17 @@ int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
 	return 0;
 }
 
-static void describe(const struct spaa_metric_sem *m, char *buf, size_t size)
+static void describe(const struct spaa_metrics_sem *m, char *buf, size_t size)
 {
-	if (m->cls == SPAA_MC_NUMBER)
+	if (m->cls == SPAA_METRICS_NUMBER)
 		snprintf(buf, size, "a number in '%s'", m->unit);
 	else
-		snprintf(buf, size, "a %s", spaa_metric_class_name(m->cls));
+		snprintf(buf, size, "a %s", spaa_metrics_class_name(m->cls));
 }
 
-int spaa_cmp_init(struct spaa_cmp *c, enum spaa_cmp_normalize mode,
-		  const struct spaa_metric_sem *bsem, uint64_t btotal,
-		  const struct spaa_metric_sem *tsem, uint64_t ttotal,
+int spaa_compare_init(struct spaa_compare *c, enum spaa_compare_normalize mode,
+		  const struct spaa_metrics_sem *bsem, uint64_t btotal,
+		  const struct spaa_metrics_sem *tsem, uint64_t ttotal,
 		  struct spaa_error *err)
 {
 	char b[200], t[200];
@@ -456,8 +456,8 @@ int spaa_cmp_init(struct spaa_cmp *c, enum spaa_cmp_normalize mode,
 }
 
 /* Exact integer arithmetic first, so that equal rows give exactly 0. */
-void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
-		      struct spaa_cmp_delta *d)
+void spaa_compare_compute(const struct spaa_compare *c, uint64_t b, uint64_t t,
+		      struct spaa_compare_delta *d)
 {
 	double B = (double)c->btotal, T = (double)c->ttotal;
 	/* t*B - b*T, exactly: both products fit in 128 unsigned bits */
@@ -471,7 +471,7 @@ void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
 	d->bshare = (double)b / B;
 	d->tshare = (double)t / T;
 	d->share_delta = cross != 0 ? cross / (T * B) : 0.0;
-	if (c->mode == SPAA_CMP_NONE) {
+	if (c->mode == SPAA_COMPARE_NONE) {
 		bnorm = (double)b * c->bsem.scale;
 		if (c->bsem.scale == c->tsem.scale)
 			d->delta = t == b ? 0.0 :
@@ -482,7 +482,7 @@ void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
 		bnorm = (double)bt / B * c->tsem.scale;
 		d->delta = cross != 0 ? cross / B * c->tsem.scale : 0.0;
 	}
-	d->base = c->mode == SPAA_CMP_TOTAL ? bnorm : (double)b * c->bsem.scale;
+	d->base = c->mode == SPAA_COMPARE_TOTAL ? bnorm : (double)b * c->bsem.scale;
 	d->relative = b && bnorm != 0 ? d->delta / bnorm : NAN;
 }
 
@@ -492,7 +492,7 @@ static int cmp_desc(double a, double b)
 }
 
 /* The keys of rank_cmp, before the names. */
-static int rank_cmp_keys(const struct spaa_cmp_rank *a, const struct spaa_cmp_rank *b)
+static int rank_cmp_keys(const struct spaa_compare_rank *a, const struct spaa_compare_rank *b)
 {
 	int c;
 
@@ -504,7 +504,7 @@ static int rank_cmp_keys(const struct spaa_cmp_rank *a, const struct spaa_cmp_ra
 
 static int rank_cmp(const void *x, const void *y)
 {
-	const struct spaa_cmp_rank *a = x, *b = y;
+	const struct spaa_compare_rank *a = x, *b = y;
 	int c;
 
 	if ((c = rank_cmp_keys(a, b)) ||
@@ -514,7 +514,7 @@ static int rank_cmp(const void *x, const void *y)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n)
+void spaa_compare_rank_sort(struct spaa_compare_rank *r, size_t n)
 {
 	qsort(r, n, sizeof(*r), rank_cmp);
 }
@@ -522,8 +522,8 @@ void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n)
 /* rank_cmp with the names of path keys x->idx and y->idx; ctx the keys. */
 static int path_rank_cmp(const void *x, const void *y, const void *ctx)
 {
-	const struct spaa_cmp_keys *k = ctx;
-	const struct spaa_cmp_rank *a = x, *b = y;
+	const struct spaa_compare_keys *k = ctx;
+	const struct spaa_compare_rank *a = x, *b = y;
 	int c;
 
 	if ((c = rank_cmp_keys(a, b)) ||
@@ -533,33 +533,33 @@ static int path_rank_cmp(const void *x, const void *y, const void *ctx)
 	return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+void spaa_compare_rank_paths(const struct spaa_compare_keys *k, struct spaa_compare_rank *r,
 			 size_t n)
 {
 	spaa_sort(r, n, sizeof(*r), path_rank_cmp, k);
 }
 
-void spaa_cmp_weight_column(struct lami_table *t, size_t col,
-			    const struct spaa_metric_sem *m)
+void spaa_compare_weight_column(struct spaa_lami_table *t, size_t col,
+			    const struct spaa_metrics_sem *m)
 {
 	spaa_report_weight_column(t, col, m);
 }
 
-void spaa_cmp_delta_column(struct lami_table *t, size_t col,
-			   const struct spaa_metric_sem *m)
+void spaa_compare_delta_column(struct spaa_lami_table *t, size_t col,
+			   const struct spaa_metrics_sem *m)
 {
 	switch (m->cls) {
-	case SPAA_MC_DURATION:
-		lami_table_set_column(t, col, LAMI_NUMBER, "ns");
+	case SPAA_METRICS_DURATION:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, "ns");
 		break;
-	case SPAA_MC_SIZE:
-		lami_table_set_column(t, col, LAMI_NUMBER, "bytes");
+	case SPAA_METRICS_SIZE:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, "bytes");
 		break;
-	case SPAA_MC_INT:
-		lami_table_set_column(t, col, LAMI_INT, NULL);
+	case SPAA_METRICS_INT:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_INT, NULL);
 		break;
-	case SPAA_MC_NUMBER:
-		lami_table_set_column(t, col, LAMI_NUMBER, m->unit);
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, m->unit);
 		break;
 	}
 }
@@ -576,40 +576,40 @@ static int64_t round_i64(double v)
 	return (int64_t)llround(v);
 }
 
-void spaa_cmp_weight_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_compare_weight_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			  double v)
 {
 	switch (m->cls) {
-	case SPAA_MC_DURATION:
-		lami_cell_duration(t, round_i64(v));
+	case SPAA_METRICS_DURATION:
+		spaa_lami_cell_duration(t, round_i64(v));
 		break;
-	case SPAA_MC_SIZE:
-		lami_cell_size(t, round_i64(v));
+	case SPAA_METRICS_SIZE:
+		spaa_lami_cell_size(t, round_i64(v));
 		break;
-	case SPAA_MC_INT:
-		lami_cell_int(t, round_i64(v));
+	case SPAA_METRICS_INT:
+		spaa_lami_cell_int(t, round_i64(v));
 		break;
-	case SPAA_MC_NUMBER:
-		lami_cell_number(t, v);
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_cell_number(t, v);
 		break;
 	}
 }
 
-void spaa_cmp_delta_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_compare_delta_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			 double v)
 {
-	if (m->cls == SPAA_MC_INT)
-		lami_cell_int(t, round_i64(v));
+	if (m->cls == SPAA_METRICS_INT)
+		spaa_lami_cell_int(t, round_i64(v));
 	else
-		lami_cell_number(t, v == 0 ? 0.0 : v);  /* never "-0" */
+		spaa_lami_cell_number(t, v == 0 ? 0.0 : v);  /* never "-0" */
 }
 
-void spaa_cmp_ratio_cell(struct lami_table *t, double v)
+void spaa_compare_ratio_cell(struct spaa_lami_table *t, double v)
 {
 	if (isfinite(v))
-		lami_cell_ratio(t, v == 0 ? 0.0 : v);
+		spaa_lami_cell_ratio(t, v == 0 ? 0.0 : v);
 	else
-		lami_cell_unknown(t);
+		spaa_lami_cell_unknown(t);
 }
 
 struct part_progress {
@@ -629,7 +629,7 @@ static void part_progress(void *data, uint64_t done, uint64_t total)
 				      pp->part * total + done, pp->nparts * total);
 }
 
-int spaa_cmp_load(struct spaa_profile *p, const char *path, unsigned part,
+int spaa_compare_load(struct spaa_profile *p, const char *path, unsigned part,
 		  unsigned nparts, const struct spaa_load_opts *opts,
 		  struct spaa_error *err)
 {

@@ -4,7 +4,7 @@
  *
  * Two loaded profiles share no indices, and their ids (frame ids, stack
  * ids, DSO ids) mean nothing across files.  A key space (struct
- * spaa_cmp_keys) gives both of them common dense indices:
+ * spaa_compare_keys) gives both of them common dense indices:
  *   function key  (function name, DSO name): the same function in both
  *                 files whatever its frame ids, addresses or build id;
  *   path key      the root-to-leaf sequence of function keys of a stack,
@@ -13,7 +13,7 @@
  * DSO names of the baseline may be renamed first ("OLD=NEW" pairs, the
  * --dso-map option), for a program rebuilt under another path.
  *
- * A side (struct spaa_cmp_side) is one profile's sums by those keys: self
+ * A side (struct spaa_compare_side) is one profile's sums by those keys: self
  * and total weight per function, weight per path, allocated and live
  * bytes per allocating function.  Sums are exact uint64 raw units.
  *
@@ -47,101 +47,101 @@
 #include "model/profile.h"
 #include "report/report.h"
 
-struct spaa_cmp_keys {
+struct spaa_compare_keys {
 	struct spaa_strtab fns;         /* "name\0dso" */
 	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
-	const struct lami_strlist *dso_map;     /* weak; "OLD=NEW", or NULL */
+	const struct spaa_lami_strlist *dso_map;     /* weak; "OLD=NEW", or NULL */
 };
 
-void spaa_cmp_keys_init(struct spaa_cmp_keys *k,
-			const struct lami_strlist *dso_map);
-void spaa_cmp_keys_release(struct spaa_cmp_keys *k);
+void spaa_compare_keys_init(struct spaa_compare_keys *k,
+			const struct spaa_lami_strlist *dso_map);
+void spaa_compare_keys_release(struct spaa_compare_keys *k);
 
 /* Fails (SPAA_E_USAGE) unless every dso_map item is "OLD=NEW". */
-int spaa_cmp_dso_map_check(const struct lami_strlist *dso_map,
+int spaa_compare_dso_map_check(const struct spaa_lami_strlist *dso_map,
 			   struct spaa_error *err);
 
 /* Number of function / path keys so far (key 0 is never used). */
-static inline uint32_t spaa_cmp_nfunctions(const struct spaa_cmp_keys *k)
+static inline uint32_t spaa_compare_nfunctions(const struct spaa_compare_keys *k)
 {
 	return k->fns.nr;
 }
 
-static inline uint32_t spaa_cmp_npaths(const struct spaa_cmp_keys *k)
+static inline uint32_t spaa_compare_npaths(const struct spaa_compare_keys *k)
 {
 	return k->paths.nr;
 }
 
 /* Borrowed name and DSO name of a function key, valid until release. */
-const char *spaa_cmp_function_name(const struct spaa_cmp_keys *k, uint32_t key);
-const char *spaa_cmp_function_dso(const struct spaa_cmp_keys *k, uint32_t key);
+const char *spaa_compare_function_name(const struct spaa_compare_keys *k, uint32_t key);
+const char *spaa_compare_function_dso(const struct spaa_compare_keys *k, uint32_t key);
 
 /* "root;...;leaf" function names of a path key; the caller frees it. */
-char *spaa_cmp_path_name(const struct spaa_cmp_keys *k, uint32_t key);
+char *spaa_compare_path_name(const struct spaa_compare_keys *k, uint32_t key);
 
 /* Number of functions on a path key, and function key i (root first). */
-uint32_t spaa_cmp_path_len(const struct spaa_cmp_keys *k, uint32_t key);
-uint32_t spaa_cmp_path_function(const struct spaa_cmp_keys *k, uint32_t key,
+uint32_t spaa_compare_path_len(const struct spaa_compare_keys *k, uint32_t key);
+uint32_t spaa_compare_path_function(const struct spaa_compare_keys *k, uint32_t key,
 				uint32_t i);
 
 /* Sums indexed by key; keys past the end read as 0. */
-struct spaa_cmp_sums {
+struct spaa_compare_sums {
 	uint64_t *v;            /* owned */
 	size_t alloc;
 };
 
-static inline uint64_t spaa_cmp_get(const struct spaa_cmp_sums *s, uint32_t key)
+static inline uint64_t spaa_compare_get(const struct spaa_compare_sums *s, uint32_t key)
 {
 	return key < s->alloc ? s->v[key] : 0;
 }
 
-struct spaa_cmp_side {
+struct spaa_compare_side {
 	bool baseline;          /* the side whose DSOs dso_map renames */
 	uint64_t total;         /* of the compared metric */
 	bool samples_known;     /* every stack carried a sample count */
 	uint64_t samples;
-	struct spaa_cmp_sums fn_self, fn_total, path;
+	struct spaa_compare_sums fn_self, fn_total, path;
 	/* allocation events (spec 9): by the function of the self frame */
 	bool has_alloc, has_live;
-	struct spaa_cmp_sums alloc, live;
+	struct spaa_compare_sums alloc, live;
 };
 
-void spaa_cmp_side_init(struct spaa_cmp_side *s, bool baseline);
-void spaa_cmp_side_release(struct spaa_cmp_side *s);
+void spaa_compare_side_init(struct spaa_compare_side *s, bool baseline);
+void spaa_compare_side_release(struct spaa_compare_side *s);
 
 /*
  * Adds an aggregate to the side under keys k: per function key, self and
  * total; per path key, weight.  a must have been built with
  * path_by_function set.  Fails only on overflow.
  */
-int spaa_cmp_side_add_agg(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			  const struct spaa_agg *a, struct spaa_error *err);
+int spaa_compare_side_add_agg(struct spaa_compare_side *s, struct spaa_compare_keys *k,
+			  const struct spaa_aggregate *a, struct spaa_error *err);
 
 /*
- * What spaa_cmp_side_add_agg takes from an aggregate, kept without the
+ * What spaa_compare_side_add_agg takes from an aggregate, kept without the
  * aggregate and its profile: functions are already function keys, paths
- * sequences of them but not path keys yet.  spaa_cmp_side_take_sum gives
+ * sequences of them but not path keys yet.  spaa_compare_side_take_sum gives
  * them their path keys, so that path keys are numbered in the order the
  * sides are added, not in the order their profiles were loaded.
  */
-struct spaa_cmp_sum {
+struct spaa_compare_sum {
 	uint64_t total;
 	bool samples_known;     /* every stack carried a sample count */
 	uint64_t samples;
-	struct spaa_cmp_sums fn_self, fn_total; /* by function key */
+	struct spaa_compare_sums fn_self, fn_total; /* by function key */
 	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
-	struct spaa_cmp_sums path;      /* by index into paths */
+	struct spaa_compare_sums path;      /* by index into paths */
 };
 
-void spaa_cmp_sum_init(struct spaa_cmp_sum *s);
-void spaa_cmp_sum_release(struct spaa_cmp_sum *s);
+void spaa_compare_sum_init(struct spaa_compare_sum *s);
+void spaa_compare_sum_release(struct spaa_compare_sum *s);
 
 /*
  * Sums a (built with path_by_function) into s under keys k, a baseline's
  * DSOs renamed by k's dso_map.  Fails only on overflow.
  */
-int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
-			 const struct spaa_agg *a, bool baseline,
+int spaa_compare_sum_add_agg(struct spaa_compare_sum *s, struct spaa_compare_keys *k,
+			 const struct spaa_aggregate *a, bool baseline,
 			 struct spaa_error *err);
 
 /*
@@ -149,8 +149,8 @@ int spaa_cmp_sum_add_agg(struct spaa_cmp_sum *s, struct spaa_cmp_keys *k,
  * failed or not: its paths are then path keys of k, which would be a
  * second copy of them.  Fails only on overflow.
  */
-int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
-			   struct spaa_cmp_sum *sum, struct spaa_error *err);
+int spaa_compare_side_take_sum(struct spaa_compare_side *s, struct spaa_compare_keys *k,
+			   struct spaa_compare_sum *sum, struct spaa_error *err);
 
 /*
  * Adds alloc_bytes and live_bytes of every stack record of every
@@ -158,7 +158,7 @@ int spaa_cmp_side_take_sum(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
  * Sets has_alloc when p has an allocation event with alloc_bytes,
  * has_live when live_bytes were seen.
  */
-int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
+int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compare_keys *k,
 			     const struct spaa_profile *p, struct spaa_error *err);
 
 /*
@@ -169,7 +169,7 @@ int spaa_cmp_side_add_allocs(struct spaa_cmp_side *s, struct spaa_cmp_keys *k,
  * the reduction holds a choice for each event that can be asked for: the
  * one named by --event, or else every event of the baseline.
  */
-struct spaa_cmp_choice {
+struct spaa_compare_choice {
 	/* the event's name as asked for; NULL: the profile declares no events */
 	char *event;                    /* owned */
 	/*
@@ -180,17 +180,17 @@ struct spaa_cmp_choice {
 	bool unselectable;
 	char *metric;                   /* owned: the metric's name */
 	bool primary;                   /* metric is the event's primary metric */
-	struct spaa_metric_sem sem;
+	struct spaa_metrics_sem sem;
 	struct spaa_left_out left_out;  /* the other events' records and samples */
 	bool overflows;                 /* a sum overflows: err says so */
-	struct spaa_cmp_sum sum;        /* under the function keys of k, until taken */
+	struct spaa_compare_sum sum;        /* under the function keys of k, until taken */
 	struct spaa_error err;
 };
 
-struct spaa_cmp_base {
+struct spaa_compare_base {
 	char **events;                  /* owned: the event names, in order */
 	uint32_t nevents;
-	struct spaa_cmp_choice *choices;        /* owned */
+	struct spaa_compare_choice *choices;        /* owned */
 	uint32_t nchoices;
 };
 
@@ -198,40 +198,40 @@ struct spaa_cmp_base {
  * Reduces p for event (NULL: for each of its events) and metric (NULL:
  * each event's primary metric), as spaa_report_select resolves them.
  * Functions get their keys in k (DSOs renamed by its dso_map), in the
- * order spaa_cmp_side_add_agg of p would give them.  Nothing fails here:
+ * order spaa_compare_side_add_agg of p would give them.  Nothing fails here:
  * a choice that cannot be compared says why, for the run that chooses it.
  */
-void spaa_cmp_base_init(struct spaa_cmp_base *b, struct spaa_cmp_keys *k,
+void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
 			const char *metric);
-void spaa_cmp_base_release(struct spaa_cmp_base *b);
+void spaa_compare_base_release(struct spaa_compare_base *b);
 
 /*
  * The choice for event, borrowed (its sum may be taken): NULL asks for
  * the first event, as spaa_report_select does; event must be NULL, the
  * event b was reduced for or one of b's events.
  */
-struct spaa_cmp_choice *spaa_cmp_base_choice(struct spaa_cmp_base *b,
+struct spaa_compare_choice *spaa_compare_base_choice(struct spaa_compare_base *b,
 					     const char *event);
 
 /* "'a', 'b'": the event names of b, for messages, in buf. */
-const char *spaa_cmp_base_event_list(const struct spaa_cmp_base *b, char *buf,
+const char *spaa_compare_base_event_list(const struct spaa_compare_base *b, char *buf,
 				     size_t size);
 
-enum spaa_cmp_normalize {
-	SPAA_CMP_SHARE,
-	SPAA_CMP_TOTAL,
-	SPAA_CMP_NONE,
+enum spaa_compare_normalize {
+	SPAA_COMPARE_SHARE,
+	SPAA_COMPARE_TOTAL,
+	SPAA_COMPARE_NONE,
 };
 
 /* "share" (also NULL), "total", "none"; else SPAA_E_USAGE. */
-int spaa_cmp_normalize_parse(const char *s, enum spaa_cmp_normalize *out,
+int spaa_compare_normalize_parse(const char *s, enum spaa_compare_normalize *out,
 			     struct spaa_error *err);
 
 /* The comparison of one metric between a baseline and a target. */
-struct spaa_cmp {
-	enum spaa_cmp_normalize mode;
-	struct spaa_metric_sem bsem, tsem;      /* same class and unit */
+struct spaa_compare {
+	enum spaa_compare_normalize mode;
+	struct spaa_metrics_sem bsem, tsem;      /* same class and unit */
 	uint64_t btotal, ttotal;                /* raw, both non-zero */
 	double scale;           /* b' = b * scale, in class units */
 };
@@ -241,12 +241,12 @@ struct spaa_cmp {
  * things on the two sides (a duration here, a size there), with
  * SPAA_E_NO_DATA when a side has no weight for it.
  */
-int spaa_cmp_init(struct spaa_cmp *c, enum spaa_cmp_normalize mode,
-		  const struct spaa_metric_sem *bsem, uint64_t btotal,
-		  const struct spaa_metric_sem *tsem, uint64_t ttotal,
+int spaa_compare_init(struct spaa_compare *c, enum spaa_compare_normalize mode,
+		  const struct spaa_metrics_sem *bsem, uint64_t btotal,
+		  const struct spaa_metrics_sem *tsem, uint64_t ttotal,
 		  struct spaa_error *err);
 
-struct spaa_cmp_delta {
+struct spaa_compare_delta {
 	double base;            /* class units: the baseline column's value */
 	double target;          /* class units */
 	double delta;           /* target - b', class units */
@@ -255,49 +255,49 @@ struct spaa_cmp_delta {
 };
 
 /* The row of raw sums b (baseline) and t (target). */
-void spaa_cmp_compute(const struct spaa_cmp *c, uint64_t b, uint64_t t,
-		      struct spaa_cmp_delta *d);
+void spaa_compare_compute(const struct spaa_compare *c, uint64_t b, uint64_t t,
+		      struct spaa_compare_delta *d);
 
 /*
  * Ranking rows: |delta| descending, then |share delta| descending, then
  * target descending, then name, then name2 ascending (NULL as "").
  */
-struct spaa_cmp_rank {
+struct spaa_compare_rank {
 	double key, key2, key3;
 	const char *name, *name2;
 	uint32_t idx;
 };
 
-void spaa_cmp_rank_sort(struct spaa_cmp_rank *r, size_t n);
+void spaa_compare_rank_sort(struct spaa_compare_rank *r, size_t n);
 
 /*
  * Sorts rows of path keys (r[i].idx) alike, the name being the path's
- * (spaa_cmp_path_name) and name2 none, but compares the names where they
+ * (spaa_compare_path_name) and name2 none, but compares the names where they
  * are, without making them: a comparison of many call paths need not hold
  * all their names at once.  r[i].name and name2 are not read.
  */
-void spaa_cmp_rank_paths(const struct spaa_cmp_keys *k, struct spaa_cmp_rank *r,
+void spaa_compare_rank_paths(const struct spaa_compare_keys *k, struct spaa_compare_rank *r,
 			 size_t n);
 
 /* Declares column col of t as holding weights / deltas of semantics m. */
-void spaa_cmp_weight_column(struct lami_table *t, size_t col,
-			    const struct spaa_metric_sem *m);
-void spaa_cmp_delta_column(struct lami_table *t, size_t col,
-			   const struct spaa_metric_sem *m);
+void spaa_compare_weight_column(struct spaa_lami_table *t, size_t col,
+			    const struct spaa_metrics_sem *m);
+void spaa_compare_delta_column(struct spaa_lami_table *t, size_t col,
+			   const struct spaa_metrics_sem *m);
 
 /* Cells from values in class units (durations etc. rounded to integers). */
-void spaa_cmp_weight_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_compare_weight_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			  double v);
-void spaa_cmp_delta_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_compare_delta_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			 double v);
 /* A ratio, or unknown when v is not finite. */
-void spaa_cmp_ratio_cell(struct lami_table *t, double v);
+void spaa_compare_ratio_cell(struct spaa_lami_table *t, double v);
 
 /*
  * spaa_load for side part (0 or 1) of nparts: the caller's progress
  * callback sees one bar over all parts, each part a 1/nparts slice.
  */
-int spaa_cmp_load(struct spaa_profile *p, const char *path, unsigned part,
+int spaa_compare_load(struct spaa_profile *p, const char *path, unsigned part,
 		  unsigned nparts, const struct spaa_load_opts *opts,
 		  struct spaa_error *err);
 

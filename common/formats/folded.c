@@ -4,12 +4,12 @@
 #include "formats/folded.h"
 #include "model/util.h"
 
-void folded_parser_init(struct folded_parser *fp)
+void spaa_folded_parser_init(struct spaa_folded_parser *fp)
 {
 	memset(fp, 0, sizeof(*fp));
 }
 
-void folded_parser_release(struct folded_parser *fp)
+void spaa_folded_parser_release(struct spaa_folded_parser *fp)
 {
 	free(fp->frames);
 	memset(fp, 0, sizeof(*fp));
@@ -20,13 +20,13 @@ static bool blank(char c)
 	return c == ' ' || c == '\t' || c == '\r';
 }
 
-int folded_parse(struct folded_parser *fp, const char *line, size_t len,
+int spaa_folded_parse(struct spaa_folded_parser *fp, const char *line, size_t len,
 		 const char *file, unsigned long lineno, uint32_t *nframes,
 		 uint64_t *count, struct spaa_error *err)
 {
-	static const struct { const char *s; enum folded_annot a; } annots[] = {
-		{ "_[k]", FOLDED_KERNEL }, { "_[i]", FOLDED_INLINED },
-		{ "_[j]", FOLDED_JIT },
+	static const struct { const char *s; enum spaa_folded_annot a; } annots[] = {
+		{ "_[k]", SPAA_FOLDED_KERNEL }, { "_[i]", SPAA_FOLDED_INLINED },
+		{ "_[j]", SPAA_FOLDED_JIT },
 	};
 	size_t end = len, cstart, start = 0;
 	uint32_t n = 0;
@@ -68,7 +68,7 @@ int folded_parse(struct folded_parser *fp, const char *line, size_t len,
 					     "folded line has an empty frame name (frame %u)",
 					     n + 1);
 		SPAA_ALLOC_GROW(fp->frames, (size_t)n + 1, fp->alloc);
-		fp->frames[n] = (struct folded_frame){ line + start, flen, FOLDED_PLAIN };
+		fp->frames[n] = (struct spaa_folded_frame){ line + start, flen, SPAA_FOLDED_PLAIN };
 		for (size_t a = 0; a < sizeof(annots) / sizeof(annots[0]); a++) {
 			if (flen > 4 && !memcmp(line + i - 4, annots[a].s, 4)) {
 				fp->frames[n].len -= 4;
@@ -83,13 +83,13 @@ int folded_parse(struct folded_parser *fp, const char *line, size_t len,
 	return 1;
 }
 
-void folded_table_init(struct folded_table *t)
+void spaa_folded_table_init(struct spaa_folded_table *t)
 {
 	memset(t, 0, sizeof(*t));
 	spaa_strtab_init(&t->paths);
 }
 
-void folded_table_release(struct folded_table *t)
+void spaa_folded_table_release(struct spaa_folded_table *t)
 {
 	spaa_strtab_release(&t->paths);
 	free(t->values);
@@ -97,12 +97,12 @@ void folded_table_release(struct folded_table *t)
 	memset(t, 0, sizeof(*t));
 }
 
-void folded_table_begin(struct folded_table *t)
+void spaa_folded_table_begin(struct spaa_folded_table *t)
 {
 	t->len = 0;
 }
 
-void folded_table_push(struct folded_table *t, const char *name, size_t len)
+void spaa_folded_table_push(struct spaa_folded_table *t, const char *name, size_t len)
 {
 	SPAA_ALLOC_GROW(t->buf, t->len + len + 1, t->buf_alloc);
 	if (t->len)
@@ -115,7 +115,7 @@ void folded_table_push(struct folded_table *t, const char *name, size_t len)
 	}
 }
 
-int folded_table_add(struct folded_table *t, uint64_t value,
+int spaa_folded_table_add(struct spaa_folded_table *t, uint64_t value,
 		     struct spaa_error *err)
 {
 	uint32_t i = spaa_strtab_intern(&t->paths, t->buf ? t->buf : "", t->len);
@@ -144,7 +144,7 @@ static int by_path(const void *a, const void *b)
 	return c ? c : (lx > ly) - (lx < ly);
 }
 
-int folded_table_write(const struct folded_table *t, struct spaa_output *out,
+int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_output *out,
 		       struct spaa_error *err)
 {
 	uint32_t n = 0, *order = spaa_xmalloc(((size_t)t->paths.nr + 1) * sizeof(*order));

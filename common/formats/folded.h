@@ -11,7 +11,7 @@
  * reports them.
  *
  * Parsing is usable on its own (one line at a time, no profile model);
- * folded_table collects path -> value sums for writing folded output.
+ * spaa_folded_table collects path -> value sums for writing folded output.
  */
 #ifndef SPAA_FOLDED_H
 #define SPAA_FOLDED_H
@@ -24,21 +24,21 @@
 #include "model/map.h"
 #include "io/output.h"
 
-enum folded_annot { FOLDED_PLAIN, FOLDED_KERNEL, FOLDED_INLINED, FOLDED_JIT };
+enum spaa_folded_annot { SPAA_FOLDED_PLAIN, SPAA_FOLDED_KERNEL, SPAA_FOLDED_INLINED, SPAA_FOLDED_JIT };
 
-struct folded_frame {
+struct spaa_folded_frame {
 	const char *name;       /* weak: points into the parsed line */
 	size_t len;
-	enum folded_annot annot;
+	enum spaa_folded_annot annot;
 };
 
-struct folded_parser {
-	struct folded_frame *frames;    /* owned; root first after a parse */
+struct spaa_folded_parser {
+	struct spaa_folded_frame *frames;    /* owned; root first after a parse */
 	size_t alloc;
 };
 
-void folded_parser_init(struct folded_parser *fp);
-void folded_parser_release(struct folded_parser *fp);
+void spaa_folded_parser_init(struct spaa_folded_parser *fp);
+void spaa_folded_parser_release(struct spaa_folded_parser *fp);
 
 /*
  * Parses line[0..len) (the caller's buffer; frame names point into it).
@@ -46,7 +46,7 @@ void folded_parser_release(struct folded_parser *fp);
  * line, -1 with SPAA_E_PARSE naming file and lineno: no count, a count
  * that is not a non-negative integer below 2^64, or an empty frame name.
  */
-int folded_parse(struct folded_parser *fp, const char *line, size_t len,
+int spaa_folded_parse(struct spaa_folded_parser *fp, const char *line, size_t len,
 		 const char *file, unsigned long lineno, uint32_t *nframes,
 		 uint64_t *count, struct spaa_error *err);
 
@@ -54,7 +54,7 @@ int folded_parse(struct folded_parser *fp, const char *line, size_t len,
  * Sums of values per folded path, written sorted by path (as
  * `stackcollapse | sort` does), so output is deterministic.
  */
-struct folded_table {
+struct spaa_folded_table {
 	struct spaa_strtab paths;
 	uint64_t *values;       /* owned, by path index */
 	size_t nvalues, alloc;
@@ -62,23 +62,23 @@ struct folded_table {
 	size_t len, buf_alloc;
 };
 
-void folded_table_init(struct folded_table *t);
-void folded_table_release(struct folded_table *t);
+void spaa_folded_table_init(struct spaa_folded_table *t);
+void spaa_folded_table_release(struct spaa_folded_table *t);
 
 /*
- * Builds a path frame by frame, root first: folded_table_begin, then
- * folded_table_push per frame (';' in a name becomes ':' and control
+ * Builds a path frame by frame, root first: spaa_folded_table_begin, then
+ * spaa_folded_table_push per frame (';' in a name becomes ':' and control
  * bytes become ' ', so a name cannot break the format), then
- * folded_table_add.  Returns 0, or -1 with SPAA_E_LIMIT if the sum
+ * spaa_folded_table_add.  Returns 0, or -1 with SPAA_E_LIMIT if the sum
  * overflows 64 bits.
  */
-void folded_table_begin(struct folded_table *t);
-void folded_table_push(struct folded_table *t, const char *name, size_t len);
-int folded_table_add(struct folded_table *t, uint64_t value,
+void spaa_folded_table_begin(struct spaa_folded_table *t);
+void spaa_folded_table_push(struct spaa_folded_table *t, const char *name, size_t len);
+int spaa_folded_table_add(struct spaa_folded_table *t, uint64_t value,
 		     struct spaa_error *err);
 
 /* Writes "path value\n" lines sorted by path (bytewise); 0 or -1. */
-int folded_table_write(const struct folded_table *t, struct spaa_output *out,
+int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_output *out,
 		       struct spaa_error *err);
 
 #endif

@@ -47,21 +47,21 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	int ret = -1;
 
 	if (!o.max_depth)
-		o.max_depth = SPAA_MAX_DEPTH_DEFAULT;
+		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
 	if (!o.max_strings)
-		o.max_strings = SPAA_MAX_STRINGS_DEFAULT;
+		o.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
 	for (size_t i = 0; i < npaths; i++)
-		if (spaa_input_expand(paths[i], &list, err))
+		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		int r;
 
-		if (list.kinds[i] == SPAA_PATH_SPX) {
+		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
 
-			r = spx_reader_read(p, list.paths[i], &o, base, total, &done, err);
+			r = spaa_spx_reader_read(p, list.paths[i], &o, base, total, &done, err);
 			base += done;
 			if (r)
 				goto out;

@@ -28,8 +28,8 @@
  * through spaa_load_opts, which spaa_load_limits_env fills from the
  * environment variables named here (README.md, spaa-tools(7)).
  */
-#define SPAA_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
-#define SPAA_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
+#define SPAA_LOAD_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
+#define SPAA_LOAD_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
 /* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
 
 struct spaa_sample {
@@ -53,7 +53,7 @@ struct spaa_sample {
  * Where a validating load reports each record that breaks the spec (see
  * spaa_load_opts.findings).  e is borrowed for the duration of the call.
  */
-struct spaa_finding_sink {
+struct spaa_load_finding_sink {
 	void (*fn)(void *data, const struct spaa_error *e);
 	void *data;
 };
@@ -71,7 +71,7 @@ struct spaa_load_opts {
 	 * model built from a file with findings lacks the skipped records
 	 * and is only good for counting.  NULL fn: stop at the first error.
 	 */
-	struct spaa_finding_sink findings;
+	struct spaa_load_finding_sink findings;
 	/*
 	 * Report every warning as it happens, with its own line, instead of
 	 * folding the repeats of one kind into one warning with a count.
@@ -118,11 +118,11 @@ struct spaa_load_opts {
 	 * either way; for the differential test.
 	 */
 	bool no_scanner;
-	uint32_t max_depth;     /* 0 = SPAA_MAX_DEPTH_DEFAULT */
+	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows
 	 * with hostile input when the number of stacks does not.
-	 * 0 = SPAA_MAX_STRINGS_DEFAULT.
+	 * 0 = SPAA_LOAD_MAX_STRINGS_DEFAULT.
 	 */
 	uint32_t max_strings;
 };

@@ -21,26 +21,26 @@ struct token {
 	size_t start, len;
 };
 
-struct perf_script {
+struct spaa_perf_script {
 	char *path;             /* owned */
-	perf_script_fn fn;
+	spaa_perf_script_fn fn;
 	void *data;
 	uint64_t nsamples;
 
 	bool in_sample;
-	struct perf_sample cur; /* its strings are set at delivery */
+	struct spaa_perf_script_sample cur; /* its strings are set at delivery */
 	size_t comm, event;     /* arena offsets */
 	char *arena;
 	size_t used, alloc;
 	struct frame_ref *refs;
 	size_t nrefs, refs_alloc;
-	struct perf_frame *frames;
+	struct spaa_perf_script_frame *frames;
 	size_t frames_alloc;
 	struct token *toks;
 	size_t toks_alloc;
 };
 
-static size_t keep(struct perf_script *ps, const char *s, size_t len)
+static size_t keep(struct spaa_perf_script *ps, const char *s, size_t len)
 {
 	size_t off = ps->used;
 
@@ -51,15 +51,15 @@ static size_t keep(struct perf_script *ps, const char *s, size_t len)
 	return off;
 }
 
-static const char *str(const struct perf_script *ps, size_t off)
+static const char *str(const struct spaa_perf_script *ps, size_t off)
 {
 	return off == NO_STR ? NULL : ps->arena + off;
 }
 
-struct perf_script *perf_script_new(const char *path, perf_script_fn fn,
+struct spaa_perf_script *spaa_perf_script_new(const char *path, spaa_perf_script_fn fn,
 				    void *data)
 {
-	struct perf_script *ps = spaa_xcalloc(1, sizeof(*ps));
+	struct spaa_perf_script *ps = spaa_xcalloc(1, sizeof(*ps));
 
 	ps->path = spaa_xstrdup(path);
 	ps->fn = fn;
@@ -67,7 +67,7 @@ struct perf_script *perf_script_new(const char *path, perf_script_fn fn,
 	return ps;
 }
 
-void perf_script_free(struct perf_script *ps)
+void spaa_perf_script_free(struct spaa_perf_script *ps)
 {
 	if (!ps)
 		return;
@@ -79,7 +79,7 @@ void perf_script_free(struct perf_script *ps)
 	free(ps);
 }
 
-uint64_t perf_script_nsamples(const struct perf_script *ps)
+uint64_t spaa_perf_script_nsamples(const struct spaa_perf_script *ps)
 {
 	return ps->nsamples;
 }
@@ -156,7 +156,7 @@ static bool parse_pid_tid(const char *s, size_t n, int64_t *pid, int64_t *tid)
 	if (!slash) {
 		if (!parse_u64(s, n, 10, &b) || b > INT64_MAX)
 			return false;
-		*pid = PERF_NO_ID;
+		*pid = SPAA_PERF_SCRIPT_NO_ID;
 		*tid = (int64_t)b;
 		return true;
 	}
@@ -196,7 +196,7 @@ static void trim(const char **s, size_t *n)
  * group (matched from the end, since demangled names hold parentheses).
  * Returns false when s is not shaped like a frame.
  */
-static bool parse_frame(struct perf_script *ps, const char *s, size_t n)
+static bool parse_frame(struct spaa_perf_script *ps, const char *s, size_t n)
 {
 	struct frame_ref f = { .sym = NO_STR, .symoff = NO_STR, .dso = NO_STR,
 			       .srcline = NO_STR };
@@ -249,7 +249,7 @@ static bool parse_frame(struct perf_script *ps, const char *s, size_t n)
 	return true;
 }
 
-static size_t tokenize(struct perf_script *ps, const char *s, size_t n)
+static size_t tokenize(struct spaa_perf_script *ps, const char *s, size_t n)
 {
 	size_t nt = 0, i = 0;
 
@@ -280,16 +280,16 @@ static bool is_event_token(const char *s, size_t n)
  * The sample line.  Returns false when it is not one; the sample's
  * header fields go to ps->cur and its strings to the arena.
  */
-static bool parse_sample_line(struct perf_script *ps, const char *s, size_t n)
+static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t n)
 {
-	struct perf_sample *c = &ps->cur;
+	struct spaa_perf_script_sample *c = &ps->cur;
 	size_t nt = tokenize(ps, s, n), t, r, comm_end = 0;
 	int64_t ns;
 	bool have_comm;
 	long j;
 
 	memset(c, 0, sizeof(*c));
-	c->pid = c->tid = c->cpu = PERF_NO_ID;
+	c->pid = c->tid = c->cpu = SPAA_PERF_SCRIPT_NO_ID;
 	for (t = 0; t < nt; t++)
 		if (parse_time(TOK(t), &ns))
 			break;
@@ -345,9 +345,9 @@ static bool parse_sample_line(struct perf_script *ps, const char *s, size_t n)
 	return true;
 }
 
-static int deliver(struct perf_script *ps, struct spaa_error *err)
+static int deliver(struct spaa_perf_script *ps, struct spaa_error *err)
 {
-	struct perf_sample *c = &ps->cur;
+	struct spaa_perf_script_sample *c = &ps->cur;
 
 	if (!ps->in_sample)
 		return 0;
@@ -356,7 +356,7 @@ static int deliver(struct perf_script *ps, struct spaa_error *err)
 	for (size_t i = 0; i < ps->nrefs; i++) {
 		const struct frame_ref *f = &ps->refs[i];
 
-		ps->frames[i] = (struct perf_frame){
+		ps->frames[i] = (struct spaa_perf_script_frame){
 			.has_ip = f->has_ip, .ip = f->ip, .sym = str(ps, f->sym),
 			.symoff = str(ps, f->symoff), .dso = str(ps, f->dso),
 			.inlined = f->inlined, .srcline = str(ps, f->srcline),
@@ -370,7 +370,7 @@ static int deliver(struct perf_script *ps, struct spaa_error *err)
 	return ps->fn ? ps->fn(ps->data, c, err) : 0;
 }
 
-int perf_script_line(struct perf_script *ps, const char *line, size_t len,
+int spaa_perf_script_line(struct spaa_perf_script *ps, const char *line, size_t len,
 		     unsigned long lineno, struct spaa_error *err)
 {
 	const char *s = line;
@@ -408,16 +408,16 @@ int perf_script_line(struct perf_script *ps, const char *line, size_t len,
 	return 0;
 }
 
-int perf_script_finish(struct perf_script *ps, struct spaa_error *err)
+int spaa_perf_script_finish(struct spaa_perf_script *ps, struct spaa_error *err)
 {
 	return deliver(ps, err);
 }
 
-bool perf_script_sniff(const char *line, size_t len)
+bool spaa_perf_script_sniff(const char *line, size_t len)
 {
-	struct perf_script *ps = perf_script_new("", NULL, NULL);
+	struct spaa_perf_script *ps = spaa_perf_script_new("", NULL, NULL);
 	bool ok = len && !is_blank(line[0]) && parse_sample_line(ps, line, len);
 
-	perf_script_free(ps);
+	spaa_perf_script_free(ps);
 	return ok;
 }

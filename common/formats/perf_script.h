@@ -34,10 +34,10 @@
 
 #include "model/error.h"
 
-#define PERF_NO_ID INT64_MIN    /* a pid/tid/cpu the output did not show */
+#define SPAA_PERF_SCRIPT_NO_ID INT64_MIN    /* a pid/tid/cpu the output did not show */
 
 /* Strings are NUL-terminated and weak: valid during the callback only. */
-struct perf_frame {
+struct spaa_perf_script_frame {
 	bool has_ip;
 	uint64_t ip;
 	const char *sym;        /* without "+0x..."; "[unknown]" kept as is */
@@ -47,15 +47,15 @@ struct perf_frame {
 	const char *srcline;    /* NULL when absent */
 };
 
-struct perf_sample {
+struct spaa_perf_script_sample {
 	const char *comm;       /* "" when not printed */
-	int64_t pid, tid, cpu;  /* PERF_NO_ID when not printed */
+	int64_t pid, tid, cpu;  /* SPAA_PERF_SCRIPT_NO_ID when not printed */
 	bool has_time;
 	int64_t time;           /* ns */
 	bool has_period;
 	uint64_t period;
 	const char *event;      /* as printed, without the final ':' */
-	const struct perf_frame *frames;        /* leaf first */
+	const struct spaa_perf_script_frame *frames;        /* leaf first */
 	uint32_t nframes;
 	unsigned long line;     /* of the sample line */
 };
@@ -64,33 +64,33 @@ struct perf_sample {
  * Called once per sample, in input order.  Returning -1 (err filled)
  * stops the parse with that error.
  */
-typedef int (*perf_script_fn)(void *data, const struct perf_sample *s,
+typedef int (*spaa_perf_script_fn)(void *data, const struct spaa_perf_script_sample *s,
 			      struct spaa_error *err);
 
-struct perf_script;
+struct spaa_perf_script;
 
-/* A new parser for input named path (for messages); free with perf_script_free. */
-struct perf_script *perf_script_new(const char *path, perf_script_fn fn,
+/* A new parser for input named path (for messages); free with spaa_perf_script_free. */
+struct spaa_perf_script *spaa_perf_script_new(const char *path, spaa_perf_script_fn fn,
 				    void *data);
-void perf_script_free(struct perf_script *ps);  /* accepts NULL */
+void spaa_perf_script_free(struct spaa_perf_script *ps);  /* accepts NULL */
 
 /*
  * Feeds one line (without its newline; len bytes, need not be
  * NUL-terminated) numbered lineno.  Returns 0 or -1 with err set.
  */
-int perf_script_line(struct perf_script *ps, const char *line, size_t len,
+int spaa_perf_script_line(struct spaa_perf_script *ps, const char *line, size_t len,
 		     unsigned long lineno, struct spaa_error *err);
 
 /* Ends the input: delivers the last sample.  Returns 0 or -1. */
-int perf_script_finish(struct perf_script *ps, struct spaa_error *err);
+int spaa_perf_script_finish(struct spaa_perf_script *ps, struct spaa_error *err);
 
 /* Samples delivered so far. */
-uint64_t perf_script_nsamples(const struct perf_script *ps);
+uint64_t spaa_perf_script_nsamples(const struct spaa_perf_script *ps);
 
 /*
  * True when text looks like perf script output: its first non-comment,
  * non-blank line parses as a sample line.  For format detection.
  */
-bool perf_script_sniff(const char *line, size_t len);
+bool spaa_perf_script_sniff(const char *line, size_t len);
 
 #endif

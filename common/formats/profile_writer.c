@@ -18,9 +18,9 @@ struct pw_sample {
 	uint32_t has_period, period_metric;
 };
 
-struct spaa_pwriter {
+struct spaa_profile_writer {
 	FILE *spool;                    /* owned; NULL until the first sample */
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 };
 
 /* zeroed before filling: map keys are compared with memcmp */
@@ -52,28 +52,28 @@ struct pw_ids {
 	size_t seq_alloc;
 };
 
-struct spaa_pwriter *spaa_pwriter_new(void)
+struct spaa_profile_writer *spaa_profile_writer_new(void)
 {
-	struct spaa_pwriter *w = spaa_xcalloc(1, sizeof(*w));
+	struct spaa_profile_writer *w = spaa_xcalloc(1, sizeof(*w));
 
-	jsonw_init(&w->jw);
+	spaa_jsonw_init(&w->jw);
 	return w;
 }
 
-void spaa_pwriter_free(struct spaa_pwriter *w)
+void spaa_profile_writer_free(struct spaa_profile_writer *w)
 {
 	if (!w)
 		return;
 	if (w->spool)
 		fclose(w->spool);
-	jsonw_release(&w->jw);
+	spaa_jsonw_release(&w->jw);
 	free(w);
 }
 
-int spaa_pwriter_on_sample(void *data, const struct spaa_profile *p,
+int spaa_profile_writer_on_sample(void *data, const struct spaa_profile *p,
 			   const struct spaa_sample *s, struct spaa_error *err)
 {
-	struct spaa_pwriter *w = data;
+	struct spaa_profile_writer *w = data;
 	struct pw_sample r;
 
 	(void)p;
@@ -148,15 +148,15 @@ static uint32_t frame_id(const struct spaa_profile *p, struct pw_ids *d,
 static uint64_t seq_hash(const struct spaa_profile *p, const struct pw_ids *d,
 			 const uint32_t *seq, uint32_t n)
 {
-	uint64_t h = SPAA_STACK_HASH_INIT;
+	uint64_t h = SPAA_WRITER_STACK_HASH_INIT;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct spaa_frame *f = &p->frames[d->frames_of[seq[i]]];
 		const struct spaa_function *fn = &p->functions[f->fn];
 
-		h = spaa_stack_hash_frame(h, spaa_str(p, fn->name),
-					  spaa_str(p, p->dsos[fn->dso].name),
-					  spaa_str(p, f->ip), NULL, spaa_str(p, f->srcline));
+		h = spaa_writer_stack_hash(h, spaa_profile_str(p, fn->name),
+					  spaa_profile_str(p, p->dsos[fn->dso].name),
+					  spaa_profile_str(p, f->ip), NULL, spaa_profile_str(p, f->srcline));
 	}
 	return h;
 }
@@ -181,7 +181,7 @@ static int assign_ids(const struct spaa_profile *p, struct pw_ids *d,
 
 	for (uint32_t r = 0; r < p->nrecords; r++) {
 		const struct spaa_record *rec = &p->records[r];
-		const uint32_t *fr = spaa_record_frames(p, rec);
+		const uint32_t *fr = spaa_profile_record_frames(p, rec);
 		uint32_t st, hi;
 		bool created;
 
@@ -219,35 +219,35 @@ static void stack_id(const struct pw_ids *d, uint32_t st, char buf[24])
 	snprintf(buf, 24, "0x%016" PRIx64, d->hash[st]);
 }
 
-static void jstr(struct jsonw *jw, const struct spaa_profile *p, uint32_t s)
+static void jstr(struct spaa_jsonw *jw, const struct spaa_profile *p, uint32_t s)
 {
-	jsonw_string_len(jw, spaa_str(p, s), spaa_strtab_len(&p->strings, s));
+	spaa_jsonw_string_len(jw, spaa_profile_str(p, s), spaa_strtab_len(&p->strings, s));
 }
 
-static void kv_str(struct jsonw *jw, const char *key,
+static void kv_str(struct spaa_jsonw *jw, const char *key,
 		   const struct spaa_profile *p, uint32_t s)
 {
-	jsonw_key(jw, key);
+	spaa_jsonw_key(jw, key);
 	jstr(jw, p, s);
 }
 
-static void begin(struct jsonw *jw, const char *type)
+static void begin(struct spaa_jsonw *jw, const char *type)
 {
-	jsonw_reset(jw);
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "type", type);
+	spaa_jsonw_reset(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "type", type);
 }
 
-static int emit(struct jsonw *jw, struct spaa_output *out, struct spaa_error *err)
+static int emit(struct spaa_jsonw *jw, struct spaa_output *out, struct spaa_error *err)
 {
-	jsonw_object_end(jw);
+	spaa_jsonw_object_end(jw);
 	if (spaa_output_write(out, jw->buf, jw->len, err) ||
 	    spaa_output_write(out, "\n", 1, err))
 		return -1;
 	return 0;
 }
 
-static int write_header(struct jsonw *jw, const struct spaa_profile *p,
+static int write_header(struct spaa_jsonw *jw, const struct spaa_profile *p,
 			const char *source_tool, struct spaa_output *out,
 			struct spaa_error *err)
 {
@@ -257,74 +257,74 @@ static int write_header(struct jsonw *jw, const struct spaa_profile *p,
 	static const char *const modes[] = { "period", "frequency", "event" };
 
 	begin(jw, "header");
-	jsonw_kv_string(jw, "format", "spaa");
-	jsonw_kv_string(jw, "version", "1.0");
-	jsonw_kv_string(jw, "source_tool", source_tool);
-	jsonw_kv_string(jw, "frame_order", "leaf_to_root");
-	jsonw_kv_string(jw, "stack_id_mode", "content_addressable");
-	jsonw_key(jw, "events");
-	jsonw_array_begin(jw);
+	spaa_jsonw_kv_string(jw, "format", "spaa");
+	spaa_jsonw_kv_string(jw, "version", "1.0");
+	spaa_jsonw_kv_string(jw, "source_tool", source_tool);
+	spaa_jsonw_kv_string(jw, "frame_order", "leaf_to_root");
+	spaa_jsonw_kv_string(jw, "stack_id_mode", "content_addressable");
+	spaa_jsonw_key(jw, "events");
+	spaa_jsonw_array_begin(jw);
 	for (uint32_t i = 0; i < p->nevents; i++) {
 		const struct spaa_event *ev = &p->events[i];
 
-		jsonw_object_begin(jw);
+		spaa_jsonw_object_begin(jw);
 		kv_str(jw, "name", p, ev->name);
-		jsonw_kv_string(jw, "kind", kinds[ev->kind]);
-		jsonw_key(jw, "sampling");
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "mode", modes[ev->mode]);
+		spaa_jsonw_kv_string(jw, "kind", kinds[ev->kind]);
+		spaa_jsonw_key(jw, "sampling");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "mode", modes[ev->mode]);
 		kv_str(jw, "primary_metric", p, ev->primary_metric);
 		if (ev->frequency_hz > 0)
-			jsonw_kv_double(jw, "frequency_hz", 17, ev->frequency_hz);
+			spaa_jsonw_kv_double(jw, "frequency_hz", 17, ev->frequency_hz);
 		if (ev->sample_period)
-			jsonw_kv_u64(jw, "sample_period", ev->sample_period);
-		jsonw_object_end(jw);
+			spaa_jsonw_kv_u64(jw, "sample_period", ev->sample_period);
+		spaa_jsonw_object_end(jw);
 		if (ev->tracks_frees >= 0 || ev->has_timestamps >= 0) {
-			jsonw_key(jw, "allocation_tracking");
-			jsonw_object_begin(jw);
+			spaa_jsonw_key(jw, "allocation_tracking");
+			spaa_jsonw_object_begin(jw);
 			if (ev->tracks_frees >= 0)
-				jsonw_kv_bool(jw, "tracks_frees", ev->tracks_frees);
+				spaa_jsonw_kv_bool(jw, "tracks_frees", ev->tracks_frees);
 			if (ev->has_timestamps >= 0)
-				jsonw_kv_bool(jw, "has_timestamps", ev->has_timestamps);
-			jsonw_object_end(jw);
+				spaa_jsonw_kv_bool(jw, "has_timestamps", ev->has_timestamps);
+			spaa_jsonw_object_end(jw);
 		}
-		jsonw_object_end(jw);
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_array_end(jw);
+	spaa_jsonw_array_end(jw);
 	if (p->has_time) {
-		jsonw_key(jw, "time_range");
-		jsonw_object_begin(jw);
-		jsonw_kv_i64(jw, "start", p->time_start);
-		jsonw_kv_i64(jw, "end", p->time_end);
-		jsonw_kv_string(jw, "unit", "nanoseconds");
-		jsonw_object_end(jw);
+		spaa_jsonw_key(jw, "time_range");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_i64(jw, "start", p->time_start);
+		spaa_jsonw_kv_i64(jw, "end", p->time_end);
+		spaa_jsonw_kv_string(jw, "unit", "nanoseconds");
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_key(jw, "source");
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "tool", source_tool);
-	jsonw_kv_string(jw, "x_converter", "spaa-convert");
-	jsonw_object_end(jw);
+	spaa_jsonw_key(jw, "source");
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "tool", source_tool);
+	spaa_jsonw_kv_string(jw, "x_converter", "spaa-convert");
+	spaa_jsonw_object_end(jw);
 	return emit(jw, out, err);
 }
 
-static void weights(struct jsonw *jw, const struct spaa_profile *p,
+static void weights(struct spaa_jsonw *jw, const struct spaa_profile *p,
 		    uint32_t off, uint32_t n)
 {
-	jsonw_array_begin(jw);
+	spaa_jsonw_array_begin(jw);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct spaa_weight *x = &p->weight_pool[off + i];
 
-		jsonw_object_begin(jw);
+		spaa_jsonw_object_begin(jw);
 		kv_str(jw, "metric", p, x->metric);
-		jsonw_kv_u64(jw, "value", x->value);
+		spaa_jsonw_kv_u64(jw, "value", x->value);
 		if (x->unit)
 			kv_str(jw, "unit", p, x->unit);
-		jsonw_object_end(jw);
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_array_end(jw);
+	spaa_jsonw_array_end(jw);
 }
 
-static int write_dicts(struct jsonw *jw, const struct spaa_profile *p,
+static int write_dicts(struct spaa_jsonw *jw, const struct spaa_profile *p,
 		       const struct pw_ids *d, struct spaa_output *out,
 		       struct spaa_error *err)
 {
@@ -334,11 +334,11 @@ static int write_dicts(struct jsonw *jw, const struct spaa_profile *p,
 		const struct spaa_dso *x = &p->dsos[d->dsos[i]];
 
 		begin(jw, "dso");
-		jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
+		spaa_jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
 		kv_str(jw, "name", p, x->name);
 		if (x->build_id)
 			kv_str(jw, "build_id", p, x->build_id);
-		jsonw_kv_bool(jw, "is_kernel", x->is_kernel);
+		spaa_jsonw_kv_bool(jw, "is_kernel", x->is_kernel);
 		if (emit(jw, out, err))
 			return -1;
 	}
@@ -347,20 +347,20 @@ static int write_dicts(struct jsonw *jw, const struct spaa_profile *p,
 		const struct spaa_function *fn = &p->functions[f->fn];
 
 		begin(jw, "frame");
-		jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
+		spaa_jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
 		kv_str(jw, "func", p, fn->name);
 		if (!f->func_resolved)
-			jsonw_kv_bool(jw, "func_resolved", false);
-		jsonw_kv_u64(jw, "dso", (uint64_t)d->dso_out[fn->dso] + 1);
+			spaa_jsonw_kv_bool(jw, "func_resolved", false);
+		spaa_jsonw_kv_u64(jw, "dso", (uint64_t)d->dso_out[fn->dso] + 1);
 		if (f->ip)
 			kv_str(jw, "ip", p, f->ip);
 		if (f->srcline)
 			kv_str(jw, "srcline", p, f->srcline);
 		if (f->inlined)
-			jsonw_kv_bool(jw, "inlined", true);
+			spaa_jsonw_kv_bool(jw, "inlined", true);
 		if (f->inline_depth >= 0)
-			jsonw_kv_i64(jw, "inline_depth", f->inline_depth);
-		jsonw_kv_string(jw, "kind", fkinds[f->kind]);
+			spaa_jsonw_kv_i64(jw, "inline_depth", f->inline_depth);
+		spaa_jsonw_kv_string(jw, "kind", fkinds[f->kind]);
 		if (emit(jw, out, err))
 			return -1;
 	}
@@ -388,8 +388,8 @@ static int write_dicts(struct jsonw *jw, const struct spaa_profile *p,
 		if (!created)
 			continue;
 		begin(jw, "thread");
-		jsonw_kv_i64(jw, "pid", k[0]);
-		jsonw_kv_i64(jw, "tid", k[1]);
+		spaa_jsonw_kv_i64(jw, "pid", k[0]);
+		spaa_jsonw_kv_i64(jw, "tid", k[1]);
 		if (comm)
 			kv_str(jw, "comm", p, comm);
 		if (emit(jw, out, err))
@@ -401,7 +401,7 @@ out:
 	return ret;
 }
 
-static int write_records(struct jsonw *jw, const struct spaa_profile *p,
+static int write_records(struct spaa_jsonw *jw, const struct spaa_profile *p,
 			 const struct pw_ids *d, struct spaa_output *out,
 			 struct spaa_error *err)
 {
@@ -419,39 +419,39 @@ static int write_records(struct jsonw *jw, const struct spaa_profile *p,
 		n = spaa_strtab_len(&d->stacks, st) / sizeof(uint32_t);
 		stack_id(d, st, id);
 		begin(jw, "stack");
-		jsonw_kv_string(jw, "id", id);
-		jsonw_key(jw, "frames");
-		jsonw_array_begin(jw);
+		spaa_jsonw_kv_string(jw, "id", id);
+		spaa_jsonw_key(jw, "frames");
+		spaa_jsonw_array_begin(jw);
 		for (uint32_t f = 0; f < n; f++) {
 			uint32_t x;
 
 			memcpy(&x, seq + f * sizeof(x), sizeof(x)); /* maybe unaligned */
-			jsonw_u64(jw, (uint64_t)x + 1);
+			spaa_jsonw_u64(jw, (uint64_t)x + 1);
 		}
-		jsonw_array_end(jw);
-		jsonw_key(jw, "context");
-		jsonw_object_begin(jw);
+		spaa_jsonw_array_end(jw);
+		spaa_jsonw_key(jw, "context");
+		spaa_jsonw_object_begin(jw);
 		kv_str(jw, "event", p, p->events[rec->event].name);
 		if (rec->pid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "pid", rec->pid);
+			spaa_jsonw_kv_i64(jw, "pid", rec->pid);
 		if (rec->tid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "tid", rec->tid);
+			spaa_jsonw_kv_i64(jw, "tid", rec->tid);
 		if (rec->cpu != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "cpu", rec->cpu);
+			spaa_jsonw_kv_i64(jw, "cpu", rec->cpu);
 		if (rec->comm)
 			kv_str(jw, "comm", p, rec->comm);
-		jsonw_object_end(jw);
-		jsonw_key(jw, "weights");
+		spaa_jsonw_object_end(jw);
+		spaa_jsonw_key(jw, "weights");
 		weights(jw, p, rec->weights, rec->nweights);
 		if (rec->nexcl) {
 			/* exclusive weights belong to the logical leaf (spec 4) */
 			memcpy(&leaf, seq, sizeof(leaf));
-			jsonw_key(jw, "exclusive");
-			jsonw_object_begin(jw);
-			jsonw_kv_u64(jw, "frame", (uint64_t)leaf + 1);
-			jsonw_key(jw, "weights");
+			spaa_jsonw_key(jw, "exclusive");
+			spaa_jsonw_object_begin(jw);
+			spaa_jsonw_kv_u64(jw, "frame", (uint64_t)leaf + 1);
+			spaa_jsonw_key(jw, "weights");
 			weights(jw, p, rec->excl, rec->nexcl);
-			jsonw_object_end(jw);
+			spaa_jsonw_object_end(jw);
 		}
 		if (emit(jw, out, err))
 			return -1;
@@ -459,11 +459,11 @@ static int write_records(struct jsonw *jw, const struct spaa_profile *p,
 	return 0;
 }
 
-static int write_samples(struct spaa_pwriter *w, const struct spaa_profile *p,
+static int write_samples(struct spaa_profile_writer *w, const struct spaa_profile *p,
 			 const struct pw_ids *d, struct spaa_output *out,
 			 struct spaa_error *err)
 {
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 	struct pw_sample s;
 	char id[24];
 
@@ -478,20 +478,20 @@ static int write_samples(struct spaa_pwriter *w, const struct spaa_profile *p,
 					      "a sample names a stack without any stack record");
 		stack_id(d, d->stack_out[s.stack], id);
 		begin(jw, "sample");
-		jsonw_kv_i64(jw, "timestamp", s.time);
+		spaa_jsonw_kv_i64(jw, "timestamp", s.time);
 		if (s.pid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "pid", s.pid);
+			spaa_jsonw_kv_i64(jw, "pid", s.pid);
 		if (s.tid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "tid", s.tid);
+			spaa_jsonw_kv_i64(jw, "tid", s.tid);
 		if (s.cpu != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "cpu", s.cpu);
+			spaa_jsonw_kv_i64(jw, "cpu", s.cpu);
 		kv_str(jw, "event", p, p->events[s.event].name);
 		if (s.has_period)
-			jsonw_kv_u64(jw, "period", s.period);
+			spaa_jsonw_kv_u64(jw, "period", s.period);
 		/* SPX slices: the period is wall time, not a perf period */
 		if (s.has_period && s.period_metric)
 			kv_str(jw, "x_period_metric", p, s.period_metric);
-		jsonw_kv_string(jw, "stack_id", id);
+		spaa_jsonw_kv_string(jw, "stack_id", id);
 		if (emit(jw, out, err))
 			return -1;
 	}
@@ -500,7 +500,7 @@ static int write_samples(struct spaa_pwriter *w, const struct spaa_profile *p,
 	return 0;
 }
 
-int spaa_pwriter_write(struct spaa_pwriter *w, const struct spaa_profile *p,
+int spaa_profile_writer_write(struct spaa_profile_writer *w, const struct spaa_profile *p,
 		       const char *source_tool, struct spaa_output *out,
 		       struct spaa_error *err)
 {

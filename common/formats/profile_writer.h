@@ -6,14 +6,14 @@
  * model is written as it is.  spaa_writer builds its own model from
  * samples (perf script, folded); this one starts from spaa_profile.
  *
- * Sample records are not in the model: pass spaa_pwriter_on_sample as
+ * Sample records are not in the model: pass spaa_profile_writer_on_sample as
  * spaa_load_opts.on_sample (data = the pwriter) and they are spooled to a
  * temporary file, in load order, as fixed-size binary records (the stack
  * of an SPX slice is only defined at the end of its report, so ids are
  * resolved when written).  Memory: the profile, plus one id per frame,
  * stack and record; never the samples.
  *
- * What is written (spaa_pwriter_write), in this order:
+ * What is written (spaa_profile_writer_write), in this order:
  *   header     format spaa 1.0, source_tool given, frame_order
  *              leaf_to_root, stack_id_mode content_addressable; every
  *              event with its kind, sampling mode, primary_metric,
@@ -49,17 +49,17 @@
 #include "io/output.h"
 #include "model/profile.h"
 
-struct spaa_pwriter;
+struct spaa_profile_writer;
 
-/* A new writer owned by the caller (spaa_pwriter_free). */
-struct spaa_pwriter *spaa_pwriter_new(void);
-void spaa_pwriter_free(struct spaa_pwriter *w);        /* accepts NULL */
+/* A new writer owned by the caller (spaa_profile_writer_free). */
+struct spaa_profile_writer *spaa_profile_writer_new(void);
+void spaa_profile_writer_free(struct spaa_profile_writer *w);        /* accepts NULL */
 
 /*
  * An spaa_load_opts.on_sample callback (data: the pwriter): spools s.
  * Returns 0, or -1 with SPAA_E_IO when the spool cannot be written.
  */
-int spaa_pwriter_on_sample(void *data, const struct spaa_profile *p,
+int spaa_profile_writer_on_sample(void *data, const struct spaa_profile *p,
 			   const struct spaa_sample *s, struct spaa_error *err);
 
 /*
@@ -67,7 +67,7 @@ int spaa_pwriter_on_sample(void *data, const struct spaa_profile *p,
  * source_tool source_tool.  Returns 0 or -1 with err: SPAA_E_IO,
  * SPAA_E_INTERNAL (hash collision, a sample of a stack without record).
  */
-int spaa_pwriter_write(struct spaa_pwriter *w, const struct spaa_profile *p,
+int spaa_profile_writer_write(struct spaa_profile_writer *w, const struct spaa_profile *p,
 		       const char *source_tool, struct spaa_output *out,
 		       struct spaa_error *err);
 

@@ -84,7 +84,7 @@ struct reader {
 	const char *path;
 	uint32_t file;
 	unsigned long line;
-	struct json_parser *jp;
+	struct spaa_json_parser *jp;
 	uint64_t bytes_base, bytes_total;
 
 	bool seen_header;
@@ -240,85 +240,85 @@ static int bad(struct reader *r, struct spaa_error *err, const char *fmt, ...)
 /* ---- typed field access ------------------------------------------------ */
 
 /* A short, printable rendering of a value for messages. */
-static const char *show(const struct json_value *v, char *buf, size_t size)
+static const char *show(const struct spaa_json_value *v, char *buf, size_t size)
 {
-	if (v->type == JSON_NUMBER)
+	if (v->type == SPAA_JSON_NUMBER)
 		snprintf(buf, size, "%.*s", (int)(v->len > 40 ? 40 : v->len), v->str);
-	else if (v->type == JSON_STRING)
+	else if (v->type == SPAA_JSON_STRING)
 		snprintf(buf, size, "'%.*s'", (int)(v->len > 40 ? 40 : v->len), v->str);
 	else
-		snprintf(buf, size, "%s", json_type_name(v->type));
+		snprintf(buf, size, "%s", spaa_json_type_name(v->type));
 	return buf;
 }
 
 /*
- * Fetches member key of obj and checks its JSON type (JSON_TRUE stands for
+ * Fetches member key of obj and checks its JSON type (SPAA_JSON_TRUE stands for
  * "a boolean").  Returns 1 if present, 0 if absent (or null) and not
  * required, -1 with err set otherwise.
  */
-static int field(struct reader *r, const struct json_value *obj,
-		 const char *rtype, const char *key, enum json_type want,
-		 bool required, const struct json_value **out,
+static int field(struct reader *r, const struct spaa_json_value *obj,
+		 const char *rtype, const char *key, enum spaa_json_type want,
+		 bool required, const struct spaa_json_value **out,
 		 struct spaa_error *err)
 {
-	const struct json_value *v = json_get(obj, key);
-	enum json_type t;
+	const struct spaa_json_value *v = spaa_json_get(obj, key);
+	enum spaa_json_type t;
 
 	*out = NULL;
-	if (!v || v->type == JSON_NULL) {
+	if (!v || v->type == SPAA_JSON_NULL) {
 		if (required)
 			return bad(r, err, "'%s' record has no '%s'", rtype, key);
 		return 0;
 	}
-	t = v->type == JSON_FALSE ? JSON_TRUE : v->type;
+	t = v->type == SPAA_JSON_FALSE ? SPAA_JSON_TRUE : v->type;
 	/* names and enums are compared as C strings: a "\u0000" would cut them */
-	if (t == JSON_STRING && want == JSON_STRING && strlen(v->str) != v->len)
+	if (t == SPAA_JSON_STRING && want == SPAA_JSON_STRING && strlen(v->str) != v->len)
 		return bad(r, err, "'%s' in '%s' record contains a NUL character",
 			   key, rtype);
 	if (t != want)
 		return bad(r, err, "'%s' in '%s' record must be %s, not %s", key,
-			   rtype, want == JSON_TRUE ? "a boolean" :
-			   want == JSON_NUMBER ? "a number" :
-			   want == JSON_STRING ? "a string" :
-			   want == JSON_ARRAY ? "an array" : "an object",
-			   json_type_name(v->type));
+			   rtype, want == SPAA_JSON_TRUE ? "a boolean" :
+			   want == SPAA_JSON_NUMBER ? "a number" :
+			   want == SPAA_JSON_STRING ? "a string" :
+			   want == SPAA_JSON_ARRAY ? "an array" : "an object",
+			   spaa_json_type_name(v->type));
 	*out = v;
 	return 1;
 }
 
-static int u64_value(struct reader *r, const struct json_value *v,
+static int u64_value(struct reader *r, const struct spaa_json_value *v,
 		     const char *rtype, const char *key, uint64_t *out,
 		     struct spaa_error *err)
 {
 	char buf[64];
 
-	if (v->type != JSON_NUMBER || json_get_u64(v, out))
+	if (v->type != SPAA_JSON_NUMBER || spaa_json_get_u64(v, out))
 		return bad(r, err, "'%s' in '%s' record must be a non-negative integer below 2^64, not %s",
 			   key, rtype, show(v, buf, sizeof(buf)));
 	return 0;
 }
 
-static int i64_value(struct reader *r, const struct json_value *v,
+static int i64_value(struct reader *r, const struct spaa_json_value *v,
 		     const char *rtype, const char *key, int64_t *out,
 		     struct spaa_error *err)
 {
 	char buf[64];
 
-	if (v->type != JSON_NUMBER || json_get_i64(v, out))
+	if (v->type != SPAA_JSON_NUMBER || spaa_json_get_i64(v, out))
 		return bad(r, err, "'%s' in '%s' record must be a 64-bit integer, not %s",
 			   key, rtype, show(v, buf, sizeof(buf)));
 	return 0;
 }
 
 /* Optional signed id field (pid, tid, cpu): SPAA_NO_ID when absent. */
-static int opt_i64(struct reader *r, const struct json_value *obj,
+static int opt_i64(struct reader *r, const struct spaa_json_value *obj,
 		   const char *rtype, const char *key, int64_t *out,
 		   struct spaa_error *err)
 {
-	const struct json_value *v = json_get(obj, key);
+	const struct spaa_json_value *v = spaa_json_get(obj, key);
 
 	*out = SPAA_NO_ID;
-	if (!v || v->type == JSON_NULL)
+	if (!v || v->type == SPAA_JSON_NULL)
 		return 0;
 	if (i64_value(r, v, rtype, key, out, err))
 		return -1;
@@ -327,22 +327,22 @@ static int opt_i64(struct reader *r, const struct json_value *obj,
 	return 0;
 }
 
-static int opt_bool(struct reader *r, const struct json_value *obj,
+static int opt_bool(struct reader *r, const struct spaa_json_value *obj,
 		    const char *rtype, const char *key, bool dflt, bool *out,
 		    struct spaa_error *err)
 {
-	const struct json_value *v;
-	int ret = field(r, obj, rtype, key, JSON_TRUE, false, &v, err);
+	const struct spaa_json_value *v;
+	int ret = field(r, obj, rtype, key, SPAA_JSON_TRUE, false, &v, err);
 
 	if (ret < 0)
 		return -1;
-	*out = ret ? v->type == JSON_TRUE : dflt;
+	*out = ret ? v->type == SPAA_JSON_TRUE : dflt;
 	return 0;
 }
 
 static uint32_t max_strings(const struct spaa_load_opts *o)
 {
-	return o->max_strings ? o->max_strings : SPAA_MAX_STRINGS_DEFAULT;
+	return o->max_strings ? o->max_strings : SPAA_LOAD_MAX_STRINGS_DEFAULT;
 }
 
 /* Interns a string of the file, within the bound on distinct strings. */
@@ -360,12 +360,12 @@ static int intern(struct reader *r, const char *str, size_t len, uint32_t *out,
 }
 
 /* Interned string member; 0 when absent and optional. */
-static int str_field(struct reader *r, const struct json_value *obj,
+static int str_field(struct reader *r, const struct spaa_json_value *obj,
 		     const char *rtype, const char *key, bool required,
 		     uint32_t *out, struct spaa_error *err)
 {
-	const struct json_value *v;
-	int ret = field(r, obj, rtype, key, JSON_STRING, required, &v, err);
+	const struct spaa_json_value *v;
+	int ret = field(r, obj, rtype, key, SPAA_JSON_STRING, required, &v, err);
 
 	if (ret < 0)
 		return -1;
@@ -374,7 +374,7 @@ static int str_field(struct reader *r, const struct json_value *obj,
 }
 
 /* Index of s in names[], or -1 with an error naming the allowed values. */
-static int enum_value(struct reader *r, const struct json_value *v,
+static int enum_value(struct reader *r, const struct spaa_json_value *v,
 		      const char *rtype, const char *key,
 		      const char *const *names, struct spaa_error *err)
 {
@@ -392,13 +392,13 @@ static int enum_value(struct reader *r, const struct json_value *v,
 		   show(v, buf, sizeof(buf)), allowed);
 }
 
-static int enum_field(struct reader *r, const struct json_value *obj,
+static int enum_field(struct reader *r, const struct spaa_json_value *obj,
 		      const char *rtype, const char *key, bool required,
 		      const char *const *names, int dflt, int *out,
 		      struct spaa_error *err)
 {
-	const struct json_value *v;
-	int ret = field(r, obj, rtype, key, JSON_STRING, required, &v, err);
+	const struct spaa_json_value *v;
+	int ret = field(r, obj, rtype, key, SPAA_JSON_STRING, required, &v, err);
 
 	if (ret < 0)
 		return -1;
@@ -522,30 +522,30 @@ static int intern_id(struct reader *r, const char *s, size_t len, uint32_t *out,
 }
 
 /* A stack id: a string, or a number kept as its digits. */
-static int stack_id_text(struct reader *r, const struct json_value *v,
+static int stack_id_text(struct reader *r, const struct spaa_json_value *v,
 			 const char *rtype, const char *key, uint32_t *out,
 			 struct spaa_error *err)
 {
-	if (v->type != JSON_STRING && v->type != JSON_NUMBER)
+	if (v->type != SPAA_JSON_STRING && v->type != SPAA_JSON_NUMBER)
 		return bad(r, err, "'%s' in '%s' record must be a string or a number, not %s",
-			   key, rtype, json_type_name(v->type));
+			   key, rtype, spaa_json_type_name(v->type));
 	return intern(r, v->str, v->len, out, err);
 }
 
 /* Time value in the file's unit (exp10 digits below ns) to ns, exactly. */
-static int time_value(struct reader *r, const struct json_value *v,
+static int time_value(struct reader *r, const struct spaa_json_value *v,
 		      const char *rtype, const char *key, int exp10,
 		      int64_t *out, struct spaa_error *err)
 {
 	char buf[64];
 
-	if (v->type != JSON_NUMBER || json_get_scaled(v, exp10, out))
+	if (v->type != SPAA_JSON_NUMBER || spaa_json_get_scaled(v, exp10, out))
 		return bad(r, err, "'%s' in '%s' record must be a time that fits in 64-bit nanoseconds, not %s",
 			   key, rtype, show(v, buf, sizeof(buf)));
 	return 0;
 }
 
-static int time_unit(struct reader *r, const struct json_value *v,
+static int time_unit(struct reader *r, const struct spaa_json_value *v,
 		     const char *rtype, int *exp10, struct spaa_error *err)
 {
 	static const char *const names[] = {
@@ -568,7 +568,7 @@ static uint32_t lookup(const struct spaa_map *m, const uint32_t *values,
 {
 	uint32_t i = spaa_map_find(m, key);
 
-	return i == SPAA_MAP_NONE ? SPAA_NONE : values[i];
+	return i == SPAA_NONE ? SPAA_NONE : values[i];
 }
 
 /* Returns false if key was already bound. */
@@ -663,7 +663,7 @@ static uint32_t stack_ref(struct reader *r, uint32_t id, uint8_t how)
 
 /* ---- records ----------------------------------------------------------- */
 
-static int read_event(struct reader *r, const struct json_value *ev,
+static int read_event(struct reader *r, const struct spaa_json_value *ev,
 		      struct spaa_error *err)
 {
 	static const char *const kinds[] = {
@@ -672,43 +672,43 @@ static int read_event(struct reader *r, const struct json_value *ev,
 	};
 	static const char *const modes[] = { "period", "frequency", "event", NULL };
 	struct spaa_profile *p = r->p;
-	const struct json_value *sampling, *v;
+	const struct spaa_json_value *sampling, *v;
 	struct spaa_event e = { .tracks_frees = -1, .has_timestamps = -1 };
 	const char *rt = "header";
 	int kind, mode;
 	uint32_t idx;
 	int ret;
 
-	if (ev->type != JSON_OBJECT)
+	if (ev->type != SPAA_JSON_OBJECT)
 		return bad(r, err, "events in 'header' record must be objects, not %s",
-			   json_type_name(ev->type));
+			   spaa_json_type_name(ev->type));
 	if (str_field(r, ev, rt, "name", true, &e.name, err) ||
 	    enum_field(r, ev, rt, "kind", true, kinds, 0, &kind, err) ||
-	    field(r, ev, rt, "sampling", JSON_OBJECT, true, &sampling, err) < 0 ||
+	    field(r, ev, rt, "sampling", SPAA_JSON_OBJECT, true, &sampling, err) < 0 ||
 	    enum_field(r, sampling, rt, "mode", true, modes, 0, &mode, err) ||
 	    str_field(r, sampling, rt, "primary_metric", true, &e.primary_metric, err))
 		return -1;
 	e.kind = kind;
 	e.mode = mode;
-	if ((ret = field(r, sampling, rt, "frequency_hz", JSON_NUMBER, false, &v, err)) < 0)
+	if ((ret = field(r, sampling, rt, "frequency_hz", SPAA_JSON_NUMBER, false, &v, err)) < 0)
 		return -1;
-	if (ret && (json_get_double(v, &e.frequency_hz) || !(e.frequency_hz > 0)))
+	if (ret && (spaa_json_get_double(v, &e.frequency_hz) || !(e.frequency_hz > 0)))
 		return bad(r, err, "'frequency_hz' of event '%s' must be a positive number",
-			   spaa_str(p, e.name));
-	if ((ret = field(r, sampling, rt, "sample_period", JSON_NUMBER, false, &v, err)) < 0 ||
+			   spaa_profile_str(p, e.name));
+	if ((ret = field(r, sampling, rt, "sample_period", SPAA_JSON_NUMBER, false, &v, err)) < 0 ||
 	    (ret && u64_value(r, v, rt, "sample_period", &e.sample_period, err)))
 		return -1;
-	if ((ret = field(r, ev, rt, "allocation_tracking", JSON_OBJECT, false, &v, err)) < 0)
+	if ((ret = field(r, ev, rt, "allocation_tracking", SPAA_JSON_OBJECT, false, &v, err)) < 0)
 		return -1;
 	if (ret) {
 		bool b;
 
-		if (json_get(v, "tracks_frees")) {
+		if (spaa_json_get(v, "tracks_frees")) {
 			if (opt_bool(r, v, rt, "tracks_frees", false, &b, err))
 				return -1;
 			e.tracks_frees = b;
 		}
-		if (json_get(v, "has_timestamps")) {
+		if (spaa_json_get(v, "has_timestamps")) {
 			if (opt_bool(r, v, rt, "has_timestamps", false, &b, err))
 				return -1;
 			e.has_timestamps = b;
@@ -718,30 +718,30 @@ static int read_event(struct reader *r, const struct json_value *ev,
 	for (uint32_t i = 0; i < r->nevents; i++)
 		if (p->events[r->events[i]].name == e.name)
 			return bad(r, err, "event '%s' is declared twice in the header",
-				   spaa_str(p, e.name));
-	idx = spaa_profile_find_event(p, spaa_str(p, e.name));
+				   spaa_profile_str(p, e.name));
+	idx = spaa_profile_find_event(p, spaa_profile_str(p, e.name));
 	if (idx == SPAA_NONE) {
 		idx = p->nevents++;
 		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
 		p->events[idx] = e;
 	} else if (p->events[idx].primary_metric != e.primary_metric) {
 		return bad(r, err, "event '%s' has primary metric '%s' here but '%s' in an earlier file",
-			   spaa_str(p, e.name), spaa_str(p, e.primary_metric),
-			   spaa_str(p, p->events[idx].primary_metric));
+			   spaa_profile_str(p, e.name), spaa_profile_str(p, e.primary_metric),
+			   spaa_profile_str(p, p->events[idx].primary_metric));
 	}
 	r->events = spaa_xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
 	r->events[r->nevents++] = idx;
 	return 0;
 }
 
-static int read_header(struct reader *r, const struct json_value *v,
+static int read_header(struct reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err)
 {
 	static const char *const orders[] = { "leaf_to_root", "root_to_leaf", NULL };
 	static const char *const modes[] = { "content_addressable", "local", NULL };
 	struct spaa_profile *p = r->p;
 	struct spaa_file *f = &p->files[r->file];
-	const struct json_value *fmt, *ver, *events, *tr;
+	const struct spaa_json_value *fmt, *ver, *events, *tr;
 	const char *rt = "header";
 	int order, mode;
 
@@ -751,11 +751,11 @@ static int read_header(struct reader *r, const struct json_value *v,
 	r->seen_header = true;
 	r->header_line = r->line;
 
-	if (field(r, v, rt, "format", JSON_STRING, true, &fmt, err) < 0)
+	if (field(r, v, rt, "format", SPAA_JSON_STRING, true, &fmt, err) < 0)
 		return -1;
 	if (fmt->len != 4 || memcmp(fmt->str, "spaa", 4))
 		return bad(r, err, "not a SPAA file: 'format' is '%s', not 'spaa'", fmt->str);
-	if (field(r, v, rt, "version", JSON_STRING, false, &ver, err) < 0)
+	if (field(r, v, rt, "version", SPAA_JSON_STRING, false, &ver, err) < 0)
 		return -1;
 	if (!ver)
 		warn(r, "no-version", "'header' record has no 'version'; assuming 1.0");
@@ -766,31 +766,31 @@ static int read_header(struct reader *r, const struct json_value *v,
 		return -1;
 	if (!f->source_tool)
 		warn(r, "no-tool", "'header' record has no 'source_tool'");
-	else if (!in_list(known_tools, spaa_str(p, f->source_tool)))
-		warn(r, "tool", "unknown source_tool '%s'", spaa_str(p, f->source_tool));
+	else if (!in_list(known_tools, spaa_profile_str(p, f->source_tool)))
+		warn(r, "tool", "unknown source_tool '%s'", spaa_profile_str(p, f->source_tool));
 	if (enum_field(r, v, rt, "frame_order", true, orders, 0, &order, err) ||
 	    enum_field(r, v, rt, "stack_id_mode", true, modes, 0, &mode, err))
 		return -1;
 	r->root_to_leaf = f->root_to_leaf = order == 1;
 	f->content_addressable = mode == 0;
 
-	if (field(r, v, rt, "events", JSON_ARRAY, true, &events, err) < 0)
+	if (field(r, v, rt, "events", SPAA_JSON_ARRAY, true, &events, err) < 0)
 		return -1;
 	if (!events->len)
 		return bad(r, err, "'header' record declares no events");
-	for (const struct json_value *e = events->child; e; e = e->next)
+	for (const struct spaa_json_value *e = events->child; e; e = e->next)
 		if (read_event(r, e, err))
 			return -1;
 
 	r->time_exp10 = 9;      /* samples are in seconds unless told otherwise */
-	if (field(r, v, rt, "time_range", JSON_OBJECT, false, &tr, err) < 0)
+	if (field(r, v, rt, "time_range", SPAA_JSON_OBJECT, false, &tr, err) < 0)
 		return -1;
 	if (tr) {
-		const struct json_value *start, *end, *unit;
+		const struct spaa_json_value *start, *end, *unit;
 
-		if (field(r, tr, rt, "start", JSON_NUMBER, true, &start, err) < 0 ||
-		    field(r, tr, rt, "end", JSON_NUMBER, true, &end, err) < 0 ||
-		    field(r, tr, rt, "unit", JSON_STRING, true, &unit, err) < 0 ||
+		if (field(r, tr, rt, "start", SPAA_JSON_NUMBER, true, &start, err) < 0 ||
+		    field(r, tr, rt, "end", SPAA_JSON_NUMBER, true, &end, err) < 0 ||
+		    field(r, tr, rt, "unit", SPAA_JSON_STRING, true, &unit, err) < 0 ||
 		    time_unit(r, unit, rt, &r->time_exp10, err) ||
 		    time_value(r, start, rt, "start", r->time_exp10, &f->time_start, err) ||
 		    time_value(r, end, rt, "end", r->time_exp10, &f->time_end, err))
@@ -803,15 +803,15 @@ static int read_header(struct reader *r, const struct json_value *v,
 	return 0;
 }
 
-static int read_dso(struct reader *r, const struct json_value *v,
+static int read_dso(struct reader *r, const struct spaa_json_value *v,
 		    struct spaa_error *err)
 {
-	const struct json_value *idv;
+	const struct spaa_json_value *idv;
 	uint32_t name, build_id;
 	uint64_t id;
 	bool is_kernel;
 
-	if (field(r, v, "dso", "id", JSON_NUMBER, true, &idv, err) < 0 ||
+	if (field(r, v, "dso", "id", SPAA_JSON_NUMBER, true, &idv, err) < 0 ||
 	    u64_value(r, idv, "dso", "id", &id, err) ||
 	    str_field(r, v, "dso", "name", true, &name, err) ||
 	    str_field(r, v, "dso", "build_id", false, &build_id, err) ||
@@ -823,21 +823,21 @@ static int read_dso(struct reader *r, const struct json_value *v,
 	return 0;
 }
 
-static int read_frame(struct reader *r, const struct json_value *v,
+static int read_frame(struct reader *r, const struct spaa_json_value *v,
 		      struct spaa_error *err)
 {
 	static const char *const kinds[] = { "user", "kernel", "unknown", NULL };
 	struct spaa_profile *p = r->p;
-	const struct json_value *idv, *dsov, *depth;
+	const struct spaa_json_value *idv, *dsov, *depth;
 	struct spaa_frame f = { .inline_depth = -1 };
 	uint64_t id, dso_id;
 	uint32_t func, dso;
 	int kind, ret;
 
-	if (field(r, v, "frame", "id", JSON_NUMBER, true, &idv, err) < 0 ||
+	if (field(r, v, "frame", "id", SPAA_JSON_NUMBER, true, &idv, err) < 0 ||
 	    u64_value(r, idv, "frame", "id", &id, err) ||
 	    str_field(r, v, "frame", "func", true, &func, err) ||
-	    field(r, v, "frame", "dso", JSON_NUMBER, true, &dsov, err) < 0 ||
+	    field(r, v, "frame", "dso", SPAA_JSON_NUMBER, true, &dsov, err) < 0 ||
 	    u64_value(r, dsov, "frame", "dso", &dso_id, err))
 		return -1;
 	dso = lookup(&r->dso_ids, r->dso_of, &dso_id);
@@ -853,7 +853,7 @@ static int read_frame(struct reader *r, const struct json_value *v,
 		       &kind, err))
 		return -1;
 	f.kind = kind;
-	if ((ret = field(r, v, "frame", "inline_depth", JSON_NUMBER, false, &depth, err)) < 0)
+	if ((ret = field(r, v, "frame", "inline_depth", SPAA_JSON_NUMBER, false, &depth, err)) < 0)
 		return -1;
 	if (ret) {
 		uint64_t d;
@@ -873,17 +873,17 @@ static int read_frame(struct reader *r, const struct json_value *v,
 	return 0;
 }
 
-static int read_thread(struct reader *r, const struct json_value *v,
+static int read_thread(struct reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err)
 {
 	struct spaa_profile *p = r->p;
-	const struct json_value *pv, *tv;
+	const struct spaa_json_value *pv, *tv;
 	int64_t pid, tid;
 	uint32_t comm, t;
 
-	if (field(r, v, "thread", "pid", JSON_NUMBER, true, &pv, err) < 0 ||
+	if (field(r, v, "thread", "pid", SPAA_JSON_NUMBER, true, &pv, err) < 0 ||
 	    i64_value(r, pv, "thread", "pid", &pid, err) ||
-	    field(r, v, "thread", "tid", JSON_NUMBER, true, &tv, err) < 0 ||
+	    field(r, v, "thread", "tid", SPAA_JSON_NUMBER, true, &tv, err) < 0 ||
 	    i64_value(r, tv, "thread", "tid", &tid, err) ||
 	    str_field(r, v, "thread", "comm", false, &comm, err))
 		return -1;
@@ -904,7 +904,7 @@ static int read_thread(struct reader *r, const struct json_value *v,
 }
 
 /* The event a record names, or the only one when it names none. */
-static uint32_t find_event(const struct reader *r, const struct json_value *name)
+static uint32_t find_event(const struct reader *r, const struct spaa_json_value *name)
 {
 	if (!name)
 		return r->nevents == 1 ? r->events[0] : SPAA_NONE;
@@ -912,13 +912,13 @@ static uint32_t find_event(const struct reader *r, const struct json_value *name
 		uint32_t ev = r->p->events[r->events[i]].name;
 
 		if (spaa_strtab_len(&r->p->strings, ev) == name->len &&
-		    !memcmp(spaa_str(r->p, ev), name->str, name->len))
+		    !memcmp(spaa_profile_str(r->p, ev), name->str, name->len))
 			return r->events[i];
 	}
 	return SPAA_NONE;
 }
 
-static int record_event(struct reader *r, const struct json_value *name,
+static int record_event(struct reader *r, const struct spaa_json_value *name,
 			const char *rtype, uint32_t *out, struct spaa_error *err)
 {
 	*out = find_event(r, name);
@@ -948,28 +948,28 @@ static void thread_pid(struct reader *r, int64_t tid, int64_t *pid, uint32_t *co
 }
 
 /* Parses a weights array into r->wbuf; returns the count or -1. */
-static int read_weights(struct reader *r, const struct json_value *arr,
+static int read_weights(struct reader *r, const struct spaa_json_value *arr,
 			const char *rtype, struct spaa_error *err)
 {
 	uint32_t n = 0;
 
 	SPAA_ALLOC_GROW(r->wbuf, arr->len, r->wbuf_alloc);
-	for (const struct json_value *w = arr->child; w; w = w->next) {
-		const struct json_value *val;
+	for (const struct spaa_json_value *w = arr->child; w; w = w->next) {
+		const struct spaa_json_value *val;
 		struct spaa_weight x;
 
-		if (w->type != JSON_OBJECT)
+		if (w->type != SPAA_JSON_OBJECT)
 			return bad(r, err, "weights in '%s' record must be objects, not %s",
-				   rtype, json_type_name(w->type));
+				   rtype, spaa_json_type_name(w->type));
 		if (str_field(r, w, rtype, "metric", true, &x.metric, err) ||
 		    str_field(r, w, rtype, "unit", false, &x.unit, err) ||
-		    field(r, w, rtype, "value", JSON_NUMBER, true, &val, err) < 0 ||
+		    field(r, w, rtype, "value", SPAA_JSON_NUMBER, true, &val, err) < 0 ||
 		    u64_value(r, val, rtype, "value", &x.value, err))
 			return -1;
 		for (uint32_t i = 0; i < n; i++)
 			if (r->wbuf[i].metric == x.metric)
 				return bad(r, err, "metric '%s' appears twice in the weights of a '%s' record",
-					   spaa_str(r->p, x.metric), rtype);
+					   spaa_profile_str(r->p, x.metric), rtype);
 		r->wbuf[n++] = x;
 	}
 	return (int)n;
@@ -998,20 +998,20 @@ static int check_inline_order(struct reader *r, const uint32_t *fr, uint32_t n,
 	return 0;
 }
 
-static int read_context(struct reader *r, const struct json_value *ctx,
+static int read_context(struct reader *r, const struct spaa_json_value *ctx,
 			struct spaa_record *rec, struct spaa_error *err)
 {
-	const struct json_value *ev = NULL;
+	const struct spaa_json_value *ev = NULL;
 	const char *rt = "stack";
 
 	if (ctx) {
-		if (field(r, ctx, rt, "event", JSON_STRING, false, &ev, err) < 0 ||
+		if (field(r, ctx, rt, "event", SPAA_JSON_STRING, false, &ev, err) < 0 ||
 		    opt_i64(r, ctx, rt, "pid", &rec->pid, err) ||
 		    opt_i64(r, ctx, rt, "tid", &rec->tid, err) ||
 		    opt_i64(r, ctx, rt, "cpu", &rec->cpu, err) ||
 		    str_field(r, ctx, rt, "comm", false, &rec->comm, err))
 			return -1;
-		for (const struct json_value *m = ctx->child; m; m = m->next)
+		for (const struct spaa_json_value *m = ctx->child; m; m = m->next)
 			if (!in_list(known_context, m->key) && strncmp(m->key, "x_", 2))
 				warn(r, "context-key", "unknown context key '%s' (kept, not used)",
 				     m->key);
@@ -1035,12 +1035,12 @@ static int add_record(struct reader *r, struct spaa_record *rec)
 	return 0;
 }
 
-static int read_stack(struct reader *r, const struct json_value *v,
+static int read_stack(struct reader *r, const struct spaa_json_value *v,
 		      struct spaa_error *err)
 {
 	static const char *const types[] = { "unified", "user", "kernel", NULL };
 	struct spaa_profile *p = r->p;
-	const struct json_value *idv, *fr, *ctx, *weights, *excl, *rel;
+	const struct spaa_json_value *idv, *fr, *ctx, *weights, *excl, *rel;
 	struct spaa_record rec = {
 		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID, .cpu = SPAA_NO_ID,
 		.excl_frame = SPAA_NONE,
@@ -1051,20 +1051,20 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	uint64_t primary;
 	int type, nw;
 
-	idv = json_get(v, "id");
-	if (!idv || idv->type == JSON_NULL)
+	idv = spaa_json_get(v, "id");
+	if (!idv || idv->type == SPAA_JSON_NULL)
 		return bad(r, err, "'stack' record has no 'id'");
 	if (stack_id_text(r, idv, rt, "id", &id, err) ||
-	    field(r, v, rt, "frames", JSON_ARRAY, true, &fr, err) < 0)
+	    field(r, v, rt, "frames", SPAA_JSON_ARRAY, true, &fr, err) < 0)
 		return -1;
 	if (!fr->len)
-		return bad(r, err, "stack '%s' has no frames", spaa_str(p, id));
+		return bad(r, err, "stack '%s' has no frames", spaa_profile_str(p, id));
 	if (fr->len > r->o->max_depth)
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
-				     spaa_str(p, id), fr->len, r->o->max_depth);
+				     spaa_profile_str(p, id), fr->len, r->o->max_depth);
 	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
-	for (const struct json_value *f = fr->child; f; f = f->next) {
+	for (const struct spaa_json_value *f = fr->child; f; f = f->next) {
 		uint64_t fid;
 
 		if (u64_value(r, f, rt, "frames", &fid, err))
@@ -1072,7 +1072,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		r->fbuf[n] = frame_lookup(r, fid);
 		if (r->fbuf[n] == SPAA_NONE)
 			return bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
-				   spaa_str(p, id), fid);
+				   spaa_profile_str(p, id), fid);
 		n++;
 	}
 	if (r->root_to_leaf) {
@@ -1085,56 +1085,56 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	}
 	if (check_inline_order(r, r->fbuf, n, err) ||
 	    enum_field(r, v, rt, "stack_type", false, types, 0, &type, err) ||
-	    field(r, v, rt, "context", JSON_OBJECT, false, &ctx, err) < 0 ||
+	    field(r, v, rt, "context", SPAA_JSON_OBJECT, false, &ctx, err) < 0 ||
 	    read_context(r, ctx, &rec, err))
 		return -1;
 
 	/* weights, with the event's primary metric */
-	if (field(r, v, rt, "weights", JSON_ARRAY, true, &weights, err) < 0 ||
+	if (field(r, v, rt, "weights", SPAA_JSON_ARRAY, true, &weights, err) < 0 ||
 	    (nw = read_weights(r, weights, rt, err)) < 0)
 		return -1;
 	rec.weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
 	rec.nweights = (uint32_t)nw;
-	if (!spaa_weights_get(p, rec.weights, rec.nweights,
+	if (!spaa_profile_weights_get(p, rec.weights, rec.nweights,
 			      p->events[rec.event].primary_metric, &primary))
 		return bad(r, err, "stack '%s' lacks the primary metric '%s' of event '%s' in its weights",
-			   spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric),
-			   spaa_str(p, p->events[rec.event].name));
+			   spaa_profile_str(p, id), spaa_profile_str(p, p->events[rec.event].primary_metric),
+			   spaa_profile_str(p, p->events[rec.event].name));
 	for (uint32_t i = 0; i < rec.nweights; i++)
 		if (spaa_profile_add_total(p, rec.event, r->wbuf[i].metric, r->wbuf[i].value))
 			return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 					     "the total of '%s' over event '%s' overflows 64 bits",
-					     spaa_str(p, r->wbuf[i].metric),
-					     spaa_str(p, p->events[rec.event].name));
+					     spaa_profile_str(p, r->wbuf[i].metric),
+					     spaa_profile_str(p, p->events[rec.event].name));
 	if (!primary)
 		warn(r, "zero", "stack '%s' has a zero '%s' weight",
-		     spaa_str(p, id), spaa_str(p, p->events[rec.event].primary_metric));
+		     spaa_profile_str(p, id), spaa_profile_str(p, p->events[rec.event].primary_metric));
 
 	/* exclusive: attributed to the logical leaf */
-	if (field(r, v, rt, "exclusive", JSON_OBJECT, false, &excl, err) < 0)
+	if (field(r, v, rt, "exclusive", SPAA_JSON_OBJECT, false, &excl, err) < 0)
 		return -1;
 	if (excl) {
-		const struct json_value *xf, *xw;
+		const struct spaa_json_value *xf, *xw;
 		uint64_t fid;
 		uint32_t frame;
 
-		if (field(r, excl, rt, "frame", JSON_NUMBER, true, &xf, err) < 0 ||
+		if (field(r, excl, rt, "frame", SPAA_JSON_NUMBER, true, &xf, err) < 0 ||
 		    u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
-		    field(r, excl, rt, "weights", JSON_ARRAY, true, &xw, err) < 0 ||
+		    field(r, excl, rt, "weights", SPAA_JSON_ARRAY, true, &xw, err) < 0 ||
 		    (nw = read_weights(r, xw, rt, err)) < 0)
 			return -1;
 		frame = frame_lookup(r, fid);
 		if (frame == SPAA_NONE)
 			return bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
-				   fid, spaa_str(p, id));
+				   fid, spaa_profile_str(p, id));
 		if (frame != r->fbuf[0]) {
 			if (n > 1 && frame == r->fbuf[n - 1] &&
 			    p->frames[frame].fn != p->frames[r->fbuf[0]].fn)
 				return bad(r, err, "frame order does not match the header's '%s': the exclusive frame %" PRIu64 " of stack '%s' is at the root end",
 					   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root",
-					   fid, spaa_str(p, id));
+					   fid, spaa_profile_str(p, id));
 			return bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not its leaf frame",
-				   fid, spaa_str(p, id));
+				   fid, spaa_profile_str(p, id));
 		}
 		rec.excl_frame = frame;
 		rec.excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
@@ -1148,7 +1148,7 @@ static int read_stack(struct reader *r, const struct json_value *v,
 		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
 		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
 			return bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
-				   spaa_str(p, id), s->line);
+				   spaa_profile_str(p, id), s->line);
 	} else {
 		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
 		s->nframes = n;
@@ -1160,9 +1160,9 @@ static int read_stack(struct reader *r, const struct json_value *v,
 	rec.frames = s->frames;
 	rec.nframes = s->nframes;
 
-	if (field(r, v, rt, "related_stacks", JSON_ARRAY, false, &rel, err) < 0)
+	if (field(r, v, rt, "related_stacks", SPAA_JSON_ARRAY, false, &rel, err) < 0)
 		return -1;
-	for (const struct json_value *x = rel ? rel->child : NULL; x; x = x->next) {
+	for (const struct spaa_json_value *x = rel ? rel->child : NULL; x; x = x->next) {
 		uint32_t rid = 0;
 
 		if (stack_id_text(r, x, rt, "related_stacks", &rid, err))
@@ -1213,7 +1213,7 @@ static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
 	if (s->has_period && period_total(r, s->event, s->period))
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 				     "the total of sample periods of event '%s' overflows 64 bits",
-				     spaa_str(p, p->events[s->event].name));
+				     spaa_profile_str(p, p->events[s->event].name));
 	thread_pid(r, s->tid, &s->pid, NULL);
 	if (id != SPAA_NONE)
 		s->stack = stack_ref(r, id, REF_NEEDED);
@@ -1229,29 +1229,29 @@ static int add_sample(struct reader *r, struct spaa_sample *s, uint32_t id,
 	return 0;
 }
 
-static int read_sample(struct reader *r, const struct json_value *v,
+static int read_sample(struct reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err)
 {
-	const struct json_value *ts, *sid, *ev, *per;
+	const struct spaa_json_value *ts, *sid, *ev, *per;
 	struct spaa_sample s = { .file = r->file, .line = r->line };
 	const char *rt = "sample";
 	uint32_t id = 0;
 	int ret;
 
-	if (field(r, v, rt, "timestamp", JSON_NUMBER, true, &ts, err) < 0 ||
+	if (field(r, v, rt, "timestamp", SPAA_JSON_NUMBER, true, &ts, err) < 0 ||
 	    time_value(r, ts, rt, "timestamp", r->time_exp10, &s.time, err))
 		return -1;
-	sid = json_get(v, "stack_id");
-	if (!sid || sid->type == JSON_NULL)
+	sid = spaa_json_get(v, "stack_id");
+	if (!sid || sid->type == SPAA_JSON_NULL)
 		return bad(r, err, "'sample' record has no 'stack_id'");
 	if (stack_id_text(r, sid, rt, "stack_id", &id, err) ||
-	    field(r, v, rt, "event", JSON_STRING, false, &ev, err) < 0 ||
+	    field(r, v, rt, "event", SPAA_JSON_STRING, false, &ev, err) < 0 ||
 	    record_event(r, ev, rt, &s.event, err) ||
 	    opt_i64(r, v, rt, "pid", &s.pid, err) ||
 	    opt_i64(r, v, rt, "tid", &s.tid, err) ||
 	    opt_i64(r, v, rt, "cpu", &s.cpu, err))
 		return -1;
-	if ((ret = field(r, v, rt, "period", JSON_NUMBER, false, &per, err)) < 0 ||
+	if ((ret = field(r, v, rt, "period", SPAA_JSON_NUMBER, false, &per, err)) < 0 ||
 	    (ret && u64_value(r, per, rt, "period", &s.period, err)))
 		return -1;
 	s.has_period = ret;
@@ -1378,7 +1378,7 @@ static uint64_t load_word(const char *p)
  * after the closing quote.
  */
 static const char *fast_string(const char *c, const char *end,
-			       struct json_value *v)
+			       struct spaa_json_value *v)
 {
 	const char *s = ++c;
 	uint64_t m = 0;
@@ -1391,7 +1391,7 @@ static const char *fast_string(const char *c, const char *end,
 		c++;
 	if (c == end || *c != '"')
 		return NULL;
-	*v = (struct json_value){ .type = JSON_STRING, .str = s, .len = (size_t)(c - s) };
+	*v = (struct spaa_json_value){ .type = SPAA_JSON_STRING, .str = s, .len = (size_t)(c - s) };
 	return c + 1;
 }
 
@@ -1449,7 +1449,7 @@ static const char *fast_digits(const char *c, const char *end, uint64_t *v,
  * the same pass; NULL if not one.
  */
 static const char *fast_number(const char *c, const char *end,
-			       struct json_value *v, struct fast_num *n)
+			       struct spaa_json_value *v, struct fast_num *n)
 {
 	const char *s = c;
 
@@ -1475,7 +1475,7 @@ static const char *fast_number(const char *c, const char *end,
 		while (c < end && is_digit(*c))
 			c++;
 	}
-	*v = (struct json_value){ .type = JSON_NUMBER, .str = s, .len = (size_t)(c - s) };
+	*v = (struct spaa_json_value){ .type = SPAA_JSON_NUMBER, .str = s, .len = (size_t)(c - s) };
 	return c;
 }
 
@@ -1489,35 +1489,35 @@ static bool fast_int(const struct fast_num *n)
  * An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not.
  * Anything but a plain integer goes to the exact conversion of json.h.
  */
-static int fast_id(const struct json_value *v, const struct fast_num *n,
+static int fast_id(const struct spaa_json_value *v, const struct fast_num *n,
 		   int64_t *out)
 {
 	*out = SPAA_NO_ID;
 	if (!v->str)
 		return 0;
-	if (v->type != JSON_NUMBER)
+	if (v->type != SPAA_JSON_NUMBER)
 		return -1;
 	if (fast_int(n))
 		*out = n->neg ? -(int64_t)n->ip : (int64_t)n->ip;
-	else if (json_get_i64(v, out))
+	else if (spaa_json_get_i64(v, out))
 		return -1;
 	return *out == SPAA_NO_ID ? -1 : 0;
 }
 
 /* The period as read_sample reads it; -1 if it would be rejected. */
-static int fast_period(const struct json_value *v, const struct fast_num *n,
+static int fast_period(const struct spaa_json_value *v, const struct fast_num *n,
 		       uint64_t *out)
 {
 	*out = 0;
 	if (!v->str)
 		return 0;
-	if (v->type != JSON_NUMBER)
+	if (v->type != SPAA_JSON_NUMBER)
 		return -1;
 	if (fast_int(n) && !n->neg) {
 		*out = n->ip;
 		return 0;
 	}
-	return json_get_u64(v, out);
+	return spaa_json_get_u64(v, out);
 }
 
 /*
@@ -1539,7 +1539,7 @@ struct sample_scan {
 };
 
 /*
- * json_get_scaled of the timestamp, at once when its digits fit 64 bits
+ * spaa_json_get_scaled of the timestamp, at once when its digits fit 64 bits
  * after scaling by exp10 and it has no more decimals than exp10 keeps.
  */
 static int sample_time(const struct sample_scan *sc, const char *line, int exp10,
@@ -1551,8 +1551,8 @@ static int sample_time(const struct sample_scan *sc, const char *line, int exp10
 		10000000000000ULL, 100000000000000ULL, 1000000000000000ULL,
 		10000000000000000ULL, 100000000000000000ULL, 1000000000000000000ULL,
 	};
-	struct json_value v = {
-		.type = JSON_NUMBER, .str = line + sc->ts_off, .len = sc->ts_len,
+	struct spaa_json_value v = {
+		.type = SPAA_JSON_NUMBER, .str = line + sc->ts_off, .len = sc->ts_len,
 	};
 
 	if (sc->ts_digits && sc->ts_nfrac <= exp10 && sc->ts_nint + exp10 <= 18) {
@@ -1561,7 +1561,7 @@ static int sample_time(const struct sample_scan *sc, const char *line, int exp10
 		*out = sc->ts_neg ? -(int64_t)t : (int64_t)t;
 		return 0;
 	}
-	return json_get_scaled(&v, exp10, out);
+	return spaa_json_get_scaled(&v, exp10, out);
 }
 
 /*
@@ -1571,7 +1571,7 @@ static int sample_time(const struct sample_scan *sc, const char *line, int exp10
  */
 static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 {
-	struct json_value f[FK_NKEYS];
+	struct spaa_json_value f[FK_NKEYS];
 	struct fast_num num[FK_NKEYS];
 	unsigned seen = 0;
 	const char *c = line, *end = line + len;
@@ -1614,13 +1614,13 @@ static bool sample_scan(const char *line, size_t len, struct sample_scan *sc)
 		return false;
 	for (int k = 0; k < FK_NKEYS; k++)
 		if (!(seen & 1u << k))
-			f[k] = (struct json_value){ .str = NULL };
+			f[k] = (struct spaa_json_value){ .str = NULL };
 
 	/* every check of read_sample that needs only the line */
-	if (f[FK_TYPE].type != JSON_STRING || f[FK_TYPE].len != 6 ||
+	if (f[FK_TYPE].type != SPAA_JSON_STRING || f[FK_TYPE].len != 6 ||
 	    memcmp(f[FK_TYPE].str, "sample", 6) ||
-	    f[FK_TIMESTAMP].type != JSON_NUMBER || !f[FK_STACK_ID].str ||
-	    (f[FK_EVENT].str && f[FK_EVENT].type != JSON_STRING) ||
+	    f[FK_TIMESTAMP].type != SPAA_JSON_NUMBER || !f[FK_STACK_ID].str ||
+	    (f[FK_EVENT].str && f[FK_EVENT].type != SPAA_JSON_STRING) ||
 	    fast_id(&f[FK_PID], &num[FK_PID], &sc->pid) ||
 	    fast_id(&f[FK_TID], &num[FK_TID], &sc->tid) ||
 	    fast_id(&f[FK_CPU], &num[FK_CPU], &sc->cpu) ||
@@ -1657,8 +1657,8 @@ static int commit_sample(struct reader *r, const char *line,
 		.file = r->file, .line = r->line, .pid = sc->pid, .tid = sc->tid,
 		.cpu = sc->cpu, .period = sc->period, .has_period = sc->has_period,
 	};
-	struct json_value ev = {
-		.type = JSON_STRING, .str = line + sc->ev_off, .len = sc->ev_len,
+	struct spaa_json_value ev = {
+		.type = SPAA_JSON_STRING, .str = line + sc->ev_off, .len = sc->ev_len,
 	};
 	uint32_t id = SPAA_NONE;
 
@@ -1816,25 +1816,25 @@ static int fast_sample(struct reader *r, const char *line, size_t len,
 	return commit_sample(r, line, &sc, err);
 }
 
-static int read_window(struct reader *r, const struct json_value *v,
+static int read_window(struct reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err)
 {
 	struct spaa_profile *p = r->p;
-	const struct json_value *idv, *start, *end, *unit, *by;
+	const struct spaa_json_value *idv, *start, *end, *unit, *by;
 	struct spaa_window w = { .file = r->file };
 	const char *rt = "window";
 	int exp10 = r->time_exp10;
 
-	idv = json_get(v, "id");
-	if (idv && idv->type != JSON_NULL && stack_id_text(r, idv, rt, "id", &w.id, err))
+	idv = spaa_json_get(v, "id");
+	if (idv && idv->type != SPAA_JSON_NULL && stack_id_text(r, idv, rt, "id", &w.id, err))
 		return -1;
-	if (field(r, v, rt, "start", JSON_NUMBER, true, &start, err) < 0 ||
-	    field(r, v, rt, "end", JSON_NUMBER, true, &end, err) < 0 ||
-	    field(r, v, rt, "unit", JSON_STRING, false, &unit, err) < 0 ||
+	if (field(r, v, rt, "start", SPAA_JSON_NUMBER, true, &start, err) < 0 ||
+	    field(r, v, rt, "end", SPAA_JSON_NUMBER, true, &end, err) < 0 ||
+	    field(r, v, rt, "unit", SPAA_JSON_STRING, false, &unit, err) < 0 ||
 	    (unit && time_unit(r, unit, rt, &exp10, err)) ||
 	    time_value(r, start, rt, "start", exp10, &w.start, err) ||
 	    time_value(r, end, rt, "end", exp10, &w.end, err) ||
-	    field(r, v, rt, "by_stack", JSON_ARRAY, false, &by, err) < 0)
+	    field(r, v, rt, "by_stack", SPAA_JSON_ARRAY, false, &by, err) < 0)
 		return -1;
 	if (w.end < w.start)
 		return bad(r, err, "window ends before it starts");
@@ -1844,23 +1844,23 @@ static int read_window(struct reader *r, const struct json_value *v,
 		spaa_map_intern(&r->window_ids, &w.id, &created);
 		if (!created)
 			warn(r, "window-id", "window id '%s' is used by an earlier window too",
-			     spaa_str(p, w.id));
+			     spaa_profile_str(p, w.id));
 	}
 	w.entries = p->nwindow_entries;
-	for (const struct json_value *e = by ? by->child : NULL; e; e = e->next) {
-		const struct json_value *sid, *ws;
+	for (const struct spaa_json_value *e = by ? by->child : NULL; e; e = e->next) {
+		const struct spaa_json_value *sid, *ws;
 		struct spaa_window_entry we;
 		uint32_t id = 0;
 		int nw;
 
-		if (e->type != JSON_OBJECT)
+		if (e->type != SPAA_JSON_OBJECT)
 			return bad(r, err, "'by_stack' entries must be objects, not %s",
-				   json_type_name(e->type));
-		sid = json_get(e, "stack_id");
-		if (!sid || sid->type == JSON_NULL)
+				   spaa_json_type_name(e->type));
+		sid = spaa_json_get(e, "stack_id");
+		if (!sid || sid->type == SPAA_JSON_NULL)
 			return bad(r, err, "'by_stack' entry of 'window' record has no 'stack_id'");
 		if (stack_id_text(r, sid, rt, "stack_id", &id, err) ||
-		    field(r, e, rt, "weights", JSON_ARRAY, true, &ws, err) < 0 ||
+		    field(r, e, rt, "weights", SPAA_JSON_ARRAY, true, &ws, err) < 0 ||
 		    (nw = read_weights(r, ws, rt, err)) < 0)
 			return -1;
 		we.stack = stack_ref(r, id, REF_NEEDED);
@@ -1877,20 +1877,20 @@ static int read_window(struct reader *r, const struct json_value *v,
 	return 0;
 }
 
-static int read_record(struct reader *r, const struct json_value *v,
+static int read_record(struct reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err)
 {
-	const struct json_value *type;
+	const struct spaa_json_value *type;
 
-	if (v->type != JSON_OBJECT)
+	if (v->type != SPAA_JSON_OBJECT)
 		return bad(r, err, "record is a JSON %s, not an object",
-			   json_type_name(v->type));
-	type = json_get(v, "type");
+			   spaa_json_type_name(v->type));
+	type = spaa_json_get(v, "type");
 	if (!type)
 		return bad(r, err, "record has no 'type'");
-	if (type->type != JSON_STRING)
+	if (type->type != SPAA_JSON_STRING)
 		return bad(r, err, "'type' must be a string, not %s",
-			   json_type_name(type->type));
+			   spaa_json_type_name(type->type));
 	if (strlen(type->str) != type->len)
 		return bad(r, err, "'type' contains a NUL character");
 	if (!r->seen_header && strcmp(type->str, "header")) {
@@ -1955,7 +1955,7 @@ static void join_related(struct reader *r)
 
 		if (!k->defined) {
 			warn(r, "related", "related stack '%s' is never defined",
-			     spaa_str(p, k->id));
+			     spaa_profile_str(p, k->id));
 			continue;
 		}
 		/* joined from the user side only; kernel->user links are the same pairs */
@@ -2022,7 +2022,7 @@ static int reader_finish(struct reader *r, struct spaa_error *err)
 			continue;
 		spaa_error_at(err, SPAA_E_INVALID, r->path, p->stacks[s].line,
 			      "stack '%s' is referenced but never defined",
-			      spaa_str(p, p->stacks[s].id));
+			      spaa_profile_str(p, p->stacks[s].id));
 		if (!r->o->findings.fn)
 			return -1;
 		report_finding(r, err);
@@ -2044,7 +2044,7 @@ static int reader_finish(struct reader *r, struct spaa_error *err)
 
 static void reader_release(struct reader *r)
 {
-	json_parser_free(r->jp);
+	spaa_json_parser_free(r->jp);
 	free(r->events);
 	spaa_map_release(&r->dso_ids);
 	free(r->dso_of);
@@ -2073,7 +2073,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
 		.time_exp10 = 9,
 	};
-	struct json_error je;
+	struct spaa_json_error je;
 	char *line;
 	size_t len;
 	int ret = -1, got;
@@ -2085,7 +2085,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	for (size_t i = 0; i < SAMPLE_SOON_RING; i++)
 		r.soon[i] = SPAA_NONE;
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
-	r.jp = json_parser_new();
+	r.jp = spaa_json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;
 	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
@@ -2106,7 +2106,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
-		const struct json_value *v;
+		const struct spaa_json_value *v;
 
 		r.line = spaa_input_lineno(in);
 		if ((r.line & 4095) == 0 && opts->on_progress)
@@ -2137,7 +2137,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				goto out;
 			}
 		}
-		v = json_parse(r.jp, line, len, &je);
+		v = spaa_json_parse(r.jp, line, len, &je);
 		if (!v) {
 			spaa_error_at(err, SPAA_E_PARSE, r.path, r.line,
 				      "invalid JSON at byte %zu: %s", je.offset + 1, je.msg);

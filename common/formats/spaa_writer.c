@@ -66,7 +66,7 @@ struct spaa_writer {
 	bool has_time;
 	int64_t tmin, tmax;
 	FILE *spool;                    /* owned: sample records, NDJSON */
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 };
 
 struct spaa_writer *spaa_writer_new(const struct spaa_writer_opts *o)
@@ -81,7 +81,7 @@ struct spaa_writer *spaa_writer_new(const struct spaa_writer_opts *o)
 	spaa_map_init(&w->hashes, sizeof(uint64_t));
 	spaa_map_init(&w->ctxs, sizeof(struct wctx_key));
 	spaa_map_init(&w->threads, sizeof(struct wthread_key));
-	jsonw_init(&w->jw);
+	spaa_jsonw_init(&w->jw);
 	return w;
 }
 
@@ -103,7 +103,7 @@ void spaa_writer_free(struct spaa_writer *w)
 	free(w->thread_comm);
 	if (w->spool)
 		fclose(w->spool);
-	jsonw_release(&w->jw);
+	spaa_jsonw_release(&w->jw);
 	free(w);
 }
 
@@ -117,7 +117,7 @@ static const char *S(const struct spaa_writer *w, uint32_t i)
 	return spaa_strtab_get(&w->strings, i);
 }
 
-uint32_t spaa_writer_event(struct spaa_writer *w, const char *name,
+uint32_t spaa_writer_add_event(struct spaa_writer *w, const char *name,
 			   enum spaa_event_kind kind)
 {
 	uint32_t n = intern(w, name);
@@ -131,7 +131,7 @@ uint32_t spaa_writer_event(struct spaa_writer *w, const char *name,
 	return w->nevents++;
 }
 
-uint32_t spaa_writer_dso(struct spaa_writer *w, const char *name, bool is_kernel)
+uint32_t spaa_writer_add_dso(struct spaa_writer *w, const char *name, bool is_kernel)
 {
 	struct wdso_key k = { intern(w, name), is_kernel };
 	bool created;
@@ -139,7 +139,7 @@ uint32_t spaa_writer_dso(struct spaa_writer *w, const char *name, bool is_kernel
 	return spaa_map_intern(&w->dsos, &k, &created);
 }
 
-uint32_t spaa_writer_frame(struct spaa_writer *w, const struct spaa_wframe *f)
+uint32_t spaa_writer_add_frame(struct spaa_writer *w, const struct spaa_writer_frame *f)
 {
 	struct wframe_key k;
 	bool created;
@@ -172,7 +172,7 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-uint64_t spaa_stack_hash_frame(uint64_t h, const char *func, const char *dso,
+uint64_t spaa_writer_stack_hash(uint64_t h, const char *func, const char *dso,
 			       const char *ip, const char *symoff,
 			       const char *srcline)
 {
@@ -190,7 +190,7 @@ uint64_t spaa_stack_hash_frame(uint64_t h, const char *func, const char *dso,
 static uint64_t stack_hash(const struct spaa_writer *w, const uint32_t *fr,
 			   uint32_t n)
 {
-	uint64_t h = SPAA_STACK_HASH_INIT;
+	uint64_t h = SPAA_WRITER_STACK_HASH_INIT;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const struct wframe_key *k = frame_key(w, fr[i]);
@@ -199,7 +199,7 @@ static uint64_t stack_hash(const struct spaa_writer *w, const uint32_t *fr,
 
 		if (k->has_ip)
 			snprintf(ip, sizeof(ip), "0x%" PRIx64, k->ip);
-		h = spaa_stack_hash_frame(h, S(w, k->func), S(w, d->name), ip,
+		h = spaa_writer_stack_hash(h, S(w, k->func), S(w, d->name), ip,
 					  S(w, k->symoff), S(w, k->srcline));
 	}
 	return h;
@@ -210,10 +210,10 @@ static void stack_id(const struct spaa_writer *w, uint32_t s, char buf[24])
 	snprintf(buf, 24, "0x%016" PRIx64, w->stack_hash[s]);
 }
 
-static int spool_sample(struct spaa_writer *w, const struct spaa_wsample *s,
+static int spool_sample(struct spaa_writer *w, const struct spaa_writer_sample *s,
 			uint32_t stack, struct spaa_error *err)
 {
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 	char id[24];
 
 	if (!w->spool) {
@@ -224,21 +224,21 @@ static int spool_sample(struct spaa_writer *w, const struct spaa_wsample *s,
 					      strerror(errno));
 	}
 	stack_id(w, stack, id);
-	jsonw_reset(jw);
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "type", "sample");
-	jsonw_kv_i64(jw, "timestamp", s->time);
+	spaa_jsonw_reset(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "type", "sample");
+	spaa_jsonw_kv_i64(jw, "timestamp", s->time);
 	if (s->pid != SPAA_NO_ID)
-		jsonw_kv_i64(jw, "pid", s->pid);
+		spaa_jsonw_kv_i64(jw, "pid", s->pid);
 	if (s->tid != SPAA_NO_ID)
-		jsonw_kv_i64(jw, "tid", s->tid);
+		spaa_jsonw_kv_i64(jw, "tid", s->tid);
 	if (s->cpu != SPAA_NO_ID)
-		jsonw_kv_i64(jw, "cpu", s->cpu);
-	jsonw_kv_string(jw, "event", S(w, w->events[s->event].name));
+		spaa_jsonw_kv_i64(jw, "cpu", s->cpu);
+	spaa_jsonw_kv_string(jw, "event", S(w, w->events[s->event].name));
 	if (s->has_period)
-		jsonw_kv_u64(jw, "period", s->period);
-	jsonw_kv_string(jw, "stack_id", id);
-	jsonw_object_end(jw);
+		spaa_jsonw_kv_u64(jw, "period", s->period);
+	spaa_jsonw_kv_string(jw, "stack_id", id);
+	spaa_jsonw_object_end(jw);
 	if (fwrite(jw->buf, 1, jw->len, w->spool) != jw->len ||
 	    putc('\n', w->spool) == EOF)
 		return spaa_error_set(err, SPAA_E_IO, "cannot write the sample spool: %s",
@@ -246,7 +246,7 @@ static int spool_sample(struct spaa_writer *w, const struct spaa_wsample *s,
 	return 0;
 }
 
-int spaa_writer_add(struct spaa_writer *w, const struct spaa_wsample *s,
+int spaa_writer_add_sample(struct spaa_writer *w, const struct spaa_writer_sample *s,
 		    const uint32_t *frames, uint32_t n, struct spaa_error *err)
 {
 	struct wevent *ev = &w->events[s->event];
@@ -335,9 +335,9 @@ uint32_t spaa_writer_nstacks(const struct spaa_writer *w)
 static int emit(struct spaa_writer *w, struct spaa_output *out,
 		struct spaa_error *err)
 {
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 
-	jsonw_object_end(jw);
+	spaa_jsonw_object_end(jw);
 	if (spaa_output_write(out, jw->buf, jw->len, err) ||
 	    spaa_output_write(out, "\n", 1, err))
 		return -1;
@@ -346,9 +346,9 @@ static int emit(struct spaa_writer *w, struct spaa_output *out,
 
 static void begin(struct spaa_writer *w, const char *type)
 {
-	jsonw_reset(&w->jw);
-	jsonw_object_begin(&w->jw);
-	jsonw_kv_string(&w->jw, "type", type);
+	spaa_jsonw_reset(&w->jw);
+	spaa_jsonw_object_begin(&w->jw);
+	spaa_jsonw_kv_string(&w->jw, "type", type);
 }
 
 static const char *primary(const struct wevent *ev)
@@ -362,73 +362,73 @@ static int write_header(struct spaa_writer *w, struct spaa_output *out,
 	static const char *const kinds[] = {
 		"hardware", "software", "allocation", "deallocation", "timer", "probe",
 	};
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 
 	begin(w, "header");
-	jsonw_kv_string(jw, "format", "spaa");
-	jsonw_kv_string(jw, "version", "1.0");
-	jsonw_kv_string(jw, "source_tool", w->o.source_tool);
-	jsonw_kv_string(jw, "frame_order", "leaf_to_root");
-	jsonw_kv_string(jw, "stack_id_mode", "content_addressable");
-	jsonw_key(jw, "events");
-	jsonw_array_begin(jw);
+	spaa_jsonw_kv_string(jw, "format", "spaa");
+	spaa_jsonw_kv_string(jw, "version", "1.0");
+	spaa_jsonw_kv_string(jw, "source_tool", w->o.source_tool);
+	spaa_jsonw_kv_string(jw, "frame_order", "leaf_to_root");
+	spaa_jsonw_kv_string(jw, "stack_id_mode", "content_addressable");
+	spaa_jsonw_key(jw, "events");
+	spaa_jsonw_array_begin(jw);
 	for (uint32_t i = 0; i < w->nevents; i++) {
 		const struct wevent *ev = &w->events[i];
 
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "name", S(w, ev->name));
-		jsonw_kv_string(jw, "kind", kinds[ev->kind]);
-		jsonw_key(jw, "sampling");
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "mode", !ev->any_period ? "event" :
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "name", S(w, ev->name));
+		spaa_jsonw_kv_string(jw, "kind", kinds[ev->kind]);
+		spaa_jsonw_key(jw, "sampling");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "mode", !ev->any_period ? "event" :
 				ev->same_period ? "period" : "frequency");
-		jsonw_kv_string(jw, "primary_metric", primary(ev));
+		spaa_jsonw_kv_string(jw, "primary_metric", primary(ev));
 		if (ev->any_period && ev->same_period)
-			jsonw_kv_u64(jw, "sample_period", ev->period);
-		jsonw_object_end(jw);
-		jsonw_object_end(jw);
+			spaa_jsonw_kv_u64(jw, "sample_period", ev->period);
+		spaa_jsonw_object_end(jw);
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_array_end(jw);
+	spaa_jsonw_array_end(jw);
 	if (w->has_time) {
-		jsonw_key(jw, "time_range");
-		jsonw_object_begin(jw);
-		jsonw_kv_i64(jw, "start", w->tmin);
-		jsonw_kv_i64(jw, "end", w->tmax);
-		jsonw_kv_string(jw, "unit", "nanoseconds");
-		jsonw_object_end(jw);
+		spaa_jsonw_key(jw, "time_range");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_i64(jw, "start", w->tmin);
+		spaa_jsonw_kv_i64(jw, "end", w->tmax);
+		spaa_jsonw_kv_string(jw, "unit", "nanoseconds");
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_key(jw, "source");
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "tool", w->o.source_tool);
-	jsonw_kv_string(jw, "x_converter", "spaa-convert");
-	jsonw_object_end(jw);
+	spaa_jsonw_key(jw, "source");
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "tool", w->o.source_tool);
+	spaa_jsonw_kv_string(jw, "x_converter", "spaa-convert");
+	spaa_jsonw_object_end(jw);
 	return emit(w, out, err);
 }
 
 static void weights(struct spaa_writer *w, const struct wevent *ev,
 		    const struct wctx *c)
 {
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 
-	jsonw_array_begin(jw);
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "metric", "samples");
-	jsonw_kv_u64(jw, "value", c->samples);
-	jsonw_object_end(jw);
+	spaa_jsonw_array_begin(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "metric", "samples");
+	spaa_jsonw_kv_u64(jw, "value", c->samples);
+	spaa_jsonw_object_end(jw);
 	if (ev->any_period) {
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "metric", "period");
-		jsonw_kv_u64(jw, "value", c->period);
-		jsonw_object_end(jw);
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "metric", "period");
+		spaa_jsonw_kv_u64(jw, "value", c->period);
+		spaa_jsonw_object_end(jw);
 	}
-	jsonw_array_end(jw);
+	spaa_jsonw_array_end(jw);
 }
 
 int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 			   struct spaa_error *err)
 {
 	static const char *const fkinds[] = { "user", "kernel", "unknown" };
-	struct jsonw *jw = &w->jw;
+	struct spaa_jsonw *jw = &w->jw;
 	char id[24], buf[1 << 16];
 	size_t n;
 
@@ -438,9 +438,9 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 		const struct wdso_key *d = spaa_map_key(&w->dsos, i);
 
 		begin(w, "dso");
-		jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
-		jsonw_kv_string(jw, "name", S(w, d->name));
-		jsonw_kv_bool(jw, "is_kernel", d->is_kernel);
+		spaa_jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
+		spaa_jsonw_kv_string(jw, "name", S(w, d->name));
+		spaa_jsonw_kv_bool(jw, "is_kernel", d->is_kernel);
 		if (emit(w, out, err))
 			return -1;
 	}
@@ -448,26 +448,26 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 		const struct wframe_key *k = frame_key(w, i);
 
 		begin(w, "frame");
-		jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
-		jsonw_kv_string(jw, "func", S(w, k->func));
+		spaa_jsonw_kv_u64(jw, "id", (uint64_t)i + 1);
+		spaa_jsonw_kv_string(jw, "func", S(w, k->func));
 		if (!k->func_resolved)
-			jsonw_kv_bool(jw, "func_resolved", false);
-		jsonw_kv_u64(jw, "dso", (uint64_t)k->dso + 1);
+			spaa_jsonw_kv_bool(jw, "func_resolved", false);
+		spaa_jsonw_kv_u64(jw, "dso", (uint64_t)k->dso + 1);
 		if (k->has_ip) {
 			char ip[24];
 
 			snprintf(ip, sizeof(ip), "0x%" PRIx64, k->ip);
-			jsonw_kv_string(jw, "ip", ip);
+			spaa_jsonw_kv_string(jw, "ip", ip);
 		}
 		if (k->symoff)
-			jsonw_kv_string(jw, "symoff", S(w, k->symoff));
+			spaa_jsonw_kv_string(jw, "symoff", S(w, k->symoff));
 		if (k->srcline)
-			jsonw_kv_string(jw, "srcline", S(w, k->srcline));
+			spaa_jsonw_kv_string(jw, "srcline", S(w, k->srcline));
 		if (k->inlined)
-			jsonw_kv_bool(jw, "inlined", true);
+			spaa_jsonw_kv_bool(jw, "inlined", true);
 		if (k->inline_depth >= 0)
-			jsonw_kv_i64(jw, "inline_depth", k->inline_depth);
-		jsonw_kv_string(jw, "kind", fkinds[k->kind]);
+			spaa_jsonw_kv_i64(jw, "inline_depth", k->inline_depth);
+		spaa_jsonw_kv_string(jw, "kind", fkinds[k->kind]);
 		if (emit(w, out, err))
 			return -1;
 	}
@@ -475,10 +475,10 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 		const struct wthread_key *t = spaa_map_key(&w->threads, i);
 
 		begin(w, "thread");
-		jsonw_kv_i64(jw, "pid", t->pid);
-		jsonw_kv_i64(jw, "tid", t->tid);
+		spaa_jsonw_kv_i64(jw, "pid", t->pid);
+		spaa_jsonw_kv_i64(jw, "tid", t->tid);
 		if (w->thread_comm[i])
-			jsonw_kv_string(jw, "comm", S(w, w->thread_comm[i]));
+			spaa_jsonw_kv_string(jw, "comm", S(w, w->thread_comm[i]));
 		if (emit(w, out, err))
 			return -1;
 	}
@@ -492,34 +492,34 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 		memcpy(&leaf, fr, sizeof(leaf));  /* strtab bytes may be unaligned */
 		stack_id(w, k->stack, id);
 		begin(w, "stack");
-		jsonw_kv_string(jw, "id", id);
-		jsonw_key(jw, "frames");
-		jsonw_array_begin(jw);
+		spaa_jsonw_kv_string(jw, "id", id);
+		spaa_jsonw_key(jw, "frames");
+		spaa_jsonw_array_begin(jw);
 		for (uint32_t f = 0; f < nf; f++) {
 			uint32_t x;
 
 			memcpy(&x, (const char *)fr + f * sizeof(x), sizeof(x));
-			jsonw_u64(jw, (uint64_t)x + 1);
+			spaa_jsonw_u64(jw, (uint64_t)x + 1);
 		}
-		jsonw_array_end(jw);
-		jsonw_key(jw, "context");
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "event", S(w, ev->name));
+		spaa_jsonw_array_end(jw);
+		spaa_jsonw_key(jw, "context");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "event", S(w, ev->name));
 		if (k->pid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "pid", k->pid);
+			spaa_jsonw_kv_i64(jw, "pid", k->pid);
 		if (k->tid != SPAA_NO_ID)
-			jsonw_kv_i64(jw, "tid", k->tid);
+			spaa_jsonw_kv_i64(jw, "tid", k->tid);
 		if (k->comm)
-			jsonw_kv_string(jw, "comm", S(w, k->comm));
-		jsonw_object_end(jw);
-		jsonw_key(jw, "weights");
+			spaa_jsonw_kv_string(jw, "comm", S(w, k->comm));
+		spaa_jsonw_object_end(jw);
+		spaa_jsonw_key(jw, "weights");
 		weights(w, ev, &w->ctx[i]);
-		jsonw_key(jw, "exclusive");
-		jsonw_object_begin(jw);
-		jsonw_kv_u64(jw, "frame", (uint64_t)leaf + 1);
-		jsonw_key(jw, "weights");
+		spaa_jsonw_key(jw, "exclusive");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_u64(jw, "frame", (uint64_t)leaf + 1);
+		spaa_jsonw_key(jw, "weights");
 		weights(w, ev, &w->ctx[i]);
-		jsonw_object_end(jw);
+		spaa_jsonw_object_end(jw);
 		if (emit(w, out, err))
 			return -1;
 	}
@@ -540,7 +540,7 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 			     const char *metric, struct spaa_output *out,
 			     struct spaa_error *err)
 {
-	struct folded_table t;
+	struct spaa_folded_table t;
 	uint32_t ev = 0;
 	bool period;
 	int ret = -1;
@@ -564,7 +564,7 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 	if (period && !w->events[ev].any_period)
 		return spaa_error_set(err, SPAA_E_USAGE, "event '%s' has no periods",
 				      S(w, w->events[ev].name));
-	folded_table_init(&t);
+	spaa_folded_table_init(&t);
 	for (uint32_t i = 0; i < w->ctxs.nr; i++) {
 		const struct wctx_key *k = spaa_map_key(&w->ctxs, i);
 		const char *fr = spaa_strtab_get(&w->stacks, k->stack);
@@ -572,20 +572,20 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 
 		if (k->event != ev)
 			continue;
-		folded_table_begin(&t);
+		spaa_folded_table_begin(&t);
 		for (uint32_t f = nf; f-- > 0;) {
 			uint32_t x;
 			const char *name;
 
 			memcpy(&x, fr + f * sizeof(x), sizeof(x));
 			name = S(w, frame_key(w, x)->func);
-			folded_table_push(&t, name, strlen(name));
+			spaa_folded_table_push(&t, name, strlen(name));
 		}
-		if (folded_table_add(&t, period ? w->ctx[i].period : w->ctx[i].samples, err))
+		if (spaa_folded_table_add(&t, period ? w->ctx[i].period : w->ctx[i].samples, err))
 			goto out;
 	}
-	ret = folded_table_write(&t, out, err);
+	ret = spaa_folded_table_write(&t, out, err);
 out:
-	folded_table_release(&t);
+	spaa_folded_table_release(&t);
 	return ret;
 }

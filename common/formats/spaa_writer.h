@@ -56,9 +56,9 @@ struct spaa_writer_opts {
 };
 
 /* A frame to intern; strings are copied (NULL = absent). */
-struct spaa_wframe {
+struct spaa_writer_frame {
 	const char *func;
-	uint32_t dso;                   /* from spaa_writer_dso */
+	uint32_t dso;                   /* from spaa_writer_add_dso */
 	bool has_ip;
 	uint64_t ip;
 	const char *symoff, *srcline;
@@ -67,8 +67,8 @@ struct spaa_wframe {
 	enum spaa_frame_kind kind;
 };
 
-struct spaa_wsample {
-	uint32_t event;                 /* from spaa_writer_event */
+struct spaa_writer_sample {
+	uint32_t event;                 /* from spaa_writer_add_event */
 	int64_t pid, tid, cpu;          /* SPAA_NO_ID when unknown */
 	const char *comm;               /* NULL or "" when unknown */
 	bool has_time;
@@ -80,11 +80,11 @@ struct spaa_wsample {
 
 /*
  * The stack hash above, for other writers (profile_writer): start from
- * SPAA_STACK_HASH_INIT and fold in each frame, leaf first.  ip is the
+ * SPAA_WRITER_STACK_HASH_INIT and fold in each frame, leaf first.  ip is the
  * text written in the frame record ("0x..."); NULL strings count as empty.
  */
-#define SPAA_STACK_HASH_INIT 0xcbf29ce484222325ULL
-uint64_t spaa_stack_hash_frame(uint64_t h, const char *func, const char *dso,
+#define SPAA_WRITER_STACK_HASH_INIT 0xcbf29ce484222325ULL
+uint64_t spaa_writer_stack_hash(uint64_t h, const char *func, const char *dso,
 			       const char *ip, const char *symoff,
 			       const char *srcline);
 
@@ -95,18 +95,18 @@ struct spaa_writer *spaa_writer_new(const struct spaa_writer_opts *o);
 void spaa_writer_free(struct spaa_writer *w);  /* accepts NULL */
 
 /* Interning: each returns a dense index for later calls. */
-uint32_t spaa_writer_event(struct spaa_writer *w, const char *name,
+uint32_t spaa_writer_add_event(struct spaa_writer *w, const char *name,
 			   enum spaa_event_kind kind);
-uint32_t spaa_writer_dso(struct spaa_writer *w, const char *name,
+uint32_t spaa_writer_add_dso(struct spaa_writer *w, const char *name,
 			 bool is_kernel);
-uint32_t spaa_writer_frame(struct spaa_writer *w, const struct spaa_wframe *f);
+uint32_t spaa_writer_add_frame(struct spaa_writer *w, const struct spaa_writer_frame *f);
 
 /*
  * Adds one sample whose stack is frames[0..n) (frame indices, leaf
  * first, n >= 1).  Returns 0, or -1 with err: SPAA_E_LIMIT when a sum
  * overflows 64 bits, SPAA_E_IO when the sample spool cannot be written.
  */
-int spaa_writer_add(struct spaa_writer *w, const struct spaa_wsample *s,
+int spaa_writer_add_sample(struct spaa_writer *w, const struct spaa_writer_sample *s,
 		    const uint32_t *frames, uint32_t n, struct spaa_error *err);
 
 /* Number of stack records (contexts) and unique stacks so far. */

@@ -107,7 +107,7 @@ static int meta_bad(struct spx *s, struct spaa_error *err, const char *fmt, ...)
 	return spaa_error_at(err, SPAA_E_INVALID, s->json_path, 0, "%s", msg);
 }
 
-int spx_reader_parse_value(const char *s, size_t len, int64_t *out)
+int spaa_spx_reader_parse_value(const char *s, size_t len, int64_t *out)
 {
 	size_t i = 0;
 	uint64_t v = 0;
@@ -202,9 +202,9 @@ static int slurp(struct spx *s, char **text, size_t *len, struct spaa_error *err
 		return -1;
 	}
 	while ((got = spaa_input_getline(in, &line, &l, err)) > 0) {
-		if (n + l + 1 > SPX_READER_MAX_META) {
+		if (n + l + 1 > SPAA_SPX_READER_MAX_META) {
 			spaa_error_at(err, SPAA_E_LIMIT, s->json_path, spaa_input_lineno(in),
-				      "SPX metadata is larger than %zu bytes", SPX_READER_MAX_META);
+				      "SPX metadata is larger than %zu bytes", SPAA_SPX_READER_MAX_META);
 			got = -1;
 			break;
 		}
@@ -227,19 +227,19 @@ static int slurp(struct spx *s, char **text, size_t *len, struct spaa_error *err
 }
 
 /* An optional integer member; false when absent, null or not an integer. */
-static bool meta_i64(const struct json_value *root, const char *key, int64_t *out)
+static bool meta_i64(const struct spaa_json_value *root, const char *key, int64_t *out)
 {
-	const struct json_value *v = json_get(root, key);
+	const struct spaa_json_value *v = spaa_json_get(root, key);
 
-	return v && v->type == JSON_NUMBER && !json_get_i64(v, out);
+	return v && v->type == SPAA_JSON_NUMBER && !spaa_json_get_i64(v, out);
 }
 
-static const char *meta_str(const struct json_value *root, const char *key,
+static const char *meta_str(const struct spaa_json_value *root, const char *key,
 			    size_t *len)
 {
-	const struct json_value *v = json_get(root, key);
+	const struct spaa_json_value *v = spaa_json_get(root, key);
 
-	if (!v || v->type != JSON_STRING)
+	if (!v || v->type != SPAA_JSON_STRING)
 		return NULL;
 	*len = v->len;
 	return v->str;
@@ -259,27 +259,27 @@ static int spx_event(struct spx *s, const char *name, struct spaa_event e,
 		p->events[i] = e;
 	} else if (p->events[i].primary_metric != e.primary_metric) {
 		return meta_bad(s, err, "event '%s' has primary metric '%s' in an earlier file, not '%s'",
-				name, spaa_str(p, p->events[i].primary_metric),
-				spaa_str(p, e.primary_metric));
+				name, spaa_profile_str(p, p->events[i].primary_metric),
+				spaa_profile_str(p, e.primary_metric));
 	}
 	*out = i;
 	return 0;
 }
 
-static int read_metrics(struct spx *s, const struct json_value *root,
+static int read_metrics(struct spx *s, const struct spaa_json_value *root,
 			struct spaa_error *err)
 {
 	static const char *const alloc_names[4] = { "zmab", "zmac", "zmfb", "zmfc" };
 	struct spaa_profile *p = s->p;
-	const struct json_value *em = json_get(root, "enabled_metrics");
+	const struct spaa_json_value *em = spaa_json_get(root, "enabled_metrics");
 	bool has_wt = false;
 	uint32_t j = 0;
 
-	if (!em || em->type == JSON_NULL)
+	if (!em || em->type == SPAA_JSON_NULL)
 		return meta_bad(s, err, "SPX metadata has no 'enabled_metrics': the metric columns are unknown");
-	if (em->type != JSON_ARRAY)
+	if (em->type != SPAA_JSON_ARRAY)
 		return meta_bad(s, err, "'enabled_metrics' must be an array, not %s",
-				json_type_name(em->type));
+				spaa_json_type_name(em->type));
 	if (!em->len)
 		return meta_bad(s, err, "'enabled_metrics' is empty");
 	if (em->len > 1024)
@@ -287,8 +287,8 @@ static int read_metrics(struct spx *s, const struct json_value *root,
 	s->metric = spaa_xcalloc(em->len, sizeof(*s->metric));
 	for (int i = 0; i < 4; i++)
 		s->alloc_col[i] = -1;
-	for (const struct json_value *v = em->child; v; v = v->next, j++) {
-		if (v->type != JSON_STRING || !v->len || memchr(v->str, '\0', v->len))
+	for (const struct spaa_json_value *v = em->child; v; v = v->next, j++) {
+		if (v->type != SPAA_JSON_STRING || !v->len || memchr(v->str, '\0', v->len))
 			return meta_bad(s, err, "'enabled_metrics' entry %u is not a metric name", j + 1);
 		s->metric[j] = spaa_strtab_intern(&p->strings, v->str, v->len);
 		for (uint32_t k = 0; k < j; k++)
@@ -312,10 +312,10 @@ static int read_metrics(struct spx *s, const struct json_value *root,
 static int read_meta(struct spx *s, struct spaa_error *err)
 {
 	struct spaa_profile *p = s->p;
-	struct json_parser *jp = json_parser_new();
+	struct spaa_json_parser *jp = spaa_json_parser_new();
 	char *raw = NULL, *text = NULL, comm[512];
-	const struct json_value *root;
-	struct json_error je;
+	const struct spaa_json_value *root;
+	struct spaa_json_error je;
 	size_t len, n1, n2;
 	const char *a, *b;
 	int64_t v;
@@ -324,7 +324,7 @@ static int read_meta(struct spx *s, struct spaa_error *err)
 	if (slurp(s, &raw, &len, err))
 		goto out;
 	text = escape_controls(raw, len, &len);
-	root = json_parse(jp, text, len, &je);
+	root = spaa_json_parse(jp, text, len, &je);
 	if (!root) {
 		unsigned long line = 1;
 
@@ -334,9 +334,9 @@ static int read_meta(struct spx *s, struct spaa_error *err)
 			      "SPX metadata is not JSON: %s", je.msg);
 		goto out;
 	}
-	if (root->type != JSON_OBJECT) {
+	if (root->type != SPAA_JSON_OBJECT) {
 		meta_bad(s, err, "SPX metadata must be a JSON object, not %s",
-			 json_type_name(root->type));
+			 spaa_json_type_name(root->type));
 		goto out;
 	}
 	if (read_metrics(s, root, err))
@@ -385,7 +385,7 @@ static int read_meta(struct spx *s, struct spaa_error *err)
 					 0, false);
 	ret = 0;
 out:
-	json_parser_free(jp);
+	spaa_json_parser_free(jp);
 	free(raw);
 	free(text);
 	return ret;
@@ -419,10 +419,10 @@ static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 		s->node_line[n] = s->line;
 		s->nnodes = n + 1;
 		s->pool_frames += depth;
-		if (s->pool_frames > SPX_READER_MAX_FRAMES)
+		if (s->pool_frames > SPAA_SPX_READER_MAX_FRAMES)
 			return spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, s->line,
 					     "the call paths hold more than %" PRIu64 " frames in all",
-					     SPX_READER_MAX_FRAMES);
+					     SPAA_SPX_READER_MAX_FRAMES);
 		if (!n || fn > s->max_fn) {
 			s->max_fn = fn;
 			s->max_fn_line = s->line;
@@ -456,7 +456,7 @@ static int slice(struct spx *s, struct spaa_error *err)
 		    __builtin_add_overflow(ex[m], d, &ex[m]))
 			return spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, s->line,
 					     "the sum of '%s' overflows 64 bits",
-					     spaa_str(p, s->metric[m]));
+					     spaa_profile_str(p, s->metric[m]));
 	}
 	dwt = s->cur[s->wt_col] - s->prev[s->wt_col];    /* checked above */
 	if (dwt < 0) {
@@ -526,10 +526,10 @@ static int event_line(struct spx *s, const char *line, size_t len,
 		tok = c;
 		while (c < end && !is_space(*c))
 			c++;
-		if (nv < s->nm && spx_reader_parse_value(tok, (size_t)(c - tok), &s->cur[nv]))
+		if (nv < s->nm && spaa_spx_reader_parse_value(tok, (size_t)(c - tok), &s->cur[nv]))
 			return bad(s, err, "value '%.*s' of '%s' is not a decimal number that fits in 64 bits",
 				   (int)(c - tok > 40 ? 40 : c - tok), tok,
-				   spaa_str(s->p, s->metric[nv]));
+				   spaa_profile_str(s->p, s->metric[nv]));
 		nv++;
 	}
 	if (nv != s->nm)
@@ -614,7 +614,7 @@ static int add_record(struct spx *s, uint32_t node, uint32_t event,
 		if (spaa_profile_add_total(p, event, s->wbuf[w].metric, s->wbuf[w].value))
 			return spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, 0,
 					     "the total of '%s' overflows 64 bits",
-					     spaa_str(p, s->wbuf[w].metric));
+					     spaa_profile_str(p, s->wbuf[w].metric));
 	/* the weights are exclusive already: both lists share one copy */
 	rec.weights = rec.excl = spaa_profile_add_weights(p, s->wbuf, nw);
 	i = p->nrecords++;
@@ -655,7 +655,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 	for (uint32_t m = 0; m < s->nm; m++) {
 		for (uint32_t n = 0; n < s->nnodes && !neg_metric[m]; n++) {
 			if (s->excl[(size_t)n * s->nm + m] < 0) {
-				const char *name = spaa_str(p, s->metric[m]);
+				const char *name = spaa_profile_str(p, s->metric[m]);
 				size_t l = strlen(name);
 				char *twin = spaa_xmalloc(l + 2);
 
@@ -817,7 +817,7 @@ out:
 	return ret;
 }
 
-int spx_reader_read(struct spaa_profile *p, const char *json_path,
+int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
 		    const struct spaa_load_opts *opts, uint64_t bytes_base,
 		    uint64_t bytes_total, uint64_t *bytes_read,
 		    struct spaa_error *err)

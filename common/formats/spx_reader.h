@@ -55,7 +55,7 @@
  * What real SPX writes and is accepted (corpus/spx/README.md): times in
  * ns; values relative to the first event, negative values printed like
  * "-551.9999" or "-.9999" (rounded to the nearest integer, see
- * spx_reader_parse_value); any number of metric columns in the order of
+ * spaa_spx_reader_parse_value); any number of metric columns in the order of
  * enabled_metrics; several root calls; names with spaces, UTF-8 and a
  * leading "::" (a name is the whole line); zero events and functions;
  * raw control bytes inside metadata strings (escaped before the strict
@@ -74,7 +74,7 @@
  * another function than the open one; a function index past the names
  * of [functions]; no [functions] section; a truncated or corrupt gzip
  * stream; sums overflowing 64 bits; deeper stacks than opts->max_depth;
- * more than SPX_READER_MAX_FRAMES frames over all call paths of a file
+ * more than SPAA_SPX_READER_MAX_FRAMES frames over all call paths of a file
  * (hostile input could otherwise ask for depth^2 memory).
  *
  * Memory: one trie node per distinct call path (a hash map keyed by
@@ -92,10 +92,10 @@
 #include "model/profile.h"
 
 /* Bound on frames stored for the call paths of one report (256 MiB). */
-#define SPX_READER_MAX_FRAMES ((uint64_t)64 << 20)
+#define SPAA_SPX_READER_MAX_FRAMES ((uint64_t)64 << 20)
 
 /* Bound on the size of a metadata file. */
-#define SPX_READER_MAX_META ((size_t)16 << 20)
+#define SPAA_SPX_READER_MAX_META ((size_t)16 << 20)
 
 /*
  * Reads the SPX report whose metadata is json_path (KEY.json; the events
@@ -103,7 +103,7 @@
  * it in the progress of the whole load; *bytes_read receives the bytes
  * it read from disk (both files).  Returns 0, or -1 with err set.
  */
-int spx_reader_read(struct spaa_profile *p, const char *json_path,
+int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
 		    const struct spaa_load_opts *opts, uint64_t bytes_base,
 		    uint64_t bytes_total, uint64_t *bytes_read,
 		    struct spaa_error *err);
@@ -115,6 +115,6 @@ int spx_reader_read(struct spaa_profile *p, const char *json_path,
  * integer, halves away from zero, exactly (no floating point).  Returns
  * 0, or -1 when the token is not such a number or is outside int64.
  */
-int spx_reader_parse_value(const char *s, size_t len, int64_t *out);
+int spaa_spx_reader_parse_value(const char *s, size_t len, int64_t *out);
 
 #endif

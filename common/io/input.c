@@ -44,7 +44,7 @@
 struct source {
 	const char *name;       /* weak: the input's */
 	int fd;
-	enum spaa_compression comp;
+	enum spaa_input_comp comp;
 	uint64_t bytes_read;
 
 	/*
@@ -389,11 +389,11 @@ static ssize_t source_fill(struct source *src, char *out, size_t space,
 			   struct spaa_error *err)
 {
 	switch (src->comp) {
-	case SPAA_COMP_GZIP:
+	case SPAA_INPUT_COMP_GZIP:
 		return fill_gzip(src, out, space, err);
-	case SPAA_COMP_ZSTD:
+	case SPAA_INPUT_COMP_ZSTD:
 		return fill_zstd(src, out, space, err);
-	case SPAA_COMP_NONE:
+	case SPAA_INPUT_COMP_NONE:
 	default:
 		return fill_plain(src, out, space, err);
 	}
@@ -789,9 +789,9 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	if (in->len >= 4 && (!memcmp(b, zstd_magic, 4) ||
 			     ((b[0] & 0xf0) == 0x50 && b[1] == 0x2a &&
 			      b[2] == 0x4d && b[3] == 0x18)))
-		in->src.comp = SPAA_COMP_ZSTD;
+		in->src.comp = SPAA_INPUT_COMP_ZSTD;
 	else if (in->len >= 2 && b[0] == 0x1f && b[1] == 0x8b)
-		in->src.comp = SPAA_COMP_GZIP;
+		in->src.comp = SPAA_INPUT_COMP_GZIP;
 	else
 		return 0;
 
@@ -802,7 +802,7 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	in->buf = spaa_xmalloc(in->cap + 1);
 	in->len = 0;
 
-	if (in->src.comp == SPAA_COMP_GZIP) {
+	if (in->src.comp == SPAA_INPUT_COMP_GZIP) {
 		/* 15 + 16: gzip wrapper only; we know it is gzip */
 		int ret = inflateInit2(&in->src.zs, 15 + 16);
 
@@ -996,7 +996,7 @@ const char *spaa_input_name(const struct spaa_input *in)
 	return in->name;
 }
 
-enum spaa_compression spaa_input_compression(const struct spaa_input *in)
+enum spaa_input_comp spaa_input_compression(const struct spaa_input *in)
 {
 	return in->src.comp;
 }
@@ -1086,7 +1086,7 @@ static int is_regular(const char *path, struct spaa_error *err)
 }
 
 static void pathlist_append(struct spaa_pathlist *list, char *path,
-			    enum spaa_path_kind kind)
+			    enum spaa_pathlist_kind kind)
 {
 	/* paths and kinds share alloc, so they grow together */
 	if (list->nr == list->alloc) {
@@ -1105,7 +1105,7 @@ static void pathlist_append(struct spaa_pathlist *list, char *path,
 
 struct dir_entry {
 	char *path;
-	enum spaa_path_kind kind;
+	enum spaa_pathlist_kind kind;
 };
 
 static int dir_entry_cmp(const void *a, const void *b)
@@ -1127,10 +1127,10 @@ static int classify_entry(const char *dir, const char *name,
 	int r;
 
 	if (is_spaa_name(name)) {
-		entry->kind = SPAA_PATH_SPAA;
+		entry->kind = SPAA_PATHLIST_SPAA;
 	} else if (has_suffix(name, len, ".json")) {
 		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
-		entry->kind = SPAA_PATH_SPX;
+		entry->kind = SPAA_PATHLIST_SPX;
 		sibling = path_join(dir, name, len - 5, ".txt.gz");
 		r = is_regular(sibling, err);
 		free(sibling);
@@ -1290,7 +1290,7 @@ static int starts_with_events(const char *path)
  * metadata: the SPX reader says so).  *json is then the KEY.json path
  * (owned by the caller).  Anything else is left to content: SPAA.
  */
-static enum spaa_path_kind file_kind(const char *path, char **json)
+static enum spaa_pathlist_kind file_kind(const char *path, char **json)
 {
 	char *other;
 	int r;
@@ -1300,37 +1300,37 @@ static enum spaa_path_kind file_kind(const char *path, char **json)
 		free(other);
 		if (r) {
 			*json = spaa_xstrdup(path);
-			return SPAA_PATH_SPX;
+			return SPAA_PATHLIST_SPX;
 		}
 	} else if ((other = swap_suffix(path, ".txt.gz", ".json"))) {
 		if (is_regular(other, NULL) > 0 || starts_with_events(path)) {
 			*json = other;
-			return SPAA_PATH_SPX;
+			return SPAA_PATHLIST_SPX;
 		}
 		free(other);
 	}
-	return SPAA_PATH_SPAA;
+	return SPAA_PATHLIST_SPAA;
 }
 
-int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
 	struct stat st;
 	char *json = NULL;
 
 	if (!strcmp(path, "-")) {
-		pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+		pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
 		return 0;
 	}
 	if (stat(path, &st))
 		return path_error(err, path, errno);
 	if (S_ISDIR(st.st_mode))
 		return expand_dir(path, list, err);
-	if (file_kind(path, &json) == SPAA_PATH_SPX) {
-		pathlist_append(list, json, SPAA_PATH_SPX);
+	if (file_kind(path, &json) == SPAA_PATHLIST_SPX) {
+		pathlist_append(list, json, SPAA_PATHLIST_SPX);
 		return 0;
 	}
-	pathlist_append(list, spaa_xstrdup(path), SPAA_PATH_SPAA);
+	pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
 	return 0;
 }
 
@@ -1344,7 +1344,7 @@ uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
 
 		char *events;
 
-		if (list->kinds[i] == SPAA_PATH_SPX &&
+		if (list->kinds[i] == SPAA_PATHLIST_SPX &&
 		    (events = swap_suffix(list->paths[i], ".json", ".txt.gz"))) {
 			/* an SPX report is read from both of its files */
 			if (!stat(events, &st) && S_ISREG(st.st_mode) &&

@@ -26,10 +26,10 @@
 /* Default bound on one line, in bytes (spaa_input_opts.max_line). */
 #define SPAA_INPUT_MAX_LINE_DEFAULT (64u << 20)
 
-enum spaa_compression {
-	SPAA_COMP_NONE,
-	SPAA_COMP_GZIP,
-	SPAA_COMP_ZSTD,
+enum spaa_input_comp {
+	SPAA_INPUT_COMP_NONE,
+	SPAA_INPUT_COMP_GZIP,
+	SPAA_INPUT_COMP_ZSTD,
 };
 
 struct spaa_input_opts {
@@ -127,7 +127,7 @@ unsigned long spaa_input_lineno(const struct spaa_input *in);
 /* The path as given ("-" for stdin); weak. */
 const char *spaa_input_name(const struct spaa_input *in);
 
-enum spaa_compression spaa_input_compression(const struct spaa_input *in);
+enum spaa_input_comp spaa_input_compression(const struct spaa_input *in);
 
 /*
  * Bytes consumed from the underlying file so far (compressed bytes for
@@ -141,31 +141,31 @@ uint64_t spaa_input_size(const struct spaa_input *in);
 void spaa_input_close(struct spaa_input *in);
 
 /* Name -> kind of profile, by extension, for directory listings. */
-enum spaa_path_kind {
-	SPAA_PATH_SPAA,         /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst] */
-	SPAA_PATH_SPX,          /* SPX metadata *.json with a sibling *.txt.gz */
-	SPAA_PATH_OTHER,
+enum spaa_pathlist_kind {
+	SPAA_PATHLIST_SPAA,         /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst] */
+	SPAA_PATHLIST_SPX,          /* SPX metadata *.json with a sibling *.txt.gz */
+	SPAA_PATHLIST_OTHER,
 };
 
 struct spaa_pathlist {
 	char **paths;           /* owned, each owned */
-	enum spaa_path_kind *kinds;
+	enum spaa_pathlist_kind *kinds;
 	size_t nr, alloc;
 };
 
 /*
  * Expands path into the profiles it names, appending to list.  A file (or
- * "-") is appended as is with kind SPAA_PATH_SPAA, so content decides,
+ * "-") is appended as is with kind SPAA_PATHLIST_SPAA, so content decides,
  * except an SPX report named by either of its files: KEY.json when
  * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
  * when KEY.json exists beside it or its text starts with "[events]";
- * either is appended as KEY.json with kind SPAA_PATH_SPX.  A directory
+ * either is appended as KEY.json with kind SPAA_PATHLIST_SPX.  A directory
  * contributes its SPAA files and SPX reports (not recursive), sorted by
  * name so runs are deterministic; a directory
  * with none is an error (SPAA_E_NO_PROFILE).  Errors: SPAA_E_NOT_FOUND,
  * SPAA_E_IO, SPAA_E_NO_PROFILE.
  */
-int spaa_input_expand(const char *path, struct spaa_pathlist *list,
+int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err);
 
 /* Total size in bytes of the files in list (0 for stdin). */

@@ -2,10 +2,10 @@
  * json - strict NDJSON-line parser; see json.h for the contract.
  *
  * The parser is iterative: open containers live on a fixed stack of
- * JSON_MAX_DEPTH frames inside struct json_parser, so hostile nesting
+ * SPAA_JSON_MAX_DEPTH frames inside struct spaa_json_parser, so hostile nesting
  * costs one error message, never the C stack.  Every value and every
  * unescaped string comes from an arena of chunks that is rewound, not
- * freed, by each json_parse, so a warmed-up parser never calls malloc.
+ * freed, by each spaa_json_parse, so a warmed-up parser never calls malloc.
  *
  * Error offsets point at the byte that made the text invalid: the bad
  * character, the first byte of a bad UTF-8 sequence, the backslash of a
@@ -30,11 +30,11 @@
  * values) fits in the first chunk many times over; longer lines add
  * chunks that double in size.
  */
-#define JSON_CHUNK_MIN ((size_t)32 * 1024)
-#define JSON_ALIGN ((size_t)8)
+#define SPAA_JSON_CHUNK_MIN ((size_t)32 * 1024)
+#define SPAA_JSON_ALIGN ((size_t)8)
 
-/* json_get_double copies the number to terminate it; longer is refused. */
-#define JSON_DOUBLE_MAX_TEXT 512
+/* spaa_json_get_double copies the number to terminate it; longer is refused. */
+#define SPAA_JSON_DOUBLE_MAX_TEXT 512
 
 struct json_chunk {
 	struct json_chunk *next;
@@ -42,26 +42,26 @@ struct json_chunk {
 	unsigned char data[];
 };
 
-_Static_assert(offsetof(struct json_chunk, data) % JSON_ALIGN == 0,
-	       "chunk data must be aligned for struct json_value");
+_Static_assert(offsetof(struct json_chunk, data) % SPAA_JSON_ALIGN == 0,
+	       "chunk data must be aligned for struct spaa_json_value");
 
 struct json_frame {
-	struct json_value *v;           /* the open array or object */
-	struct json_value **link;       /* where its next element goes */
+	struct spaa_json_value *v;           /* the open array or object */
+	struct spaa_json_value **link;       /* where its next element goes */
 };
 
-struct json_parser {
+struct spaa_json_parser {
 	unsigned char *ptr, *lim;       /* free space in cur */
 	struct json_chunk *head, *cur;
-	struct json_frame stack[JSON_MAX_DEPTH];
+	struct json_frame stack[SPAA_JSON_MAX_DEPTH];
 };
 
-struct json_parser *json_parser_new(void)
+struct spaa_json_parser *spaa_json_parser_new(void)
 {
-	return spaa_xcalloc(1, sizeof(struct json_parser));
+	return spaa_xcalloc(1, sizeof(struct spaa_json_parser));
 }
 
-void json_parser_free(struct json_parser *p)
+void spaa_json_parser_free(struct spaa_json_parser *p)
 {
 	struct json_chunk *c, *next;
 
@@ -74,7 +74,7 @@ void json_parser_free(struct json_parser *p)
 	free(p);
 }
 
-static void arena_reset(struct json_parser *p)
+static void arena_reset(struct spaa_json_parser *p)
 {
 	p->cur = p->head;
 	if (p->cur) {
@@ -91,13 +91,13 @@ static void arena_reset(struct json_parser *p)
  * so far) is kept for later lines and a bigger one is put in front of it,
  * so the list only grows and reaches a fixed point at the largest line.
  */
-static __attribute__((noinline)) void *arena_grow(struct json_parser *p,
+static __attribute__((noinline)) void *arena_grow(struct spaa_json_parser *p,
 						  size_t n)
 {
 	struct json_chunk *c = p->cur ? p->cur->next : p->head;
 
 	if (!c || c->size < n) {
-		size_t size = p->cur ? p->cur->size * 2 : JSON_CHUNK_MIN;
+		size_t size = p->cur ? p->cur->size * 2 : SPAA_JSON_CHUNK_MIN;
 
 		if (size < n)
 			size = n;
@@ -117,12 +117,12 @@ static __attribute__((noinline)) void *arena_grow(struct json_parser *p,
 	return c->data;
 }
 
-/* Keeps p->ptr aligned for struct json_value by rounding every request. */
-static inline void *arena_alloc(struct json_parser *p, size_t n)
+/* Keeps p->ptr aligned for struct spaa_json_value by rounding every request. */
+static inline void *arena_alloc(struct spaa_json_parser *p, size_t n)
 {
 	void *r;
 
-	n = (n + JSON_ALIGN - 1) & ~(JSON_ALIGN - 1);
+	n = (n + SPAA_JSON_ALIGN - 1) & ~(SPAA_JSON_ALIGN - 1);
 	if ((size_t)(p->lim - p->ptr) < n)
 		return arena_grow(p, n);
 	r = p->ptr;
@@ -131,7 +131,7 @@ static inline void *arena_alloc(struct json_parser *p, size_t n)
 }
 
 static __attribute__((cold, format(printf, 3, 4)))
-const struct json_value *json_fail(struct json_error *e, size_t offset,
+const struct spaa_json_value *json_fail(struct spaa_json_error *e, size_t offset,
 				   const char *fmt, ...)
 {
 	va_list ap;
@@ -146,7 +146,7 @@ const struct json_value *json_fail(struct json_error *e, size_t offset,
 }
 
 static __attribute__((cold))
-const struct json_value *fail_unexpected(struct json_error *e, size_t offset,
+const struct spaa_json_value *fail_unexpected(struct spaa_json_error *e, size_t offset,
 					 unsigned char c)
 {
 	if (c >= ' ' && c < 0x7f)
@@ -320,9 +320,9 @@ static size_t unescape(unsigned char *d, const unsigned char *s,
  * One pass finds the end and validates everything (so error offsets come
  * in text order); a second pass copies, by memcpy when nothing is escaped.
  */
-static int parse_string(struct json_parser *p, const unsigned char *text,
+static int parse_string(struct spaa_json_parser *p, const unsigned char *text,
 			const unsigned char **sp, const unsigned char *end,
-			const char **out, size_t *out_len, struct json_error *e)
+			const char **out, size_t *out_len, struct spaa_json_error *e)
 {
 	const unsigned char *q = *sp, *body = q + 1, *r = body;
 	int escaped = 0;
@@ -478,13 +478,13 @@ static inline const unsigned char *scan_number(const unsigned char *s,
 	return s;
 }
 
-const struct json_value *json_parse(struct json_parser *p, const char *text,
-				    size_t len, struct json_error *e)
+const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const char *text,
+				    size_t len, struct spaa_json_error *e)
 {
 	const unsigned char *const t0 = (const unsigned char *)text;
 	const unsigned char *s, *end, *x;
 	struct json_frame *top = NULL;
-	struct json_value *root = NULL, *v, **link = &root;
+	struct spaa_json_value *root = NULL, *v, **link = &root;
 	const char *key = NULL;
 	size_t key_len = 0;
 	int depth = 0;
@@ -514,27 +514,27 @@ value:
 	switch (*s) {
 	case '{':
 	case '[':
-		if (depth == JSON_MAX_DEPTH)
+		if (depth == SPAA_JSON_MAX_DEPTH)
 			return json_fail(e, (size_t)(s - t0),
 					 "nesting deeper than %d",
-					 JSON_MAX_DEPTH);
-		v->type = *s == '{' ? JSON_OBJECT : JSON_ARRAY;
+					 SPAA_JSON_MAX_DEPTH);
+		v->type = *s == '{' ? SPAA_JSON_OBJECT : SPAA_JSON_ARRAY;
 		top = &p->stack[depth++];
 		top->v = v;
 		top->link = &v->child;
 		s = skip_ws(s + 1, end);
 		if (s == end)
 			goto eof;
-		if (*s == (v->type == JSON_OBJECT ? '}' : ']')) {
+		if (*s == (v->type == SPAA_JSON_OBJECT ? '}' : ']')) {
 			s++;
 			goto close;
 		}
-		if (v->type == JSON_OBJECT)
+		if (v->type == SPAA_JSON_OBJECT)
 			goto member;
 		link = top->link;
 		goto value;
 	case '"':
-		v->type = JSON_STRING;
+		v->type = SPAA_JSON_STRING;
 		if (parse_string(p, t0, &s, end, &v->str, &v->len, e))
 			return NULL;
 		goto after;
@@ -543,23 +543,23 @@ value:
 		x = scan_number(s, end);
 		if (!x)
 			return json_fail(e, (size_t)(s - t0), "invalid number");
-		v->type = JSON_NUMBER;
+		v->type = SPAA_JSON_NUMBER;
 		v->str = (const char *)s;
 		v->len = (size_t)(x - s);
 		s = x;
 		goto after;
 	case 't':
-		v->type = JSON_TRUE;
+		v->type = SPAA_JSON_TRUE;
 		lit = "true";
 		lit_len = 4;
 		break;
 	case 'f':
-		v->type = JSON_FALSE;
+		v->type = SPAA_JSON_FALSE;
 		lit = "false";
 		lit_len = 5;
 		break;
 	case 'n':
-		v->type = JSON_NULL;
+		v->type = SPAA_JSON_NULL;
 		lit = "null";
 		lit_len = 4;
 		break;
@@ -615,12 +615,12 @@ after:
 		s = skip_ws(s + 1, end);
 		if (s == end)
 			goto eof;
-		if (top->v->type == JSON_OBJECT)
+		if (top->v->type == SPAA_JSON_OBJECT)
 			goto member;
 		link = top->link;
 		goto value;
 	}
-	if (*s == (top->v->type == JSON_OBJECT ? '}' : ']')) {
+	if (*s == (top->v->type == SPAA_JSON_OBJECT ? '}' : ']')) {
 		s++;
 		goto close;
 	}
@@ -630,12 +630,12 @@ eof:
 	return json_fail(e, len, "unexpected end of input");
 }
 
-const struct json_value *json_get(const struct json_value *obj, const char *key)
+const struct spaa_json_value *spaa_json_get(const struct spaa_json_value *obj, const char *key)
 {
-	const struct json_value *m;
+	const struct spaa_json_value *m;
 	size_t n;
 
-	if (!obj || obj->type != JSON_OBJECT)
+	if (!obj || obj->type != SPAA_JSON_OBJECT)
 		return NULL;
 	n = strlen(key);
 	for (m = obj->child; m; m = m->next) {
@@ -645,21 +645,21 @@ const struct json_value *json_get(const struct json_value *obj, const char *key)
 	return NULL;
 }
 
-const char *json_type_name(enum json_type t)
+const char *spaa_json_type_name(enum spaa_json_type t)
 {
 	switch (t) {
-	case JSON_NULL:
+	case SPAA_JSON_NULL:
 		return "null";
-	case JSON_FALSE:
-	case JSON_TRUE:
+	case SPAA_JSON_FALSE:
+	case SPAA_JSON_TRUE:
 		return "boolean";
-	case JSON_NUMBER:
+	case SPAA_JSON_NUMBER:
 		return "number";
-	case JSON_STRING:
+	case SPAA_JSON_STRING:
 		return "string";
-	case JSON_ARRAY:
+	case SPAA_JSON_ARRAY:
 		return "array";
-	case JSON_OBJECT:
+	case SPAA_JSON_OBJECT:
 		return "object";
 	}
 	return "unknown";
@@ -667,15 +667,15 @@ const char *json_type_name(enum json_type t)
 
 /*
  * Splits an integer literal into sign and magnitude.  "-0" is accepted as
- * 0 by both json_get_u64 and json_get_i64: it is a valid JSON integer and
+ * 0 by both spaa_json_get_u64 and spaa_json_get_i64: it is a valid JSON integer and
  * its value, zero, is representable in both types.
  */
-static int integer_literal(const struct json_value *v, int *neg, uint64_t *mag)
+static int integer_literal(const struct spaa_json_value *v, int *neg, uint64_t *mag)
 {
 	const char *s, *end;
 	uint64_t m = 0;
 
-	if (!v || v->type != JSON_NUMBER || !v->len)
+	if (!v || v->type != SPAA_JSON_NUMBER || !v->len)
 		return -1;
 	s = v->str;
 	end = s + v->len;
@@ -694,7 +694,7 @@ static int integer_literal(const struct json_value *v, int *neg, uint64_t *mag)
 	return 0;
 }
 
-int json_get_u64(const struct json_value *v, uint64_t *out)
+int spaa_json_get_u64(const struct spaa_json_value *v, uint64_t *out)
 {
 	uint64_t m;
 	int neg;
@@ -705,7 +705,7 @@ int json_get_u64(const struct json_value *v, uint64_t *out)
 	return 0;
 }
 
-int json_get_i64(const struct json_value *v, int64_t *out)
+int spaa_json_get_i64(const struct spaa_json_value *v, int64_t *out)
 {
 	uint64_t m;
 	int neg;
@@ -718,16 +718,16 @@ int json_get_i64(const struct json_value *v, int64_t *out)
 	return 0;
 }
 
-int json_get_double(const struct json_value *v, double *out)
+int spaa_json_get_double(const struct spaa_json_value *v, double *out)
 {
-	char buf[JSON_DOUBLE_MAX_TEXT + 1];
+	char buf[SPAA_JSON_DOUBLE_MAX_TEXT + 1];
 	locale_t c_loc, old;
 	char *endp;
 	double d;
 	size_t i;
 
-	if (!v || v->type != JSON_NUMBER || !v->len ||
-	    v->len > JSON_DOUBLE_MAX_TEXT)
+	if (!v || v->type != SPAA_JSON_NUMBER || !v->len ||
+	    v->len > SPAA_JSON_DOUBLE_MAX_TEXT)
 		return -1;
 	/*
 	 * Parser output is always a JSON number; the check keeps strtod's
@@ -769,14 +769,14 @@ int json_get_double(const struct json_value *v, double *out)
  * means at least 10^19 > INT64_MAX; P < 0 means below 0.1, i.e. 0.  With
  * P <= 19 the digits fit a uint64_t without overflow checks.
  */
-int json_get_scaled(const struct json_value *v, int exp10, int64_t *out)
+int spaa_json_get_scaled(const struct spaa_json_value *v, int exp10, int64_t *out)
 {
 	const char *s, *end, *m, *mend, *dot = NULL, *first = NULL, *d;
 	int64_t exp = 0, pos, k;
 	uint64_t r = 0;
 	int neg;
 
-	if (!v || v->type != JSON_NUMBER || !v->len || exp10 < 0 || exp10 > 18)
+	if (!v || v->type != SPAA_JSON_NUMBER || !v->len || exp10 < 0 || exp10 > 18)
 		return -1;
 	s = v->str;
 	end = s + v->len;
@@ -852,7 +852,7 @@ int json_get_scaled(const struct json_value *v, int exp10, int64_t *out)
 	return 0;
 }
 
-int json_utf8_valid(const char *str, size_t len)
+int spaa_json_utf8_valid(const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
 	size_t n;

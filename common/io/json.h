@@ -10,8 +10,8 @@
  * Strictness: RFC 8259 JSON only (no comments, no trailing commas, no NaN,
  * no leading zeros, no raw control bytes in strings); the text must be
  * valid UTF-8 (overlong forms, surrogates and code points past U+10FFFF
- * are rejected); nesting deeper than JSON_MAX_DEPTH is an error; only
- * whitespace may follow the value.  Duplicate keys are kept; json_get
+ * are rejected); nesting deeper than SPAA_JSON_MAX_DEPTH is an error; only
+ * whitespace may follow the value.  Duplicate keys are kept; spaa_json_get
  * returns the first one.
  */
 #ifndef SPAA_JSON_H
@@ -20,77 +20,77 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JSON_MAX_DEPTH 64
+#define SPAA_JSON_MAX_DEPTH 64
 
-enum json_type {
-	JSON_NULL,
-	JSON_FALSE,
-	JSON_TRUE,
-	JSON_NUMBER,
-	JSON_STRING,
-	JSON_ARRAY,
-	JSON_OBJECT,
+enum spaa_json_type {
+	SPAA_JSON_NULL,
+	SPAA_JSON_FALSE,
+	SPAA_JSON_TRUE,
+	SPAA_JSON_NUMBER,
+	SPAA_JSON_STRING,
+	SPAA_JSON_ARRAY,
+	SPAA_JSON_OBJECT,
 };
 
-struct json_value {
-	enum json_type type;
+struct spaa_json_value {
+	enum spaa_json_type type;
 	/*
-	 * JSON_STRING: the unescaped bytes, NUL-terminated (the string may
-	 * also contain "\u0000", so use len).  JSON_NUMBER: the raw text as
+	 * SPAA_JSON_STRING: the unescaped bytes, NUL-terminated (the string may
+	 * also contain "\u0000", so use len).  SPAA_JSON_NUMBER: the raw text as
 	 * written, NOT NUL-terminated.  Others: NULL.  Weak: owned by the
-	 * parser, valid until its next json_parse or json_parser_free.
+	 * parser, valid until its next spaa_json_parse or spaa_json_parser_free.
 	 */
 	const char *str;
 	size_t len;             /* bytes of str; element count for containers */
 	const char *key;        /* member name inside an object (NUL-terminated), else NULL */
 	size_t key_len;
-	struct json_value *child;  /* first element/member of a container */
-	struct json_value *next;   /* next sibling */
+	struct spaa_json_value *child;  /* first element/member of a container */
+	struct spaa_json_value *next;   /* next sibling */
 };
 
-struct json_error {
+struct spaa_json_error {
 	size_t offset;          /* byte offset of the problem in the text */
 	char msg[128];          /* e.g. "unterminated string", "invalid UTF-8" */
 };
 
-struct json_parser;
+struct spaa_json_parser;
 
-/* Returns a new parser; free with json_parser_free (accepts NULL). */
-struct json_parser *json_parser_new(void);
-void json_parser_free(struct json_parser *p);
+/* Returns a new parser; free with spaa_json_parser_free (accepts NULL). */
+struct spaa_json_parser *spaa_json_parser_new(void);
+void spaa_json_parser_free(struct spaa_json_parser *p);
 
 /*
  * Parses text[0..len) (text need not be NUL-terminated).  Returns the root
  * value (weak: owned by p, valid until the next call) or NULL with *e set.
  * Reuses p's arena, so memory stays at the size of the largest line.
  */
-const struct json_value *json_parse(struct json_parser *p, const char *text,
-				    size_t len, struct json_error *e);
+const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const char *text,
+				    size_t len, struct spaa_json_error *e);
 
 /* First member named key of an object, or NULL (also NULL if v is not an object). */
-const struct json_value *json_get(const struct json_value *obj, const char *key);
+const struct spaa_json_value *spaa_json_get(const struct spaa_json_value *obj, const char *key);
 
 /* Type name for messages: "null", "boolean", "number", "string", "array", "object". */
-const char *json_type_name(enum json_type t);
+const char *spaa_json_type_name(enum spaa_json_type t);
 
 /*
  * Exact number conversions.  Each returns 0 on success and -1 when v is
  * not a number or the value does not fit, with no partial result:
  *
- * json_get_u64: an integer literal in [0, 2^64).  "1.0", "1e3", "-1" fail.
- * json_get_i64: an integer literal in [-2^63, 2^63).
- * json_get_double: any number; fails if it overflows to infinity (1e400).
- * json_get_scaled: the value times 10^exp10 (0 <= exp10 <= 18), rounded
+ * spaa_json_get_u64: an integer literal in [0, 2^64).  "1.0", "1e3", "-1" fail.
+ * spaa_json_get_i64: an integer literal in [-2^63, 2^63).
+ * spaa_json_get_double: any number; fails if it overflows to infinity (1e400).
+ * spaa_json_get_scaled: the value times 10^exp10 (0 <= exp10 <= 18), rounded
  *   half away from zero to an int64, computed exactly from the decimal
  *   text (so 1700000000.123456789 s with exp10 = 9 is 1700000000123456789
  *   ns exactly); fails when the result is outside int64.
  */
-int json_get_u64(const struct json_value *v, uint64_t *out);
-int json_get_i64(const struct json_value *v, int64_t *out);
-int json_get_double(const struct json_value *v, double *out);
-int json_get_scaled(const struct json_value *v, int exp10, int64_t *out);
+int spaa_json_get_u64(const struct spaa_json_value *v, uint64_t *out);
+int spaa_json_get_i64(const struct spaa_json_value *v, int64_t *out);
+int spaa_json_get_double(const struct spaa_json_value *v, double *out);
+int spaa_json_get_scaled(const struct spaa_json_value *v, int exp10, int64_t *out);
 
 /* Returns 0 if s[0..len) is valid UTF-8 (same rules as the parser), else -1. */
-int json_utf8_valid(const char *s, size_t len);
+int spaa_json_utf8_valid(const char *s, size_t len);
 
 #endif

@@ -28,55 +28,55 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define JSONW_MAX_DEPTH 32
+#define SPAA_JSONW_MAX_DEPTH 32
 
 /*
  * A writer holds one JSON text: a single top-level value (asserted).
- * Set ascii_only after jsonw_init.
+ * Set ascii_only after spaa_jsonw_init.
  */
-struct jsonw {
+struct spaa_jsonw {
 	char *buf;              /* owned, NUL-terminated; "" after init */
 	size_t len, alloc;
 	bool ascii_only;
 	int depth;
-	bool first[JSONW_MAX_DEPTH];    /* no element written yet at this level */
-	bool in_object[JSONW_MAX_DEPTH];
+	bool first[SPAA_JSONW_MAX_DEPTH];    /* no element written yet at this level */
+	bool in_object[SPAA_JSONW_MAX_DEPTH];
 	bool want_value;        /* a key was written, its value comes next */
 };
 
-void jsonw_init(struct jsonw *jw);
+void spaa_jsonw_init(struct spaa_jsonw *jw);
 /*
  * Empties the text written so far but keeps the nesting state, so a
  * caller that has written the text out can go on with the same document.
  */
-void jsonw_clear_text(struct jsonw *jw);
+void spaa_jsonw_clear_text(struct spaa_jsonw *jw);
 /* Frees the buffer and reinitializes (ascii_only too). */
-void jsonw_release(struct jsonw *jw);
+void spaa_jsonw_release(struct spaa_jsonw *jw);
 /* Empties the buffer for reuse, keeping its memory and ascii_only. */
-void jsonw_reset(struct jsonw *jw);
+void spaa_jsonw_reset(struct spaa_jsonw *jw);
 
-void jsonw_object_begin(struct jsonw *jw);
-void jsonw_object_end(struct jsonw *jw);
-void jsonw_array_begin(struct jsonw *jw);
-void jsonw_array_end(struct jsonw *jw);
+void spaa_jsonw_object_begin(struct spaa_jsonw *jw);
+void spaa_jsonw_object_end(struct spaa_jsonw *jw);
+void spaa_jsonw_array_begin(struct spaa_jsonw *jw);
+void spaa_jsonw_array_end(struct spaa_jsonw *jw);
 
 /* Inside an object: the next member's name; a value call must follow. */
-void jsonw_key(struct jsonw *jw, const char *key);
+void spaa_jsonw_key(struct spaa_jsonw *jw, const char *key);
 
-void jsonw_string(struct jsonw *jw, const char *s);
-void jsonw_string_len(struct jsonw *jw, const char *s, size_t len);
-void jsonw_i64(struct jsonw *jw, int64_t v);
-void jsonw_u64(struct jsonw *jw, uint64_t v);
+void spaa_jsonw_string(struct spaa_jsonw *jw, const char *s);
+void spaa_jsonw_string_len(struct spaa_jsonw *jw, const char *s, size_t len);
+void spaa_jsonw_i64(struct spaa_jsonw *jw, int64_t v);
+void spaa_jsonw_u64(struct spaa_jsonw *jw, uint64_t v);
 /* %.*g with precision significant digits (1..17); NaN/inf become null. */
-void jsonw_double(struct jsonw *jw, int precision, double v);
-void jsonw_bool(struct jsonw *jw, bool v);
-void jsonw_null(struct jsonw *jw);
+void spaa_jsonw_double(struct spaa_jsonw *jw, int precision, double v);
+void spaa_jsonw_bool(struct spaa_jsonw *jw, bool v);
+void spaa_jsonw_null(struct spaa_jsonw *jw);
 
 /* Shorthands for a key followed by a value. */
-void jsonw_kv_string(struct jsonw *jw, const char *key, const char *s);
-void jsonw_kv_i64(struct jsonw *jw, const char *key, int64_t v);
-void jsonw_kv_u64(struct jsonw *jw, const char *key, uint64_t v);
-void jsonw_kv_double(struct jsonw *jw, const char *key, int precision, double v);
-void jsonw_kv_bool(struct jsonw *jw, const char *key, bool v);
+void spaa_jsonw_kv_string(struct spaa_jsonw *jw, const char *key, const char *s);
+void spaa_jsonw_kv_i64(struct spaa_jsonw *jw, const char *key, int64_t v);
+void spaa_jsonw_kv_u64(struct spaa_jsonw *jw, const char *key, uint64_t v);
+void spaa_jsonw_kv_double(struct spaa_jsonw *jw, const char *key, int precision, double v);
+void spaa_jsonw_kv_bool(struct spaa_jsonw *jw, const char *key, bool v);
 
 #endif

@@ -20,7 +20,7 @@ struct spaa_output {
 	FILE *fp;               /* owned unless stdout */
 	char *path;             /* owned; final name, NULL for stdout */
 	char *tmp;              /* owned; temporary name, NULL for stdout */
-	enum spaa_compression comp;
+	enum spaa_input_comp comp;
 	z_stream zs;
 	bool zs_live;
 	ZSTD_CCtx *zc;
@@ -43,19 +43,19 @@ static int put(struct spaa_output *o, const void *buf, size_t len,
 	return 0;
 }
 
-int spaa_compression_parse(const char *name)
+int spaa_output_comp_parse(const char *name)
 {
 	if (!strcmp(name, "none"))
-		return SPAA_COMP_NONE;
+		return SPAA_INPUT_COMP_NONE;
 	if (!strcmp(name, "gzip") || !strcmp(name, "gz"))
-		return SPAA_COMP_GZIP;
+		return SPAA_INPUT_COMP_GZIP;
 	if (!strcmp(name, "zstd") || !strcmp(name, "zst"))
-		return SPAA_COMP_ZSTD;
+		return SPAA_INPUT_COMP_ZSTD;
 	return -1;
 }
 
 int spaa_output_open(struct spaa_output **out, const char *path,
-		     enum spaa_compression comp, int level,
+		     enum spaa_input_comp comp, int level,
 		     struct spaa_error *err)
 {
 	struct spaa_output *o = spaa_xcalloc(1, sizeof(*o));
@@ -95,9 +95,9 @@ int spaa_output_open(struct spaa_output **out, const char *path,
 			goto fail;
 		}
 	}
-	if (comp != SPAA_COMP_NONE)
+	if (comp != SPAA_INPUT_COMP_NONE)
 		o->cbuf = spaa_xmalloc(OUT_BUF);
-	if (comp == SPAA_COMP_GZIP) {
+	if (comp == SPAA_INPUT_COMP_GZIP) {
 		/* 15 + 16: gzip framing, which input.c recognises by magic */
 		if (deflateInit2(&o->zs, level ? level : Z_DEFAULT_COMPRESSION,
 				 Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
@@ -105,7 +105,7 @@ int spaa_output_open(struct spaa_output **out, const char *path,
 			goto fail;
 		}
 		o->zs_live = true;
-	} else if (comp == SPAA_COMP_ZSTD) {
+	} else if (comp == SPAA_INPUT_COMP_ZSTD) {
 		o->zc = ZSTD_createCCtx();
 		if (!o->zc || ZSTD_isError(ZSTD_CCtx_setParameter(o->zc, ZSTD_c_compressionLevel,
 								   level ? level : 3))) {
@@ -124,7 +124,7 @@ fail:
 static int out_compress(struct spaa_output *o, const void *buf, size_t len,
 		    bool finish, struct spaa_error *err)
 {
-	if (o->comp == SPAA_COMP_GZIP) {
+	if (o->comp == SPAA_INPUT_COMP_GZIP) {
 		int ret;
 
 		o->zs.next_in = (Bytef *)(uintptr_t)buf;
@@ -163,13 +163,13 @@ int spaa_output_write(struct spaa_output *o, const void *buf, size_t len,
 		      struct spaa_error *err)
 {
 	/* zlib counts in uInt: feed huge buffers in slices */
-	while (o->comp == SPAA_COMP_GZIP && len > (1u << 30)) {
+	while (o->comp == SPAA_INPUT_COMP_GZIP && len > (1u << 30)) {
 		if (out_compress(o, buf, 1u << 30, false, err))
 			return -1;
 		buf = (const char *)buf + (1u << 30);
 		len -= 1u << 30;
 	}
-	if (o->comp == SPAA_COMP_NONE)
+	if (o->comp == SPAA_INPUT_COMP_NONE)
 		return put(o, buf, len, err);
 	return out_compress(o, buf, len, false, err);
 }
@@ -198,7 +198,7 @@ int spaa_output_close(struct spaa_output *o, struct spaa_error *err)
 {
 	int ret = 0;
 
-	if (o->comp != SPAA_COMP_NONE && out_compress(o, "", 0, true, err))
+	if (o->comp != SPAA_INPUT_COMP_NONE && out_compress(o, "", 0, true, err))
 		ret = -1;
 	if (!ret && fflush(o->fp))
 		ret = io_error(o, err);

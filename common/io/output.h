@@ -26,7 +26,7 @@ struct spaa_output;
  * SPAA_E_IO (cannot create the file), SPAA_E_INTERNAL (compressor set-up).
  */
 int spaa_output_open(struct spaa_output **out, const char *path,
-		     enum spaa_compression comp, int level,
+		     enum spaa_input_comp comp, int level,
 		     struct spaa_error *err);
 
 /* Appends len bytes.  Returns 0, or -1 with SPAA_E_IO on a write error. */
@@ -49,6 +49,6 @@ int spaa_output_close(struct spaa_output *out, struct spaa_error *err);
 void spaa_output_abort(struct spaa_output *out);
 
 /* "none", "gzip", "zstd" -> compression; -1 for anything else. */
-int spaa_compression_parse(const char *name);
+int spaa_output_comp_parse(const char *name);
 
 #endif

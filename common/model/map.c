@@ -89,7 +89,7 @@ static size_t map_probe(const struct spaa_map *m, const void *key, uint64_t h)
 uint32_t spaa_map_find(const struct spaa_map *m, const void *key)
 {
 	if (!m->slots)
-		return SPAA_MAP_NONE;
+		return SPAA_NONE;
 	return slot_index(m->slots[map_probe(m, key, hash_key(key, m->keysize))]);
 }
 
@@ -169,7 +169,7 @@ uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s,
 			  size_t len)
 {
 	if (!t->slots)
-		return SPAA_MAP_NONE;
+		return SPAA_NONE;
 	return slot_index(t->slots[strtab_probe(t, s, len, hash_key(s, len))]);
 }
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SPAA_MAP_NONE UINT32_MAX
+#define SPAA_NONE UINT32_MAX
 
 struct spaa_map {
 	size_t keysize;
@@ -36,7 +36,7 @@ struct spaa_map {
 void spaa_map_init(struct spaa_map *m, size_t keysize);
 void spaa_map_release(struct spaa_map *m);
 
-/* Index of key, or SPAA_MAP_NONE. */
+/* Index of key, or SPAA_NONE. */
 uint32_t spaa_map_find(const struct spaa_map *m, const void *key);
 
 /* Index of key, inserting it (with the next index) when absent. */

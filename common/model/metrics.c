@@ -49,9 +49,9 @@ static double time_unit_scale(const char *unit)
 	return 0;
 }
 
-void spaa_metric_semantics(const struct spaa_profile *p, uint32_t event,
+void spaa_metrics_semantics(const struct spaa_profile *p, uint32_t event,
 			   uint32_t metric, uint32_t unit,
-			   struct spaa_metric_sem *out)
+			   struct spaa_metrics_sem *out)
 {
 	static const char *const spx_time[] = { "wt", "ct", "it", NULL };
 	static const char *const sizes[] = {
@@ -63,7 +63,7 @@ void spaa_metric_semantics(const struct spaa_profile *p, uint32_t event,
 		"zil", "zuc", "zuf", "zuo", "zo", "ze", NULL,
 	};
 	const struct spaa_event *ev = &p->events[event];
-	const char *m = spaa_str(p, metric), *u = spaa_str(p, unit);
+	const char *m = spaa_profile_str(p, metric), *u = spaa_profile_str(p, unit);
 	size_t mlen = strlen(m);
 	char base[128];
 	double ns;
@@ -77,32 +77,32 @@ void spaa_metric_semantics(const struct spaa_profile *p, uint32_t event,
 	memset(out, 0, sizeof(*out));
 	out->scale = 1;
 	if ((ns = time_unit_scale(u)) > 0) {
-		out->cls = SPAA_MC_DURATION;
+		out->cls = SPAA_METRICS_DURATION;
 		out->scale = ns;
-	} else if (!strcmp(m, "period") && is_clock_event(spaa_str(p, ev->name))) {
-		out->cls = SPAA_MC_DURATION;
+	} else if (!strcmp(m, "period") && is_clock_event(spaa_profile_str(p, ev->name))) {
+		out->cls = SPAA_METRICS_DURATION;
 	} else if (!strcmp(m, "samples") && ev->mode == SPAA_MODE_FREQUENCY &&
 		   ev->frequency_hz > 0) {
-		out->cls = SPAA_MC_DURATION;
+		out->cls = SPAA_METRICS_DURATION;
 		out->scale = 1e9 / ev->frequency_hz;
 	} else if (is_one_of(m, spx_time)) {
-		out->cls = SPAA_MC_DURATION;
+		out->cls = SPAA_METRICS_DURATION;
 	} else if (!strcmp(u, "bytes") || is_one_of(m, sizes) ||
 		   ends_with(m, "_bytes")) {
-		out->cls = SPAA_MC_SIZE;
+		out->cls = SPAA_METRICS_SIZE;
 	} else if (is_one_of(m, counts) || ends_with(m, "_count")) {
-		out->cls = SPAA_MC_INT;
+		out->cls = SPAA_METRICS_INT;
 	} else if (ends_with(m, "_ns") || ends_with(m, "_us") || ends_with(m, "_ms")) {
-		out->cls = SPAA_MC_DURATION;
+		out->cls = SPAA_METRICS_DURATION;
 		out->scale = time_unit_scale(m + strlen(m) - 2);
 	} else {
-		out->cls = SPAA_MC_NUMBER;
+		out->cls = SPAA_METRICS_NUMBER;
 		snprintf(out->unit, sizeof(out->unit), "%s",
-			 !strcmp(m, "period") ? spaa_str(p, ev->name) : *u ? u : m);
+			 !strcmp(m, "period") ? spaa_profile_str(p, ev->name) : *u ? u : m);
 	}
 }
 
-uint32_t spaa_metric_unit(const struct spaa_profile *p, uint32_t event,
+uint32_t spaa_metrics_unit(const struct spaa_profile *p, uint32_t event,
 			  uint32_t metric)
 {
 	for (uint32_t i = 0; i < p->nrecords; i++) {
@@ -110,13 +110,13 @@ uint32_t spaa_metric_unit(const struct spaa_profile *p, uint32_t event,
 		uint64_t v;
 
 		if (r->event == event &&
-		    spaa_weights_get(p, r->weights, r->nweights, metric, &v))
-			return spaa_weights_unit(p, r->weights, r->nweights, metric);
+		    spaa_profile_weights_get(p, r->weights, r->nweights, metric, &v))
+			return spaa_profile_weights_unit(p, r->weights, r->nweights, metric);
 	}
 	return 0;
 }
 
-int64_t spaa_metric_scaled(const struct spaa_metric_sem *m, uint64_t raw)
+int64_t spaa_metrics_scaled(const struct spaa_metrics_sem *m, uint64_t raw)
 {
 	double v = (double)raw * m->scale;
 
@@ -127,13 +127,13 @@ int64_t spaa_metric_scaled(const struct spaa_metric_sem *m, uint64_t raw)
 	return (int64_t)llround(v);
 }
 
-const char *spaa_metric_class_name(enum spaa_metric_class c)
+const char *spaa_metrics_class_name(enum spaa_metrics_class c)
 {
 	switch (c) {
-	case SPAA_MC_DURATION: return "duration";
-	case SPAA_MC_SIZE: return "size";
-	case SPAA_MC_INT: return "int";
-	case SPAA_MC_NUMBER: return "number";
+	case SPAA_METRICS_DURATION: return "duration";
+	case SPAA_METRICS_SIZE: return "size";
+	case SPAA_METRICS_INT: return "int";
+	case SPAA_METRICS_NUMBER: return "number";
 	}
 	return "number";
 }

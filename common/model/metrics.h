@@ -27,38 +27,38 @@
 
 #include "model/profile.h"
 
-enum spaa_metric_class {
-	SPAA_MC_DURATION,       /* LAMI duration, ns */
-	SPAA_MC_SIZE,           /* LAMI size, bytes */
-	SPAA_MC_INT,            /* LAMI int */
-	SPAA_MC_NUMBER,         /* LAMI number with a unit */
+enum spaa_metrics_class {
+	SPAA_METRICS_DURATION,       /* LAMI duration, ns */
+	SPAA_METRICS_SIZE,           /* LAMI size, bytes */
+	SPAA_METRICS_INT,            /* LAMI int */
+	SPAA_METRICS_NUMBER,         /* LAMI number with a unit */
 };
 
-struct spaa_metric_sem {
-	enum spaa_metric_class cls;
+struct spaa_metrics_sem {
+	enum spaa_metrics_class cls;
 	double scale;           /* class unit per raw unit (ns per raw unit, ...) */
-	char unit[128];         /* label of a SPAA_MC_NUMBER, else "" */
+	char unit[128];         /* label of a SPAA_METRICS_NUMBER, else "" */
 };
 
 /*
  * Semantics of metric (string index) of event (index); unit is the
  * weight's unit string index as found in the file (0 if none).
  */
-void spaa_metric_semantics(const struct spaa_profile *p, uint32_t event,
+void spaa_metrics_semantics(const struct spaa_profile *p, uint32_t event,
 			   uint32_t metric, uint32_t unit,
-			   struct spaa_metric_sem *out);
+			   struct spaa_metrics_sem *out);
 
 /*
  * The unit a profile's records give metric under event (the first record
  * of that event carrying the metric), or 0.
  */
-uint32_t spaa_metric_unit(const struct spaa_profile *p, uint32_t event,
+uint32_t spaa_metrics_unit(const struct spaa_profile *p, uint32_t event,
 			  uint32_t metric);
 
 /* raw * scale, rounded to the nearest integer and saturated to int64. */
-int64_t spaa_metric_scaled(const struct spaa_metric_sem *m, uint64_t raw);
+int64_t spaa_metrics_scaled(const struct spaa_metrics_sem *m, uint64_t raw);
 
 /* Name of the LAMI class: "duration", "size", "int", "number". */
-const char *spaa_metric_class_name(enum spaa_metric_class c);
+const char *spaa_metrics_class_name(enum spaa_metrics_class c);
 
 #endif

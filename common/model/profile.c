@@ -67,7 +67,7 @@ void spaa_profile_release_stacks(struct spaa_profile *p)
 uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name)
 {
 	for (uint32_t i = 0; i < p->nevents; i++)
-		if (!strcmp(spaa_str(p, p->events[i].name), name))
+		if (!strcmp(spaa_profile_str(p, p->events[i].name), name))
 			return i;
 	return SPAA_NONE;
 }
@@ -128,7 +128,7 @@ uint32_t spaa_profile_find_thread(const struct spaa_profile *p, int64_t pid,
 	k.pid = pid;
 	k.tid = tid;
 	i = spaa_map_find(&p->thread_map, &k);
-	return i == SPAA_MAP_NONE ? SPAA_NONE : i;
+	return i == SPAA_NONE ? SPAA_NONE : i;
 }
 
 uint32_t spaa_profile_add_frames(struct spaa_profile *p, const uint32_t *frames,
@@ -157,7 +157,7 @@ uint32_t spaa_profile_add_weights(struct spaa_profile *p,
 	return off;
 }
 
-bool spaa_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
+bool spaa_profile_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
 		      uint32_t metric, uint64_t *value)
 {
 	for (uint32_t i = 0; i < n; i++) {
@@ -169,7 +169,7 @@ bool spaa_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
 	return false;
 }
 
-uint32_t spaa_weights_unit(const struct spaa_profile *p, uint32_t off,
+uint32_t spaa_profile_weights_unit(const struct spaa_profile *p, uint32_t off,
 			   uint32_t n, uint32_t metric)
 {
 	for (uint32_t i = 0; i < n; i++)
@@ -198,7 +198,7 @@ uint64_t spaa_profile_total(const struct spaa_profile *p, uint32_t event,
 	uint32_t key[2] = { event, metric };
 	uint32_t i = spaa_map_find(&p->totals, key);
 
-	return i == SPAA_MAP_NONE ? 0 : p->total_values[i];
+	return i == SPAA_NONE ? 0 : p->total_values[i];
 }
 
 void spaa_profile_cover_time(struct spaa_profile *p, int64_t start, int64_t end)

@@ -215,7 +215,7 @@ void spaa_profile_release(struct spaa_profile *p);
  */
 void spaa_profile_release_stacks(struct spaa_profile *p);
 
-static inline const char *spaa_str(const struct spaa_profile *p, uint32_t s)
+static inline const char *spaa_profile_str(const struct spaa_profile *p, uint32_t s)
 {
 	return spaa_strtab_get(&p->strings, s);
 }
@@ -255,7 +255,7 @@ uint32_t spaa_profile_add_weights(struct spaa_profile *p,
 				  const struct spaa_weight *w, uint32_t n);
 
 /* Borrowed pointer to the logical frames of r (leaf first). */
-static inline const uint32_t *spaa_record_frames(const struct spaa_profile *p,
+static inline const uint32_t *spaa_profile_record_frames(const struct spaa_profile *p,
 						 const struct spaa_record *r)
 {
 	return p->frame_pool + r->frames;
@@ -265,11 +265,11 @@ static inline const uint32_t *spaa_record_frames(const struct spaa_profile *p,
  * Looks up metric (a string index) among n weights at pool offset off.
  * Returns true and stores the value, or false when the metric is absent.
  */
-bool spaa_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
+bool spaa_profile_weights_get(const struct spaa_profile *p, uint32_t off, uint32_t n,
 		      uint32_t metric, uint64_t *value);
 
 /* The unit string index of metric in those weights (0 if none or absent). */
-uint32_t spaa_weights_unit(const struct spaa_profile *p, uint32_t off,
+uint32_t spaa_profile_weights_unit(const struct spaa_profile *p, uint32_t off,
 			   uint32_t n, uint32_t metric);
 
 /*

@@ -30,15 +30,15 @@
 #define SPAA_VERSION_PATCH 0
 
 /* What main hands to an analysis. */
-struct spaa_run {
-	const struct lami_opts *opts;   /* weak */
+struct spaa_analysis_run {
+	const struct spaa_lami_opts *opts;   /* weak */
 	/*
 	 * Warning sink and progress callback set by main; an analysis passes
 	 * a copy to spaa_load after setting on_sample.  Warnings are silenced
 	 * in the modes where Trace Compass merges stderr into stdout.
 	 */
 	struct spaa_load_opts load;
-	struct lami_results results;    /* the analysis adds its tables here */
+	struct spaa_lami_results results;    /* the analysis adds its tables here */
 	struct spaa_left_out left_out;  /* records of events not analysed */
 };
 
@@ -56,9 +56,9 @@ struct spaa_analysis {
 	const char *title;              /* LAMI metadata title */
 	const char *description;        /* one paragraph, for metadata and --help */
 	const char *synopsis;           /* positional arguments for --help */
-	const struct lami_table_class *classes;
+	const struct spaa_lami_table_class *classes;
 	size_t nclasses;
-	const struct lami_option *options;      /* extra options or NULL */
+	const struct spaa_lami_option *options;      /* extra options or NULL */
 	unsigned flags;
 	/*
 	 * --test-compatibility: main loads path quietly (no callbacks) into
@@ -68,7 +68,7 @@ struct spaa_analysis {
 	int (*compatible)(const struct spaa_profile *p, const char *path,
 			  struct spaa_error *err);
 	/* The analysis: adds tables to run->results, or fails with err. */
-	int (*run)(struct spaa_run *run, struct spaa_error *err);
+	int (*run)(struct spaa_analysis_run *run, struct spaa_error *err);
 };
 
 /* Defined by the one analysis file linked into each executable. */

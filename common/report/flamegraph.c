@@ -29,13 +29,13 @@ struct flame_key {
 
 struct flame_node {
 	uint32_t name, dso;     /* string indices (dso 0: unknown) */
-	uint32_t parent;        /* SPAA_MAP_NONE for the root */
+	uint32_t parent;        /* SPAA_NONE for the root */
 	uint32_t depth;
-	enum spaa_flame_kind kind;
+	enum spaa_flamegraph_kind kind;
 	uint64_t weight, base;  /* totals: target, baseline */
 };
 
-struct spaa_flame {
+struct spaa_flamegraph {
 	struct spaa_strtab strs;
 	struct spaa_map index;          /* flame_key -> node, dense */
 	struct flame_node *nodes;       /* owned, by index */
@@ -43,8 +43,8 @@ struct spaa_flame {
 	uint32_t cur;
 };
 
-static uint32_t node_intern(struct spaa_flame *fg, uint32_t parent, uint32_t name,
-			    uint32_t dso, enum spaa_flame_kind kind)
+static uint32_t node_intern(struct spaa_flamegraph *fg, uint32_t parent, uint32_t name,
+			    uint32_t dso, enum spaa_flamegraph_kind kind)
 {
 	struct flame_key k;
 	bool created;
@@ -58,25 +58,25 @@ static uint32_t node_intern(struct spaa_flame *fg, uint32_t parent, uint32_t nam
 		SPAA_ALLOC_GROW(fg->nodes, (size_t)i + 1, fg->alloc);
 		fg->nodes[i] = (struct flame_node){
 			.name = name, .dso = dso, .parent = parent,
-			.depth = parent == SPAA_MAP_NONE ? 0 : fg->nodes[parent].depth + 1,
+			.depth = parent == SPAA_NONE ? 0 : fg->nodes[parent].depth + 1,
 			.kind = kind,
 		};
 	}
 	return i;
 }
 
-struct spaa_flame *spaa_flame_new(void)
+struct spaa_flamegraph *spaa_flamegraph_new(void)
 {
-	struct spaa_flame *fg = spaa_xcalloc(1, sizeof(*fg));
+	struct spaa_flamegraph *fg = spaa_xcalloc(1, sizeof(*fg));
 
 	spaa_strtab_init(&fg->strs);
 	spaa_map_init(&fg->index, sizeof(struct flame_key));
-	node_intern(fg, SPAA_MAP_NONE, spaa_strtab_intern(&fg->strs, "all", 3), 0,
-		    SPAA_FLAME_USER);
+	node_intern(fg, SPAA_NONE, spaa_strtab_intern(&fg->strs, "all", 3), 0,
+		    SPAA_FLAMEGRAPH_USER);
 	return fg;
 }
 
-void spaa_flame_free(struct spaa_flame *fg)
+void spaa_flamegraph_free(struct spaa_flamegraph *fg)
 {
 	if (!fg)
 		return;
@@ -86,13 +86,13 @@ void spaa_flame_free(struct spaa_flame *fg)
 	free(fg);
 }
 
-void spaa_flame_begin(struct spaa_flame *fg)
+void spaa_flamegraph_begin(struct spaa_flamegraph *fg)
 {
 	fg->cur = 0;
 }
 
-void spaa_flame_push(struct spaa_flame *fg, const char *name, size_t len,
-		     const char *dso, enum spaa_flame_kind kind)
+void spaa_flamegraph_push(struct spaa_flamegraph *fg, const char *name, size_t len,
+		     const char *dso, enum spaa_flamegraph_kind kind)
 {
 	uint32_t n = spaa_strtab_intern(&fg->strs, name, len);
 	uint32_t d = dso && *dso ? spaa_strtab_intern(&fg->strs, dso, strlen(dso)) : 0;
@@ -100,7 +100,7 @@ void spaa_flame_push(struct spaa_flame *fg, const char *name, size_t len,
 	fg->cur = node_intern(fg, fg->cur, n, d, kind);
 }
 
-int spaa_flame_add(struct spaa_flame *fg, uint64_t weight, uint64_t baseline,
+int spaa_flamegraph_add(struct spaa_flamegraph *fg, uint64_t weight, uint64_t baseline,
 		   struct spaa_error *err)
 {
 	struct flame_node *root = &fg->nodes[0];
@@ -120,7 +120,7 @@ int spaa_flame_add(struct spaa_flame *fg, uint64_t weight, uint64_t baseline,
 	return 0;
 }
 
-uint64_t spaa_flame_total(const struct spaa_flame *fg)
+uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg)
 {
 	return fg->nodes[0].weight;
 }
@@ -134,7 +134,7 @@ static bool ends_with(const char *s, size_t n, const char *suffix)
 	return n >= k && !memcmp(s + n - k, suffix, k);
 }
 
-enum spaa_flame_kind spaa_flame_classify(const char *dso, bool kernel)
+enum spaa_flamegraph_kind spaa_flamegraph_classify(const char *dso, bool kernel)
 {
 	static const char *const script_ext[] = {
 		".js", ".mjs", ".py", ".php", ".rb", ".pl", ".lua", NULL,
@@ -143,29 +143,29 @@ enum spaa_flame_kind spaa_flame_classify(const char *dso, bool kernel)
 	size_t n;
 
 	if (kernel)
-		return SPAA_FLAME_KERNEL;
+		return SPAA_FLAMEGRAPH_KERNEL;
 	if (!dso || !*dso)
-		return SPAA_FLAME_USER;
+		return SPAA_FLAMEGRAPH_USER;
 	n = strlen(dso);
 	if (!strncmp(dso, "[kernel", 7) || strstr(dso, "kallsyms") ||
 	    (dso[0] == '[' && ends_with(dso, n, ".ko]")))
-		return SPAA_FLAME_KERNEL;
+		return SPAA_FLAMEGRAPH_KERNEL;
 	base = strrchr(dso, '/');
 	base = base ? base + 1 : dso;
 	if ((!strncmp(base, "perf-", 5) && ends_with(dso, n, ".map")) ||
 	    !strncmp(dso, "[JIT]", 5) || strstr(dso, "jitted-") ||
 	    !strcmp(dso, "//anon") || !strncmp(dso, "[anon", 5))
-		return SPAA_FLAME_JIT;
+		return SPAA_FLAMEGRAPH_JIT;
 	/* "php": the pseudo-DSO of SPX reports; "node:": Node.js built-ins */
 	if (strstr(dso, "://") || !strncmp(dso, "node:", 5) || !strcmp(dso, "php"))
-		return SPAA_FLAME_INTERPRETED;
+		return SPAA_FLAMEGRAPH_INTERPRETED;
 	for (const char *const *s = script_ext; *s; s++)
 		if (ends_with(dso, n, *s))
-			return SPAA_FLAME_INTERPRETED;
+			return SPAA_FLAMEGRAPH_INTERPRETED;
 	if (strstr(base, ".so") || ends_with(dso, n, ".dylib") ||
 	    ends_with(dso, n, ".dll") || ends_with(dso, n, ".DLL"))
-		return SPAA_FLAME_LIBRARY;
-	return SPAA_FLAME_USER;
+		return SPAA_FLAMEGRAPH_LIBRARY;
+	return SPAA_FLAMEGRAPH_USER;
 }
 
 /* ---- text building ------------------------------------------------------ */
@@ -245,7 +245,7 @@ static void scaled(struct spaa_sbuf *sb, double v, const char *const *units,
 }
 
 /* A weight v (class units of sem) for people: "12.3 ms", "4.50 MiB". */
-static void human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem, double v)
+static void human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem, double v)
 {
 	static const char *const time_u[] = { "ns", "us", "ms", "s" };
 	static const double time_s[] = { 1, 1e3, 1e6, 1e9 };
@@ -255,18 +255,18 @@ static void human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem, doubl
 	static const char *const si_u[] = { "", "k", "M", "G", "T" };
 	static const double si_s[] = { 1, 1e3, 1e6, 1e9, 1e12 };
 
-	if (sem && sem->cls == SPAA_MC_DURATION) {
+	if (sem && sem->cls == SPAA_METRICS_DURATION) {
 		if (fabs(v) < 999.5)
 			spaa_sbuf_printf(sb, "%.0f ns", v);
 		else
 			scaled(sb, v, time_u, time_s, 4, "");
-	} else if (sem && sem->cls == SPAA_MC_SIZE) {
+	} else if (sem && sem->cls == SPAA_METRICS_SIZE) {
 		if (fabs(v) < 1023.5)
 			spaa_sbuf_printf(sb, "%.0f B", v);
 		else
 			scaled(sb, v, size_u, size_s, 5, "");
 	} else {
-		const char *unit = sem && sem->cls == SPAA_MC_NUMBER ? sem->unit : "";
+		const char *unit = sem && sem->cls == SPAA_METRICS_NUMBER ? sem->unit : "";
 
 		if (fabs(v) < 9999.5)
 			spaa_sbuf_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
@@ -275,7 +275,7 @@ static void human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem, doubl
 	}
 }
 
-static void signed_human(struct spaa_sbuf *sb, const struct spaa_metric_sem *sem,
+static void signed_human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem,
 			 double v)
 {
 	spaa_sbuf_adds(sb, v > 0 ? "+" : v < 0 ? "-" : "");
@@ -319,14 +319,14 @@ static struct rgb hsl(double h, double s, double l)
 			     channel(p, q, h - 1.0 / 3) };
 }
 
-static struct rgb kind_colour(const struct spaa_flame *fg, const struct flame_node *n)
+static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct flame_node *n)
 {
 	static const struct { double h0, span, s; } band[] = {
-		[SPAA_FLAME_USER] = { 0, 14, 0.75 },
-		[SPAA_FLAME_KERNEL] = { 24, 14, 0.85 },
-		[SPAA_FLAME_LIBRARY] = { 48, 12, 0.80 },
-		[SPAA_FLAME_JIT] = { 92, 40, 0.55 },
-		[SPAA_FLAME_INTERPRETED] = { 172, 28, 0.55 },
+		[SPAA_FLAMEGRAPH_USER] = { 0, 14, 0.75 },
+		[SPAA_FLAMEGRAPH_KERNEL] = { 24, 14, 0.85 },
+		[SPAA_FLAMEGRAPH_LIBRARY] = { 48, 12, 0.80 },
+		[SPAA_FLAMEGRAPH_JIT] = { 92, 40, 0.55 },
+		[SPAA_FLAMEGRAPH_INTERPRETED] = { 172, 28, 0.55 },
 	};
 	uint32_t hue_of = n->dso ? n->dso : n->name;
 	uint64_t hh = spaa_hash_bytes(spaa_strtab_get(&fg->strs, hue_of),
@@ -357,9 +357,9 @@ static struct rgb delta_colour(double delta, double max)
 /* ---- layout ------------------------------------------------------------- */
 
 static const char *const kind_names[] = {
-	[SPAA_FLAME_USER] = "native", [SPAA_FLAME_KERNEL] = "kernel",
-	[SPAA_FLAME_LIBRARY] = "library", [SPAA_FLAME_JIT] = "JIT",
-	[SPAA_FLAME_INTERPRETED] = "interpreted",
+	[SPAA_FLAMEGRAPH_USER] = "native", [SPAA_FLAMEGRAPH_KERNEL] = "kernel",
+	[SPAA_FLAMEGRAPH_LIBRARY] = "library", [SPAA_FLAMEGRAPH_JIT] = "JIT",
+	[SPAA_FLAMEGRAPH_INTERPRETED] = "interpreted",
 };
 
 struct child {
@@ -378,7 +378,7 @@ static int child_cmp(const void *a, const void *b)
 	return c ? c : (x->node > y->node) - (x->node < y->node);
 }
 
-/* Everything spaa_flame_write computes before writing, by node. */
+/* Everything spaa_flamegraph_write computes before writing, by node. */
 struct layout {
 	uint32_t n;
 	struct child *kids;     /* sorted by (parent, name) */
@@ -408,7 +408,7 @@ static double px(uint64_t w, uint64_t total, double usable)
 	return (double)w * usable / (double)total;
 }
 
-static void layout(const struct spaa_flame *fg, const struct spaa_flame_opts *o,
+static void layout(const struct spaa_flamegraph *fg, const struct spaa_flamegraph_opts *o,
 		   double usable, struct layout *l)
 {
 	const struct flame_node *nd = fg->nodes;
@@ -462,11 +462,11 @@ static void layout(const struct spaa_flame *fg, const struct spaa_flame_opts *o,
 	}
 	if (o->cmp)
 		for (uint32_t i = 1; i < l->n; i++) {
-			struct spaa_cmp_delta d;
+			struct spaa_compare_delta d;
 
 			if (!l->drawn[i])
 				continue;
-			spaa_cmp_compute(o->cmp, nd[i].base, nd[i].weight, &d);
+			spaa_compare_compute(o->cmp, nd[i].base, nd[i].weight, &d);
 			if (fabs(d.delta) > l->max_delta)
 				l->max_delta = fabs(d.delta);
 		}
@@ -593,8 +593,8 @@ static void fit(struct spaa_sbuf *sb, const char *s, size_t len, double room,
 }
 
 /* The hover text: name, where the code is, then the numbers. */
-static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
-			const struct spaa_flame_opts *o, const struct layout *l,
+static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+			const struct spaa_flamegraph_opts *o, const struct layout *l,
 			uint32_t i)
 {
 	const struct flame_node *n = &fg->nodes[i];
@@ -609,9 +609,9 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 	}
 	spaa_sbuf_adds(sb, "\n");
 	if (o->cmp) {
-		struct spaa_cmp_delta d;
+		struct spaa_compare_delta d;
 
-		spaa_cmp_compute(o->cmp, n->base, n->weight, &d);
+		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		spaa_sbuf_adds(sb, "target ");
 		human(sb, o->sem, d.target);
 		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
@@ -624,7 +624,7 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 			spaa_sbuf_adds(sb, " (new)");
 		spaa_sbuf_printf(sb, ", share %+.2f points", 100 * d.share_delta);
 		if (l->gone[i]) {
-			spaa_cmp_compute(o->cmp, l->gone[i], 0, &d);
+			spaa_compare_compute(o->cmp, l->gone[i], 0, &d);
 			spaa_sbuf_adds(sb, "\ngone below, baseline ");
 			human(sb, o->sem, d.base);
 			spaa_sbuf_printf(sb, " (%.2f %%)", 100 * d.bshare);
@@ -638,8 +638,8 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 	}
 }
 
-static void frame(struct spaa_sbuf *sb, const struct spaa_flame *fg,
-		  const struct spaa_flame_opts *o, const struct layout *l,
+static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+		  const struct spaa_flamegraph_opts *o, const struct layout *l,
 		  uint32_t i, double usable)
 {
 	const struct flame_node *n = &fg->nodes[i];
@@ -649,9 +649,9 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 	struct rgb c;
 
 	if (o->cmp) {
-		struct spaa_cmp_delta d;
+		struct spaa_compare_delta d;
 
-		spaa_cmp_compute(o->cmp, n->base, n->weight, &d);
+		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		c = delta_colour(d.delta, l->max_delta);
 	} else {
 		c = i ? kind_colour(fg, n) : (struct rgb){ 200, 200, 200 };
@@ -668,8 +668,8 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 }
 
 /* The line under the title (plain text): the caller's words, the totals. */
-static void what_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
-		      const struct spaa_flame_opts *o)
+static void what_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+		      const struct spaa_flamegraph_opts *o)
 {
 	if (o->what) {
 		spaa_sbuf_adds(sb, o->what);
@@ -688,8 +688,8 @@ static void what_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
 }
 
 /* What the picture leaves out, said under the title (plain text). */
-static void note_line(struct spaa_sbuf *sb, const struct spaa_flame *fg,
-		      const struct spaa_flame_opts *o, const struct layout *l)
+static void note_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+		      const struct spaa_flamegraph_opts *o, const struct layout *l)
 {
 	if (l->dropped)
 		spaa_sbuf_printf(sb, "%" PRIu64 " frame%s narrower than %g px (%.2f %%) not drawn",
@@ -710,11 +710,11 @@ static int flush(struct spaa_sbuf *sb, struct spaa_output *out, struct spaa_erro
 	return ret;
 }
 
-int spaa_flame_write(const struct spaa_flame *fg,
-		     const struct spaa_flame_opts *opts,
+int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
+		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err)
 {
-	struct spaa_flame_opts o = *opts;
+	struct spaa_flamegraph_opts o = *opts;
 	struct layout l = { 0 };
 	struct spaa_sbuf sb = { 0 }, line = { 0 };
 	uint32_t *todo = NULL;
@@ -724,7 +724,7 @@ int spaa_flame_write(const struct spaa_flame *fg,
 	int ret = -1;
 
 	if (!o.width)
-		o.width = SPAA_FLAME_WIDTH_DEFAULT;
+		o.width = SPAA_FLAMEGRAPH_WIDTH_DEFAULT;
 	if (!o.title)
 		o.title = o.cmp ? "Differential flame graph" : "Flame graph";
 	if (o.cmp && !o.sem)

@@ -8,11 +8,11 @@
  * (as folded stacks merge them), so memory grows with the distinct call
  * path prefixes, never with the samples behind them.
  *
- *     spaa_flame_begin(fg);
- *     for each frame, root first: spaa_flame_push(fg, name, dso, kind);
- *     spaa_flame_add(fg, weight, baseline, err);
+ *     spaa_flamegraph_begin(fg);
+ *     for each frame, root first: spaa_flamegraph_push(fg, name, dso, kind);
+ *     spaa_flamegraph_add(fg, weight, baseline, err);
  *
- * Layout (spaa_flame_write): siblings sorted by name (bytewise), so the
+ * Layout (spaa_flamegraph_write): siblings sorted by name (bytewise), so the
  * same tree draws the same whatever the input order; x and width in px
  * are weight * (width - 20) / total, written with two decimals; depth d
  * sits 16 px above depth d - 1.  Frames narrower than min_width px (and
@@ -26,7 +26,7 @@
  *
  * Differential graphs (opts.cmp set): the layout and widths are the
  * target's; each frame is coloured by the delta of its total weight
- * (spaa_cmp_compute, so --normalize applies): red grew, blue shrank, the
+ * (spaa_compare_compute, so --normalize applies): red grew, blue shrank, the
  * intensity proportional to |delta| over the largest |delta| of any frame
  * but the root; grey unchanged.  Frames only in the baseline have no
  * width in the target and cannot be drawn: their baseline weight is
@@ -57,12 +57,12 @@
 #include "io/output.h"
 
 /* What a frame's code is; each kind has its own hue band. */
-enum spaa_flame_kind {
-	SPAA_FLAME_USER,        /* the program's own native code: red */
-	SPAA_FLAME_KERNEL,      /* orange */
-	SPAA_FLAME_LIBRARY,     /* native shared library (*.so*): yellow */
-	SPAA_FLAME_JIT,         /* JIT-compiled (perf-PID.map, [JIT]): green */
-	SPAA_FLAME_INTERPRETED, /* script code (php, *.js, *.py ...): aqua */
+enum spaa_flamegraph_kind {
+	SPAA_FLAMEGRAPH_USER,        /* the program's own native code: red */
+	SPAA_FLAMEGRAPH_KERNEL,      /* orange */
+	SPAA_FLAMEGRAPH_LIBRARY,     /* native shared library (*.so*): yellow */
+	SPAA_FLAMEGRAPH_JIT,         /* JIT-compiled (perf-PID.map, [JIT]): green */
+	SPAA_FLAMEGRAPH_INTERPRETED, /* script code (php, *.js, *.py ...): aqua */
 };
 
 /*
@@ -75,59 +75,59 @@ enum spaa_flame_kind {
  *   ".so" in the base name, *.dylib, *.dll               library
  *   anything else, an unknown DSO included               user
  */
-enum spaa_flame_kind spaa_flame_classify(const char *dso, bool kernel);
+enum spaa_flamegraph_kind spaa_flamegraph_classify(const char *dso, bool kernel);
 
 /* How to draw; zeroed fields take the defaults. */
-struct spaa_flame_opts {
+struct spaa_flamegraph_opts {
 	const char *title;      /* NULL: "Flame graph" */
 	const char *what;       /* line under the title, e.g. the event */
 	unsigned width;         /* px; 0: 1200; at least 100 */
 	double min_width;       /* px; frames narrower are left out */
-	const struct spaa_metric_sem *sem;      /* how weights read; NULL: counts */
-	const struct spaa_cmp *cmp;     /* set: differential (baseline weights) */
+	const struct spaa_metrics_sem *sem;      /* how weights read; NULL: counts */
+	const struct spaa_compare *cmp;     /* set: differential (baseline weights) */
 };
 
-#define SPAA_FLAME_WIDTH_DEFAULT 1200u
+#define SPAA_FLAMEGRAPH_WIDTH_DEFAULT 1200u
 /* widths the tools accept: narrower is unreadable, wider no screen shows */
-#define SPAA_FLAME_WIDTH_MIN 100u
-#define SPAA_FLAME_WIDTH_MAX 100000u
-#define SPAA_FLAME_MIN_WIDTH_DEFAULT 0.1
+#define SPAA_FLAMEGRAPH_WIDTH_MIN 100u
+#define SPAA_FLAMEGRAPH_WIDTH_MAX 100000u
+#define SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT 0.1
 
-struct spaa_flame;
+struct spaa_flamegraph;
 
-/* A new, empty flame graph owned by the caller (spaa_flame_free). */
-struct spaa_flame *spaa_flame_new(void);
-void spaa_flame_free(struct spaa_flame *fg);    /* accepts NULL */
+/* A new, empty flame graph owned by the caller (spaa_flamegraph_free). */
+struct spaa_flamegraph *spaa_flamegraph_new(void);
+void spaa_flamegraph_free(struct spaa_flamegraph *fg);    /* accepts NULL */
 
 /* Starts a stack at the root. */
-void spaa_flame_begin(struct spaa_flame *fg);
+void spaa_flamegraph_begin(struct spaa_flamegraph *fg);
 
 /*
  * Descends to the child named name (len bytes) of the current frame,
  * creating it with dso (NULL: unknown) and kind when new; a function
  * name met again under the same parent keeps its first DSO and kind.
  */
-void spaa_flame_push(struct spaa_flame *fg, const char *name, size_t len,
-		     const char *dso, enum spaa_flame_kind kind);
+void spaa_flamegraph_push(struct spaa_flamegraph *fg, const char *name, size_t len,
+		     const char *dso, enum spaa_flamegraph_kind kind);
 
 /*
  * Adds weight (target) and baseline (differential graphs; else 0) to the
  * current frame and every frame below it.  Returns 0, or -1 with
  * SPAA_E_LIMIT when the total would overflow 64 bits.
  */
-int spaa_flame_add(struct spaa_flame *fg, uint64_t weight, uint64_t baseline,
+int spaa_flamegraph_add(struct spaa_flamegraph *fg, uint64_t weight, uint64_t baseline,
 		   struct spaa_error *err);
 
 /* Total weight added so far (the root's). */
-uint64_t spaa_flame_total(const struct spaa_flame *fg);
+uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg);
 
 /*
  * Writes the SVG document.  Fails with SPAA_E_NO_DATA when the total
  * weight is 0 (nothing to draw), SPAA_E_USAGE for a width below 100 or a
  * negative min_width, or SPAA_E_IO from out.
  */
-int spaa_flame_write(const struct spaa_flame *fg,
-		     const struct spaa_flame_opts *opts,
+int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
+		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err);
 
 #endif

@@ -15,12 +15,12 @@
 
 /*
  * The common options live in their own table rather than in a struct
- * lami_option array because three of them are not plain stores: --begin
+ * spaa_lami_option array because three of them are not plain stores: --begin
  * and --end also set has_begin/has_end, and --limit understands
  * "unlimited".
  */
 enum common_kind {
-	COMMON_FLAG,            /* the bool at off in struct lami_opts */
+	COMMON_FLAG,            /* the bool at off in struct spaa_lami_opts */
 	COMMON_BEGIN,
 	COMMON_END,
 	COMMON_LIMIT,
@@ -36,7 +36,7 @@ struct common_option {
 	const char *help;
 };
 
-#define FLAG_AT(field) COMMON_FLAG, offsetof(struct lami_opts, field), NULL
+#define FLAG_AT(field) COMMON_FLAG, offsetof(struct spaa_lami_opts, field), NULL
 
 static const struct common_option common_options[] = {
 	{ "begin", COMMON_BEGIN, 0, "TS",
@@ -63,13 +63,13 @@ static const struct common_option common_options[] = {
 
 #define NCOMMON (sizeof(common_options) / sizeof(common_options[0]))
 
-void lami_strlist_release(struct lami_strlist *l)
+void spaa_lami_strlist_release(struct spaa_lami_strlist *l)
 {
 	free(l->items);
 	memset(l, 0, sizeof(*l));
 }
 
-void lami_opts_release(struct lami_opts *o)
+void spaa_lami_opts_release(struct spaa_lami_opts *o)
 {
 	SPAA_FREE_AND_NULL(o->paths);
 	o->npaths = 0;
@@ -90,7 +90,7 @@ static const struct common_option *find_common(const char *s, size_t len)
 	return NULL;
 }
 
-static const struct lami_option *find_extra(const struct lami_option *extra,
+static const struct spaa_lami_option *find_extra(const struct spaa_lami_option *extra,
 					    const char *s, size_t len)
 {
 	for (; extra && extra->name; extra++)
@@ -106,7 +106,7 @@ static int bad_value(struct spaa_error *err, const char *name,
 			      "invalid value '%s' for '--%s'", value, name);
 }
 
-static int set_common(struct lami_opts *o, const struct common_option *c,
+static int set_common(struct spaa_lami_opts *o, const struct common_option *c,
 		      const char *value, struct spaa_error *err)
 {
 	switch (c->kind) {
@@ -125,7 +125,7 @@ static int set_common(struct lami_opts *o, const struct common_option *c,
 		return 0;
 	case COMMON_LIMIT:
 		if (!strcmp(value, "unlimited")) {
-			o->limit = LAMI_LIMIT_UNLIMITED;
+			o->limit = SPAA_LAMI_LIMIT_UNLIMITED;
 			return 0;
 		}
 		/*
@@ -137,11 +137,11 @@ static int set_common(struct lami_opts *o, const struct common_option *c,
 		return 0;
 	case COMMON_FORMAT:
 		if (!strcmp(value, "lami") || !strcmp(value, "json"))
-			o->format = LAMI_FORMAT_LAMI;
+			o->format = SPAA_LAMI_FORMAT_LAMI;
 		else if (!strcmp(value, "text"))
-			o->format = LAMI_FORMAT_TEXT;
+			o->format = SPAA_LAMI_FORMAT_TEXT;
 		else if (!strcmp(value, "csv"))
-			o->format = LAMI_FORMAT_CSV;
+			o->format = SPAA_LAMI_FORMAT_CSV;
 		else
 			return bad_value(err, c->name, value);
 		return 0;
@@ -154,27 +154,27 @@ static int set_common(struct lami_opts *o, const struct common_option *c,
 	return 0;
 }
 
-static int set_extra(const struct lami_option *x, const char *value,
+static int set_extra(const struct spaa_lami_option *x, const char *value,
 		     struct spaa_error *err)
 {
-	struct lami_strlist *l;
+	struct spaa_lami_strlist *l;
 
 	switch (x->kind) {
-	case LAMI_OPT_BOOL:
+	case SPAA_LAMI_OPT_BOOL:
 		*(bool *)x->dest = true;
 		return 0;
-	case LAMI_OPT_STRING:
+	case SPAA_LAMI_OPT_STRING:
 		*(const char **)x->dest = value;
 		return 0;
-	case LAMI_OPT_U64:
+	case SPAA_LAMI_OPT_U64:
 		if (spaa_parse_u64(value, x->dest))
 			return bad_value(err, x->name, value);
 		return 0;
-	case LAMI_OPT_I64:
+	case SPAA_LAMI_OPT_I64:
 		if (spaa_parse_i64(value, x->dest))
 			return bad_value(err, x->name, value);
 		return 0;
-	case LAMI_OPT_LIST:
+	case SPAA_LAMI_OPT_LIST:
 		l = x->dest;
 		SPAA_ALLOC_GROW(l->items, l->nr + 1, l->alloc);
 		l->items[l->nr++] = value;
@@ -183,24 +183,24 @@ static int set_extra(const struct lami_option *x, const char *value,
 	return 0;
 }
 
-int lami_parse_args(int argc, char **argv, struct lami_opts *o,
-		    const struct lami_option *extra, struct spaa_error *err)
+int spaa_lami_parse_args(int argc, char **argv, struct spaa_lami_opts *o,
+		    const struct spaa_lami_option *extra, struct spaa_error *err)
 {
 	size_t paths_alloc = 0;
 	bool options_done = false;
 	int i;
 
 	memset(o, 0, sizeof(*o));
-	o->limit = LAMI_LIMIT_UNLIMITED;
+	o->limit = SPAA_LAMI_LIMIT_UNLIMITED;
 #ifndef NDEBUG
-	for (const struct lami_option *x = extra; x && x->name; x++)
+	for (const struct spaa_lami_option *x = extra; x && x->name; x++)
 		assert(!find_common(x->name, strlen(x->name)) &&
 		       "an analysis option shadows a LAMI option");
 #endif
 	for (i = 1; i < argc; i++) {
 		const char *arg = argv[i], *name, *eq, *value = NULL;
 		const struct common_option *c;
-		const struct lami_option *x = NULL;
+		const struct spaa_lami_option *x = NULL;
 		bool takes_value;
 		size_t len;
 
@@ -235,7 +235,7 @@ int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 			goto fail;
 		}
 		takes_value = c ? c->kind != COMMON_FLAG
-				: x->kind != LAMI_OPT_BOOL;
+				: x->kind != SPAA_LAMI_OPT_BOOL;
 		if (!takes_value && eq) {
 			spaa_error_set(err, SPAA_E_USAGE,
 				       "option '--%.*s' takes no value",
@@ -267,7 +267,7 @@ int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 		goto fail;
 	}
 	/* progress lines are LAMI: they would end up inside a table */
-	if (o->output_progress && o->format != LAMI_FORMAT_LAMI) {
+	if (o->output_progress && o->format != SPAA_LAMI_FORMAT_LAMI) {
 		spaa_error_set(err, SPAA_E_USAGE,
 			       "'--output-progress' needs '--format lami'");
 		goto fail;
@@ -275,7 +275,7 @@ int lami_parse_args(int argc, char **argv, struct lami_opts *o,
 	return 0;
 
 fail:
-	lami_opts_release(o);
+	spaa_lami_opts_release(o);
 	return -1;
 }
 
@@ -299,13 +299,13 @@ static int help_width(const char *prefix, const char *name,
 static const char *help_prefix(const struct common_option *c)
 {
 	return c->kind == COMMON_FLAG &&
-	       c->off == offsetof(struct lami_opts, help) ? "-h, " : "";
+	       c->off == offsetof(struct spaa_lami_opts, help) ? "-h, " : "";
 }
 
-void lami_help_write(FILE *out, const char *prog, const char *synopsis,
-		     const char *description, const struct lami_option *extra)
+void spaa_lami_help_write(FILE *out, const char *prog, const char *synopsis,
+		     const char *description, const struct spaa_lami_option *extra)
 {
-	const struct lami_option *x;
+	const struct spaa_lami_option *x;
 	int width = 0, w;
 	size_t i;
 
@@ -317,7 +317,7 @@ void lami_help_write(FILE *out, const char *prog, const char *synopsis,
 	}
 	for (x = extra; x && x->name; x++) {
 		w = help_width("", x->name,
-			       x->kind == LAMI_OPT_BOOL ? NULL : x->argname);
+			       x->kind == SPAA_LAMI_OPT_BOOL ? NULL : x->argname);
 		if (w > width)
 			width = w;
 	}
@@ -335,7 +335,7 @@ void lami_help_write(FILE *out, const char *prog, const char *synopsis,
 		fputs("\nAnalysis options:\n", out);
 		for (x = extra; x->name; x++)
 			help_line(out, width, "", x->name,
-				  x->kind == LAMI_OPT_BOOL ? NULL : x->argname,
+				  x->kind == SPAA_LAMI_OPT_BOOL ? NULL : x->argname,
 				  x->help);
 	}
 	fprintf(out, "\nSee %s(1).\n", prog);
@@ -344,23 +344,23 @@ void lami_help_write(FILE *out, const char *prog, const char *synopsis,
 /* ---- 2. metadata ------------------------------------------------------ */
 
 static const char *const class_names[] = {
-	[LAMI_MIXED] = "mixed",
-	[LAMI_STRING] = "string",
-	[LAMI_INT] = "int",
-	[LAMI_NUMBER] = "number",
-	[LAMI_BOOL] = "bool",
-	[LAMI_RATIO] = "ratio",
-	[LAMI_TIMESTAMP] = "timestamp",
-	[LAMI_TIME_RANGE] = "time-range",
-	[LAMI_DURATION] = "duration",
-	[LAMI_SIZE] = "size",
-	[LAMI_BITRATE] = "bitrate",
-	[LAMI_PROCESS] = "process",
-	[LAMI_PATH] = "path",
-	[LAMI_CPU] = "cpu",
+	[SPAA_LAMI_MIXED] = "mixed",
+	[SPAA_LAMI_STRING] = "string",
+	[SPAA_LAMI_INT] = "int",
+	[SPAA_LAMI_NUMBER] = "number",
+	[SPAA_LAMI_BOOL] = "bool",
+	[SPAA_LAMI_RATIO] = "ratio",
+	[SPAA_LAMI_TIMESTAMP] = "timestamp",
+	[SPAA_LAMI_TIME_RANGE] = "time-range",
+	[SPAA_LAMI_DURATION] = "duration",
+	[SPAA_LAMI_SIZE] = "size",
+	[SPAA_LAMI_BITRATE] = "bitrate",
+	[SPAA_LAMI_PROCESS] = "process",
+	[SPAA_LAMI_PATH] = "path",
+	[SPAA_LAMI_CPU] = "cpu",
 };
 
-const char *lami_class_name(enum lami_class c)
+const char *spaa_lami_class_name(enum spaa_lami_class c)
 {
 	assert((size_t)c < sizeof(class_names) / sizeof(class_names[0]));
 	return class_names[c];
@@ -368,99 +368,99 @@ const char *lami_class_name(enum lami_class c)
 
 #ifndef NDEBUG
 /* v0.1 defines "unit" for these column classes only. */
-static bool unit_allowed(enum lami_class c)
+static bool unit_allowed(enum spaa_lami_class c)
 {
-	return c == LAMI_STRING || c == LAMI_INT || c == LAMI_NUMBER ||
-	       c == LAMI_BOOL;
+	return c == SPAA_LAMI_STRING || c == SPAA_LAMI_INT || c == SPAA_LAMI_NUMBER ||
+	       c == SPAA_LAMI_BOOL;
 }
 #endif
 
-static void write_column(struct jsonw *jw, const char *title,
-			 enum lami_class cls, const char *unit)
+static void write_column(struct spaa_jsonw *jw, const char *title,
+			 enum spaa_lami_class cls, const char *unit)
 {
 	assert((!unit || unit_allowed(cls)) && "unit on a column class without units");
-	jsonw_object_begin(jw);
+	spaa_jsonw_object_begin(jw);
 	if (title)
-		jsonw_kv_string(jw, "title", title);
+		spaa_jsonw_kv_string(jw, "title", title);
 	/* written even for mixed: explicit beats TC's default */
-	jsonw_kv_string(jw, "class", lami_class_name(cls));
+	spaa_jsonw_kv_string(jw, "class", spaa_lami_class_name(cls));
 	if (unit)
-		jsonw_kv_string(jw, "unit", unit);
-	jsonw_object_end(jw);
+		spaa_jsonw_kv_string(jw, "unit", unit);
+	spaa_jsonw_object_end(jw);
 }
 
-static void write_strings(struct jsonw *jw, const char *key,
+static void write_strings(struct spaa_jsonw *jw, const char *key,
 			  const char *const *v)
 {
 	if (!v)
 		return;
-	jsonw_key(jw, key);
-	jsonw_array_begin(jw);
+	spaa_jsonw_key(jw, key);
+	spaa_jsonw_array_begin(jw);
 	for (; *v; v++)
-		jsonw_string(jw, *v);
-	jsonw_array_end(jw);
+		spaa_jsonw_string(jw, *v);
+	spaa_jsonw_array_end(jw);
 }
 
-static void write_out(FILE *out, const struct jsonw *jw)
+static void write_out(FILE *out, const struct spaa_jsonw *jw)
 {
 	fwrite(jw->buf, 1, jw->len, out);
 	fputc('\n', out);
 }
 
-void lami_metadata_write(FILE *out, const struct lami_meta *m)
+void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	size_t i, j;
 
 	assert(m->title && m->nclasses > 0);
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_key(&jw, "mi-version");
-	jsonw_object_begin(&jw);
-	jsonw_kv_i64(&jw, "major", 0);
-	jsonw_kv_i64(&jw, "minor", 1);
-	jsonw_object_end(&jw);
-	jsonw_key(&jw, "version");
-	jsonw_object_begin(&jw);
-	jsonw_kv_i64(&jw, "major", m->version_major);
-	jsonw_kv_i64(&jw, "minor", m->version_minor);
-	jsonw_kv_i64(&jw, "patch", m->version_patch);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "mi-version");
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_kv_i64(&jw, "major", 0);
+	spaa_jsonw_kv_i64(&jw, "minor", 1);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_key(&jw, "version");
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_kv_i64(&jw, "major", m->version_major);
+	spaa_jsonw_kv_i64(&jw, "minor", m->version_minor);
+	spaa_jsonw_kv_i64(&jw, "patch", m->version_patch);
 	if (m->version_extra)
-		jsonw_kv_string(&jw, "extra", m->version_extra);
-	jsonw_object_end(&jw);
-	jsonw_kv_string(&jw, "title", m->title);
+		spaa_jsonw_kv_string(&jw, "extra", m->version_extra);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_kv_string(&jw, "title", m->title);
 	if (m->description)
-		jsonw_kv_string(&jw, "description", m->description);
+		spaa_jsonw_kv_string(&jw, "description", m->description);
 	write_strings(&jw, "authors", m->authors);
 	if (m->url)
-		jsonw_kv_string(&jw, "url", m->url);
+		spaa_jsonw_kv_string(&jw, "url", m->url);
 	write_strings(&jw, "tags", m->tags);
 
-	jsonw_key(&jw, "table-classes");
-	jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "table-classes");
+	spaa_jsonw_object_begin(&jw);
 	for (i = 0; i < m->nclasses; i++) {
-		const struct lami_table_class *tc = &m->classes[i];
+		const struct spaa_lami_table_class *tc = &m->classes[i];
 
 		/* TC rejects the whole metadata on a duplicate key */
 		for (j = 0; j < i; j++)
 			assert(strcmp(m->classes[j].name, tc->name) &&
 			       "duplicate table class name");
 		assert(tc->title && "TC requires a table class title");
-		jsonw_key(&jw, tc->name);
-		jsonw_object_begin(&jw);
-		jsonw_kv_string(&jw, "title", tc->title);
-		jsonw_key(&jw, "column-descriptions");
-		jsonw_array_begin(&jw);
+		spaa_jsonw_key(&jw, tc->name);
+		spaa_jsonw_object_begin(&jw);
+		spaa_jsonw_kv_string(&jw, "title", tc->title);
+		spaa_jsonw_key(&jw, "column-descriptions");
+		spaa_jsonw_array_begin(&jw);
 		for (j = 0; j < tc->ncolumns; j++)
 			write_column(&jw, tc->columns[j].title,
 				     tc->columns[j].cls, tc->columns[j].unit);
-		jsonw_array_end(&jw);
-		jsonw_object_end(&jw);
+		spaa_jsonw_array_end(&jw);
+		spaa_jsonw_object_end(&jw);
 	}
-	jsonw_object_end(&jw);
-	jsonw_object_end(&jw);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_object_end(&jw);
 	write_out(out, &jw);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 
 /* ---- 3. results ------------------------------------------------------- */
@@ -471,8 +471,8 @@ void lami_metadata_write(FILE *out, const struct lami_meta *m)
  * One cell: 32 bytes.  Strings are offsets into the table's string
  * buffer, so a table of a million cells costs a handful of allocations.
  */
-struct lami_cell {
-	enum lami_cell_kind kind;
+struct spaa_lami_cell {
+	enum spaa_lami_cell_kind kind;
 	union {
 		int64_t i;              /* int, timestamp, duration, size, cpu */
 		double d;               /* number, ratio */
@@ -488,18 +488,18 @@ struct lami_cell {
 	} u;
 };
 
-struct lami_column_override {
+struct spaa_lami_column_override {
 	bool set;
-	enum lami_class cls;
+	enum spaa_lami_class cls;
 	char *unit;             /* owned, may be NULL */
 };
 
-struct lami_table {
-	const struct lami_table_class *cls;     /* weak */
+struct spaa_lami_table {
+	const struct spaa_lami_table_class *cls;     /* weak */
 	int64_t begin, end;
 	char *title;                            /* owned; NULL: the class' */
-	struct lami_column_override *cols;      /* owned; NULL until set_column */
-	struct lami_cell *cells;                /* owned; row-major */
+	struct spaa_lami_column_override *cols;      /* owned; NULL until set_column */
+	struct spaa_lami_cell *cells;                /* owned; row-major */
 	size_t ncells, cells_alloc;
 	size_t nrows;                           /* complete rows */
 	bool in_row;
@@ -507,10 +507,10 @@ struct lami_table {
 	size_t strs_len, strs_alloc;
 };
 
-struct lami_table *lami_table_new(const struct lami_table_class *cls,
+struct spaa_lami_table *spaa_lami_table_new(const struct spaa_lami_table_class *cls,
 				  int64_t begin, int64_t end)
 {
-	struct lami_table *t = spaa_xcalloc(1, sizeof(*t));
+	struct spaa_lami_table *t = spaa_xcalloc(1, sizeof(*t));
 
 	assert(cls && cls->title);
 	assert(begin <= end && "a time range ends after it begins");
@@ -520,7 +520,7 @@ struct lami_table *lami_table_new(const struct lami_table_class *cls,
 	return t;
 }
 
-void lami_table_free(struct lami_table *t)
+void spaa_lami_table_free(struct spaa_lami_table *t)
 {
 	size_t i;
 
@@ -536,7 +536,7 @@ void lami_table_free(struct lami_table *t)
 	free(t);
 }
 
-void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
+void spaa_lami_table_set_title(struct spaa_lami_table *t, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap, ap2;
@@ -556,7 +556,7 @@ void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
 	va_end(ap);
 }
 
-static enum lami_class column_class(const struct lami_table *t, size_t col)
+static enum spaa_lami_class column_class(const struct spaa_lami_table *t, size_t col)
 {
 	if (t->cols && t->cols[col].set)
 		return t->cols[col].cls;
@@ -565,41 +565,41 @@ static enum lami_class column_class(const struct lami_table *t, size_t col)
 
 #ifndef NDEBUG
 /* R9 of lami_check.py: what each column class may hold. */
-static bool cell_fits(enum lami_class col, enum lami_cell_kind k)
+static bool cell_fits(enum spaa_lami_class col, enum spaa_lami_cell_kind k)
 {
 	/* the column class each kind of cell belongs to */
-	static const enum lami_class cell_class[] = {
-		[LAMI_CELL_EMPTY] = LAMI_MIXED,
-		[LAMI_CELL_UNKNOWN] = LAMI_MIXED,
-		[LAMI_CELL_STRING] = LAMI_STRING,
-		[LAMI_CELL_INT] = LAMI_INT,
-		[LAMI_CELL_NUMBER] = LAMI_NUMBER,
-		[LAMI_CELL_BOOL] = LAMI_BOOL,
-		[LAMI_CELL_RATIO] = LAMI_RATIO,
-		[LAMI_CELL_TIMESTAMP] = LAMI_TIMESTAMP,
-		[LAMI_CELL_TIME_RANGE] = LAMI_TIME_RANGE,
-		[LAMI_CELL_DURATION] = LAMI_DURATION,
-		[LAMI_CELL_SIZE] = LAMI_SIZE,
-		[LAMI_CELL_PROCESS] = LAMI_PROCESS,
-		[LAMI_CELL_PATH] = LAMI_PATH,
-		[LAMI_CELL_CPU] = LAMI_CPU,
+	static const enum spaa_lami_class cell_class[] = {
+		[SPAA_LAMI_CELL_EMPTY] = SPAA_LAMI_MIXED,
+		[SPAA_LAMI_CELL_UNKNOWN] = SPAA_LAMI_MIXED,
+		[SPAA_LAMI_CELL_STRING] = SPAA_LAMI_STRING,
+		[SPAA_LAMI_CELL_INT] = SPAA_LAMI_INT,
+		[SPAA_LAMI_CELL_NUMBER] = SPAA_LAMI_NUMBER,
+		[SPAA_LAMI_CELL_BOOL] = SPAA_LAMI_BOOL,
+		[SPAA_LAMI_CELL_RATIO] = SPAA_LAMI_RATIO,
+		[SPAA_LAMI_CELL_TIMESTAMP] = SPAA_LAMI_TIMESTAMP,
+		[SPAA_LAMI_CELL_TIME_RANGE] = SPAA_LAMI_TIME_RANGE,
+		[SPAA_LAMI_CELL_DURATION] = SPAA_LAMI_DURATION,
+		[SPAA_LAMI_CELL_SIZE] = SPAA_LAMI_SIZE,
+		[SPAA_LAMI_CELL_PROCESS] = SPAA_LAMI_PROCESS,
+		[SPAA_LAMI_CELL_PATH] = SPAA_LAMI_PATH,
+		[SPAA_LAMI_CELL_CPU] = SPAA_LAMI_CPU,
 	};
 
-	if (k == LAMI_CELL_EMPTY || k == LAMI_CELL_UNKNOWN || col == LAMI_MIXED)
+	if (k == SPAA_LAMI_CELL_EMPTY || k == SPAA_LAMI_CELL_UNKNOWN || col == SPAA_LAMI_MIXED)
 		return true;
-	if (col == LAMI_NUMBER)
-		return k == LAMI_CELL_NUMBER || k == LAMI_CELL_INT;
+	if (col == SPAA_LAMI_NUMBER)
+		return k == SPAA_LAMI_CELL_NUMBER || k == SPAA_LAMI_CELL_INT;
 	return cell_class[k] == col;
 }
 #endif
 
-void lami_table_set_column(struct lami_table *t, size_t col,
-			   enum lami_class cls, const char *unit)
+void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
+			   enum spaa_lami_class cls, const char *unit)
 {
 	size_t ncol = t->cls->ncolumns;
 
 	assert(col < ncol);
-	assert(t->cls->columns[col].cls == LAMI_MIXED &&
+	assert(t->cls->columns[col].cls == SPAA_LAMI_MIXED &&
 	       "only mixed columns are decided per run");
 	assert((!unit || unit_allowed(cls)) && "unit on a column class without units");
 	if (!t->cols)
@@ -616,32 +616,32 @@ void lami_table_set_column(struct lami_table *t, size_t col,
 #endif
 }
 
-size_t lami_table_rows(const struct lami_table *t)
+size_t spaa_lami_table_rows(const struct spaa_lami_table *t)
 {
 	return t->nrows;
 }
 
-void lami_row_begin(struct lami_table *t)
+void spaa_lami_row_begin(struct spaa_lami_table *t)
 {
-	assert(!t->in_row && "lami_row_begin twice");
+	assert(!t->in_row && "spaa_lami_row_begin twice");
 	t->in_row = true;
 }
 
-void lami_row_end(struct lami_table *t)
+void spaa_lami_row_end(struct spaa_lami_table *t)
 {
-	assert(t->in_row && "lami_row_end without lami_row_begin");
+	assert(t->in_row && "spaa_lami_row_end without spaa_lami_row_begin");
 	assert(t->ncells == (t->nrows + 1) * t->cls->ncolumns &&
 	       "a row needs exactly one cell per column");
 	t->in_row = false;
 	t->nrows++;
 }
 
-static struct lami_cell *cell_add(struct lami_table *t, enum lami_cell_kind k)
+static struct spaa_lami_cell *cell_add(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
 {
 	size_t col = t->ncells - t->nrows * t->cls->ncolumns;
-	struct lami_cell *c;
+	struct spaa_lami_cell *c;
 
-	assert(t->in_row && "a cell outside lami_row_begin/lami_row_end");
+	assert(t->in_row && "a cell outside spaa_lami_row_begin/spaa_lami_row_end");
 	assert(col < t->cls->ncolumns && "more cells than columns");
 	assert(cell_fits(column_class(t, col), k) &&
 	       "cell class does not fit its column");
@@ -653,7 +653,7 @@ static struct lami_cell *cell_add(struct lami_table *t, enum lami_cell_kind k)
 	return c;
 }
 
-static size_t str_add(struct lami_table *t, const char *s)
+static size_t str_add(struct spaa_lami_table *t, const char *s)
 {
 	size_t off = t->strs_len, n = strlen(s) + 1;
 
@@ -663,254 +663,254 @@ static size_t str_add(struct lami_table *t, const char *s)
 	return off;
 }
 
-void lami_cell_string(struct lami_table *t, const char *s)
+void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s)
 {
 	if (!s) {
-		lami_cell_empty(t);
+		spaa_lami_cell_empty(t);
 		return;
 	}
-	cell_add(t, LAMI_CELL_STRING)->u.str = str_add(t, s);
+	cell_add(t, SPAA_LAMI_CELL_STRING)->u.str = str_add(t, s);
 }
 
-void lami_cell_int(struct lami_table *t, int64_t v)
+void spaa_lami_cell_int(struct spaa_lami_table *t, int64_t v)
 {
-	cell_add(t, LAMI_CELL_INT)->u.i = v;
+	cell_add(t, SPAA_LAMI_CELL_INT)->u.i = v;
 }
 
-void lami_cell_number(struct lami_table *t, double v)
+void spaa_lami_cell_number(struct spaa_lami_table *t, double v)
 {
-	cell_add(t, LAMI_CELL_NUMBER)->u.d = v;
+	cell_add(t, SPAA_LAMI_CELL_NUMBER)->u.d = v;
 }
 
-void lami_cell_bool(struct lami_table *t, bool v)
+void spaa_lami_cell_bool(struct spaa_lami_table *t, bool v)
 {
-	cell_add(t, LAMI_CELL_BOOL)->u.b = v;
+	cell_add(t, SPAA_LAMI_CELL_BOOL)->u.b = v;
 }
 
-void lami_cell_ratio(struct lami_table *t, double v)
+void spaa_lami_cell_ratio(struct spaa_lami_table *t, double v)
 {
-	cell_add(t, LAMI_CELL_RATIO)->u.d = v;
+	cell_add(t, SPAA_LAMI_CELL_RATIO)->u.d = v;
 }
 
-void lami_cell_timestamp(struct lami_table *t, int64_t ns)
+void spaa_lami_cell_timestamp(struct spaa_lami_table *t, int64_t ns)
 {
-	cell_add(t, LAMI_CELL_TIMESTAMP)->u.i = ns;
+	cell_add(t, SPAA_LAMI_CELL_TIMESTAMP)->u.i = ns;
 }
 
-void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end)
+void spaa_lami_cell_time_range(struct spaa_lami_table *t, int64_t begin, int64_t end)
 {
-	struct lami_cell *c = cell_add(t, LAMI_CELL_TIME_RANGE);
+	struct spaa_lami_cell *c = cell_add(t, SPAA_LAMI_CELL_TIME_RANGE);
 
 	c->u.range.begin = begin;
 	c->u.range.end = end;
 }
 
-void lami_cell_duration(struct lami_table *t, int64_t ns)
+void spaa_lami_cell_duration(struct spaa_lami_table *t, int64_t ns)
 {
-	cell_add(t, LAMI_CELL_DURATION)->u.i = ns;
+	cell_add(t, SPAA_LAMI_CELL_DURATION)->u.i = ns;
 }
 
-void lami_cell_size(struct lami_table *t, int64_t bytes)
+void spaa_lami_cell_size(struct spaa_lami_table *t, int64_t bytes)
 {
-	cell_add(t, LAMI_CELL_SIZE)->u.i = bytes;
+	cell_add(t, SPAA_LAMI_CELL_SIZE)->u.i = bytes;
 }
 
-void lami_cell_process(struct lami_table *t, const char *name, int64_t pid,
+void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name, int64_t pid,
 		       int64_t tid)
 {
-	struct lami_cell *c = cell_add(t, LAMI_CELL_PROCESS);
+	struct spaa_lami_cell *c = cell_add(t, SPAA_LAMI_CELL_PROCESS);
 
 	c->u.proc.name = name ? str_add(t, name) : NO_STR;
 	c->u.proc.pid = pid;
 	c->u.proc.tid = tid;
 }
 
-void lami_cell_path(struct lami_table *t, const char *path)
+void spaa_lami_cell_path(struct spaa_lami_table *t, const char *path)
 {
 	if (!path) {
-		lami_cell_empty(t);
+		spaa_lami_cell_empty(t);
 		return;
 	}
-	cell_add(t, LAMI_CELL_PATH)->u.str = str_add(t, path);
+	cell_add(t, SPAA_LAMI_CELL_PATH)->u.str = str_add(t, path);
 }
 
-void lami_cell_cpu(struct lami_table *t, int64_t id)
+void spaa_lami_cell_cpu(struct spaa_lami_table *t, int64_t id)
 {
-	cell_add(t, LAMI_CELL_CPU)->u.i = id;
+	cell_add(t, SPAA_LAMI_CELL_CPU)->u.i = id;
 }
 
-void lami_cell_unknown(struct lami_table *t)
+void spaa_lami_cell_unknown(struct spaa_lami_table *t)
 {
-	cell_add(t, LAMI_CELL_UNKNOWN);
+	cell_add(t, SPAA_LAMI_CELL_UNKNOWN);
 }
 
-void lami_cell_empty(struct lami_table *t)
+void spaa_lami_cell_empty(struct spaa_lami_table *t)
 {
-	cell_add(t, LAMI_CELL_EMPTY);
+	cell_add(t, SPAA_LAMI_CELL_EMPTY);
 }
 
-void lami_results_init(struct lami_results *r)
+void spaa_lami_results_init(struct spaa_lami_results *r)
 {
 	memset(r, 0, sizeof(*r));
 }
 
-void lami_results_add(struct lami_results *r, struct lami_table *t)
+void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *t)
 {
 	if (!t)
 		return;
 	assert(!t->in_row && "table added in the middle of a row");
 	if (!t->nrows) {
 		/* v0.1 wants at least one row per table */
-		lami_table_free(t);
+		spaa_lami_table_free(t);
 		return;
 	}
 	SPAA_ALLOC_GROW(r->tables, r->nr + 1, r->alloc);
 	r->tables[r->nr++] = t;
 }
 
-void lami_results_release(struct lami_results *r)
+void spaa_lami_results_release(struct spaa_lami_results *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr; i++)
-		lami_table_free(r->tables[i]);
+		spaa_lami_table_free(r->tables[i]);
 	free(r->tables);
-	lami_results_init(r);
+	spaa_lami_results_init(r);
 }
 
 /* Significant digits of numbers and ratios: enough, without 0.1+0.2 noise. */
-#define LAMI_DOUBLE_PRECISION 15
+#define SPAA_LAMI_DOUBLE_PRECISION 15
 
-#define LAMI_WRITE_CHUNK ((size_t)64 << 10)
+#define SPAA_LAMI_WRITE_CHUNK ((size_t)64 << 10)
 
-static void write_unknown(struct jsonw *jw)
+static void write_unknown(struct spaa_jsonw *jw)
 {
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "class", "unknown");
-	jsonw_object_end(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "class", "unknown");
+	spaa_jsonw_object_end(jw);
 }
 
-static void write_value_object(struct jsonw *jw, const char *cls, int64_t v)
+static void write_value_object(struct spaa_jsonw *jw, const char *cls, int64_t v)
 {
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "class", cls);
-	jsonw_kv_i64(jw, "value", v);
-	jsonw_object_end(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "class", cls);
+	spaa_jsonw_kv_i64(jw, "value", v);
+	spaa_jsonw_object_end(jw);
 }
 
-static void write_time_range(struct jsonw *jw, int64_t begin, int64_t end)
+static void write_time_range(struct spaa_jsonw *jw, int64_t begin, int64_t end)
 {
-	jsonw_object_begin(jw);
-	jsonw_kv_string(jw, "class", "time-range");
-	jsonw_kv_i64(jw, "begin", begin);
-	jsonw_kv_i64(jw, "end", end);
-	jsonw_object_end(jw);
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_kv_string(jw, "class", "time-range");
+	spaa_jsonw_kv_i64(jw, "begin", begin);
+	spaa_jsonw_kv_i64(jw, "end", end);
+	spaa_jsonw_object_end(jw);
 }
 
 /*
  * Values TC or the spec would reject are written as unknown objects:
  * non-finite numbers (jsonw would write null, which means empty), a
  * time range ending before it begins, a CPU id TC would read into a
- * 32-bit int and wrap.  lami_table_cell reports them the same way.
+ * 32-bit int and wrap.  spaa_lami_table_cell reports them the same way.
  */
-static bool written_unknown(const struct lami_cell *c)
+static bool written_unknown(const struct spaa_lami_cell *c)
 {
 	switch (c->kind) {
-	case LAMI_CELL_UNKNOWN:
+	case SPAA_LAMI_CELL_UNKNOWN:
 		return true;
-	case LAMI_CELL_NUMBER:
-	case LAMI_CELL_RATIO:
+	case SPAA_LAMI_CELL_NUMBER:
+	case SPAA_LAMI_CELL_RATIO:
 		return !isfinite(c->u.d);
-	case LAMI_CELL_TIME_RANGE:
+	case SPAA_LAMI_CELL_TIME_RANGE:
 		return c->u.range.end < c->u.range.begin;
-	case LAMI_CELL_CPU:
+	case SPAA_LAMI_CELL_CPU:
 		return c->u.i < INT32_MIN || c->u.i > INT32_MAX;
 	default:
 		return false;
 	}
 }
 
-static void write_cell(struct jsonw *jw, const struct lami_table *t,
-		       const struct lami_cell *c)
+static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_table *t,
+		       const struct spaa_lami_cell *c)
 {
 	if (written_unknown(c)) {
 		write_unknown(jw);
 		return;
 	}
 	switch (c->kind) {
-	case LAMI_CELL_EMPTY:
-	case LAMI_CELL_UNKNOWN:
-		jsonw_null(jw);
+	case SPAA_LAMI_CELL_EMPTY:
+	case SPAA_LAMI_CELL_UNKNOWN:
+		spaa_jsonw_null(jw);
 		break;
-	case LAMI_CELL_STRING:
-		jsonw_string(jw, t->strs + c->u.str);
+	case SPAA_LAMI_CELL_STRING:
+		spaa_jsonw_string(jw, t->strs + c->u.str);
 		break;
-	case LAMI_CELL_INT:
-		jsonw_i64(jw, c->u.i);
+	case SPAA_LAMI_CELL_INT:
+		spaa_jsonw_i64(jw, c->u.i);
 		break;
-	case LAMI_CELL_NUMBER:
-		jsonw_double(jw, LAMI_DOUBLE_PRECISION, c->u.d);
+	case SPAA_LAMI_CELL_NUMBER:
+		spaa_jsonw_double(jw, SPAA_LAMI_DOUBLE_PRECISION, c->u.d);
 		break;
-	case LAMI_CELL_BOOL:
-		jsonw_bool(jw, c->u.b);
+	case SPAA_LAMI_CELL_BOOL:
+		spaa_jsonw_bool(jw, c->u.b);
 		break;
-	case LAMI_CELL_RATIO:
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "class", "ratio");
-		jsonw_kv_double(jw, "value", LAMI_DOUBLE_PRECISION, c->u.d);
-		jsonw_object_end(jw);
+	case SPAA_LAMI_CELL_RATIO:
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "class", "ratio");
+		spaa_jsonw_kv_double(jw, "value", SPAA_LAMI_DOUBLE_PRECISION, c->u.d);
+		spaa_jsonw_object_end(jw);
 		break;
-	case LAMI_CELL_TIMESTAMP:
+	case SPAA_LAMI_CELL_TIMESTAMP:
 		write_value_object(jw, "timestamp", c->u.i);
 		break;
-	case LAMI_CELL_DURATION:
+	case SPAA_LAMI_CELL_DURATION:
 		write_value_object(jw, "duration", c->u.i);
 		break;
-	case LAMI_CELL_SIZE:
+	case SPAA_LAMI_CELL_SIZE:
 		write_value_object(jw, "size", c->u.i);
 		break;
-	case LAMI_CELL_TIME_RANGE:
+	case SPAA_LAMI_CELL_TIME_RANGE:
 		write_time_range(jw, c->u.range.begin, c->u.range.end);
 		break;
-	case LAMI_CELL_PROCESS:
+	case SPAA_LAMI_CELL_PROCESS:
 		/* absent members are omitted: TC fails on a null pid */
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "class", "process");
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "class", "process");
 		if (c->u.proc.name != NO_STR)
-			jsonw_kv_string(jw, "name", t->strs + c->u.proc.name);
-		if (c->u.proc.pid != LAMI_NO_ID)
-			jsonw_kv_i64(jw, "pid", c->u.proc.pid);
-		if (c->u.proc.tid != LAMI_NO_ID)
-			jsonw_kv_i64(jw, "tid", c->u.proc.tid);
-		jsonw_object_end(jw);
+			spaa_jsonw_kv_string(jw, "name", t->strs + c->u.proc.name);
+		if (c->u.proc.pid != SPAA_LAMI_NO_ID)
+			spaa_jsonw_kv_i64(jw, "pid", c->u.proc.pid);
+		if (c->u.proc.tid != SPAA_LAMI_NO_ID)
+			spaa_jsonw_kv_i64(jw, "tid", c->u.proc.tid);
+		spaa_jsonw_object_end(jw);
 		break;
-	case LAMI_CELL_PATH:
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "class", "path");
-		jsonw_kv_string(jw, "path", t->strs + c->u.str);
-		jsonw_object_end(jw);
+	case SPAA_LAMI_CELL_PATH:
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "class", "path");
+		spaa_jsonw_kv_string(jw, "path", t->strs + c->u.str);
+		spaa_jsonw_object_end(jw);
 		break;
-	case LAMI_CELL_CPU:
-		jsonw_object_begin(jw);
-		jsonw_kv_string(jw, "class", "cpu");
-		jsonw_kv_i64(jw, "id", c->u.i);
-		jsonw_object_end(jw);
+	case SPAA_LAMI_CELL_CPU:
+		spaa_jsonw_object_begin(jw);
+		spaa_jsonw_kv_string(jw, "class", "cpu");
+		spaa_jsonw_kv_i64(jw, "id", c->u.i);
+		spaa_jsonw_object_end(jw);
 		break;
 	}
 }
 
-const char *lami_table_title(const struct lami_table *t)
+const char *spaa_lami_table_title(const struct spaa_lami_table *t)
 {
 	return t->title ? t->title : t->cls->title;
 }
 
-const struct lami_table_class *lami_table_class_of(const struct lami_table *t)
+const struct spaa_lami_table_class *spaa_lami_table_class_of(const struct spaa_lami_table *t)
 {
 	return t->cls;
 }
 
-void lami_table_column(const struct lami_table *t, size_t col,
-		       enum lami_class *cls, const char **unit)
+void spaa_lami_table_column(const struct spaa_lami_table *t, size_t col,
+		       enum spaa_lami_class *cls, const char **unit)
 {
 	assert(col < t->cls->ncolumns);
 	*cls = column_class(t, col);
@@ -918,46 +918,46 @@ void lami_table_column(const struct lami_table *t, size_t col,
 					    : t->cls->columns[col].unit;
 }
 
-void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
-		     struct lami_cell_view *v)
+void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t col,
+		     struct spaa_lami_cell_view *v)
 {
-	const struct lami_cell *c;
+	const struct spaa_lami_cell *c;
 
 	assert(row < t->nrows && col < t->cls->ncolumns);
 	c = &t->cells[row * t->cls->ncolumns + col];
 	memset(v, 0, sizeof(*v));
-	v->kind = written_unknown(c) ? LAMI_CELL_UNKNOWN : c->kind;
-	v->pid = v->tid = LAMI_NO_ID;
+	v->kind = written_unknown(c) ? SPAA_LAMI_CELL_UNKNOWN : c->kind;
+	v->pid = v->tid = SPAA_LAMI_NO_ID;
 	switch (v->kind) {
-	case LAMI_CELL_STRING:
-	case LAMI_CELL_PATH:
+	case SPAA_LAMI_CELL_STRING:
+	case SPAA_LAMI_CELL_PATH:
 		v->str = t->strs + c->u.str;
 		break;
-	case LAMI_CELL_INT:
-	case LAMI_CELL_TIMESTAMP:
-	case LAMI_CELL_DURATION:
-	case LAMI_CELL_SIZE:
-	case LAMI_CELL_CPU:
+	case SPAA_LAMI_CELL_INT:
+	case SPAA_LAMI_CELL_TIMESTAMP:
+	case SPAA_LAMI_CELL_DURATION:
+	case SPAA_LAMI_CELL_SIZE:
+	case SPAA_LAMI_CELL_CPU:
 		v->i = c->u.i;
 		break;
-	case LAMI_CELL_NUMBER:
-	case LAMI_CELL_RATIO:
+	case SPAA_LAMI_CELL_NUMBER:
+	case SPAA_LAMI_CELL_RATIO:
 		v->d = c->u.d;
 		break;
-	case LAMI_CELL_BOOL:
+	case SPAA_LAMI_CELL_BOOL:
 		v->b = c->u.b;
 		break;
-	case LAMI_CELL_TIME_RANGE:
+	case SPAA_LAMI_CELL_TIME_RANGE:
 		v->i = c->u.range.begin;
 		v->end = c->u.range.end;
 		break;
-	case LAMI_CELL_PROCESS:
+	case SPAA_LAMI_CELL_PROCESS:
 		v->str = c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : NULL;
 		v->pid = c->u.proc.pid;
 		v->tid = c->u.proc.tid;
 		break;
-	case LAMI_CELL_EMPTY:
-	case LAMI_CELL_UNKNOWN:
+	case SPAA_LAMI_CELL_EMPTY:
+	case SPAA_LAMI_CELL_UNKNOWN:
 		break;
 	}
 }
@@ -967,71 +967,71 @@ void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
  * the title changed; a full class when a mixed column got a class for
  * this run, since TC ignores column-descriptions next to "inherit".
  */
-static void write_table_class(struct jsonw *jw, const struct lami_table *t)
+static void write_table_class(struct spaa_jsonw *jw, const struct spaa_lami_table *t)
 {
-	const struct lami_table_class *tc = t->cls;
+	const struct spaa_lami_table_class *tc = t->cls;
 	size_t i;
 
 	if (!t->cols && !t->title) {
-		jsonw_string(jw, tc->name);
+		spaa_jsonw_string(jw, tc->name);
 		return;
 	}
-	jsonw_object_begin(jw);
+	spaa_jsonw_object_begin(jw);
 	if (!t->cols) {
-		jsonw_kv_string(jw, "inherit", tc->name);
-		jsonw_kv_string(jw, "title", t->title);
-		jsonw_object_end(jw);
+		spaa_jsonw_kv_string(jw, "inherit", tc->name);
+		spaa_jsonw_kv_string(jw, "title", t->title);
+		spaa_jsonw_object_end(jw);
 		return;
 	}
-	jsonw_kv_string(jw, "title", lami_table_title(t));
-	jsonw_key(jw, "column-descriptions");
-	jsonw_array_begin(jw);
+	spaa_jsonw_kv_string(jw, "title", spaa_lami_table_title(t));
+	spaa_jsonw_key(jw, "column-descriptions");
+	spaa_jsonw_array_begin(jw);
 	for (i = 0; i < tc->ncolumns; i++) {
-		const struct lami_column_override *o = &t->cols[i];
+		const struct spaa_lami_column_override *o = &t->cols[i];
 
 		write_column(jw, tc->columns[i].title, column_class(t, i),
 			     o->set ? o->unit : tc->columns[i].unit);
 	}
-	jsonw_array_end(jw);
-	jsonw_object_end(jw);
+	spaa_jsonw_array_end(jw);
+	spaa_jsonw_object_end(jw);
 }
 
 /*
  * Writes t to out.  Rows go out in chunks, so the text of a big table
  * (every stack of a profile) is never held in memory as a whole.
  */
-static void write_table(FILE *out, struct jsonw *jw, const struct lami_table *t)
+static void write_table(FILE *out, struct spaa_jsonw *jw, const struct spaa_lami_table *t)
 {
 	size_t ncol = t->cls->ncolumns, r, i;
 
-	jsonw_object_begin(jw);
-	jsonw_key(jw, "time-range");
+	spaa_jsonw_object_begin(jw);
+	spaa_jsonw_key(jw, "time-range");
 	write_time_range(jw, t->begin, t->end);
-	jsonw_key(jw, "class");
+	spaa_jsonw_key(jw, "class");
 	write_table_class(jw, t);
-	jsonw_key(jw, "data");
-	jsonw_array_begin(jw);
+	spaa_jsonw_key(jw, "data");
+	spaa_jsonw_array_begin(jw);
 	for (r = 0; r < t->nrows; r++) {
-		jsonw_array_begin(jw);
+		spaa_jsonw_array_begin(jw);
 		for (i = 0; i < ncol; i++)
 			write_cell(jw, t, &t->cells[r * ncol + i]);
-		jsonw_array_end(jw);
-		if (jw->len >= LAMI_WRITE_CHUNK) {
+		spaa_jsonw_array_end(jw);
+		if (jw->len >= SPAA_LAMI_WRITE_CHUNK) {
 			fwrite(jw->buf, 1, jw->len, out);
-			jsonw_clear_text(jw);
+			spaa_jsonw_clear_text(jw);
 		}
 	}
-	jsonw_array_end(jw);
-	jsonw_object_end(jw);
+	spaa_jsonw_array_end(jw);
+	spaa_jsonw_object_end(jw);
 }
 
-void lami_results_write(FILE *out, const struct lami_results *r)
+void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	size_t i;
 
 	assert(r->nr > 0 && "v0.1 wants at least one table");
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	/*
 	 * "{" alone on the first line: TC finds the JSON by matching its
 	 * first line against a Java regex whose "." stops at U+2028 and
@@ -1039,28 +1039,28 @@ void lami_results_write(FILE *out, const struct lami_results *r)
 	 */
 	fputs("{\n\"results\":[", out);
 	for (i = 0; i < r->nr; i++) {
-		jsonw_reset(&jw);
+		spaa_jsonw_reset(&jw);
 		if (i)
 			fputc(',', out);
 		write_table(out, &jw, r->tables[i]);
 		fwrite(jw.buf, 1, jw.len, out);
 	}
 	fputs("]}\n", out);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 
-void lami_error_write(FILE *out, const char *code, const char *msg)
+void spaa_lami_error_write(FILE *out, const char *code, const char *msg)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
 	if (code)
-		jsonw_kv_string(&jw, "error-code", code);
-	jsonw_kv_string(&jw, "error-message", msg ? msg : "");
-	jsonw_object_end(&jw);
+		spaa_jsonw_kv_string(&jw, "error-code", code);
+	spaa_jsonw_kv_string(&jw, "error-message", msg ? msg : "");
+	spaa_jsonw_object_end(&jw);
 	write_out(out, &jw);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 
 /* ---- progress --------------------------------------------------------- */
@@ -1068,7 +1068,7 @@ void lami_error_write(FILE *out, const char *code, const char *msg)
 #define PROGRESS_STAR_STEP (UINT64_C(64) << 20)
 #define PROGRESS_MAX_STARS 100
 
-void lami_progress_init(struct lami_progress *p, FILE *out)
+void spaa_lami_progress_init(struct spaa_lami_progress *p, FILE *out)
 {
 	p->out = out;
 	p->last = -1;
@@ -1128,7 +1128,7 @@ static int utf8_char_len(const unsigned char *s)
  * reads as progress or JSON, and invalid UTF-8 makes the whole stdout
  * invalid.  Control bytes become spaces, invalid bytes U+FFFD.
  */
-static void progress_line(struct lami_progress *p, const char *value,
+static void progress_line(struct spaa_lami_progress *p, const char *value,
 			  const char *msg)
 {
 	const unsigned char *s = (const unsigned char *)msg;
@@ -1155,7 +1155,7 @@ static void progress_line(struct lami_progress *p, const char *value,
 	p->lines++;
 }
 
-void lami_progress_update(struct lami_progress *p, uint64_t done,
+void spaa_lami_progress_update(struct spaa_lami_progress *p, uint64_t done,
 			  uint64_t total, const char *msg)
 {
 	bool star_mode = p->lines > 0 && p->last < 0;

@@ -32,40 +32,40 @@
 
 /* ---- 1. options ------------------------------------------------------- */
 
-enum lami_opt_kind {
-	LAMI_OPT_BOOL,          /* flag; dest is bool*, set to true */
-	LAMI_OPT_STRING,        /* dest is const char** (points into argv) */
-	LAMI_OPT_U64,           /* dest is uint64_t*, decimal */
-	LAMI_OPT_I64,           /* dest is int64_t*, decimal, may be negative */
-	LAMI_OPT_LIST,          /* repeatable string; dest is struct lami_strlist* */
+enum spaa_lami_opt_kind {
+	SPAA_LAMI_OPT_BOOL,          /* flag; dest is bool*, set to true */
+	SPAA_LAMI_OPT_STRING,        /* dest is const char** (points into argv) */
+	SPAA_LAMI_OPT_U64,           /* dest is uint64_t*, decimal */
+	SPAA_LAMI_OPT_I64,           /* dest is int64_t*, decimal, may be negative */
+	SPAA_LAMI_OPT_LIST,          /* repeatable string; dest is struct spaa_lami_strlist* */
 };
 
-struct lami_option {
+struct spaa_lami_option {
 	const char *name;       /* long name without "--"; NULL ends a table */
-	enum lami_opt_kind kind;
+	enum spaa_lami_opt_kind kind;
 	void *dest;             /* weak: usually a static of the analysis file */
 	const char *argname;    /* shown in --help, e.g. "NAME"; NULL for flags */
 	const char *help;       /* one line, lowercase, no full stop */
 };
 
-struct lami_strlist {
+struct spaa_lami_strlist {
 	const char **items;     /* owned array; the strings point into argv */
 	size_t nr, alloc;
 };
 
-void lami_strlist_release(struct lami_strlist *l);
+void spaa_lami_strlist_release(struct spaa_lami_strlist *l);
 
-#define LAMI_LIMIT_UNLIMITED UINT64_MAX
+#define SPAA_LAMI_LIMIT_UNLIMITED UINT64_MAX
 
 /* How results are written (--format); errors too, see common/main.c. */
-enum lami_format {
-	LAMI_FORMAT_LAMI,       /* "lami" or "json": the LAMI results object */
-	LAMI_FORMAT_TEXT,       /* "text": aligned tables (common/textout.h) */
-	LAMI_FORMAT_CSV,        /* "csv": one CSV block per table */
+enum spaa_lami_format {
+	SPAA_LAMI_FORMAT_LAMI,       /* "lami" or "json": the LAMI results object */
+	SPAA_LAMI_FORMAT_TEXT,       /* "text": aligned tables (common/textout.h) */
+	SPAA_LAMI_FORMAT_CSV,        /* "csv": one CSV block per table */
 };
 
 /* The options every analysis understands. */
-struct lami_opts {
+struct spaa_lami_opts {
 	bool metadata;          /* --metadata */
 	bool mi_version;        /* --mi-version */
 	bool help;              /* --help, -h */
@@ -75,7 +75,7 @@ struct lami_opts {
 	bool has_begin, has_end;
 	int64_t begin, end;     /* --begin/--end TS, ns, same epoch as the profile */
 	uint64_t limit;         /* --limit N|unlimited; default unlimited */
-	enum lami_format format;        /* --format; default LAMI_FORMAT_LAMI */
+	enum spaa_lami_format format;        /* --format; default SPAA_LAMI_FORMAT_LAMI */
 	const char **paths;     /* owned array of positional arguments (into argv) */
 	size_t npaths;
 };
@@ -97,19 +97,19 @@ struct lami_opts {
  *   "'--output-progress' needs '--format lami'"
  * On failure o is already released; o->format keeps a --format read
  * before the mistake, so main can still report the error that way.
- * Release o with lami_opts_release (harmless twice); LAMI_OPT_LIST dests
- * are the caller's to release with lami_strlist_release, even after a
+ * Release o with spaa_lami_opts_release (harmless twice); SPAA_LAMI_OPT_LIST dests
+ * are the caller's to release with spaa_lami_strlist_release, even after a
  * failure.
  */
 /* How many of n rows a table may show under --limit. */
-static inline size_t lami_rows(const struct lami_opts *o, size_t n)
+static inline size_t spaa_lami_rows(const struct spaa_lami_opts *o, size_t n)
 {
 	return o->limit < n ? (size_t)o->limit : n;
 }
 
-int lami_parse_args(int argc, char **argv, struct lami_opts *o,
-		    const struct lami_option *extra, struct spaa_error *err);
-void lami_opts_release(struct lami_opts *o);
+int spaa_lami_parse_args(int argc, char **argv, struct spaa_lami_opts *o,
+		    const struct spaa_lami_option *extra, struct spaa_error *err);
+void spaa_lami_opts_release(struct spaa_lami_opts *o);
 
 /*
  * Writes the --help text: usage line "usage: PROG [OPTIONS] SYNOPSIS",
@@ -119,46 +119,46 @@ void lami_opts_release(struct lami_opts *o);
  * listed one per line as "  --name ARG  help" ("  -h, --help  ..."),
  * the help texts aligned in one column.
  */
-void lami_help_write(FILE *out, const char *prog, const char *synopsis,
-		     const char *description, const struct lami_option *extra);
+void spaa_lami_help_write(FILE *out, const char *prog, const char *synopsis,
+		     const char *description, const struct spaa_lami_option *extra);
 
 /* ---- 2. metadata ------------------------------------------------------ */
 
 /* LAMI v0.1 column / data object classes. */
-enum lami_class {
-	LAMI_MIXED,
-	LAMI_STRING,
-	LAMI_INT,
-	LAMI_NUMBER,
-	LAMI_BOOL,
-	LAMI_RATIO,
-	LAMI_TIMESTAMP,
-	LAMI_TIME_RANGE,
-	LAMI_DURATION,
-	LAMI_SIZE,
-	LAMI_BITRATE,
-	LAMI_PROCESS,
-	LAMI_PATH,
-	LAMI_CPU,
+enum spaa_lami_class {
+	SPAA_LAMI_MIXED,
+	SPAA_LAMI_STRING,
+	SPAA_LAMI_INT,
+	SPAA_LAMI_NUMBER,
+	SPAA_LAMI_BOOL,
+	SPAA_LAMI_RATIO,
+	SPAA_LAMI_TIMESTAMP,
+	SPAA_LAMI_TIME_RANGE,
+	SPAA_LAMI_DURATION,
+	SPAA_LAMI_SIZE,
+	SPAA_LAMI_BITRATE,
+	SPAA_LAMI_PROCESS,
+	SPAA_LAMI_PATH,
+	SPAA_LAMI_CPU,
 };
 
 /* "mixed", "string", "int", ... exactly as the spec spells them. */
-const char *lami_class_name(enum lami_class c);
+const char *spaa_lami_class_name(enum spaa_lami_class c);
 
-struct lami_column {
+struct spaa_lami_column {
 	const char *title;      /* may be NULL (TC then names it) */
-	enum lami_class cls;    /* LAMI_MIXED: decided per run (see lami_table_set_column) */
+	enum spaa_lami_class cls;    /* SPAA_LAMI_MIXED: decided per run (see spaa_lami_table_set_column) */
 	const char *unit;       /* NULL; only for string/int/number/bool (asserted) */
 };
 
-struct lami_table_class {
+struct spaa_lami_table_class {
 	const char *name;       /* key in "table-classes", e.g. "functions"; unique */
 	const char *title;      /* required (TC) */
-	const struct lami_column *columns;
+	const struct spaa_lami_column *columns;
 	size_t ncolumns;
 };
 
-struct lami_meta {
+struct spaa_lami_meta {
 	const char *title;              /* required (TC) */
 	const char *description;        /* may be NULL */
 	const char *url;                /* may be NULL */
@@ -166,7 +166,7 @@ struct lami_meta {
 	const char *const *tags;        /* NULL-terminated, may be NULL */
 	int version_major, version_minor, version_patch;
 	const char *version_extra;      /* may be NULL */
-	const struct lami_table_class *classes;
+	const struct spaa_lami_table_class *classes;
 	size_t nclasses;                /* at least 1 */
 };
 
@@ -175,47 +175,47 @@ struct lami_meta {
  * newline.  NULL optional members are omitted, never written as null;
  * version major/minor/patch are always written.
  */
-void lami_metadata_write(FILE *out, const struct lami_meta *m);
+void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m);
 
 /* ---- 3. results ------------------------------------------------------- */
 
 /* Absent pid or tid of a process cell. */
-#define LAMI_NO_ID INT64_MIN
+#define SPAA_LAMI_NO_ID INT64_MIN
 
-struct lami_table;
+struct spaa_lami_table;
 
 /*
  * Starts a table of class cls (weak: static storage) covering the time
  * range [begin, end] ns (begin <= end, asserted).  Owned by the caller
- * until lami_results_add.  lami_table_free accepts NULL.
+ * until spaa_lami_results_add.  spaa_lami_table_free accepts NULL.
  */
-struct lami_table *lami_table_new(const struct lami_table_class *cls,
+struct spaa_lami_table *spaa_lami_table_new(const struct spaa_lami_table_class *cls,
 				  int64_t begin, int64_t end);
-void lami_table_free(struct lami_table *t);
+void spaa_lami_table_free(struct spaa_lami_table *t);
 
 /*
  * Replaces the title for this result only (written as {"inherit": name,
  * "title": ...}), e.g. to say "(whole profile: no samples to restrict
  * to --begin/--end)".
  */
-void lami_table_set_title(struct lami_table *t, const char *fmt, ...)
+void spaa_lami_table_set_title(struct spaa_lami_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Gives a column declared LAMI_MIXED in the metadata its class for this
+ * Gives a column declared SPAA_LAMI_MIXED in the metadata its class for this
  * run (e.g. duration, or number with unit "cycles").  A table with any
  * such column is written with a full dynamic class (title and
  * column-descriptions), since TC ignores column-descriptions next to
  * "inherit".  unit may be NULL; it is copied.  May come before or after
  * the rows; the column's cells must fit the class either way (asserted).
  */
-void lami_table_set_column(struct lami_table *t, size_t col,
-			   enum lami_class cls, const char *unit);
+void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
+			   enum spaa_lami_class cls, const char *unit);
 
-size_t lami_table_rows(const struct lami_table *t);
+size_t spaa_lami_table_rows(const struct spaa_lami_table *t);
 
 /*
- * A row is lami_row_begin, exactly one cell call per column, lami_row_end
+ * A row is spaa_lami_row_begin, exactly one cell call per column, spaa_lami_row_end
  * (asserted).  Strings are copied.  Each cell must fit its column's
  * class (asserted, rule R9 of tools/lami_check.py): a mixed column takes
  * any cell, a number column number and int cells, other columns cells
@@ -225,99 +225,99 @@ size_t lami_table_rows(const struct lami_table *t);
  * non-finite numbers and ratios, a time range ending before it begins,
  * a CPU id outside 32 bits.  A NULL string or path is an empty cell.
  */
-void lami_row_begin(struct lami_table *t);
-void lami_row_end(struct lami_table *t);
+void spaa_lami_row_begin(struct spaa_lami_table *t);
+void spaa_lami_row_end(struct spaa_lami_table *t);
 
-void lami_cell_string(struct lami_table *t, const char *s);
-void lami_cell_int(struct lami_table *t, int64_t v);
-void lami_cell_number(struct lami_table *t, double v);     /* non-finite: unknown */
-void lami_cell_bool(struct lami_table *t, bool v);
-void lami_cell_ratio(struct lami_table *t, double v);      /* fraction; non-finite: unknown */
-void lami_cell_timestamp(struct lami_table *t, int64_t ns);
-void lami_cell_time_range(struct lami_table *t, int64_t begin, int64_t end);
-void lami_cell_duration(struct lami_table *t, int64_t ns);
-void lami_cell_size(struct lami_table *t, int64_t bytes);
-void lami_cell_process(struct lami_table *t, const char *name /* or NULL */,
-		       int64_t pid, int64_t tid /* or LAMI_NO_ID */);
-void lami_cell_path(struct lami_table *t, const char *path);
-void lami_cell_cpu(struct lami_table *t, int64_t id);
-void lami_cell_unknown(struct lami_table *t);
-void lami_cell_empty(struct lami_table *t);                /* JSON null */
+void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s);
+void spaa_lami_cell_int(struct spaa_lami_table *t, int64_t v);
+void spaa_lami_cell_number(struct spaa_lami_table *t, double v);     /* non-finite: unknown */
+void spaa_lami_cell_bool(struct spaa_lami_table *t, bool v);
+void spaa_lami_cell_ratio(struct spaa_lami_table *t, double v);      /* fraction; non-finite: unknown */
+void spaa_lami_cell_timestamp(struct spaa_lami_table *t, int64_t ns);
+void spaa_lami_cell_time_range(struct spaa_lami_table *t, int64_t begin, int64_t end);
+void spaa_lami_cell_duration(struct spaa_lami_table *t, int64_t ns);
+void spaa_lami_cell_size(struct spaa_lami_table *t, int64_t bytes);
+void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name /* or NULL */,
+		       int64_t pid, int64_t tid /* or SPAA_LAMI_NO_ID */);
+void spaa_lami_cell_path(struct spaa_lami_table *t, const char *path);
+void spaa_lami_cell_cpu(struct spaa_lami_table *t, int64_t id);
+void spaa_lami_cell_unknown(struct spaa_lami_table *t);
+void spaa_lami_cell_empty(struct spaa_lami_table *t);                /* JSON null */
 
-struct lami_results {
-	struct lami_table **tables;     /* owned */
+struct spaa_lami_results {
+	struct spaa_lami_table **tables;     /* owned */
 	size_t nr, alloc;
 };
 
-void lami_results_init(struct lami_results *r);
+void spaa_lami_results_init(struct spaa_lami_results *r);
 /* Takes ownership of t; a table without rows is freed, not kept. */
-void lami_results_add(struct lami_results *r, struct lami_table *t);
-void lami_results_release(struct lami_results *r);
+void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *t);
+void spaa_lami_results_release(struct spaa_lami_results *r);
 
 /*
  * Writes {"results": [...]} with "{" alone on the first line, the rest
  * on the second, and a final newline.  r must hold at least one table
  * (asserted: with none, write a no-data error object instead).  A
  * table's "class" is its class name, {"inherit": name, "title": T} after
- * lami_table_set_title alone, or a full {"title", "column-descriptions"}
- * class after lami_table_set_column, in which columns of LAMI_MIXED
+ * spaa_lami_table_set_title alone, or a full {"title", "column-descriptions"}
+ * class after spaa_lami_table_set_column, in which columns of SPAA_LAMI_MIXED
  * class never set are written as "mixed".  Numbers and ratios carry 15
  * significant digits.
  */
-void lami_results_write(FILE *out, const struct lami_results *r);
+void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r);
 
 /*
  * Reading a table back, for writers of other formats (common/textout.h).
  * Cells come back as the JSON writer sees them: a number or ratio that is
  * not finite, a time range ending before it begins and a CPU id outside
- * 32 bits are LAMI_CELL_UNKNOWN, as they are written as unknown objects.
+ * 32 bits are SPAA_LAMI_CELL_UNKNOWN, as they are written as unknown objects.
  */
-enum lami_cell_kind {
-	LAMI_CELL_EMPTY,        /* JSON null */
-	LAMI_CELL_UNKNOWN,      /* {"class": "unknown"} */
-	LAMI_CELL_STRING,
-	LAMI_CELL_INT,
-	LAMI_CELL_NUMBER,
-	LAMI_CELL_BOOL,
-	LAMI_CELL_RATIO,
-	LAMI_CELL_TIMESTAMP,
-	LAMI_CELL_TIME_RANGE,
-	LAMI_CELL_DURATION,
-	LAMI_CELL_SIZE,
-	LAMI_CELL_PROCESS,
-	LAMI_CELL_PATH,
-	LAMI_CELL_CPU,
+enum spaa_lami_cell_kind {
+	SPAA_LAMI_CELL_EMPTY,        /* JSON null */
+	SPAA_LAMI_CELL_UNKNOWN,      /* {"class": "unknown"} */
+	SPAA_LAMI_CELL_STRING,
+	SPAA_LAMI_CELL_INT,
+	SPAA_LAMI_CELL_NUMBER,
+	SPAA_LAMI_CELL_BOOL,
+	SPAA_LAMI_CELL_RATIO,
+	SPAA_LAMI_CELL_TIMESTAMP,
+	SPAA_LAMI_CELL_TIME_RANGE,
+	SPAA_LAMI_CELL_DURATION,
+	SPAA_LAMI_CELL_SIZE,
+	SPAA_LAMI_CELL_PROCESS,
+	SPAA_LAMI_CELL_PATH,
+	SPAA_LAMI_CELL_CPU,
 };
 
-struct lami_cell_view {
-	enum lami_cell_kind kind;
+struct spaa_lami_cell_view {
+	enum spaa_lami_cell_kind kind;
 	int64_t i;              /* int, timestamp, duration, size, cpu; range begin */
 	int64_t end;            /* time-range end */
 	double d;               /* number, ratio */
 	bool b;                 /* bool */
 	const char *str;        /* weak: string, path, process name (NULL: none) */
-	int64_t pid, tid;       /* process; LAMI_NO_ID when absent */
+	int64_t pid, tid;       /* process; SPAA_LAMI_NO_ID when absent */
 };
 
-/* The title written for t: its own (lami_table_set_title) or its class'. */
-const char *lami_table_title(const struct lami_table *t);
+/* The title written for t: its own (spaa_lami_table_set_title) or its class'. */
+const char *spaa_lami_table_title(const struct spaa_lami_table *t);
 /* The class t was created with (weak: static storage). */
-const struct lami_table_class *lami_table_class_of(const struct lami_table *t);
+const struct spaa_lami_table_class *spaa_lami_table_class_of(const struct spaa_lami_table *t);
 /*
- * Column col as written for this result: its class (LAMI_MIXED only
+ * Column col as written for this result: its class (SPAA_LAMI_MIXED only
  * when never set) and unit (weak, may be NULL).
  */
-void lami_table_column(const struct lami_table *t, size_t col,
-		       enum lami_class *cls, const char **unit);
+void spaa_lami_table_column(const struct spaa_lami_table *t, size_t col,
+		       enum spaa_lami_class *cls, const char **unit);
 /* Cell (row, col) of a complete row; v's strings live as long as t. */
-void lami_table_cell(const struct lami_table *t, size_t row, size_t col,
-		     struct lami_cell_view *v);
+void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t col,
+		     struct spaa_lami_cell_view *v);
 
 /*
  * Writes {"error-code": code, "error-message": msg} on one line and a
  * newline.  code may be NULL (omitted).
  */
-void lami_error_write(FILE *out, const char *code, const char *msg);
+void spaa_lami_error_write(FILE *out, const char *code, const char *msg);
 
 /*
  * Progress lines "VALUE MESSAGE" for --output-progress.  VALUE is
@@ -332,15 +332,15 @@ void lami_error_write(FILE *out, const char *code, const char *msg);
  * and invalid UTF-8 U+FFFD.  Each line is flushed.  A disabled progress
  * (out == NULL) writes nothing.
  */
-struct lami_progress {
+struct spaa_lami_progress {
 	FILE *out;              /* weak; NULL = disabled */
 	double last;            /* last value written, -1 before the first */
 	uint64_t last_done;     /* done at the last "*" line */
 	unsigned lines;         /* lines written */
 };
 
-void lami_progress_init(struct lami_progress *p, FILE *out);
-void lami_progress_update(struct lami_progress *p, uint64_t done,
+void spaa_lami_progress_init(struct spaa_lami_progress *p, FILE *out);
+void spaa_lami_progress_update(struct spaa_lami_progress *p, uint64_t done,
 			  uint64_t total, const char *msg);
 
 #endif

@@ -34,8 +34,8 @@
 struct chatter {
 	const char *prog;
 	unsigned warnings;
-	struct lami_progress lami;      /* --output-progress lines on stdout */
-	struct textout_bar bar;         /* --format text on a terminal */
+	struct spaa_lami_progress lami;      /* --output-progress lines on stdout */
+	struct spaa_textout_bar bar;         /* --format text on a terminal */
 };
 
 static void print_warning(void *data, const char *file, unsigned long line,
@@ -45,7 +45,7 @@ static void print_warning(void *data, const char *file, unsigned long line,
 
 	if (++w->warnings > MAX_WARNINGS)
 		return;
-	textout_bar_clear(&w->bar);
+	spaa_textout_bar_clear(&w->bar);
 	if (line)
 		fprintf(stderr, "%s: warning: %s:%lu: %s\n", w->prog, file, line, msg);
 	else
@@ -56,8 +56,8 @@ static void progress(void *data, uint64_t done, uint64_t total)
 {
 	struct chatter *c = data;
 
-	lami_progress_update(&c->lami, done, total, "reading profile");
-	textout_bar_update(&c->bar, done, total);
+	spaa_lami_progress_update(&c->lami, done, total, "reading profile");
+	spaa_textout_bar_update(&c->bar, done, total);
 }
 
 /* Nothing dropped silently: what the analysis did not look at. */
@@ -68,7 +68,7 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 
 	if (!lo->records && !lo->samples)
 		return;
-	for (const struct lami_option *x = a->options; x && x->name; x++)
+	for (const struct spaa_lami_option *x = a->options; x && x->name; x++)
 		choose |= !strcmp(x->name, "event");
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
 		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
@@ -83,7 +83,7 @@ static int fail(const char *prog, const struct spaa_error *err, bool lami,
 
 	spaa_error_format(err, msg, sizeof(msg));
 	if (lami)
-		lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
+		spaa_lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
 	fflush(stdout);
 	if (!quiet)
 		fprintf(stderr, "%s: error: %s\n", prog, msg);
@@ -94,7 +94,7 @@ static void write_metadata(const struct spaa_analysis *a)
 {
 	static const char *const authors[] = { "spaa-tools developers", NULL };
 	static const char *const tags[] = { "spaa", "profile", "stack", NULL };
-	struct lami_meta m = {
+	struct spaa_lami_meta m = {
 		.title = a->title,
 		.description = a->description,
 		.authors = authors,
@@ -106,7 +106,7 @@ static void write_metadata(const struct spaa_analysis *a)
 		.nclasses = a->nclasses,
 	};
 
-	lami_metadata_write(stdout, &m);
+	spaa_lami_metadata_write(stdout, &m);
 }
 
 /*
@@ -131,8 +131,8 @@ static void map_big_blocks(void)
 int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &spaa_this_analysis;
-	struct spaa_run run = { 0 };
-	struct lami_opts opts;
+	struct spaa_analysis_run run = { 0 };
+	struct spaa_lami_opts opts;
 	struct chatter ch = { 0 };
 	struct spaa_error err;
 	char name[64];
@@ -143,20 +143,20 @@ int main(int argc, char **argv)
 	snprintf(name, sizeof(name), "spaa-%s", a->name);
 	ch.prog = name;
 	spaa_error_init(&err);
-	lami_results_init(&run.results);
+	spaa_lami_results_init(&run.results);
 	/* a --format before a mistake still counts */
-	if (lami_parse_args(argc, argv, &opts, a->options, &err)) {
-		status = fail(name, &err, opts.format == LAMI_FORMAT_LAMI, false);
+	if (spaa_lami_parse_args(argc, argv, &opts, a->options, &err)) {
+		status = fail(name, &err, opts.format == SPAA_LAMI_FORMAT_LAMI, false);
 		goto out;
 	}
-	lami = opts.format == LAMI_FORMAT_LAMI;
+	lami = opts.format == SPAA_LAMI_FORMAT_LAMI;
 	run.opts = &opts;
 
 	if (opts.mi_version) {
 		/* "1.0" switches Trace Compass to progress + compatibility mode */
 		puts("1.0");
 	} else if (opts.help) {
-		lami_help_write(stdout, name, a->synopsis, a->description, a->options);
+		spaa_lami_help_write(stdout, name, a->synopsis, a->description, a->options);
 	} else if (opts.version) {
 		printf("%s (spaa-tools) %s\n", name, SPAA_VERSION);
 	} else if (opts.metadata) {
@@ -179,14 +179,14 @@ int main(int argc, char **argv)
 			       opts.npaths);
 		status = fail(name, &err, lami, false);
 	} else {
-		lami_progress_init(&ch.lami, opts.output_progress ? stdout : NULL);
-		textout_bar_init(&ch.bar, opts.format == LAMI_FORMAT_TEXT &&
-				 textout_bar_wanted(fileno(stderr)) ? stderr : NULL);
+		spaa_lami_progress_init(&ch.lami, opts.output_progress ? stdout : NULL);
+		spaa_textout_bar_init(&ch.bar, opts.format == SPAA_LAMI_FORMAT_TEXT &&
+				 spaa_textout_bar_wanted(fileno(stderr)) ? stderr : NULL);
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
 		run.load.progress_data = &ch;
 		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
-		textout_bar_clear(&ch.bar);
+		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
 			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
@@ -194,9 +194,9 @@ int main(int argc, char **argv)
 				       "nothing to report: the profile has no data for this analysis");
 			status = fail(name, &err, lami, false);
 		} else if (lami) {
-			lami_results_write(stdout, &run.results);
+			spaa_lami_results_write(stdout, &run.results);
 		} else {
-			textout_write(stdout, &run.results, opts.format);
+			spaa_textout_write(stdout, &run.results, opts.format);
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);
@@ -209,11 +209,11 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 out:
-	lami_results_release(&run.results);
-	lami_opts_release(&opts);
+	spaa_lami_results_release(&run.results);
+	spaa_lami_opts_release(&opts);
 	/* repeatable options fill lists only main can free on every path */
-	for (const struct lami_option *x = a->options; x && x->name; x++)
-		if (x->kind == LAMI_OPT_LIST)
-			lami_strlist_release(x->dest);
+	for (const struct spaa_lami_option *x = a->options; x && x->name; x++)
+		if (x->kind == SPAA_LAMI_OPT_LIST)
+			spaa_lami_strlist_release(x->dest);
 	return status;
 }

@@ -39,7 +39,7 @@ static void list_events(const struct spaa_profile *p, char *buf, size_t size)
 	buf[0] = '\0';
 	for (uint32_t i = 0; i < p->nevents && at < size; i++)
 		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
-			       spaa_str(p, p->events[i].name));
+			       spaa_profile_str(p, p->events[i].name));
 }
 
 static bool event_has_metric(const struct spaa_profile *p, uint32_t event,
@@ -49,7 +49,7 @@ static bool event_has_metric(const struct spaa_profile *p, uint32_t event,
 
 	for (uint32_t i = 0; i < p->nrecords; i++)
 		if (p->records[i].event == event &&
-		    spaa_weights_get(p, p->records[i].weights,
+		    spaa_profile_weights_get(p, p->records[i].weights,
 				     p->records[i].nweights, metric, &v))
 			return true;
 	return false;
@@ -73,7 +73,7 @@ static void list_metrics(const struct spaa_profile *p, uint32_t event,
 			spaa_map_intern(&seen, &m, &created);
 			if (created)
 				at += snprintf(buf + at, size - at, "%s'%s'",
-					       seen.nr > 1 ? ", " : "", spaa_str(p, m));
+					       seen.nr > 1 ? ", " : "", spaa_profile_str(p, m));
 		}
 	}
 	spaa_map_release(&seen);
@@ -100,67 +100,67 @@ int spaa_report_select(const struct spaa_profile *p, const char *event_name,
 		return 0;
 	}
 	m = spaa_strtab_find(&p->strings, metric_name, strlen(metric_name));
-	if (m == SPAA_MAP_NONE || !event_has_metric(p, *event, m)) {
+	if (m == SPAA_NONE || !event_has_metric(p, *event, m)) {
 		list_metrics(p, *event, list, sizeof(list));
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "event '%s' has no metric '%s' (it has %s)",
-				      spaa_str(p, p->events[*event].name),
+				      spaa_profile_str(p, p->events[*event].name),
 				      metric_name, *list ? list : "none");
 	}
 	*metric = m;
 	return 0;
 }
 
-void spaa_report_weight_column(struct lami_table *t, size_t col,
-			       const struct spaa_metric_sem *m)
+void spaa_report_weight_column(struct spaa_lami_table *t, size_t col,
+			       const struct spaa_metrics_sem *m)
 {
 	switch (m->cls) {
-	case SPAA_MC_DURATION:
-		lami_table_set_column(t, col, LAMI_DURATION, NULL);
+	case SPAA_METRICS_DURATION:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_DURATION, NULL);
 		break;
-	case SPAA_MC_SIZE:
-		lami_table_set_column(t, col, LAMI_SIZE, NULL);
+	case SPAA_METRICS_SIZE:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_SIZE, NULL);
 		break;
-	case SPAA_MC_INT:
-		lami_table_set_column(t, col, LAMI_INT, NULL);
+	case SPAA_METRICS_INT:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_INT, NULL);
 		break;
-	case SPAA_MC_NUMBER:
-		lami_table_set_column(t, col, LAMI_NUMBER, m->unit);
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, m->unit);
 		break;
 	}
 }
 
-void spaa_report_weight_cell(struct lami_table *t,
-			     const struct spaa_metric_sem *m, uint64_t raw)
+void spaa_report_weight_cell(struct spaa_lami_table *t,
+			     const struct spaa_metrics_sem *m, uint64_t raw)
 {
 	switch (m->cls) {
-	case SPAA_MC_DURATION:
-		lami_cell_duration(t, spaa_metric_scaled(m, raw));
+	case SPAA_METRICS_DURATION:
+		spaa_lami_cell_duration(t, spaa_metrics_scaled(m, raw));
 		break;
-	case SPAA_MC_SIZE:
-		lami_cell_size(t, spaa_metric_scaled(m, raw));
+	case SPAA_METRICS_SIZE:
+		spaa_lami_cell_size(t, spaa_metrics_scaled(m, raw));
 		break;
-	case SPAA_MC_INT:
-		lami_cell_int(t, spaa_metric_scaled(m, raw));
+	case SPAA_METRICS_INT:
+		spaa_lami_cell_int(t, spaa_metrics_scaled(m, raw));
 		break;
-	case SPAA_MC_NUMBER:
-		lami_cell_number(t, (double)raw * m->scale);
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_cell_number(t, (double)raw * m->scale);
 		break;
 	}
 }
 
-void spaa_report_share_cell(struct lami_table *t, uint64_t part, uint64_t whole)
+void spaa_report_share_cell(struct spaa_lami_table *t, uint64_t part, uint64_t whole)
 {
 	if (!whole)
-		lami_cell_unknown(t);
+		spaa_lami_cell_unknown(t);
 	else
-		lami_cell_ratio(t, (double)part / (double)whole);
+		spaa_lami_cell_ratio(t, (double)part / (double)whole);
 }
 
 uint32_t spaa_report_twin(const struct spaa_profile *p, uint32_t event,
 			  uint32_t metric)
 {
-	const char *name = spaa_str(p, metric);
+	const char *name = spaa_profile_str(p, metric);
 	size_t len = strlen(name);
 	char *twin = spaa_xmalloc(len + 2);
 	uint32_t m;
@@ -170,7 +170,7 @@ uint32_t spaa_report_twin(const struct spaa_profile *p, uint32_t event,
 	twin[len + 1] = '\0';
 	m = spaa_strtab_find(&p->strings, twin, len + 1);
 	free(twin);
-	return m != SPAA_MAP_NONE && event_has_metric(p, event, m) ? m : SPAA_NONE;
+	return m != SPAA_NONE && event_has_metric(p, event, m) ? m : SPAA_NONE;
 }
 
 int64_t spaa_report_net(uint64_t pos, uint64_t neg)
@@ -185,34 +185,34 @@ uint64_t spaa_report_net_key(int64_t v)
 	return (uint64_t)v ^ ((uint64_t)1 << 63);
 }
 
-void spaa_report_net_column(struct lami_table *t, size_t col,
-			    const struct spaa_metric_sem *m)
+void spaa_report_net_column(struct spaa_lami_table *t, size_t col,
+			    const struct spaa_metrics_sem *m)
 {
 	static const char *const units[] = {
-		[SPAA_MC_DURATION] = "ns",
-		[SPAA_MC_SIZE] = "bytes",
-		[SPAA_MC_INT] = "count",
+		[SPAA_METRICS_DURATION] = "ns",
+		[SPAA_METRICS_SIZE] = "bytes",
+		[SPAA_METRICS_INT] = "count",
 	};
 
-	lami_table_set_column(t, col, LAMI_NUMBER,
-			      m->cls == SPAA_MC_NUMBER ? m->unit : units[m->cls]);
+	spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER,
+			      m->cls == SPAA_METRICS_NUMBER ? m->unit : units[m->cls]);
 }
 
-void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_report_net_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			  int64_t net)
 {
 	double v = (double)net * m->scale;
 
 	/* durations, sizes and counts are whole units, as their own cells */
-	lami_cell_number(t, m->cls == SPAA_MC_NUMBER ? v : round(v));
+	spaa_lami_cell_number(t, m->cls == SPAA_METRICS_NUMBER ? v : round(v));
 }
 
-void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole)
+void spaa_report_net_share_cell(struct spaa_lami_table *t, int64_t part, int64_t whole)
 {
 	if (whole <= 0)
-		lami_cell_unknown(t);
+		spaa_lami_cell_unknown(t);
 	else
-		lami_cell_ratio(t, (double)part / (double)whole);
+		spaa_lami_cell_ratio(t, (double)part / (double)whole);
 }
 
 int spaa_report_need_stacks(const struct spaa_profile *p, const char *path,
@@ -224,7 +224,7 @@ int spaa_report_need_stacks(const struct spaa_profile *p, const char *path,
 			     "the profile has no stack or sample records");
 }
 
-void spaa_report_range(const struct lami_opts *o, const struct spaa_profile *p,
+void spaa_report_range(const struct spaa_lami_opts *o, const struct spaa_profile *p,
 		       int64_t *begin, int64_t *end)
 {
 	*begin = p->has_time ? p->time_start : 0;

@@ -23,15 +23,15 @@ int spaa_report_select(const struct spaa_profile *p, const char *event_name,
 		       uint32_t *metric, struct spaa_error *err);
 
 /* Declares column col of t as holding weights of semantics m. */
-void spaa_report_weight_column(struct lami_table *t, size_t col,
-			       const struct spaa_metric_sem *m);
+void spaa_report_weight_column(struct spaa_lami_table *t, size_t col,
+			       const struct spaa_metrics_sem *m);
 
 /* A weight cell: duration / size / int / number per m. */
-void spaa_report_weight_cell(struct lami_table *t,
-			     const struct spaa_metric_sem *m, uint64_t raw);
+void spaa_report_weight_cell(struct spaa_lami_table *t,
+			     const struct spaa_metrics_sem *m, uint64_t raw);
 
 /* part / whole as a ratio cell; unknown when whole is 0. */
-void spaa_report_share_cell(struct lami_table *t, uint64_t part, uint64_t whole);
+void spaa_report_share_cell(struct spaa_lami_table *t, uint64_t part, uint64_t whole);
 
 /*
  * Net weights, for a metric M split in two non-negative metrics: M the
@@ -55,15 +55,15 @@ uint64_t spaa_report_net_key(int64_t v);
  * number with m's unit ("ns" for durations, "bytes" for sizes, "count"
  * for counts, the metric's own unit for numbers).
  */
-void spaa_report_net_column(struct lami_table *t, size_t col,
-			    const struct spaa_metric_sem *m);
+void spaa_report_net_column(struct spaa_lami_table *t, size_t col,
+			    const struct spaa_metrics_sem *m);
 
 /* A net weight cell, scaled per m like spaa_report_weight_cell. */
-void spaa_report_net_cell(struct lami_table *t, const struct spaa_metric_sem *m,
+void spaa_report_net_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
 			  int64_t net);
 
 /* part / whole as a ratio cell; unknown when whole <= 0. */
-void spaa_report_net_share_cell(struct lami_table *t, int64_t part, int64_t whole);
+void spaa_report_net_share_cell(struct spaa_lami_table *t, int64_t part, int64_t whole);
 
 /*
  * What an analysis leaves out because it looks at other events: stack
@@ -97,7 +97,7 @@ int spaa_report_need_stacks(const struct spaa_profile *p, const char *path,
  * The time range the results cover: --begin/--end where given, else the
  * profile's own span, else [0, 0] for a profile without time.
  */
-void spaa_report_range(const struct lami_opts *o, const struct spaa_profile *p,
+void spaa_report_range(const struct spaa_lami_opts *o, const struct spaa_profile *p,
 		       int64_t *begin, int64_t *end);
 
 #endif

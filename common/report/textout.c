@@ -92,22 +92,22 @@ static uint64_t magnitude(int64_t v)
 	return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
 }
 
-char *textout_duration(int64_t ns, char *buf, size_t size)
+char *spaa_textout_duration(int64_t ns, char *buf, size_t size)
 {
 	return scaled(magnitude(ns), ns < 0, time_units, NELEM(time_units),
 		      buf, size);
 }
 
-char *textout_size(int64_t bytes, char *buf, size_t size)
+char *spaa_textout_size(int64_t bytes, char *buf, size_t size)
 {
 	return scaled(magnitude(bytes), bytes < 0, size_units, NELEM(size_units),
 		      buf, size);
 }
 
-char *textout_ratio(double v, char *buf, size_t size)
+char *spaa_textout_ratio(double v, char *buf, size_t size)
 {
 	double tenths = round(v * 1000);        /* ties away from zero: 31.25 -> 31.3 */
-	char num[TEXTOUT_UNIT_BUF];
+	char num[SPAA_TEXTOUT_UNIT_BUF];
 	uint64_t mag;
 
 	if (fabs(tenths) >= 1e18) {
@@ -122,19 +122,19 @@ char *textout_ratio(double v, char *buf, size_t size)
 	return buf;
 }
 
-char *textout_number(double v, const char *unit, char *buf, size_t size)
+char *spaa_textout_number(double v, const char *unit, char *buf, size_t size)
 {
 	static const char *const prefixes[] = { "", "k", "M", "G", "T", "P", "E" };
 	double mag = fabs(v), x;
-	char num[TEXTOUT_UNIT_BUF];
+	char num[SPAA_TEXTOUT_UNIT_BUF];
 	size_t k = 0;
 	int d;
 
 	/* signed deltas of durations and sizes (spaa-diff, --net) */
 	if (unit && mag < 9e18 && !strcmp(unit, "ns"))
-		return textout_duration(llround(v), buf, size);
+		return spaa_textout_duration(llround(v), buf, size);
 	if (unit && mag < 9e18 && !strcmp(unit, "bytes"))
-		return textout_size(llround(v), buf, size);
+		return spaa_textout_size(llround(v), buf, size);
 	if (mag < 1000 && mag == floor(mag)) {
 		spaa_format_double(num, sizeof(num), 'f', 0, mag);
 	} else if (mag < 1) {
@@ -158,7 +158,7 @@ char *textout_number(double v, const char *unit, char *buf, size_t size)
 	return buf;
 }
 
-char *textout_timestamp(int64_t ns, char *buf, size_t size)
+char *spaa_textout_timestamp(int64_t ns, char *buf, size_t size)
 {
 	uint64_t mag = magnitude(ns);
 
@@ -218,7 +218,7 @@ static size_t cp_count(const char *s)
 
 /*
  * A text cell from a string: cleaned, and cut in the middle when longer
- * than TEXTOUT_MAX_WIDTH, so that a call path keeps its root and leaf.
+ * than SPAA_TEXTOUT_MAX_WIDTH, so that a call path keeps its root and leaf.
  */
 static char *text_string(const char *s)
 {
@@ -226,10 +226,10 @@ static char *text_string(const char *s)
 	size_t cps = add_clean(&b, s, true), head, tail;
 	char *str = spaa_sbuf_detach(&b);
 
-	if (cps <= TEXTOUT_MAX_WIDTH)
+	if (cps <= SPAA_TEXTOUT_MAX_WIDTH)
 		return str;
-	head = TEXTOUT_MAX_WIDTH / 2;
-	tail = TEXTOUT_MAX_WIDTH - head - 1;
+	head = SPAA_TEXTOUT_MAX_WIDTH / 2;
+	tail = SPAA_TEXTOUT_MAX_WIDTH - head - 1;
 	spaa_sbuf_add(&cut, str, cp_offset(str, head));
 	spaa_sbuf_adds(&cut, "\xe2\x80\xa6");
 	spaa_sbuf_adds(&cut, str + cp_offset(str, cps - tail));
@@ -239,33 +239,33 @@ static char *text_string(const char *s)
 
 /* ---- text ------------------------------------------------------------- */
 
-static bool right_aligned(enum lami_class c)
+static bool right_aligned(enum spaa_lami_class c)
 {
 	switch (c) {
-	case LAMI_INT:
-	case LAMI_NUMBER:
-	case LAMI_RATIO:
-	case LAMI_TIMESTAMP:
-	case LAMI_DURATION:
-	case LAMI_SIZE:
-	case LAMI_BITRATE:
-	case LAMI_CPU:
+	case SPAA_LAMI_INT:
+	case SPAA_LAMI_NUMBER:
+	case SPAA_LAMI_RATIO:
+	case SPAA_LAMI_TIMESTAMP:
+	case SPAA_LAMI_DURATION:
+	case SPAA_LAMI_SIZE:
+	case SPAA_LAMI_BITRATE:
+	case SPAA_LAMI_CPU:
 		return true;
 	default:
 		return false;
 	}
 }
 
-static char *process_text(const struct lami_cell_view *v)
+static char *process_text(const struct spaa_lami_cell_view *v)
 {
 	struct spaa_sbuf b = { 0 };
 	char ids[64] = "", *name;
 
-	if (v->pid != LAMI_NO_ID && v->tid != LAMI_NO_ID)
+	if (v->pid != SPAA_LAMI_NO_ID && v->tid != SPAA_LAMI_NO_ID)
 		snprintf(ids, sizeof(ids), "%" PRId64 "/%" PRId64, v->pid, v->tid);
-	else if (v->pid != LAMI_NO_ID)
+	else if (v->pid != SPAA_LAMI_NO_ID)
 		snprintf(ids, sizeof(ids), "%" PRId64, v->pid);
-	else if (v->tid != LAMI_NO_ID)
+	else if (v->tid != SPAA_LAMI_NO_ID)
 		snprintf(ids, sizeof(ids), "?/%" PRId64, v->tid);
 	if (!v->str)
 		return spaa_xstrdup(ids);
@@ -297,48 +297,48 @@ static char *with_unit(const char *num, const char *unit)
 }
 
 /* The text of a cell; the caller frees it. */
-static char *text_cell(const struct lami_cell_view *v, const char *unit)
+static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 {
-	char buf[2 * TEXTOUT_UNIT_BUF + 8], a[TEXTOUT_UNIT_BUF], b[TEXTOUT_UNIT_BUF];
+	char buf[2 * SPAA_TEXTOUT_UNIT_BUF + 8], a[SPAA_TEXTOUT_UNIT_BUF], b[SPAA_TEXTOUT_UNIT_BUF];
 
 	switch (v->kind) {
-	case LAMI_CELL_EMPTY:
+	case SPAA_LAMI_CELL_EMPTY:
 		return spaa_xstrdup("");
-	case LAMI_CELL_UNKNOWN:
+	case SPAA_LAMI_CELL_UNKNOWN:
 		return spaa_xstrdup("?");
-	case LAMI_CELL_STRING:
-	case LAMI_CELL_PATH:
+	case SPAA_LAMI_CELL_STRING:
+	case SPAA_LAMI_CELL_PATH:
 		return text_string(v->str);
-	case LAMI_CELL_PROCESS:
+	case SPAA_LAMI_CELL_PROCESS:
 		return process_text(v);
-	case LAMI_CELL_INT:
+	case SPAA_LAMI_CELL_INT:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
 		return with_unit(buf, unit);
-	case LAMI_CELL_CPU:
+	case SPAA_LAMI_CELL_CPU:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
 		break;
-	case LAMI_CELL_NUMBER:
+	case SPAA_LAMI_CELL_NUMBER:
 		if (unit && (!strcmp(unit, "ns") || !strcmp(unit, "bytes")))
-			return spaa_xstrdup(textout_number(v->d, unit, buf, sizeof(buf)));
-		return with_unit(textout_number(v->d, NULL, buf, sizeof(buf)), unit);
-	case LAMI_CELL_BOOL:
+			return spaa_xstrdup(spaa_textout_number(v->d, unit, buf, sizeof(buf)));
+		return with_unit(spaa_textout_number(v->d, NULL, buf, sizeof(buf)), unit);
+	case SPAA_LAMI_CELL_BOOL:
 		return spaa_xstrdup(v->b ? "yes" : "no");
-	case LAMI_CELL_RATIO:
-		textout_ratio(v->d, buf, sizeof(buf));
+	case SPAA_LAMI_CELL_RATIO:
+		spaa_textout_ratio(v->d, buf, sizeof(buf));
 		break;
-	case LAMI_CELL_TIMESTAMP:
-		textout_timestamp(v->i, buf, sizeof(buf));
+	case SPAA_LAMI_CELL_TIMESTAMP:
+		spaa_textout_timestamp(v->i, buf, sizeof(buf));
 		break;
-	case LAMI_CELL_TIME_RANGE:
+	case SPAA_LAMI_CELL_TIME_RANGE:
 		snprintf(buf, sizeof(buf), "[%s, %s]",
-			 textout_timestamp(v->i, a, sizeof(a)),
-			 textout_timestamp(v->end, b, sizeof(b)));
+			 spaa_textout_timestamp(v->i, a, sizeof(a)),
+			 spaa_textout_timestamp(v->end, b, sizeof(b)));
 		break;
-	case LAMI_CELL_DURATION:
-		textout_duration(v->i, buf, sizeof(buf));
+	case SPAA_LAMI_CELL_DURATION:
+		spaa_textout_duration(v->i, buf, sizeof(buf));
 		break;
-	case LAMI_CELL_SIZE:
-		textout_size(v->i, buf, sizeof(buf));
+	case SPAA_LAMI_CELL_SIZE:
+		spaa_textout_size(v->i, buf, sizeof(buf));
 		break;
 	}
 	return spaa_xstrdup(buf);
@@ -367,27 +367,27 @@ static void text_line(FILE *out, char *const *cells, const size_t *width,
 	free(b.s);
 }
 
-static void write_text_table(FILE *out, const struct lami_table *t)
+static void write_text_table(FILE *out, const struct spaa_lami_table *t)
 {
-	const struct lami_table_class *tc = lami_table_class_of(t);
-	size_t ncol = tc->ncolumns, nrows = lami_table_rows(t), r, i, w;
+	const struct spaa_lami_table_class *tc = spaa_lami_table_class_of(t);
+	size_t ncol = tc->ncolumns, nrows = spaa_lami_table_rows(t), r, i, w;
 	char **cells = spaa_xcalloc((nrows + 1) * ncol, sizeof(*cells));
 	size_t *width = spaa_xcalloc(ncol, sizeof(*width));
 	bool *right = spaa_xcalloc(ncol, sizeof(*right));
 	const char **unit = spaa_xcalloc(ncol, sizeof(*unit));
 	struct spaa_sbuf title = { 0 };
-	struct lami_cell_view v;
-	enum lami_class cls;
+	struct spaa_lami_cell_view v;
+	enum spaa_lami_class cls;
 
 	/* row 0 is the header: the cells of row r are at (r + 1) * ncol */
 	for (i = 0; i < ncol; i++) {
-		lami_table_column(t, i, &cls, &unit[i]);
+		spaa_lami_table_column(t, i, &cls, &unit[i]);
 		right[i] = right_aligned(cls);
 		cells[i] = text_string(tc->columns[i].title ? tc->columns[i].title : "");
 	}
 	for (r = 0; r < nrows; r++)
 		for (i = 0; i < ncol; i++) {
-			lami_table_cell(t, r, i, &v);
+			spaa_lami_table_cell(t, r, i, &v);
 			cells[(r + 1) * ncol + i] = text_cell(&v, unit[i]);
 		}
 	for (r = 0; r <= nrows; r++)
@@ -398,7 +398,7 @@ static void write_text_table(FILE *out, const struct lami_table *t)
 		}
 
 	/* a title longer than a cell is a title still: never cut */
-	add_clean(&title, lami_table_title(t), true);
+	add_clean(&title, spaa_lami_table_title(t), true);
 	fprintf(out, "%s\n", title.s ? title.s : "");
 	text_line(out, cells, width, right, ncol);
 	for (i = 0; i < ncol; i++) {
@@ -454,22 +454,22 @@ static void csv_i64(FILE *out, bool first, int64_t v)
 }
 
 /* Fields a column takes: time ranges and processes are split. */
-static int csv_width(enum lami_class c)
+static int csv_width(enum spaa_lami_class c)
 {
-	return c == LAMI_TIME_RANGE ? 2 : c == LAMI_PROCESS ? 3 : 1;
+	return c == SPAA_LAMI_TIME_RANGE ? 2 : c == SPAA_LAMI_PROCESS ? 3 : 1;
 }
 
-static const char *csv_unit(enum lami_class c, const char *unit)
+static const char *csv_unit(enum spaa_lami_class c, const char *unit)
 {
 	switch (c) {
-	case LAMI_DURATION:
-	case LAMI_TIMESTAMP:
+	case SPAA_LAMI_DURATION:
+	case SPAA_LAMI_TIMESTAMP:
 		return "ns";
-	case LAMI_SIZE:
+	case SPAA_LAMI_SIZE:
 		return "bytes";
-	case LAMI_RATIO:
+	case SPAA_LAMI_RATIO:
 		return "fraction";
-	case LAMI_BITRATE:
+	case SPAA_LAMI_BITRATE:
 		return "bit/s";
 	default:
 		return unit;
@@ -496,14 +496,14 @@ static void csv_header(FILE *out, bool first, const char *title,
 }
 
 /* The fields of one cell in a column of class cls (see csv_width). */
-static void csv_cell(FILE *out, bool first, const struct lami_cell_view *v,
-		     enum lami_class cls)
+static void csv_cell(FILE *out, bool first, const struct spaa_lami_cell_view *v,
+		     enum spaa_lami_class cls)
 {
-	char buf[2 * TEXTOUT_UNIT_BUF + 8];
+	char buf[2 * SPAA_TEXTOUT_UNIT_BUF + 8];
 	char *text;
 	int i, n = csv_width(cls);
 
-	if (v->kind == LAMI_CELL_EMPTY || v->kind == LAMI_CELL_UNKNOWN) {
+	if (v->kind == SPAA_LAMI_CELL_EMPTY || v->kind == SPAA_LAMI_CELL_UNKNOWN) {
 		for (i = 0; i < n; i++)
 			csv_field(out, first && !i, "");
 		return;
@@ -515,35 +515,35 @@ static void csv_cell(FILE *out, bool first, const struct lami_cell_view *v,
 	}
 	if (n == 3) {
 		csv_field(out, first, v->str ? v->str : "");
-		if (v->pid != LAMI_NO_ID)
+		if (v->pid != SPAA_LAMI_NO_ID)
 			csv_i64(out, false, v->pid);
 		else
 			csv_field(out, false, "");
-		if (v->tid != LAMI_NO_ID)
+		if (v->tid != SPAA_LAMI_NO_ID)
 			csv_i64(out, false, v->tid);
 		else
 			csv_field(out, false, "");
 		return;
 	}
 	switch (v->kind) {
-	case LAMI_CELL_STRING:
-	case LAMI_CELL_PATH:
+	case SPAA_LAMI_CELL_STRING:
+	case SPAA_LAMI_CELL_PATH:
 		csv_field(out, first, v->str);
 		return;
-	case LAMI_CELL_INT:
-	case LAMI_CELL_TIMESTAMP:
-	case LAMI_CELL_DURATION:
-	case LAMI_CELL_SIZE:
-	case LAMI_CELL_CPU:
+	case SPAA_LAMI_CELL_INT:
+	case SPAA_LAMI_CELL_TIMESTAMP:
+	case SPAA_LAMI_CELL_DURATION:
+	case SPAA_LAMI_CELL_SIZE:
+	case SPAA_LAMI_CELL_CPU:
 		csv_i64(out, first, v->i);
 		return;
-	case LAMI_CELL_NUMBER:
-	case LAMI_CELL_RATIO:
+	case SPAA_LAMI_CELL_NUMBER:
+	case SPAA_LAMI_CELL_RATIO:
 		/* the JSON's 15 significant digits: the same value, read back */
 		spaa_format_double(buf, sizeof(buf), 'g', 15, v->d);
 		csv_field(out, first, buf);
 		return;
-	case LAMI_CELL_BOOL:
+	case SPAA_LAMI_CELL_BOOL:
 		csv_field(out, first, v->b ? "true" : "false");
 		return;
 	default:
@@ -555,24 +555,24 @@ static void csv_cell(FILE *out, bool first, const struct lami_cell_view *v,
 	}
 }
 
-static void write_csv_table(FILE *out, const struct lami_table *t)
+static void write_csv_table(FILE *out, const struct spaa_lami_table *t)
 {
-	const struct lami_table_class *tc = lami_table_class_of(t);
-	size_t ncol = tc->ncolumns, nrows = lami_table_rows(t), r, i;
-	enum lami_class *cls = spaa_xcalloc(ncol, sizeof(*cls));
-	struct lami_cell_view v;
+	const struct spaa_lami_table_class *tc = spaa_lami_table_class_of(t);
+	size_t ncol = tc->ncolumns, nrows = spaa_lami_table_rows(t), r, i;
+	enum spaa_lami_class *cls = spaa_xcalloc(ncol, sizeof(*cls));
+	struct spaa_lami_cell_view v;
 	const char *unit, *title;
 
 	csv_field(out, true, tc->name);
-	csv_field(out, false, lami_table_title(t));
+	csv_field(out, false, spaa_lami_table_title(t));
 	fputc('\n', out);
 	for (i = 0; i < ncol; i++) {
-		lami_table_column(t, i, &cls[i], &unit);
+		spaa_lami_table_column(t, i, &cls[i], &unit);
 		title = tc->columns[i].title;
-		if (cls[i] == LAMI_TIME_RANGE) {
+		if (cls[i] == SPAA_LAMI_TIME_RANGE) {
 			csv_header(out, !i, title, "begin", "ns");
 			csv_header(out, false, title, "end", "ns");
-		} else if (cls[i] == LAMI_PROCESS) {
+		} else if (cls[i] == SPAA_LAMI_PROCESS) {
 			csv_header(out, !i, title, "name", NULL);
 			csv_header(out, false, title, "pid", NULL);
 			csv_header(out, false, title, "tid", NULL);
@@ -583,7 +583,7 @@ static void write_csv_table(FILE *out, const struct lami_table *t)
 	fputc('\n', out);
 	for (r = 0; r < nrows; r++) {
 		for (i = 0; i < ncol; i++) {
-			lami_table_cell(t, r, i, &v);
+			spaa_lami_table_cell(t, r, i, &v);
 			csv_cell(out, !i, &v, cls[i]);
 		}
 		fputc('\n', out);
@@ -591,15 +591,15 @@ static void write_csv_table(FILE *out, const struct lami_table *t)
 	free(cls);
 }
 
-void textout_write(FILE *out, const struct lami_results *r,
-		   enum lami_format fmt)
+void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
+		   enum spaa_lami_format fmt)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		if (i)
 			fputc('\n', out);
-		if (fmt == LAMI_FORMAT_CSV)
+		if (fmt == SPAA_LAMI_FORMAT_CSV)
 			write_csv_table(out, r->tables[i]);
 		else
 			write_text_table(out, r->tables[i]);
@@ -619,7 +619,7 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-bool textout_bar_wanted(int fd)
+bool spaa_textout_bar_wanted(int fd)
 {
 	const char *term = getenv("TERM"), *ci = getenv("CI");
 
@@ -627,7 +627,7 @@ bool textout_bar_wanted(int fd)
 	       !(ci && *ci);
 }
 
-void textout_bar_init(struct textout_bar *b, FILE *out)
+void spaa_textout_bar_init(struct spaa_textout_bar *b, FILE *out)
 {
 	b->out = out;
 	b->start = -1;
@@ -636,7 +636,7 @@ void textout_bar_init(struct textout_bar *b, FILE *out)
 	b->drawn = false;
 }
 
-void textout_bar_update(struct textout_bar *b, uint64_t done, uint64_t total)
+void spaa_textout_bar_update(struct spaa_textout_bar *b, uint64_t done, uint64_t total)
 {
 	double t, rate;
 	char mbs[32], mb[32];
@@ -671,7 +671,7 @@ void textout_bar_update(struct textout_bar *b, uint64_t done, uint64_t total)
 	b->drawn = true;
 }
 
-void textout_bar_clear(struct textout_bar *b)
+void spaa_textout_bar_clear(struct spaa_textout_bar *b)
 {
 	if (!b->out || !b->drawn)
 		return;

@@ -2,7 +2,7 @@
  * textout - results for people and spreadsheets (--format text, csv) and
  * the progress bar drawn on a terminal.
  *
- * Both formats render the struct lami_results an analysis built, so an
+ * Both formats render the struct spaa_lami_results an analysis built, so an
  * analysis never knows which format is asked for; the rows are the same
  * (--limit included), only the rendering differs.
  *
@@ -27,7 +27,7 @@
  * are dropped, except in percentages ("4.5 MiB", "1 s", "50.0 %").
  * Strings: control characters become spaces and invalid UTF-8 U+FFFD;
  * widths count code points (a wide CJK character counts as one); a cell
- * longer than TEXTOUT_MAX_WIDTH code points keeps its beginning and end
+ * longer than SPAA_TEXTOUT_MAX_WIDTH code points keeps its beginning and end
  * around "…" (call paths keep root and leaf, paths their file name).
  *
  * csv: per table a record "NAME,TITLE" (class name, title), a header
@@ -52,34 +52,34 @@
 #include "report/lami.h"
 
 /* Longest text cell, in code points, before it is cut around "…". */
-#define TEXTOUT_MAX_WIDTH 60
+#define SPAA_TEXTOUT_MAX_WIDTH 60
 
 /* Big enough for any unit string below. */
-#define TEXTOUT_UNIT_BUF 48
+#define SPAA_TEXTOUT_UNIT_BUF 48
 
 /*
  * The human forms of the text format (see above), written into buf
- * (TEXTOUT_UNIT_BUF bytes suffice).  Each returns buf.  Negative
- * durations and sizes get a '-' sign; textout_number's unit may be NULL.
+ * (SPAA_TEXTOUT_UNIT_BUF bytes suffice).  Each returns buf.  Negative
+ * durations and sizes get a '-' sign; spaa_textout_number's unit may be NULL.
  */
-char *textout_duration(int64_t ns, char *buf, size_t size);
-char *textout_size(int64_t bytes, char *buf, size_t size);
-char *textout_ratio(double v, char *buf, size_t size);
-char *textout_number(double v, const char *unit, char *buf, size_t size);
-char *textout_timestamp(int64_t ns, char *buf, size_t size);
+char *spaa_textout_duration(int64_t ns, char *buf, size_t size);
+char *spaa_textout_size(int64_t bytes, char *buf, size_t size);
+char *spaa_textout_ratio(double v, char *buf, size_t size);
+char *spaa_textout_number(double v, const char *unit, char *buf, size_t size);
+char *spaa_textout_timestamp(int64_t ns, char *buf, size_t size);
 
-/* Writes every table of r as text (LAMI_FORMAT_TEXT) or CSV. */
-void textout_write(FILE *out, const struct lami_results *r,
-		   enum lami_format fmt);
+/* Writes every table of r as text (SPAA_LAMI_FORMAT_TEXT) or CSV. */
+void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
+		   enum spaa_lami_format fmt);
 
 /*
  * A one-line progress bar with percentage and throughput (MB/s, 10^6
  * bytes), redrawn in place with "\r" and ANSI erase-line when the
  * percentage changes or 0.1 s passed; with an unknown total (stdin) the
- * bytes read and the throughput.  textout_bar_clear erases it, before
+ * bytes read and the throughput.  spaa_textout_bar_clear erases it, before
  * anything else is written to the terminal; a later update draws again.
  */
-struct textout_bar {
+struct spaa_textout_bar {
 	FILE *out;              /* weak; NULL = disabled */
 	double start, last;     /* monotonic seconds: first update (-1: none), last draw */
 	int last_pct;           /* -1 before the first draw */
@@ -90,9 +90,9 @@ struct textout_bar {
  * Whether a bar belongs on fd: a terminal (isatty), TERM set and not
  * "dumb", and CI unset or empty (CI logs keep every "\r" frame).
  */
-bool textout_bar_wanted(int fd);
-void textout_bar_init(struct textout_bar *b, FILE *out);
-void textout_bar_update(struct textout_bar *b, uint64_t done, uint64_t total);
-void textout_bar_clear(struct textout_bar *b);
+bool spaa_textout_bar_wanted(int fd);
+void spaa_textout_bar_init(struct spaa_textout_bar *b, FILE *out);
+void spaa_textout_bar_update(struct spaa_textout_bar *b, uint64_t done, uint64_t total);
+void spaa_textout_bar_clear(struct spaa_textout_bar *b);
 
 #endif

@@ -7,8 +7,8 @@
 #include "fuzz.h"
 
 struct state {
-	struct folded_parser fp;
-	struct folded_table t;
+	struct spaa_folded_parser fp;
+	struct spaa_folded_table t;
 };
 
 static int on_line(void *ctx, const char *line, size_t len,
@@ -21,13 +21,13 @@ static int on_line(void *ctx, const char *line, size_t len,
 	int r;
 
 	spaa_error_init(&err);
-	r = folded_parse(&st->fp, line, len, "fuzz", lineno, &n, &count, &err);
+	r = spaa_folded_parse(&st->fp, line, len, "fuzz", lineno, &n, &count, &err);
 	if (r > 0) {
-		folded_table_begin(&st->t);
+		spaa_folded_table_begin(&st->t);
 		for (uint32_t i = 0; i < n; i++)
-			folded_table_push(&st->t, st->fp.frames[i].name,
+			spaa_folded_table_push(&st->t, st->fp.frames[i].name,
 					  st->fp.frames[i].len);
-		r = folded_table_add(&st->t, count, &err);
+		r = spaa_folded_table_add(&st->t, count, &err);
 	}
 	return r < 0;
 }
@@ -39,17 +39,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	folded_parser_init(&st.fp);
-	folded_table_init(&st.t);
+	spaa_folded_parser_init(&st.fp);
+	spaa_folded_table_init(&st.t);
 	/* a file of the scratch directory: output goes to a temporary file
 	 * renamed into place, which must never be /dev/null */
 	if (!fuzz_each_line(data, size, on_line, &st) &&
 	    !spaa_output_open(&out, fuzz_write("out.folded", "", 0),
-			      SPAA_COMP_NONE, 0, &err)) {
-		folded_table_write(&st.t, out, &err);
+			      SPAA_INPUT_COMP_NONE, 0, &err)) {
+		spaa_folded_table_write(&st.t, out, &err);
 		spaa_output_close(out, &err);
 	}
-	folded_table_release(&st.t);
-	folded_parser_release(&st.fp);
+	spaa_folded_table_release(&st.t);
+	spaa_folded_parser_release(&st.fp);
 	return 0;
 }

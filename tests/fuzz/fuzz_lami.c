@@ -18,18 +18,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *str = NULL;
 	uint64_t u = 0;
 	int64_t i = 0;
-	struct lami_strlist list = { 0 };
-	const struct lami_option extra[] = {
-		{ "flag", LAMI_OPT_BOOL, &flag, NULL, "a flag" },
-		{ "str", LAMI_OPT_STRING, &str, "S", "a string" },
-		{ "u64", LAMI_OPT_U64, &u, "N", "a count" },
-		{ "i64", LAMI_OPT_I64, &i, "N", "a signed number" },
-		{ "list", LAMI_OPT_LIST, &list, "X", "repeatable" },
+	struct spaa_lami_strlist list = { 0 };
+	const struct spaa_lami_option extra[] = {
+		{ "flag", SPAA_LAMI_OPT_BOOL, &flag, NULL, "a flag" },
+		{ "str", SPAA_LAMI_OPT_STRING, &str, "S", "a string" },
+		{ "u64", SPAA_LAMI_OPT_U64, &u, "N", "a count" },
+		{ "i64", SPAA_LAMI_OPT_I64, &i, "N", "a signed number" },
+		{ "list", SPAA_LAMI_OPT_LIST, &list, "X", "repeatable" },
 		{ NULL, 0, NULL, NULL, NULL },
 	};
 	static char prog[] = "fuzz";
 	char *copy = malloc(size + 1), *argv[MAX_ARGS + 2];
-	struct lami_opts o;
+	struct spaa_lami_opts o;
 	struct spaa_error err;
 	int argc = 1;
 
@@ -44,11 +44,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	argv[argc] = NULL;
 	spaa_error_init(&err);
-	if (!lami_parse_args(argc, argv, &o, extra, &err)) {
-		lami_help_write(fuzz_devnull(), "fuzz", "PATH", NULL, extra);
-		lami_opts_release(&o);
+	if (!spaa_lami_parse_args(argc, argv, &o, extra, &err)) {
+		spaa_lami_help_write(fuzz_devnull(), "fuzz", "PATH", NULL, extra);
+		spaa_lami_opts_release(&o);
 	}
-	lami_strlist_release(&list);
+	spaa_lami_strlist_release(&list);
 	free(copy);
 	return 0;
 }

@@ -13,7 +13,7 @@ static size_t touch(const char *s)
 	return s ? strlen(s) : 0;
 }
 
-static int on_sample(void *data, const struct perf_sample *s,
+static int on_sample(void *data, const struct spaa_perf_script_sample *s,
 		     struct spaa_error *err)
 {
 	size_t n = touch(s->comm) + touch(s->event);
@@ -33,19 +33,19 @@ static int on_line(void *ctx, const char *line, size_t len,
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	perf_script_sniff(line, len);
-	return perf_script_line(ctx, line, len, lineno, &err);
+	spaa_perf_script_sniff(line, len);
+	return spaa_perf_script_line(ctx, line, len, lineno, &err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	size_t sum = 0;
-	struct perf_script *ps = perf_script_new("fuzz", on_sample, &sum);
+	struct spaa_perf_script *ps = spaa_perf_script_new("fuzz", on_sample, &sum);
 	struct spaa_error err;
 
 	spaa_error_init(&err);
 	if (!fuzz_each_line(data, size, on_line, ps))
-		perf_script_finish(ps, &err);
-	perf_script_free(ps);
+		spaa_perf_script_finish(ps, &err);
+	spaa_perf_script_free(ps);
 	return 0;
 }

@@ -20,20 +20,20 @@ static void analyse(const char *path)
 {
 	static char prog[] = "fuzz";
 	char *argv[] = { prog, (char *)path, NULL };
-	struct spaa_run run = { 0 };
-	struct lami_opts o;
+	struct spaa_analysis_run run = { 0 };
+	struct spaa_lami_opts o;
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	lami_results_init(&run.results);
-	if (lami_parse_args(2, argv, &o, spaa_this_analysis.options, &err))
+	spaa_lami_results_init(&run.results);
+	if (spaa_lami_parse_args(2, argv, &o, spaa_this_analysis.options, &err))
 		abort();
 	run.opts = &o;
 	/* main.c reports "no data" for a run without tables */
 	if (!spaa_this_analysis.run(&run, &err) && run.results.nr)
-		lami_results_write(fuzz_devnull(), &run.results);
-	lami_results_release(&run.results);
-	lami_opts_release(&o);
+		spaa_lami_results_write(fuzz_devnull(), &run.results);
+	spaa_lami_results_release(&run.results);
+	spaa_lami_opts_release(&o);
 }
 
 static void validate(const char *path)

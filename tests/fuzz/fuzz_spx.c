@@ -27,8 +27,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t sum = 0, done = 0;
 	struct spaa_load_opts lo = {
 		.on_sample = touch_sample, .data = &sum,
-		.max_depth = SPAA_MAX_DEPTH_DEFAULT,
-		.max_strings = SPAA_MAX_STRINGS_DEFAULT,
+		.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT,
+		.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT,
 	};
 	struct spaa_profile p;
 	struct spaa_error err;
@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write("r.txt.gz", ev, size - (size_t)(ev - data));
 	spaa_error_init(&err);
 	spaa_profile_init(&p);
-	spx_reader_read(&p, json, &lo, 0, 0, &done, &err);
+	spaa_spx_reader_read(&p, json, &lo, 0, 0, &done, &err);
 	spaa_profile_release(&p);
 	return 0;
 }

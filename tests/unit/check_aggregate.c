@@ -86,7 +86,7 @@ static uint32_t str(const struct spaa_profile *p, const char *s)
 {
 	uint32_t i = spaa_strtab_find(&p->strings, s, strlen(s));
 
-	ck_assert_msg(i != SPAA_MAP_NONE, "'%s' is not in the profile", s);
+	ck_assert_msg(i != SPAA_NONE, "'%s' is not in the profile", s);
 	return i;
 }
 
@@ -102,7 +102,7 @@ static uint32_t event(const struct spaa_profile *p, const char *name)
  * Everything an aggregate holds, one fact per line, in index order (the
  * order of first appearance), zero entries left out.  Caller frees.
  */
-static char *agg_summary(const struct spaa_agg *a)
+static char *agg_summary(const struct spaa_aggregate *a)
 {
 	const struct spaa_profile *p = a->p;
 	char *buf = NULL;
@@ -118,16 +118,16 @@ static char *agg_summary(const struct spaa_agg *a)
 			continue;
 		fprintf(f, "fn %s self=%" PRIu64 " total=%" PRIu64
 			" samples=%" PRIu64 "\n",
-			spaa_str(p, p->functions[i].name), a->fn_self[i],
+			spaa_profile_str(p, p->functions[i].name), a->fn_self[i],
 			a->fn_total[i], a->fn_samples[i]);
 	}
 	for (uint32_t i = 0; i < spaa_profile_ndsos(p); i++)
 		if (a->dso_self[i])
 			fprintf(f, "dso %s self=%" PRIu64 "\n",
-				spaa_str(p, p->dsos[i].name), a->dso_self[i]);
+				spaa_profile_str(p, p->dsos[i].name), a->dso_self[i]);
 	/* path 0 is the string table's "" */
 	for (uint32_t i = 1; i < a->paths.nr; i++) {
-		char *name = spaa_agg_path_name(a, i);
+		char *name = spaa_aggregate_path_name(a, i);
 
 		fprintf(f, "path %s=%" PRIu64 "\n", name, a->path_weight[i]);
 		free(name);
@@ -137,7 +137,7 @@ static char *agg_summary(const struct spaa_agg *a)
 
 		memcpy(k, spaa_map_key(&a->threads, i), sizeof(k));
 		fprintf(f, "thread %" PRId64 "/%" PRId64 " comm=%s weight=%" PRIu64 "\n",
-			k[0], k[1], spaa_str(p, a->thread_comm[i]),
+			k[0], k[1], spaa_profile_str(p, a->thread_comm[i]),
 			a->thread_weight[i]);
 	}
 	for (uint32_t i = 0; i < a->thread_fn.nr; i++) {
@@ -147,7 +147,7 @@ static char *agg_summary(const struct spaa_agg *a)
 		memcpy(k, spaa_map_key(&a->thread_fn, i), sizeof(k));
 		memcpy(t, spaa_map_key(&a->threads, k[0]), sizeof(t));
 		fprintf(f, "thread_fn %" PRId64 "/%" PRId64 " %s self=%" PRIu64 "\n",
-			t[0], t[1], spaa_str(p, p->functions[k[1]].name),
+			t[0], t[1], spaa_profile_str(p, p->functions[k[1]].name),
 			a->thread_fn_self[i]);
 	}
 	for (uint32_t i = 0; i < a->cpus.nr; i++) {
@@ -214,18 +214,18 @@ static void agg_records(const struct spaa_profile *p, const char *ev,
 			const char *metric, int64_t pid, int64_t tid,
 			const char *want)
 {
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	struct spaa_error err;
 	char *got;
 
 	spaa_error_init(&err);
-	spaa_agg_init(&a, p);
-	ck_assert_int_eq(spaa_agg_add_records(&a, event(p, ev), str(p, metric),
+	spaa_aggregate_init(&a, p);
+	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(p, ev), str(p, metric),
 					      pid, tid, &err), 0);
 	got = agg_summary(&a);
 	ck_assert_str_eq(got, want);
 	free(got);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 }
 
 START_TEST(test_records_period)
@@ -274,15 +274,15 @@ END_TEST
 START_TEST(test_records_cpus_only)
 {
 	struct spaa_profile p;
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	struct spaa_error err;
 	char *got;
 
 	load_lines(&p, agg_lines, NULL);
 	spaa_error_init(&err);
-	spaa_agg_init(&a, &p);
+	spaa_aggregate_init(&a, &p);
 	a.cpus_only = true;
-	ck_assert_int_eq(spaa_agg_add_records(&a, event(&p, "cycles"), str(&p, "period"),
+	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"), str(&p, "period"),
 					      SPAA_NO_ID, SPAA_NO_ID, &err), 0);
 	got = agg_summary(&a);
 	/* samples_known stays as init leaves it: only set by full adds */
@@ -290,7 +290,7 @@ START_TEST(test_records_cpus_only)
 			 "cpu 0 weight=2\n"
 			 "cpu 1 weight=30\n");
 	free(got);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -303,15 +303,15 @@ END_TEST
 START_TEST(test_release_stacks)
 {
 	struct spaa_profile p;
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	struct spaa_error err;
 	uint32_t nfn;
 	char *before, *after;
 
 	load_lines(&p, agg_lines, NULL);
 	spaa_error_init(&err);
-	spaa_agg_init(&a, &p);
-	ck_assert_int_eq(spaa_agg_add_records(&a, event(&p, "cycles"),
+	spaa_aggregate_init(&a, &p);
+	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
 					      str(&p, "period"), SPAA_NO_ID,
 					      SPAA_NO_ID, &err), 0);
 	before = agg_summary(&a);
@@ -330,7 +330,7 @@ START_TEST(test_release_stacks)
 	spaa_profile_release_stacks(&p);        /* harmless twice */
 	free(before);
 	free(after);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -423,7 +423,7 @@ END_TEST
 START_TEST(test_record_occurrence)
 {
 	struct spaa_profile p;
-	struct spaa_occurrence o;
+	struct spaa_aggregate_occurrence o;
 	uint32_t period, samples;
 
 	load_lines(&p, agg_lines, NULL);
@@ -431,7 +431,7 @@ START_TEST(test_record_occurrence)
 	samples = str(&p, "samples");
 	/* model frames: ids 1..6 are 0..5 */
 	/* b (record 1): weight 10, self 7 to its exclusive frame 4 */
-	ck_assert(spaa_record_occurrence(&p, 1, period, &o));
+	ck_assert(spaa_aggregate_record_occurrence(&p, 1, period, &o));
 	ck_assert_uint_eq(o.weight, 10);
 	ck_assert_uint_eq(o.self, 7);
 	ck_assert_uint_eq(o.self_frame, 3);
@@ -444,23 +444,23 @@ START_TEST(test_record_occurrence)
 	ck_assert_int_eq(o.pid, 100);
 	ck_assert_int_eq(o.tid, 101);
 	ck_assert_int_eq(o.cpu, 1);
-	ck_assert_str_eq(spaa_str(&p, o.comm), "worker");
+	ck_assert_str_eq(spaa_profile_str(&p, o.comm), "worker");
 	/* c (record 2): period has no exclusive weight: all to the leaf */
-	ck_assert(spaa_record_occurrence(&p, 2, period, &o));
+	ck_assert(spaa_aggregate_record_occurrence(&p, 2, period, &o));
 	ck_assert_uint_eq(o.weight, 20);
 	ck_assert_uint_eq(o.self, 20);
 	ck_assert_uint_eq(o.self_frame, 4);
-	ck_assert(spaa_record_occurrence(&p, 2, samples, &o));
+	ck_assert(spaa_aggregate_record_occurrence(&p, 2, samples, &o));
 	ck_assert_uint_eq(o.self, 5);
 	ck_assert_uint_eq(o.self_frame, 4);
 	/* d (record 3): pid from the thread dictionary, no cpu */
-	ck_assert(spaa_record_occurrence(&p, 3, period, &o));
+	ck_assert(spaa_aggregate_record_occurrence(&p, 3, period, &o));
 	ck_assert_int_eq(o.pid, 100);
 	ck_assert_int_eq(o.cpu, SPAA_NO_ID);
 	ck_assert_uint_eq(o.self_frame, 5);
 	/* absent metric */
 	spaa_strtab_intern(&p.strings, "cache_misses", 12);
-	ck_assert(!spaa_record_occurrence(&p, 3, str(&p, "cache_misses"), &o));
+	ck_assert(!spaa_aggregate_record_occurrence(&p, 3, str(&p, "cache_misses"), &o));
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -549,22 +549,22 @@ END_TEST
 START_TEST(test_agg_overflow)
 {
 	struct spaa_profile p;
-	struct spaa_agg a;
-	struct spaa_occurrence o;
+	struct spaa_aggregate a;
+	struct spaa_aggregate_occurrence o;
 	struct spaa_error err;
 
 	load_lines(&p, agg_lines, NULL);
-	spaa_agg_init(&a, &p);
+	spaa_aggregate_init(&a, &p);
 	spaa_error_init(&err);
-	ck_assert(spaa_record_occurrence(&p, 0, str(&p, "period"), &o));
+	ck_assert(spaa_aggregate_record_occurrence(&p, 0, str(&p, "period"), &o));
 	o.weight = o.self = UINT64_MAX;
-	ck_assert_int_eq(spaa_agg_add(&a, &o, &err), 0);
+	ck_assert_int_eq(spaa_aggregate_add(&a, &o, &err), 0);
 	ck_assert_uint_eq(a.total, UINT64_MAX);
 	o.weight = o.self = 1;
-	ck_assert_int_eq(spaa_agg_add(&a, &o, &err), -1);
+	ck_assert_int_eq(spaa_aggregate_add(&a, &o, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
 	ck_assert_str_eq(err.msg, "a sum of weights overflows 64 bits");
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -642,18 +642,18 @@ static void agg_fold(const struct folded *f, const struct spaa_fold *fold,
 		     const char *metric, int64_t pid, int64_t tid,
 		     const char *want)
 {
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 	struct spaa_error err;
 	char *got;
 
 	spaa_error_init(&err);
-	spaa_agg_init(&a, &f->p);
-	ck_assert_int_eq(spaa_agg_add_fold(&a, fold, event(&f->p, "cpu-clock"),
+	spaa_aggregate_init(&a, &f->p);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, fold, event(&f->p, "cpu-clock"),
 					   str(&f->p, metric), pid, tid, &err), 0);
 	got = agg_summary(&a);
 	ck_assert_str_eq(got, want);
 	free(got);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 }
 
 START_TEST(test_fold_counts)
@@ -843,18 +843,18 @@ START_TEST(test_fold_whole_range)
 
 	fold_load(&f);
 	for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-		struct spaa_agg from_records, from_fold;
+		struct spaa_aggregate from_records, from_fold;
 		uint32_t ev = event(&f.p, "cpu-clock");
 		uint32_t metric = str(&f.p, metrics[m].metric);
 		struct spaa_error err;
 
 		spaa_error_init(&err);
-		spaa_agg_init(&from_records, &f.p);
-		spaa_agg_init(&from_fold, &f.p);
-		ck_assert_int_eq(spaa_agg_add_records(&from_records, ev, metric,
+		spaa_aggregate_init(&from_records, &f.p);
+		spaa_aggregate_init(&from_fold, &f.p);
+		ck_assert_int_eq(spaa_aggregate_add_records(&from_records, ev, metric,
 						      SPAA_NO_ID, SPAA_NO_ID,
 						      &err), 0);
-		ck_assert_int_eq(spaa_agg_add_fold(&from_fold, &f.all, ev, metric,
+		ck_assert_int_eq(spaa_aggregate_add_fold(&from_fold, &f.all, ev, metric,
 						   SPAA_NO_ID, SPAA_NO_ID, &err), 0);
 		ck_assert_uint_eq(from_records.total, metrics[m].total);
 		ck_assert_uint_eq(from_fold.total, metrics[m].total);
@@ -874,8 +874,8 @@ START_TEST(test_fold_whole_range)
 		for (uint32_t i = 0; i < from_fold.threads.nr; i++)
 			ck_assert_uint_eq(from_fold.thread_weight[i],
 					  from_records.thread_weight[i]);
-		spaa_agg_release(&from_records);
-		spaa_agg_release(&from_fold);
+		spaa_aggregate_release(&from_records);
+		spaa_aggregate_release(&from_fold);
 	}
 	fold_release(&f);
 }

@@ -1,6 +1,6 @@
 /*
  * compare: a baseline reduced before the target is loaded (struct
- * spaa_cmp_base) keeps what spaa-diff compares.  The profile below has
+ * spaa_compare_base) keeps what spaa-diff compares.  The profile below has
  * two events; every expected value is read off its records by hand:
  *
  *   stack  frames (root first)     event        samples  period  exclusive
@@ -70,35 +70,35 @@ static void load(struct spaa_profile *p)
 START_TEST(test_base_every_event)
 {
 	static const char *const map_items[] = { "/bin/app=/opt/app" };
-	const struct lami_strlist map = { (const char **)map_items, 1, 1 };
+	const struct spaa_lami_strlist map = { (const char **)map_items, 1, 1 };
 	struct spaa_profile p;
-	struct spaa_cmp_keys k;
-	struct spaa_cmp_base b;
-	struct spaa_cmp_side side;
-	struct spaa_cmp_choice *c;
+	struct spaa_compare_keys k;
+	struct spaa_compare_base b;
+	struct spaa_compare_side side;
+	struct spaa_compare_choice *c;
 	struct spaa_error err;
 	char list[64];
 	char *name;
 
 	load(&p);
-	spaa_cmp_keys_init(&k, &map);
-	spaa_cmp_base_init(&b, &k, &p, NULL, NULL);
+	spaa_compare_keys_init(&k, &map);
+	spaa_compare_base_init(&b, &k, &p, NULL, NULL);
 	spaa_profile_release(&p);
 
 	ck_assert_uint_eq(b.nevents, 2);
-	ck_assert_str_eq(spaa_cmp_base_event_list(&b, list, sizeof(list)),
+	ck_assert_str_eq(spaa_compare_base_event_list(&b, list, sizeof(list)),
 			 "'cycles', 'page-faults'");
 	ck_assert_uint_eq(b.nchoices, 2);
 	/* the baseline's DSOs are renamed, in profile order */
-	ck_assert_uint_eq(spaa_cmp_nfunctions(&k), 5);
-	ck_assert_str_eq(spaa_cmp_function_name(&k, MAIN), "main");
-	ck_assert_str_eq(spaa_cmp_function_dso(&k, MAIN), "/opt/app");
-	ck_assert_str_eq(spaa_cmp_function_name(&k, MEMCPY), "memcpy");
-	ck_assert_str_eq(spaa_cmp_function_dso(&k, MEMCPY), "/lib/libc.so.6");
-	ck_assert_str_eq(spaa_cmp_function_name(&k, COMPUTE), "compute");
+	ck_assert_uint_eq(spaa_compare_nfunctions(&k), 5);
+	ck_assert_str_eq(spaa_compare_function_name(&k, MAIN), "main");
+	ck_assert_str_eq(spaa_compare_function_dso(&k, MAIN), "/opt/app");
+	ck_assert_str_eq(spaa_compare_function_name(&k, MEMCPY), "memcpy");
+	ck_assert_str_eq(spaa_compare_function_dso(&k, MEMCPY), "/lib/libc.so.6");
+	ck_assert_str_eq(spaa_compare_function_name(&k, COMPUTE), "compute");
 
 	/* NULL asks for the first event */
-	c = spaa_cmp_base_choice(&b, NULL);
+	c = spaa_compare_base_choice(&b, NULL);
 	ck_assert_ptr_eq(c, &b.choices[0]);
 	ck_assert(!c->unselectable && !c->overflows);
 	ck_assert_str_eq(c->event, "cycles");
@@ -109,83 +109,83 @@ START_TEST(test_base_every_event)
 	ck_assert_uint_eq(c->sum.total, 60);
 	ck_assert(c->sum.samples_known);
 	ck_assert_uint_eq(c->sum.samples, 6);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_self, COMPUTE), 40);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_self, MEMCPY), 20);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_self, MAIN), 0);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_total, MAIN), 60);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_total, PARSE), 20);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_total, COMPUTE), 40);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, COMPUTE), 40);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, MEMCPY), 20);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, MAIN), 0);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_total, MAIN), 60);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_total, PARSE), 20);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_total, COMPUTE), 40);
 	/* a and d are one path, met first */
 	ck_assert_uint_eq(c->sum.paths.nr, 3);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.path, 1), 40);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.path, 2), 20);
-	ck_assert_uint_eq(spaa_cmp_npaths(&k), 1);      /* no path key yet */
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.path, 1), 40);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.path, 2), 20);
+	ck_assert_uint_eq(spaa_compare_npaths(&k), 1);      /* no path key yet */
 
-	c = spaa_cmp_base_choice(&b, "page-faults");
+	c = spaa_compare_base_choice(&b, "page-faults");
 	ck_assert_ptr_eq(c, &b.choices[1]);
 	ck_assert_str_eq(c->event, "page-faults");
 	ck_assert_uint_eq(c->left_out.records, 3);      /* a, b, d */
 	ck_assert_uint_eq(c->sum.total, 5);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_self, PARSE), 5);
-	ck_assert_uint_eq(spaa_cmp_get(&c->sum.fn_total, MEMCPY), 0);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, PARSE), 5);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_total, MEMCPY), 0);
 
 	/* taken: path keys in the order of the sum, the sum released */
 	spaa_error_init(&err);
-	spaa_cmp_side_init(&side, true);
-	c = spaa_cmp_base_choice(&b, "cycles");
-	ck_assert_int_eq(spaa_cmp_side_take_sum(&side, &k, &c->sum, &err), 0);
+	spaa_compare_side_init(&side, true);
+	c = spaa_compare_base_choice(&b, "cycles");
+	ck_assert_int_eq(spaa_compare_side_take_sum(&side, &k, &c->sum, &err), 0);
 	ck_assert_uint_eq(c->sum.paths.nr, 0);
 	ck_assert_uint_eq(side.total, 60);
 	ck_assert_uint_eq(side.samples, 6);
-	ck_assert_uint_eq(spaa_cmp_get(&side.fn_total, MAIN), 60);
-	ck_assert_uint_eq(spaa_cmp_npaths(&k), 3);
-	name = spaa_cmp_path_name(&k, 1);
+	ck_assert_uint_eq(spaa_compare_get(&side.fn_total, MAIN), 60);
+	ck_assert_uint_eq(spaa_compare_npaths(&k), 3);
+	name = spaa_compare_path_name(&k, 1);
 	ck_assert_str_eq(name, "main;compute");
 	free(name);
-	name = spaa_cmp_path_name(&k, 2);
+	name = spaa_compare_path_name(&k, 2);
 	ck_assert_str_eq(name, "main;parse;memcpy");
 	free(name);
-	ck_assert_uint_eq(spaa_cmp_get(&side.path, 1), 40);
-	ck_assert_uint_eq(spaa_cmp_get(&side.path, 2), 20);
+	ck_assert_uint_eq(spaa_compare_get(&side.path, 1), 40);
+	ck_assert_uint_eq(spaa_compare_get(&side.path, 2), 20);
 
-	spaa_cmp_side_release(&side);
-	spaa_cmp_base_release(&b);
-	spaa_cmp_keys_release(&k);
+	spaa_compare_side_release(&side);
+	spaa_compare_base_release(&b);
+	spaa_compare_keys_release(&k);
 }
 END_TEST
 
 START_TEST(test_base_unselectable)
 {
 	struct spaa_profile p;
-	struct spaa_cmp_keys k;
-	struct spaa_cmp_base b;
-	const struct spaa_cmp_choice *c;
+	struct spaa_compare_keys k;
+	struct spaa_compare_base b;
+	const struct spaa_compare_choice *c;
 
 	load(&p);
-	spaa_cmp_keys_init(&k, NULL);
+	spaa_compare_keys_init(&k, NULL);
 
 	/* an event it lacks: one choice, the error of selecting it */
-	spaa_cmp_base_init(&b, &k, &p, "instructions", NULL);
+	spaa_compare_base_init(&b, &k, &p, "instructions", NULL);
 	ck_assert_uint_eq(b.nchoices, 1);
-	c = spaa_cmp_base_choice(&b, "instructions");
+	c = spaa_compare_base_choice(&b, "instructions");
 	ck_assert(c->unselectable);
 	ck_assert_str_eq(c->event, "instructions");
 	ck_assert_str_eq(c->err.code, SPAA_E_USAGE);
 	ck_assert_str_eq(c->err.file, "");
 	ck_assert_str_eq(c->err.msg,
 			 "no event 'instructions' in the profile (it has 'cycles', 'page-faults')");
-	spaa_cmp_base_release(&b);
+	spaa_compare_base_release(&b);
 
 	/* a metric it lacks: each event's choice says so */
-	spaa_cmp_base_init(&b, &k, &p, NULL, "bytes");
+	spaa_compare_base_init(&b, &k, &p, NULL, "bytes");
 	ck_assert_uint_eq(b.nchoices, 2);
-	c = spaa_cmp_base_choice(&b, "page-faults");
+	c = spaa_compare_base_choice(&b, "page-faults");
 	ck_assert(c->unselectable);
 	ck_assert_str_eq(c->err.msg,
 			 "event 'page-faults' has no metric 'bytes' (it has 'samples', 'period')");
-	spaa_cmp_base_release(&b);
+	spaa_compare_base_release(&b);
 
-	spaa_cmp_keys_release(&k);
+	spaa_compare_keys_release(&k);
 	spaa_profile_release(&p);
 }
 END_TEST

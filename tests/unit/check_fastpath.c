@@ -76,7 +76,7 @@ static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
 {
 	for (uint32_t i = 0; i < p->strings.nr; i++)
 		spaa_sbuf_printf(t, "str %u %u '%s'\n", i, spaa_strtab_len(&p->strings, i),
-		    spaa_str(p, i));
+		    spaa_profile_str(p, i));
 	for (uint32_t i = 0; i < p->nfiles; i++) {
 		const struct spaa_file *f = &p->files[i];
 
@@ -176,7 +176,7 @@ static char *load_text(const char *path, enum path how, bool validating)
 	int ret;
 
 	if (validating)
-		o.findings = (struct spaa_finding_sink){ on_finding, &t };
+		o.findings = (struct spaa_load_finding_sink){ on_finding, &t };
 	spaa_profile_init(&p);
 	spaa_error_init(&err);
 	ret = spaa_load(&p, &path, 1, &o, &err);

@@ -29,39 +29,39 @@ START_TEST(test_classify)
 	static const struct {
 		const char *dso;
 		bool kernel;
-		enum spaa_flame_kind kind;
+		enum spaa_flamegraph_kind kind;
 	} cases[] = {
-		{ NULL, false, SPAA_FLAME_USER },
-		{ "", false, SPAA_FLAME_USER },
-		{ "[unknown]", false, SPAA_FLAME_USER },
-		{ "/usr/bin/app", false, SPAA_FLAME_USER },
-		{ "/usr/bin/app", true, SPAA_FLAME_KERNEL },
-		{ "[kernel.kallsyms]", false, SPAA_FLAME_KERNEL },
-		{ "[nf_tables.ko]", false, SPAA_FLAME_KERNEL },
-		{ "/proc/kallsyms", false, SPAA_FLAME_KERNEL },
-		{ "/lib/x86_64-linux-gnu/libc.so.6", false, SPAA_FLAME_LIBRARY },
-		{ "/usr/lib/libz.so", false, SPAA_FLAME_LIBRARY },
-		{ "libsystem_c.dylib", false, SPAA_FLAME_LIBRARY },
-		{ "KERNEL32.DLL", false, SPAA_FLAME_LIBRARY },
-		{ "/tmp/perf-4242.map", false, SPAA_FLAME_JIT },
-		{ "[JIT] tid 7", false, SPAA_FLAME_JIT },
-		{ "/home/u/.debug/jit/jitted-123-4.so", false, SPAA_FLAME_JIT },
-		{ "//anon", false, SPAA_FLAME_JIT },
-		{ "php", false, SPAA_FLAME_INTERPRETED },
-		{ "node:internal/streams/writable", false, SPAA_FLAME_INTERPRETED },
-		{ "file:///srv/app.js", false, SPAA_FLAME_INTERPRETED },
-		{ "/srv/tool.py", false, SPAA_FLAME_INTERPRETED },
-		{ "/usr/bin/php8.2", false, SPAA_FLAME_USER },  /* the interpreter's own C */
+		{ NULL, false, SPAA_FLAMEGRAPH_USER },
+		{ "", false, SPAA_FLAMEGRAPH_USER },
+		{ "[unknown]", false, SPAA_FLAMEGRAPH_USER },
+		{ "/usr/bin/app", false, SPAA_FLAMEGRAPH_USER },
+		{ "/usr/bin/app", true, SPAA_FLAMEGRAPH_KERNEL },
+		{ "[kernel.kallsyms]", false, SPAA_FLAMEGRAPH_KERNEL },
+		{ "[nf_tables.ko]", false, SPAA_FLAMEGRAPH_KERNEL },
+		{ "/proc/kallsyms", false, SPAA_FLAMEGRAPH_KERNEL },
+		{ "/lib/x86_64-linux-gnu/libc.so.6", false, SPAA_FLAMEGRAPH_LIBRARY },
+		{ "/usr/lib/libz.so", false, SPAA_FLAMEGRAPH_LIBRARY },
+		{ "libsystem_c.dylib", false, SPAA_FLAMEGRAPH_LIBRARY },
+		{ "KERNEL32.DLL", false, SPAA_FLAMEGRAPH_LIBRARY },
+		{ "/tmp/perf-4242.map", false, SPAA_FLAMEGRAPH_JIT },
+		{ "[JIT] tid 7", false, SPAA_FLAMEGRAPH_JIT },
+		{ "/home/u/.debug/jit/jitted-123-4.so", false, SPAA_FLAMEGRAPH_JIT },
+		{ "//anon", false, SPAA_FLAMEGRAPH_JIT },
+		{ "php", false, SPAA_FLAMEGRAPH_INTERPRETED },
+		{ "node:internal/streams/writable", false, SPAA_FLAMEGRAPH_INTERPRETED },
+		{ "file:///srv/app.js", false, SPAA_FLAMEGRAPH_INTERPRETED },
+		{ "/srv/tool.py", false, SPAA_FLAMEGRAPH_INTERPRETED },
+		{ "/usr/bin/php8.2", false, SPAA_FLAMEGRAPH_USER },  /* the interpreter's own C */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_msg(spaa_flame_classify(cases[i].dso, cases[i].kernel) == cases[i].kind,
+		ck_assert_msg(spaa_flamegraph_classify(cases[i].dso, cases[i].kernel) == cases[i].kind,
 			      "%s", cases[i].dso ? cases[i].dso : "(null)");
 }
 END_TEST
 
 /* The document fg writes with opts, as a malloc'ed string. */
-static char *render(const struct spaa_flame *fg, const struct spaa_flame_opts *o,
+static char *render(const struct spaa_flamegraph *fg, const struct spaa_flamegraph_opts *o,
 		    int *ret, struct spaa_error *err)
 {
 	const char *path = testutil_path("out.svg");
@@ -71,8 +71,8 @@ static char *render(const struct spaa_flame *fg, const struct spaa_flame_opts *o
 	FILE *f;
 
 	spaa_error_init(err);
-	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_COMP_NONE, 0, err), 0);
-	*ret = spaa_flame_write(fg, o, out, err);
+	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err), 0);
+	*ret = spaa_flamegraph_write(fg, o, out, err);
 	if (*ret) {
 		spaa_output_abort(out);
 		return NULL;
@@ -90,15 +90,15 @@ static char *render(const struct spaa_flame *fg, const struct spaa_flame_opts *o
 	return buf;
 }
 
-static void push(struct spaa_flame *fg, const char *name)
+static void push(struct spaa_flamegraph *fg, const char *name)
 {
-	spaa_flame_push(fg, name, strlen(name), "/usr/bin/app", SPAA_FLAME_USER);
+	spaa_flamegraph_push(fg, name, strlen(name), "/usr/bin/app", SPAA_FLAMEGRAPH_USER);
 }
 
 START_TEST(test_sums_and_limits)
 {
-	struct spaa_flame *fg = spaa_flame_new();
-	struct spaa_flame_opts o = { .title = "t" };
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = { .title = "t" };
 	struct spaa_error err;
 	char *doc;
 	int ret;
@@ -106,17 +106,17 @@ START_TEST(test_sums_and_limits)
 	doc = render(fg, &o, &ret, &err);
 	ck_assert_ptr_null(doc);
 	ck_assert_str_eq(err.code, SPAA_E_NO_DATA);
-	spaa_flame_begin(fg);
+	spaa_flamegraph_begin(fg);
 	push(fg, "main");
 	push(fg, "a");
-	ck_assert_int_eq(spaa_flame_add(fg, 5, 0, &err), 0);
-	spaa_flame_begin(fg);
+	ck_assert_int_eq(spaa_flamegraph_add(fg, 5, 0, &err), 0);
+	spaa_flamegraph_begin(fg);
 	push(fg, "main");
-	ck_assert_int_eq(spaa_flame_add(fg, 2, 0, &err), 0);
-	ck_assert_uint_eq(spaa_flame_total(fg), 7);
-	ck_assert_int_eq(spaa_flame_add(fg, UINT64_MAX, 0, &err), -1);
+	ck_assert_int_eq(spaa_flamegraph_add(fg, 2, 0, &err), 0);
+	ck_assert_uint_eq(spaa_flamegraph_total(fg), 7);
+	ck_assert_int_eq(spaa_flamegraph_add(fg, UINT64_MAX, 0, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
-	ck_assert_uint_eq(spaa_flame_total(fg), 7);     /* left unchanged */
+	ck_assert_uint_eq(spaa_flamegraph_total(fg), 7);     /* left unchanged */
 	o.width = 99;
 	doc = render(fg, &o, &ret, &err);
 	ck_assert_ptr_null(doc);
@@ -130,15 +130,15 @@ START_TEST(test_sums_and_limits)
 				     "<rect x=\"10.00\" y=\"88\" width=\"1180.00\""));
 	ck_assert_ptr_nonnull(strstr(doc, "width=\"842.86\""));
 	free(doc);
-	spaa_flame_free(fg);
-	spaa_flame_free(NULL);
+	spaa_flamegraph_free(fg);
+	spaa_flamegraph_free(NULL);
 }
 END_TEST
 
 START_TEST(test_hostile_names)
 {
-	struct spaa_flame *fg = spaa_flame_new();
-	struct spaa_flame_opts o = { .title = "<t&\"'>\xff" };
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = { .title = "<t&\"'>\xff" };
 	struct spaa_error err;
 	/*
 	 * markup, invalid UTF-8 (stray byte, overlong, surrogate: one U+FFFD
@@ -150,9 +150,9 @@ START_TEST(test_hostile_names)
 	char *doc;
 	int ret;
 
-	spaa_flame_begin(fg);
-	spaa_flame_push(fg, name, sizeof(name) - 1, "/lib/x<y>.so", SPAA_FLAME_LIBRARY);
-	ck_assert_int_eq(spaa_flame_add(fg, 1, 0, &err), 0);
+	spaa_flamegraph_begin(fg);
+	spaa_flamegraph_push(fg, name, sizeof(name) - 1, "/lib/x<y>.so", SPAA_FLAMEGRAPH_LIBRARY);
+	ck_assert_int_eq(spaa_flamegraph_add(fg, 1, 0, &err), 0);
 	doc = render(fg, &o, &ret, &err);
 	ck_assert_int_eq(ret, 0);
 	ck_assert_ptr_nonnull(strstr(doc, "<title>&lt;t&amp;&quot;&apos;&gt;\xef\xbf\xbd</title>"));
@@ -164,32 +164,32 @@ START_TEST(test_hostile_names)
 	for (const char *p = doc; *p; p++)
 		ck_assert_msg((unsigned char)*p >= 0x20 || *p == '\n', "control byte %d", *p);
 	free(doc);
-	spaa_flame_free(fg);
+	spaa_flamegraph_free(fg);
 }
 END_TEST
 
 START_TEST(test_deep_stack)
 {
-	struct spaa_flame *fg = spaa_flame_new();
-	struct spaa_flame_opts o = { 0 };
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = { 0 };
 	struct spaa_error err;
 	char *doc, name[16];
 	int ret;
 
 	/* deeper than any C recursion over the tree would survive comfortably */
-	spaa_flame_begin(fg);
+	spaa_flamegraph_begin(fg);
 	for (int i = 0; i < 20000; i++) {
 		snprintf(name, sizeof(name), "f%d", i);
 		push(fg, name);
 	}
-	ck_assert_int_eq(spaa_flame_add(fg, 3, 0, &err), 0);
+	ck_assert_int_eq(spaa_flamegraph_add(fg, 3, 0, &err), 0);
 	doc = render(fg, &o, &ret, &err);
 	ck_assert_int_eq(ret, 0);
 	/* the leaf is on top, the root 20000 levels below it */
 	ck_assert_ptr_nonnull(strstr(doc, "<title>f19999\n"));
 	ck_assert_ptr_nonnull(strstr(doc, "height=\"320116\""));
 	free(doc);
-	spaa_flame_free(fg);
+	spaa_flamegraph_free(fg);
 }
 END_TEST
 

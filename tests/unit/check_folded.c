@@ -14,31 +14,31 @@
 
 Suite *folded_suite(void);
 
-static int parse(struct folded_parser *fp, const char *s, uint32_t *n,
+static int parse(struct spaa_folded_parser *fp, const char *s, uint32_t *n,
 		 uint64_t *c, struct spaa_error *err)
 {
 	spaa_error_init(err);
-	return folded_parse(fp, s, strlen(s), "f.folded", 7, n, c, err);
+	return spaa_folded_parse(fp, s, strlen(s), "f.folded", 7, n, c, err);
 }
 
 START_TEST(test_parse)
 {
-	struct folded_parser fp;
+	struct spaa_folded_parser fp;
 	struct spaa_error err;
 	uint32_t n;
 	uint64_t c;
 
-	folded_parser_init(&fp);
+	spaa_folded_parser_init(&fp);
 	ck_assert_int_eq(parse(&fp, "main;do work;sys_read_[k] 18446744073709551615\r", &n, &c, &err), 1);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_uint_eq(c, UINT64_MAX);
 	ck_assert_int_eq(fp.frames[1].len, 7);
 	ck_assert(!memcmp(fp.frames[1].name, "do work", 7));
 	ck_assert_int_eq(fp.frames[2].len, 8);
-	ck_assert_int_eq(fp.frames[2].annot, FOLDED_KERNEL);
+	ck_assert_int_eq(fp.frames[2].annot, SPAA_FOLDED_KERNEL);
 	ck_assert_int_eq(parse(&fp, "a_[i];b_[j] 1", &n, &c, &err), 1);
-	ck_assert_int_eq(fp.frames[0].annot, FOLDED_INLINED);
-	ck_assert_int_eq(fp.frames[1].annot, FOLDED_JIT);
+	ck_assert_int_eq(fp.frames[0].annot, SPAA_FOLDED_INLINED);
+	ck_assert_int_eq(fp.frames[1].annot, SPAA_FOLDED_JIT);
 	ck_assert_int_eq(parse(&fp, "   ", &n, &c, &err), 0);
 	ck_assert_int_eq(parse(&fp, "# comment", &n, &c, &err), 0);
 	ck_assert_int_eq(parse(&fp, "a;b", &n, &c, &err), -1);
@@ -47,13 +47,13 @@ START_TEST(test_parse)
 	ck_assert_int_eq(parse(&fp, "a;b 1.5", &n, &c, &err), -1);
 	ck_assert_int_eq(parse(&fp, "a;b 18446744073709551616", &n, &c, &err), -1);
 	ck_assert_int_eq(parse(&fp, "a;;b 1", &n, &c, &err), -1);
-	folded_parser_release(&fp);
+	spaa_folded_parser_release(&fp);
 }
 END_TEST
 
 START_TEST(test_table)
 {
-	struct folded_table t;
+	struct spaa_folded_table t;
 	struct spaa_output *out;
 	struct spaa_error err;
 	char path[] = "/tmp/check_foldedXXXXXX", buf[256];
@@ -63,22 +63,22 @@ START_TEST(test_table)
 
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	folded_table_init(&t);
-	folded_table_begin(&t);
-	folded_table_push(&t, "main", 4);
-	folded_table_push(&t, "b;c\n", 4);
-	ck_assert_int_eq(folded_table_add(&t, 2, &err), 0);
-	folded_table_begin(&t);
-	folded_table_push(&t, "main", 4);
-	ck_assert_int_eq(folded_table_add(&t, 5, &err), 0);
-	folded_table_begin(&t);
-	folded_table_push(&t, "main", 4);
-	folded_table_push(&t, "b:c ", 4);
-	ck_assert_int_eq(folded_table_add(&t, 3, &err), 0);
-	ck_assert_int_eq(folded_table_add(&t, UINT64_MAX, &err), -1);
+	spaa_folded_table_init(&t);
+	spaa_folded_table_begin(&t);
+	spaa_folded_table_push(&t, "main", 4);
+	spaa_folded_table_push(&t, "b;c\n", 4);
+	ck_assert_int_eq(spaa_folded_table_add(&t, 2, &err), 0);
+	spaa_folded_table_begin(&t);
+	spaa_folded_table_push(&t, "main", 4);
+	ck_assert_int_eq(spaa_folded_table_add(&t, 5, &err), 0);
+	spaa_folded_table_begin(&t);
+	spaa_folded_table_push(&t, "main", 4);
+	spaa_folded_table_push(&t, "b:c ", 4);
+	ck_assert_int_eq(spaa_folded_table_add(&t, 3, &err), 0);
+	ck_assert_int_eq(spaa_folded_table_add(&t, UINT64_MAX, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
-	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_COMP_NONE, 0, &err), 0);
-	ck_assert_int_eq(folded_table_write(&t, out, &err), 0);
+	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, &err), 0);
+	ck_assert_int_eq(spaa_folded_table_write(&t, out, &err), 0);
 	ck_assert_int_eq(spaa_output_close(out, &err), 0);
 	f = fopen(path, "r");
 	n = fread(buf, 1, sizeof(buf) - 1, f);
@@ -87,7 +87,7 @@ START_TEST(test_table)
 	unlink(path);
 	/* "b;c\n" and "b:c " fold to the same path: 2 + 3 */
 	ck_assert_str_eq(buf, "main 5\nmain;b:c  5\n");
-	folded_table_release(&t);
+	spaa_folded_table_release(&t);
 }
 END_TEST
 

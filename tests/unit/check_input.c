@@ -101,24 +101,24 @@ static void zstd_add(struct bytes *out, const void *data, size_t len,
 	out->len += n;
 }
 
-static void compress_into(struct bytes *out, enum spaa_compression comp,
+static void compress_into(struct bytes *out, enum spaa_input_comp comp,
 			  const void *data, size_t len)
 {
 	switch (comp) {
-	case SPAA_COMP_GZIP:
+	case SPAA_INPUT_COMP_GZIP:
 		gzip_add(out, data, len);
 		break;
-	case SPAA_COMP_ZSTD:
+	case SPAA_INPUT_COMP_ZSTD:
 		zstd_add(out, data, len, 1);
 		break;
-	case SPAA_COMP_NONE:
+	case SPAA_INPUT_COMP_NONE:
 		bytes_add(out, data, len);
 		break;
 	}
 }
 
 static const char *write_compressed(const char *name,
-				    enum spaa_compression comp,
+				    enum spaa_input_comp comp,
 				    const void *data, size_t len)
 {
 	struct bytes b = { 0 };
@@ -261,14 +261,14 @@ static const struct roundtrip_case {
 
 #define NR_ROUNDTRIP (sizeof(roundtrip_cases) / sizeof(roundtrip_cases[0]))
 
-static const enum spaa_compression all_comps[] = {
-	SPAA_COMP_NONE, SPAA_COMP_GZIP, SPAA_COMP_ZSTD,
+static const enum spaa_input_comp all_comps[] = {
+	SPAA_INPUT_COMP_NONE, SPAA_INPUT_COMP_GZIP, SPAA_INPUT_COMP_ZSTD,
 };
 
 START_TEST(test_roundtrip)
 {
 	const struct roundtrip_case *c = &roundtrip_cases[_i / 3];
-	enum spaa_compression comp = all_comps[_i % 3];
+	enum spaa_input_comp comp = all_comps[_i % 3];
 	struct bytes text = { 0 }, want = { 0 }, got = { 0 };
 	struct spaa_error err;
 	struct spaa_input *in;
@@ -304,7 +304,7 @@ END_TEST
 /* Empty, empty but compressed: no lines, no error. */
 START_TEST(test_empty)
 {
-	enum spaa_compression comp = all_comps[_i];
+	enum spaa_input_comp comp = all_comps[_i];
 	struct spaa_error err;
 	struct spaa_input *in;
 	char *line = NULL;
@@ -327,16 +327,16 @@ END_TEST
 static const struct short_case {
 	const char *data;
 	size_t len;
-	enum spaa_compression comp;
+	enum spaa_input_comp comp;
 	int rc;                 /* of the first getline */
 	const char *line;
 } short_cases[] = {
-	{ "ab", 2, SPAA_COMP_NONE, 1, "ab" },
-	{ "a", 1, SPAA_COMP_NONE, 1, "a" },
-	{ "\x28\xb5\x2f", 3, SPAA_COMP_NONE, 1, "\x28\xb5\x2f" },
-	{ "\x1f", 1, SPAA_COMP_NONE, 1, "\x1f" },
-	{ "\x1f\x8b", 2, SPAA_COMP_GZIP, -1, NULL },
-	{ "\x28\xb5\x2f\xfd", 4, SPAA_COMP_ZSTD, -1, NULL },
+	{ "ab", 2, SPAA_INPUT_COMP_NONE, 1, "ab" },
+	{ "a", 1, SPAA_INPUT_COMP_NONE, 1, "a" },
+	{ "\x28\xb5\x2f", 3, SPAA_INPUT_COMP_NONE, 1, "\x28\xb5\x2f" },
+	{ "\x1f", 1, SPAA_INPUT_COMP_NONE, 1, "\x1f" },
+	{ "\x1f\x8b", 2, SPAA_INPUT_COMP_GZIP, -1, NULL },
+	{ "\x28\xb5\x2f\xfd", 4, SPAA_INPUT_COMP_ZSTD, -1, NULL },
 };
 
 START_TEST(test_short_file)
@@ -408,7 +408,7 @@ START_TEST(test_zstd_frames)
 	zstd_add(&b, "", 0, 0);
 	path = testutil_write("cat.zst", b.p, b.len);
 	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
-	ck_assert_int_eq(spaa_input_compression(in), SPAA_COMP_ZSTD);
+	ck_assert_int_eq(spaa_input_compression(in), SPAA_INPUT_COMP_ZSTD);
 	spaa_input_close(in);
 	ck_assert_int_eq(slurp(path, 0, &got, &n, &err), 0);
 	ck_assert_uint_eq(n, 3);
@@ -424,19 +424,19 @@ END_TEST
 enum damage { CUT_TAIL, FLIP_MIDDLE, APPEND_GARBAGE, APPEND_BYTE, APPEND_MAGIC };
 
 static const struct damage_case {
-	enum spaa_compression comp;
+	enum spaa_input_comp comp;
 	enum damage damage;
 	const char *msg;        /* expected at the start of err.msg */
 } damage_cases[] = {
-	{ SPAA_COMP_GZIP, CUT_TAIL, "truncated gzip stream" },
-	{ SPAA_COMP_GZIP, FLIP_MIDDLE, "corrupt gzip data: " },
-	{ SPAA_COMP_GZIP, APPEND_GARBAGE, "trailing garbage after gzip stream" },
-	{ SPAA_COMP_GZIP, APPEND_BYTE, "trailing garbage after gzip stream" },
-	{ SPAA_COMP_GZIP, APPEND_MAGIC, "truncated gzip stream" },
-	{ SPAA_COMP_ZSTD, CUT_TAIL, "truncated zstd stream" },
-	{ SPAA_COMP_ZSTD, FLIP_MIDDLE, "corrupt zstd data: " },
-	{ SPAA_COMP_ZSTD, APPEND_GARBAGE, "corrupt zstd data: " },
-	{ SPAA_COMP_ZSTD, APPEND_MAGIC, "truncated zstd stream" },
+	{ SPAA_INPUT_COMP_GZIP, CUT_TAIL, "truncated gzip stream" },
+	{ SPAA_INPUT_COMP_GZIP, FLIP_MIDDLE, "corrupt gzip data: " },
+	{ SPAA_INPUT_COMP_GZIP, APPEND_GARBAGE, "trailing garbage after gzip stream" },
+	{ SPAA_INPUT_COMP_GZIP, APPEND_BYTE, "trailing garbage after gzip stream" },
+	{ SPAA_INPUT_COMP_GZIP, APPEND_MAGIC, "truncated gzip stream" },
+	{ SPAA_INPUT_COMP_ZSTD, CUT_TAIL, "truncated zstd stream" },
+	{ SPAA_INPUT_COMP_ZSTD, FLIP_MIDDLE, "corrupt zstd data: " },
+	{ SPAA_INPUT_COMP_ZSTD, APPEND_GARBAGE, "corrupt zstd data: " },
+	{ SPAA_INPUT_COMP_ZSTD, APPEND_MAGIC, "truncated zstd stream" },
 };
 
 START_TEST(test_damaged)
@@ -468,8 +468,8 @@ START_TEST(test_damaged)
 		bytes_add(&b, "\0", 1);
 		break;
 	case APPEND_MAGIC:
-		bytes_add(&b, c->comp == SPAA_COMP_GZIP ? "\x1f\x8b" :
-			  "\x28\xb5\x2f\xfd", c->comp == SPAA_COMP_GZIP ? 2 : 4);
+		bytes_add(&b, c->comp == SPAA_INPUT_COMP_GZIP ? "\x1f\x8b" :
+			  "\x28\xb5\x2f\xfd", c->comp == SPAA_INPUT_COMP_GZIP ? 2 : 4);
 		break;
 	}
 	path = testutil_write("damaged", b.p, b.len);
@@ -554,7 +554,7 @@ static const struct limit_case {
 START_TEST(test_line_limit)
 {
 	const struct limit_case *c = &limit_cases[_i / 3];
-	enum spaa_compression comp = all_comps[_i % 3];
+	enum spaa_input_comp comp = all_comps[_i % 3];
 	struct bytes text = { 0 }, got = { 0 };
 	struct spaa_error err;
 	unsigned long n;
@@ -590,7 +590,7 @@ END_TEST
 
 START_TEST(test_progress)
 {
-	enum spaa_compression comp = all_comps[_i];
+	enum spaa_input_comp comp = all_comps[_i];
 	struct bytes text = { 0 };
 	struct spaa_error err;
 	struct spaa_input *in;
@@ -629,7 +629,7 @@ END_TEST
  */
 START_TEST(test_decoder_thread)
 {
-	enum spaa_compression comp = all_comps[1 + _i];
+	enum spaa_input_comp comp = all_comps[1 + _i];
 	struct bytes text = { 0 }, got = { 0 };
 	struct spaa_error err;
 	struct spaa_input *in;
@@ -668,7 +668,7 @@ END_TEST
  * first read is short.  It builds its own copy of the data and frees it,
  * so under valgrind (CK_FORK=no) its exit reports no leak.
  */
-static pid_t stdin_from_pipe(enum spaa_compression comp, int *saved)
+static pid_t stdin_from_pipe(enum spaa_input_comp comp, int *saved)
 {
 	int fds[2];
 	pid_t pid;
@@ -722,7 +722,7 @@ static void stdin_restore(pid_t pid, int saved)
 
 START_TEST(test_stdin_pipe)
 {
-	enum spaa_compression comp = all_comps[_i];
+	enum spaa_input_comp comp = all_comps[_i];
 	struct bytes text = { 0 }, b = { 0 }, want = { 0 }, got = { 0 };
 	struct spaa_error err;
 	struct spaa_input *in;
@@ -890,16 +890,16 @@ START_TEST(test_expand_mixed)
 
 	for (slash = 0; slash < 2; slash++) {
 		snprintf(dir, sizeof(dir), "%s%s", testutil_tmpdir(), slash ? "/" : "");
-		ck_assert_int_eq(spaa_input_expand(dir, &list, &err), 0);
+		ck_assert_int_eq(spaa_pathlist_expand(dir, &list, &err), 0);
 		ck_assert_uint_eq(list.nr, 4);
 		ck_assert_str_eq(list.paths[0], testutil_path("a.spaa"));
 		ck_assert_str_eq(list.paths[1], testutil_path("b.spaa.zst"));
 		ck_assert_str_eq(list.paths[2], testutil_path("d.ndjson.gz"));
 		ck_assert_str_eq(list.paths[3], testutil_path("r.json"));
-		ck_assert_int_eq(list.kinds[0], SPAA_PATH_SPAA);
-		ck_assert_int_eq(list.kinds[1], SPAA_PATH_SPAA);
-		ck_assert_int_eq(list.kinds[2], SPAA_PATH_SPAA);
-		ck_assert_int_eq(list.kinds[3], SPAA_PATH_SPX);
+		ck_assert_int_eq(list.kinds[0], SPAA_PATHLIST_SPAA);
+		ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
+		ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_SPAA);
+		ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPX);
 		/* the SPX report r counts both of its files (r.json, r.txt.gz) */
 		ck_assert_uint_eq(spaa_pathlist_size(&list), 5 * 3);
 		spaa_pathlist_release(&list);
@@ -918,19 +918,19 @@ START_TEST(test_expand_files)
 	size_t i;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_input_expand(odd, &list, &err), 0);
-	ck_assert_int_eq(spaa_input_expand("-", &list, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand(odd, &list, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand("-", &list, &err), 0);
 	testutil_write("p.spaa", "{}\n", 3);
-	ck_assert_int_eq(spaa_input_expand(testutil_tmpdir(), &list, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand(testutil_tmpdir(), &list, &err), 0);
 	/* many entries: the arrays grow */
 	for (i = 0; i < 40; i++)
-		ck_assert_int_eq(spaa_input_expand(odd, &list, &err), 0);
+		ck_assert_int_eq(spaa_pathlist_expand(odd, &list, &err), 0);
 	ck_assert_uint_eq(list.nr, 43);
 	ck_assert_str_eq(list.paths[0], odd);
 	ck_assert_str_eq(list.paths[1], "-");
 	ck_assert_str_eq(list.paths[2], testutil_path("p.spaa"));
 	for (i = 0; i < 3; i++)
-		ck_assert_int_eq(list.kinds[i], SPAA_PATH_SPAA);
+		ck_assert_int_eq(list.kinds[i], SPAA_PATHLIST_SPAA);
 	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 3 + 40 * 10);
 	spaa_pathlist_release(&list);
 }
@@ -958,7 +958,7 @@ START_TEST(test_expand_errors)
 	/* not profiles: the directory still has none */
 	testutil_write("notes.txt", "x", 1);
 	testutil_write("lone.json", "{}", 2);
-	ck_assert_int_eq(spaa_input_expand(path, &list, &err), -1);
+	ck_assert_int_eq(spaa_pathlist_expand(path, &list, &err), -1);
 	ck_assert_str_eq(err.code, c->code);
 	ck_assert_str_eq(err.msg, c->msg);
 	ck_assert_str_eq(err.file, path);

@@ -29,28 +29,28 @@ Suite *json_suite(void);
 /* helpers */
 
 struct parsed {
-	struct json_parser *p;
+	struct spaa_json_parser *p;
 	char *buf;              /* exact-size copy of the text */
-	const struct json_value *v;
-	struct json_error e;
+	const struct spaa_json_value *v;
+	struct spaa_json_error e;
 };
 
-static const struct json_value *parse_exact(struct parsed *pz,
+static const struct spaa_json_value *parse_exact(struct parsed *pz,
 					    const char *text, size_t len)
 {
 	if (!pz->p)
-		pz->p = json_parser_new();
+		pz->p = spaa_json_parser_new();
 	free(pz->buf);
 	pz->buf = spaa_xmalloc(len);
 	memcpy(pz->buf, text, len);
 	memset(&pz->e, 0, sizeof(pz->e));
-	pz->v = json_parse(pz->p, pz->buf, len, &pz->e);
+	pz->v = spaa_json_parse(pz->p, pz->buf, len, &pz->e);
 	return pz->v;
 }
 
 static void parsed_done(struct parsed *pz)
 {
-	json_parser_free(pz->p);
+	spaa_json_parser_free(pz->p);
 	free(pz->buf);
 	memset(pz, 0, sizeof(*pz));
 }
@@ -87,9 +87,9 @@ static void dump_string(struct spaa_sbuf *sb, const char *s, size_t n)
  * value must satisfy (container counts, NUL terminators, keys only in
  * objects).
  */
-static void dump(struct spaa_sbuf *sb, const struct json_value *v, int in_object)
+static void dump(struct spaa_sbuf *sb, const struct spaa_json_value *v, int in_object)
 {
-	const struct json_value *c;
+	const struct spaa_json_value *c;
 	size_t n = 0;
 
 	if (in_object) {
@@ -102,33 +102,33 @@ static void dump(struct spaa_sbuf *sb, const struct json_value *v, int in_object
 		ck_assert_uint_eq(v->key_len, 0);
 	}
 	switch (v->type) {
-	case JSON_NULL:
+	case SPAA_JSON_NULL:
 		spaa_sbuf_add(sb, "null", 4);
 		break;
-	case JSON_TRUE:
+	case SPAA_JSON_TRUE:
 		spaa_sbuf_add(sb, "true", 4);
 		break;
-	case JSON_FALSE:
+	case SPAA_JSON_FALSE:
 		spaa_sbuf_add(sb, "false", 5);
 		break;
-	case JSON_NUMBER:
+	case SPAA_JSON_NUMBER:
 		ck_assert_uint_gt(v->len, 0);
 		spaa_sbuf_add(sb, v->str, v->len);
 		break;
-	case JSON_STRING:
+	case SPAA_JSON_STRING:
 		ck_assert_int_eq(v->str[v->len], '\0');
 		dump_string(sb, v->str, v->len);
 		break;
-	case JSON_ARRAY:
-	case JSON_OBJECT:
-		sb_addc(sb, v->type == JSON_ARRAY ? '[' : '{');
+	case SPAA_JSON_ARRAY:
+	case SPAA_JSON_OBJECT:
+		sb_addc(sb, v->type == SPAA_JSON_ARRAY ? '[' : '{');
 		for (c = v->child; c; c = c->next) {
 			if (n++)
 				sb_addc(sb, ',');
-			dump(sb, c, v->type == JSON_OBJECT);
+			dump(sb, c, v->type == SPAA_JSON_OBJECT);
 		}
 		ck_assert_uint_eq(n, v->len);
-		sb_addc(sb, v->type == JSON_ARRAY ? ']' : '}');
+		sb_addc(sb, v->type == SPAA_JSON_ARRAY ? ']' : '}');
 		break;
 	default:
 		ck_abort_msg("bad type %d", (int)v->type);
@@ -136,13 +136,13 @@ static void dump(struct spaa_sbuf *sb, const struct json_value *v, int in_object
 }
 
 /* Parses text (which must be valid) and returns the number value. */
-static const struct json_value *parse_number_text(struct parsed *pz,
+static const struct spaa_json_value *parse_number_text(struct parsed *pz,
 						  const char *text)
 {
-	const struct json_value *v = parse_exact(pz, text, strlen(text));
+	const struct spaa_json_value *v = parse_exact(pz, text, strlen(text));
 
 	ck_assert_msg(v, "'%s' did not parse: %s", text, pz->e.msg);
-	ck_assert_int_eq(v->type, JSON_NUMBER);
+	ck_assert_int_eq(v->type, SPAA_JSON_NUMBER);
 	return v;
 }
 
@@ -388,13 +388,13 @@ END_TEST
 /* A NULL error pointer is tolerated. */
 START_TEST(test_error_null_e)
 {
-	struct json_parser *p = json_parser_new();
+	struct spaa_json_parser *p = spaa_json_parser_new();
 
-	ck_assert_ptr_null(json_parse(p, "[", 1, NULL));
-	ck_assert_ptr_null(json_parse(p, NULL, 0, NULL));
-	ck_assert_ptr_nonnull(json_parse(p, "[]", 2, NULL));
-	json_parser_free(p);
-	json_parser_free(NULL);
+	ck_assert_ptr_null(spaa_json_parse(p, "[", 1, NULL));
+	ck_assert_ptr_null(spaa_json_parse(p, NULL, 0, NULL));
+	ck_assert_ptr_nonnull(spaa_json_parse(p, "[]", 2, NULL));
+	spaa_json_parser_free(p);
+	spaa_json_parser_free(NULL);
 }
 END_TEST
 
@@ -443,10 +443,10 @@ START_TEST(test_string)
 {
 	struct parsed pz = { 0 };
 	const char *in = string_cases[_i].in;
-	const struct json_value *v = parse_exact(&pz, in, strlen(in));
+	const struct spaa_json_value *v = parse_exact(&pz, in, strlen(in));
 
 	ck_assert_msg(v, "case %d: %s at %zu", _i, pz.e.msg, pz.e.offset);
-	ck_assert_int_eq(v->type, JSON_STRING);
+	ck_assert_int_eq(v->type, SPAA_JSON_STRING);
 	ck_assert_uint_eq(v->len, string_cases[_i].out_len);
 	ck_assert_mem_eq(v->str, string_cases[_i].out, v->len);
 	ck_assert_int_eq(v->str[v->len], '\0');
@@ -455,7 +455,7 @@ START_TEST(test_string)
 	{
 		size_t n = strlen(in);
 		char *obj = spaa_xmalloc(n + 5);
-		const struct json_value *m;
+		const struct spaa_json_value *m;
 
 		obj[0] = '{';
 		memcpy(obj + 1, in, n);
@@ -473,7 +473,7 @@ START_TEST(test_string)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* json_utf8_valid */
+/* spaa_json_utf8_valid */
 
 static const struct {
 	const char *s;
@@ -523,12 +523,12 @@ START_TEST(test_utf8_valid)
 	int want = utf8_cases[_i].ok ? 0 : -1;
 
 	memcpy(copy, s, len);
-	ck_assert_msg(json_utf8_valid(copy, len) == want, "case %d", _i);
+	ck_assert_msg(spaa_json_utf8_valid(copy, len) == want, "case %d", _i);
 	free(copy);
 }
 END_TEST
 
-/* The parser and json_utf8_valid agree on every 1..2-byte lead pair. */
+/* The parser and spaa_json_utf8_valid agree on every 1..2-byte lead pair. */
 START_TEST(test_utf8_agree)
 {
 	struct parsed pz = { 0 };
@@ -537,7 +537,7 @@ START_TEST(test_utf8_agree)
 
 	for (a = 0x80; a < 0x100; a++) {
 		for (b = 0; b < 0x100; b++) {
-			const struct json_value *v;
+			const struct spaa_json_value *v;
 			int valid;
 			size_t n;
 
@@ -545,7 +545,7 @@ START_TEST(test_utf8_agree)
 			doc[2] = (char)b;
 			/* lead + b + continuation bytes as far as needed */
 			n = a >= 0xf0 ? 4 : a >= 0xe0 ? 3 : 2;
-			valid = json_utf8_valid(doc + 1, n) == 0;
+			valid = spaa_json_utf8_valid(doc + 1, n) == 0;
 			doc[1 + n] = '"';
 			v = parse_exact(&pz, doc, n + 2);
 			ck_assert_msg(!!v == valid, "%02x %02x", a, b);
@@ -585,10 +585,10 @@ static const struct {
 START_TEST(test_u64)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v = parse_number_text(&pz, u64_cases[_i].in);
+	const struct spaa_json_value *v = parse_number_text(&pz, u64_cases[_i].in);
 	uint64_t out = 0xdeadbeef;
 
-	ck_assert_int_eq(json_get_u64(v, &out), u64_cases[_i].rc);
+	ck_assert_int_eq(spaa_json_get_u64(v, &out), u64_cases[_i].rc);
 	if (!u64_cases[_i].rc)
 		ck_assert_uint_eq(out, u64_cases[_i].val);
 	else
@@ -620,10 +620,10 @@ static const struct {
 START_TEST(test_i64)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v = parse_number_text(&pz, i64_cases[_i].in);
+	const struct spaa_json_value *v = parse_number_text(&pz, i64_cases[_i].in);
 	int64_t out = 12345;
 
-	ck_assert_int_eq(json_get_i64(v, &out), i64_cases[_i].rc);
+	ck_assert_int_eq(spaa_json_get_i64(v, &out), i64_cases[_i].rc);
 	if (!i64_cases[_i].rc)
 		ck_assert_int_eq(out, i64_cases[_i].val);
 	else
@@ -658,11 +658,11 @@ static const struct {
 START_TEST(test_double)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v =
+	const struct spaa_json_value *v =
 		parse_number_text(&pz, double_cases[_i].in);
 	double out = 42.0;
 
-	ck_assert_int_eq(json_get_double(v, &out), double_cases[_i].rc);
+	ck_assert_int_eq(spaa_json_get_double(v, &out), double_cases[_i].rc);
 	if (!double_cases[_i].rc)
 		ck_assert_msg(out == double_cases[_i].val, "%s -> %.17g",
 			      double_cases[_i].in, out);
@@ -675,12 +675,12 @@ END_TEST
 START_TEST(test_double_edges)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v;
+	const struct spaa_json_value *v;
 	char buf[600];
 	double d = 0;
 
 	v = parse_number_text(&pz, "-0");
-	ck_assert_int_eq(json_get_double(v, &d), 0);
+	ck_assert_int_eq(spaa_json_get_double(v, &d), 0);
 	ck_assert(d == 0.0 && signbit(d));
 
 	/* 512 characters is the longest accepted text, 513 is refused */
@@ -690,18 +690,18 @@ START_TEST(test_double_edges)
 	buf[512] = '\0';
 	v = parse_number_text(&pz, buf);
 	ck_assert_uint_eq(v->len, 512);
-	ck_assert_int_eq(json_get_double(v, &d), 0);
+	ck_assert_int_eq(spaa_json_get_double(v, &d), 0);
 	ck_assert(fabs(d - 1.0 / 9.0) < 1e-15);
 	buf[512] = '1';
 	buf[513] = '\0';
 	v = parse_number_text(&pz, buf);
-	ck_assert_int_eq(json_get_double(v, &d), -1);
+	ck_assert_int_eq(spaa_json_get_double(v, &d), -1);
 
 	/* the number ends at len even though a digit follows in memory */
 	memcpy(buf, "2.5123", 6);
-	v = json_parse(pz.p, buf, 3, &pz.e);
+	v = spaa_json_parse(pz.p, buf, 3, &pz.e);
 	ck_assert_ptr_nonnull(v);
-	ck_assert_int_eq(json_get_double(v, &d), 0);
+	ck_assert_int_eq(spaa_json_get_double(v, &d), 0);
 	ck_assert(d == 2.5);
 	parsed_done(&pz);
 }
@@ -719,7 +719,7 @@ START_TEST(test_double_locale)
 		"nl_NL.UTF-8", "ru_RU.UTF-8",
 	};
 	struct parsed pz = { 0 };
-	const struct json_value *v;
+	const struct spaa_json_value *v;
 	char *old = spaa_xstrdup(setlocale(LC_NUMERIC, NULL));
 	size_t i;
 	double d = 0;
@@ -729,7 +729,7 @@ START_TEST(test_double_locale)
 			break;
 	if (i < ARRAY_SIZE(names)) {
 		v = parse_number_text(&pz, "1.5");
-		ck_assert_int_eq(json_get_double(v, &d), 0);
+		ck_assert_int_eq(spaa_json_get_double(v, &d), 0);
 		ck_assert(d == 1.5);
 		setlocale(LC_NUMERIC, old);
 	}
@@ -809,11 +809,11 @@ static const struct {
 START_TEST(test_scaled)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v =
+	const struct spaa_json_value *v =
 		parse_number_text(&pz, scaled_cases[_i].in);
 	int64_t out = 777;
 
-	ck_assert_msg(json_get_scaled(v, scaled_cases[_i].exp10, &out) ==
+	ck_assert_msg(spaa_json_get_scaled(v, scaled_cases[_i].exp10, &out) ==
 		      scaled_cases[_i].rc, "case %d: %s e%d", _i,
 		      scaled_cases[_i].in, scaled_cases[_i].exp10);
 	if (!scaled_cases[_i].rc)
@@ -831,7 +831,7 @@ END_TEST
 START_TEST(test_scaled_long)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v;
+	const struct spaa_json_value *v;
 	char *buf = spaa_xmalloc(3000);
 	int64_t out = 0;
 
@@ -840,9 +840,9 @@ START_TEST(test_scaled_long)
 	memset(buf + 1, '0', 1000);
 	memcpy(buf + 1001, "e-1000", 7);
 	v = parse_number_text(&pz, buf);
-	ck_assert_int_eq(json_get_scaled(v, 0, &out), 0);
+	ck_assert_int_eq(spaa_json_get_scaled(v, 0, &out), 0);
 	ck_assert_int_eq(out, 1);
-	ck_assert_int_eq(json_get_scaled(v, 18, &out), 0);
+	ck_assert_int_eq(spaa_json_get_scaled(v, 18, &out), 0);
 	ck_assert_int_eq(out, 1000000000000000000LL);
 
 	/* "0." + 1500 zeros + "5e1501" is 5 */
@@ -850,16 +850,16 @@ START_TEST(test_scaled_long)
 	memset(buf + 2, '0', 1500);
 	memcpy(buf + 1502, "5e1501", 7);
 	v = parse_number_text(&pz, buf);
-	ck_assert_int_eq(json_get_scaled(v, 0, &out), 0);
+	ck_assert_int_eq(spaa_json_get_scaled(v, 0, &out), 0);
 	ck_assert_int_eq(out, 5);
-	ck_assert_int_eq(json_get_scaled(v, 2, &out), 0);
+	ck_assert_int_eq(spaa_json_get_scaled(v, 2, &out), 0);
 	ck_assert_int_eq(out, 500);
 	free(buf);
 	parsed_done(&pz);
 }
 END_TEST
 
-/* json_get_scaled agrees with exact integer scaling for many values. */
+/* spaa_json_get_scaled agrees with exact integer scaling for many values. */
 START_TEST(test_scaled_vs_integer)
 {
 	struct parsed pz = { 0 };
@@ -870,7 +870,7 @@ START_TEST(test_scaled_vs_integer)
 	for (i = 0; i < 2000; i++) {
 		int64_t ns, want, got = 0;
 		int64_t sec, frac;
-		const struct json_value *v;
+		const struct spaa_json_value *v;
 
 		x ^= x << 13;
 		x ^= x >> 7;
@@ -884,7 +884,7 @@ START_TEST(test_scaled_vs_integer)
 			 (long long)(sec < 0 ? -sec : sec),
 			 (long long)(frac < 0 ? -frac : frac));
 		v = parse_number_text(&pz, buf);
-		ck_assert_int_eq(json_get_scaled(v, 9, &got), 0);
+		ck_assert_int_eq(spaa_json_get_scaled(v, 9, &got), 0);
 		ck_assert_int_eq(got, ns);
 		/* at coarser scales: round half away from zero by hand */
 		for (k = 0; k <= 9; k += 3) {
@@ -898,7 +898,7 @@ START_TEST(test_scaled_vs_integer)
 			if (r < 0)
 				r = -r;
 			want = q + (2 * r >= div ? (ns < 0 ? -1 : 1) : 0);
-			ck_assert_int_eq(json_get_scaled(v, k, &got), 0);
+			ck_assert_int_eq(spaa_json_get_scaled(v, k, &got), 0);
 			ck_assert_msg(got == want, "%s e%d: %lld want %lld",
 				      buf, k, (long long)got, (long long)want);
 		}
@@ -917,17 +917,17 @@ START_TEST(test_conv_not_number)
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(docs); i++) {
-		const struct json_value *v = parse_exact(&pz, docs[i],
+		const struct spaa_json_value *v = parse_exact(&pz, docs[i],
 							 strlen(docs[i]));
 		uint64_t u = 5;
 		int64_t s = 5;
 		double d = 5;
 
 		ck_assert_ptr_nonnull(v);
-		ck_assert_int_eq(json_get_u64(v, &u), -1);
-		ck_assert_int_eq(json_get_i64(v, &s), -1);
-		ck_assert_int_eq(json_get_double(v, &d), -1);
-		ck_assert_int_eq(json_get_scaled(v, 3, &s), -1);
+		ck_assert_int_eq(spaa_json_get_u64(v, &u), -1);
+		ck_assert_int_eq(spaa_json_get_i64(v, &s), -1);
+		ck_assert_int_eq(spaa_json_get_double(v, &d), -1);
+		ck_assert_int_eq(spaa_json_get_scaled(v, 3, &s), -1);
 		ck_assert(u == 5 && s == 5 && d == 5);
 	}
 	{
@@ -935,10 +935,10 @@ START_TEST(test_conv_not_number)
 		int64_t s;
 		double d;
 
-		ck_assert_int_eq(json_get_u64(NULL, &u), -1);
-		ck_assert_int_eq(json_get_i64(NULL, &s), -1);
-		ck_assert_int_eq(json_get_double(NULL, &d), -1);
-		ck_assert_int_eq(json_get_scaled(NULL, 0, &s), -1);
+		ck_assert_int_eq(spaa_json_get_u64(NULL, &u), -1);
+		ck_assert_int_eq(spaa_json_get_i64(NULL, &s), -1);
+		ck_assert_int_eq(spaa_json_get_double(NULL, &d), -1);
+		ck_assert_int_eq(spaa_json_get_scaled(NULL, 0, &s), -1);
 	}
 	parsed_done(&pz);
 }
@@ -975,30 +975,30 @@ START_TEST(test_nesting)
 	struct parsed pz = { 0 };
 	size_t len;
 	char *s;
-	const struct json_value *v;
+	const struct spaa_json_value *v;
 	int d = 0;
 
-	s = nested(JSON_MAX_DEPTH, objects, &len);
+	s = nested(SPAA_JSON_MAX_DEPTH, objects, &len);
 	v = parse_exact(&pz, s, len);
 	ck_assert_msg(v, "%s", pz.e.msg);
-	while (v->type != JSON_NUMBER) {
+	while (v->type != SPAA_JSON_NUMBER) {
 		ck_assert_uint_eq(v->len, 1);
 		v = v->child;
 		d++;
 	}
-	ck_assert_int_eq(d, JSON_MAX_DEPTH);
+	ck_assert_int_eq(d, SPAA_JSON_MAX_DEPTH);
 	free(s);
 
-	s = nested(JSON_MAX_DEPTH + 1, objects, &len);
+	s = nested(SPAA_JSON_MAX_DEPTH + 1, objects, &len);
 	ck_assert_ptr_null(parse_exact(&pz, s, len));
 	ck_assert_str_eq(pz.e.msg, "nesting deeper than 64");
-	ck_assert_uint_eq(pz.e.offset, JSON_MAX_DEPTH * (objects ? 5 : 1));
+	ck_assert_uint_eq(pz.e.offset, SPAA_JSON_MAX_DEPTH * (objects ? 5 : 1));
 	free(s);
 
 	/* far deeper than any C stack would survive under recursion */
 	s = nested(1000000, objects, &len);
 	ck_assert_ptr_null(parse_exact(&pz, s, len));
-	ck_assert_uint_eq(pz.e.offset, JSON_MAX_DEPTH * (objects ? 5 : 1));
+	ck_assert_uint_eq(pz.e.offset, SPAA_JSON_MAX_DEPTH * (objects ? 5 : 1));
 	free(s);
 	parsed_done(&pz);
 }
@@ -1015,9 +1015,9 @@ START_TEST(test_nesting_siblings)
 	for (i = 0; i < 100; i++) {
 		if (i)
 			sb_addc(&sb, ',');
-		for (j = 0; j < JSON_MAX_DEPTH - 1; j++)
+		for (j = 0; j < SPAA_JSON_MAX_DEPTH - 1; j++)
 			sb_addc(&sb, '[');
-		for (j = 0; j < JSON_MAX_DEPTH - 1; j++)
+		for (j = 0; j < SPAA_JSON_MAX_DEPTH - 1; j++)
 			sb_addc(&sb, ']');
 	}
 	sb_addc(&sb, ']');
@@ -1033,40 +1033,40 @@ END_TEST
 
 START_TEST(test_not_terminated)
 {
-	struct json_parser *p = json_parser_new();
-	struct json_error e;
-	const struct json_value *v;
+	struct spaa_json_parser *p = spaa_json_parser_new();
+	struct spaa_json_error e;
+	const struct spaa_json_value *v;
 	uint64_t u = 0;
 	static const char buf[] = "[1,2]garbage\"123456\"truex";
 
-	v = json_parse(p, buf, 5, &e);
+	v = spaa_json_parse(p, buf, 5, &e);
 	ck_assert_ptr_nonnull(v);
 	ck_assert_uint_eq(v->len, 2);
 
 	/* "123" followed in memory by more digits */
-	v = json_parse(p, buf + 13, 3, &e);
+	v = spaa_json_parse(p, buf + 13, 3, &e);
 	ck_assert_ptr_nonnull(v);
 	ck_assert_uint_eq(v->len, 3);
-	ck_assert_int_eq(json_get_u64(v, &u), 0);
+	ck_assert_int_eq(spaa_json_get_u64(v, &u), 0);
 	ck_assert_uint_eq(u, 123);
 
 	/* a string whose closing quote lies past len */
-	v = json_parse(p, buf + 12, 5, &e);
+	v = spaa_json_parse(p, buf + 12, 5, &e);
 	ck_assert_ptr_null(v);
 	ck_assert_str_eq(e.msg, E_UNTERM);
 	ck_assert_uint_eq(e.offset, 0);
 
 	/* "tru" + 'e' past len */
-	v = json_parse(p, buf + 20, 3, &e);
+	v = spaa_json_parse(p, buf + 20, 3, &e);
 	ck_assert_ptr_null(v);
 	ck_assert_str_eq(e.msg, E_EOI);
 	ck_assert_uint_eq(e.offset, 3);
 
 	/* "true" with 'x' past len */
-	v = json_parse(p, buf + 20, 4, &e);
+	v = spaa_json_parse(p, buf + 20, 4, &e);
 	ck_assert_ptr_nonnull(v);
-	ck_assert_int_eq(v->type, JSON_TRUE);
-	json_parser_free(p);
+	ck_assert_int_eq(v->type, SPAA_JSON_TRUE);
+	spaa_json_parser_free(p);
 }
 END_TEST
 
@@ -1095,12 +1095,12 @@ START_TEST(test_prefixes)
 END_TEST
 
 /* ------------------------------------------------------------------ */
-/* json_get, tree shape, type names */
+/* spaa_json_get, tree shape, type names */
 
 START_TEST(test_get)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v, *m;
+	const struct spaa_json_value *v, *m;
 	static const char doc[] =
 		"{\"a\":1,\"b\":\"x\",\"a\":2,\"\":3,\"a\\u0000b\":4,\"ab\":5}";
 	uint64_t u = 0;
@@ -1109,35 +1109,35 @@ START_TEST(test_get)
 	ck_assert_ptr_nonnull(v);
 	ck_assert_uint_eq(v->len, 6);
 
-	m = json_get(v, "a");
+	m = spaa_json_get(v, "a");
 	ck_assert_ptr_nonnull(m);
 	ck_assert_ptr_eq(m, v->child);
-	ck_assert_int_eq(json_get_u64(m, &u), 0);
+	ck_assert_int_eq(spaa_json_get_u64(m, &u), 0);
 	ck_assert_uint_eq(u, 1);        /* the first of the duplicates */
 
-	m = json_get(v, "");
+	m = spaa_json_get(v, "");
 	ck_assert_ptr_nonnull(m);
-	ck_assert_int_eq(json_get_u64(m, &u), 0);
+	ck_assert_int_eq(spaa_json_get_u64(m, &u), 0);
 	ck_assert_uint_eq(u, 3);
 
 	/* "a\0b" must not match "a" (checked above) nor "ab" */
-	m = json_get(v, "ab");
-	ck_assert_int_eq(json_get_u64(m, &u), 0);
+	m = spaa_json_get(v, "ab");
+	ck_assert_int_eq(spaa_json_get_u64(m, &u), 0);
 	ck_assert_uint_eq(u, 5);
 
-	ck_assert_ptr_null(json_get(v, "c"));
-	ck_assert_ptr_null(json_get(v, "A"));
-	ck_assert_ptr_null(json_get(v, "a "));
-	ck_assert_ptr_null(json_get(json_get(v, "missing"), "a"));
+	ck_assert_ptr_null(spaa_json_get(v, "c"));
+	ck_assert_ptr_null(spaa_json_get(v, "A"));
+	ck_assert_ptr_null(spaa_json_get(v, "a "));
+	ck_assert_ptr_null(spaa_json_get(spaa_json_get(v, "missing"), "a"));
 
 	/* not an object */
-	ck_assert_ptr_null(json_get(json_get(v, "b"), "x"));
-	ck_assert_ptr_null(json_get(NULL, "a"));
+	ck_assert_ptr_null(spaa_json_get(spaa_json_get(v, "b"), "x"));
+	ck_assert_ptr_null(spaa_json_get(NULL, "a"));
 	v = parse_exact(&pz, "[{\"a\":1}]", 9);
-	ck_assert_ptr_null(json_get(v, "a"));
-	ck_assert_ptr_nonnull(json_get(v->child, "a"));
+	ck_assert_ptr_null(spaa_json_get(v, "a"));
+	ck_assert_ptr_nonnull(spaa_json_get(v->child, "a"));
 	v = parse_exact(&pz, "\"a\"", 3);
-	ck_assert_ptr_null(json_get(v, "a"));
+	ck_assert_ptr_null(spaa_json_get(v, "a"));
 	parsed_done(&pz);
 }
 END_TEST
@@ -1145,12 +1145,12 @@ END_TEST
 START_TEST(test_tree_shape)
 {
 	struct parsed pz = { 0 };
-	const struct json_value *v, *c;
+	const struct spaa_json_value *v, *c;
 	static const char doc[] = "{\"x\":[1,\"s\",[],{}],\"y\":null}";
 
 	v = parse_exact(&pz, doc, strlen(doc));
 	ck_assert_ptr_nonnull(v);
-	ck_assert_int_eq(v->type, JSON_OBJECT);
+	ck_assert_int_eq(v->type, SPAA_JSON_OBJECT);
 	ck_assert_ptr_null(v->str);
 	ck_assert_ptr_null(v->key);
 	ck_assert_ptr_null(v->next);
@@ -1159,22 +1159,22 @@ START_TEST(test_tree_shape)
 	c = v->child;
 	ck_assert_str_eq(c->key, "x");
 	ck_assert_uint_eq(c->key_len, 1);
-	ck_assert_int_eq(c->type, JSON_ARRAY);
+	ck_assert_int_eq(c->type, SPAA_JSON_ARRAY);
 	ck_assert_uint_eq(c->len, 4);
-	ck_assert_int_eq(c->child->type, JSON_NUMBER);
+	ck_assert_int_eq(c->child->type, SPAA_JSON_NUMBER);
 	ck_assert_ptr_eq(c->child->str, pz.buf + 6);    /* raw text */
 	ck_assert_uint_eq(c->child->len, 1);
 	ck_assert_ptr_null(c->child->key);
-	ck_assert_int_eq(c->child->next->type, JSON_STRING);
-	ck_assert_int_eq(c->child->next->next->type, JSON_ARRAY);
+	ck_assert_int_eq(c->child->next->type, SPAA_JSON_STRING);
+	ck_assert_int_eq(c->child->next->next->type, SPAA_JSON_ARRAY);
 	ck_assert_ptr_null(c->child->next->next->child);
 	ck_assert_uint_eq(c->child->next->next->len, 0);
-	ck_assert_int_eq(c->child->next->next->next->type, JSON_OBJECT);
+	ck_assert_int_eq(c->child->next->next->next->type, SPAA_JSON_OBJECT);
 	ck_assert_ptr_null(c->child->next->next->next->next);
 
 	c = c->next;
 	ck_assert_str_eq(c->key, "y");
-	ck_assert_int_eq(c->type, JSON_NULL);
+	ck_assert_int_eq(c->type, SPAA_JSON_NULL);
 	ck_assert_ptr_null(c->str);
 	ck_assert_ptr_null(c->next);
 	parsed_done(&pz);
@@ -1183,13 +1183,13 @@ END_TEST
 
 START_TEST(test_type_names)
 {
-	ck_assert_str_eq(json_type_name(JSON_NULL), "null");
-	ck_assert_str_eq(json_type_name(JSON_FALSE), "boolean");
-	ck_assert_str_eq(json_type_name(JSON_TRUE), "boolean");
-	ck_assert_str_eq(json_type_name(JSON_NUMBER), "number");
-	ck_assert_str_eq(json_type_name(JSON_STRING), "string");
-	ck_assert_str_eq(json_type_name(JSON_ARRAY), "array");
-	ck_assert_str_eq(json_type_name(JSON_OBJECT), "object");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_NULL), "null");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_FALSE), "boolean");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_TRUE), "boolean");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_NUMBER), "number");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_STRING), "string");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_ARRAY), "array");
+	ck_assert_str_eq(spaa_json_type_name(SPAA_JSON_OBJECT), "object");
 }
 END_TEST
 
@@ -1219,7 +1219,7 @@ START_TEST(test_arena_reuse)
 	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		char fill = (char)('a' + i);
 		char *doc = big_string_doc(sizes[i], fill, &len);
-		const struct json_value *v = parse_exact(&pz, doc, len);
+		const struct spaa_json_value *v = parse_exact(&pz, doc, len);
 
 		ck_assert_ptr_nonnull(v);
 		ck_assert_uint_eq(v->child->len, sizes[i]);
@@ -1249,10 +1249,10 @@ START_TEST(test_arena_reuse)
 	ck_assert_ptr_nonnull(parse_exact(&pz, sb.s, sb.len));
 	ck_assert_uint_eq(pz.v->len, 50000);
 	{
-		const struct json_value *c;
+		const struct spaa_json_value *c;
 
 		for (i = 0, c = pz.v->child; c; c = c->next, i++)
-			ck_assert_str_eq(json_get(c, "k")->str, "v");
+			ck_assert_str_eq(spaa_json_get(c, "k")->str, "v");
 		ck_assert_uint_eq(i, 50000);
 	}
 	free(sb.s);
@@ -1289,49 +1289,49 @@ static const char *const spaa_lines[] = {
 
 /*
  * Compares our tree with cJSON's.  Numbers compare as doubles; a number
- * that overflows json_get_double must be infinite in cJSON.  cJSON keeps
+ * that overflows spaa_json_get_double must be infinite in cJSON.  cJSON keeps
  * C strings, so a string with "\u0000" is compared up to the NUL.
  */
-static void compare_cjson(const struct json_value *v, const cJSON *c,
+static void compare_cjson(const struct spaa_json_value *v, const cJSON *c,
 			  const char *where)
 {
-	const struct json_value *m;
+	const struct spaa_json_value *m;
 	const cJSON *cc;
 	double d;
 	size_t n;
 
 	switch (v->type) {
-	case JSON_NULL:
+	case SPAA_JSON_NULL:
 		ck_assert_msg(cJSON_IsNull(c), "%s: null", where);
 		break;
-	case JSON_TRUE:
+	case SPAA_JSON_TRUE:
 		ck_assert_msg(cJSON_IsTrue(c), "%s: true", where);
 		break;
-	case JSON_FALSE:
+	case SPAA_JSON_FALSE:
 		ck_assert_msg(cJSON_IsFalse(c), "%s: false", where);
 		break;
-	case JSON_NUMBER:
+	case SPAA_JSON_NUMBER:
 		ck_assert_msg(cJSON_IsNumber(c), "%s: number", where);
-		if (json_get_double(v, &d))
+		if (spaa_json_get_double(v, &d))
 			ck_assert_msg(isinf(c->valuedouble), "%s: inf", where);
 		else
 			ck_assert_msg(d == c->valuedouble, "%s: %.17g vs %.17g",
 				      where, d, c->valuedouble);
 		break;
-	case JSON_STRING:
+	case SPAA_JSON_STRING:
 		ck_assert_msg(cJSON_IsString(c), "%s: string", where);
 		n = strlen(v->str);     /* stops at an escaped NUL */
 		ck_assert_uint_eq(strlen(c->valuestring), n);
 		ck_assert_mem_eq(v->str, c->valuestring, n);
 		break;
-	case JSON_ARRAY:
-	case JSON_OBJECT:
-		ck_assert_msg(v->type == JSON_ARRAY ? cJSON_IsArray(c) :
+	case SPAA_JSON_ARRAY:
+	case SPAA_JSON_OBJECT:
+		ck_assert_msg(v->type == SPAA_JSON_ARRAY ? cJSON_IsArray(c) :
 			      cJSON_IsObject(c), "%s: container", where);
 		ck_assert_int_eq((int)v->len, cJSON_GetArraySize(c));
 		for (m = v->child, cc = c->child; m && cc;
 		     m = m->next, cc = cc->next) {
-			if (v->type == JSON_OBJECT) {
+			if (v->type == SPAA_JSON_OBJECT) {
 				n = strlen(m->key);
 				ck_assert_uint_eq(strlen(cc->string), n);
 				ck_assert_mem_eq(m->key, cc->string, n);

@@ -17,79 +17,79 @@ Suite *jsonw_suite(void);
 
 START_TEST(test_empty_containers)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	ck_assert_str_eq(jw.buf, "");
 	ck_assert_uint_eq(jw.len, 0);
-	jsonw_object_begin(&jw);
-	jsonw_object_end(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_object_end(&jw);
 	ck_assert_str_eq(jw.buf, "{}");
-	jsonw_reset(&jw);
-	jsonw_array_begin(&jw);
-	jsonw_array_end(&jw);
+	spaa_jsonw_reset(&jw);
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_array_end(&jw);
 	ck_assert_str_eq(jw.buf, "[]");
 	ck_assert_uint_eq(jw.len, 2);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 	ck_assert_str_eq(jw.buf, "");
-	jsonw_release(&jw);     /* releasing twice is harmless */
+	spaa_jsonw_release(&jw);     /* releasing twice is harmless */
 }
 END_TEST
 
 START_TEST(test_nested)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_key(&jw, "a");
-	jsonw_array_begin(&jw);
-	jsonw_i64(&jw, 1);
-	jsonw_i64(&jw, 2);
-	jsonw_object_begin(&jw);
-	jsonw_key(&jw, "b");
-	jsonw_null(&jw);
-	jsonw_object_end(&jw);
-	jsonw_array_begin(&jw);
-	jsonw_array_end(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_object_end(&jw);
-	jsonw_array_end(&jw);
-	jsonw_kv_bool(&jw, "c", true);
-	jsonw_kv_bool(&jw, "d", false);
-	jsonw_key(&jw, "e");
-	jsonw_object_begin(&jw);
-	jsonw_key(&jw, "f");
-	jsonw_array_begin(&jw);
-	jsonw_string(&jw, "g");
-	jsonw_array_end(&jw);
-	jsonw_object_end(&jw);
-	jsonw_object_end(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "a");
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_i64(&jw, 1);
+	spaa_jsonw_i64(&jw, 2);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "b");
+	spaa_jsonw_null(&jw);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_array_end(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_array_end(&jw);
+	spaa_jsonw_kv_bool(&jw, "c", true);
+	spaa_jsonw_kv_bool(&jw, "d", false);
+	spaa_jsonw_key(&jw, "e");
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "f");
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_string(&jw, "g");
+	spaa_jsonw_array_end(&jw);
+	spaa_jsonw_object_end(&jw);
+	spaa_jsonw_object_end(&jw);
 	ck_assert_str_eq(jw.buf,
 		"{\"a\":[1,2,{\"b\":null},[],{}],\"c\":true,\"d\":false,"
 		"\"e\":{\"f\":[\"g\"]}}");
 	ck_assert_uint_eq(jw.len, strlen(jw.buf));
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
 START_TEST(test_max_depth)
 {
-	struct jsonw jw;
-	char expect[2 * JSONW_MAX_DEPTH + 1];
+	struct spaa_jsonw jw;
+	char expect[2 * SPAA_JSONW_MAX_DEPTH + 1];
 	int i;
 
-	jsonw_init(&jw);
-	for (i = 0; i < JSONW_MAX_DEPTH; i++) {
-		jsonw_array_begin(&jw);
+	spaa_jsonw_init(&jw);
+	for (i = 0; i < SPAA_JSONW_MAX_DEPTH; i++) {
+		spaa_jsonw_array_begin(&jw);
 		expect[i] = '[';
-		expect[2 * JSONW_MAX_DEPTH - 1 - i] = ']';
+		expect[2 * SPAA_JSONW_MAX_DEPTH - 1 - i] = ']';
 	}
-	expect[2 * JSONW_MAX_DEPTH] = '\0';
-	for (i = 0; i < JSONW_MAX_DEPTH; i++)
-		jsonw_array_end(&jw);
+	expect[2 * SPAA_JSONW_MAX_DEPTH] = '\0';
+	for (i = 0; i < SPAA_JSONW_MAX_DEPTH; i++)
+		spaa_jsonw_array_end(&jw);
 	ck_assert_str_eq(jw.buf, expect);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
@@ -111,23 +111,23 @@ START_TEST(test_scalars)
 		{ 2, 0, 0, "false" },
 		{ 3, 0, 0, "null" },
 	};
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	size_t i;
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		jsonw_reset(&jw);
+		spaa_jsonw_reset(&jw);
 		switch (cases[i].kind) {
-		case 0: jsonw_i64(&jw, cases[i].i); break;
-		case 1: jsonw_u64(&jw, cases[i].u); break;
-		case 2: jsonw_bool(&jw, cases[i].i != 0); break;
-		default: jsonw_null(&jw); break;
+		case 0: spaa_jsonw_i64(&jw, cases[i].i); break;
+		case 1: spaa_jsonw_u64(&jw, cases[i].u); break;
+		case 2: spaa_jsonw_bool(&jw, cases[i].i != 0); break;
+		default: spaa_jsonw_null(&jw); break;
 		}
 		ck_assert_msg(!strcmp(jw.buf, cases[i].expect),
 			      "case %zu: got '%s', want '%s'", i, jw.buf,
 			      cases[i].expect);
 	}
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
@@ -201,19 +201,19 @@ static const struct {
 
 START_TEST(test_string_escapes)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	int ascii;
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	for (ascii = 0; ascii < 2; ascii++) {
 		const char *want;
 		size_t len;
 
 		jw.ascii_only = ascii;
-		jsonw_reset(&jw);
+		spaa_jsonw_reset(&jw);
 		len = string_cases[_i].len ? string_cases[_i].len
 					   : strlen(string_cases[_i].in);
-		jsonw_string_len(&jw, string_cases[_i].in, len);
+		spaa_jsonw_string_len(&jw, string_cases[_i].in, len);
 		want = ascii && string_cases[_i].ascii ? string_cases[_i].ascii
 						       : string_cases[_i].out;
 		ck_assert_msg(!strcmp(jw.buf, want),
@@ -221,22 +221,22 @@ START_TEST(test_string_escapes)
 			      ascii, jw.buf, want);
 		ck_assert_uint_eq(jw.len, strlen(want));
 	}
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
 START_TEST(test_keys_escaped)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_kv_string(&jw, "a\"b\n", "v\xe2\x80\xa8");
-	jsonw_kv_string(&jw, "\xff", "");
-	jsonw_object_end(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_kv_string(&jw, "a\"b\n", "v\xe2\x80\xa8");
+	spaa_jsonw_kv_string(&jw, "\xff", "");
+	spaa_jsonw_object_end(&jw);
 	ck_assert_str_eq(jw.buf,
 		"{\"a\\\"b\\n\":\"v\\u2028\",\"\xef\xbf\xbd\":\"\"}");
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
@@ -265,14 +265,14 @@ static const struct {
 
 START_TEST(test_doubles)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_double(&jw, double_cases[_i].precision, double_cases[_i].v);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_double(&jw, double_cases[_i].precision, double_cases[_i].v);
 	ck_assert_msg(!strcmp(jw.buf, double_cases[_i].expect),
 		      "case %d: got '%s', want '%s'", _i, jw.buf,
 		      double_cases[_i].expect);
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
@@ -286,97 +286,97 @@ START_TEST(test_doubles_locale)
 	static const char *const locales[] = {
 		"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "ps_AF.UTF-8",
 	};
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	size_t i;
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	for (i = 0; i < sizeof(locales) / sizeof(locales[0]); i++) {
 		if (!setlocale(LC_NUMERIC, locales[i]))
 			continue;
-		jsonw_reset(&jw);
-		jsonw_array_begin(&jw);
-		jsonw_double(&jw, 15, 0.5);
-		jsonw_double(&jw, 15, -1234.25);
-		jsonw_double(&jw, 15, 2.5e-7);
-		jsonw_array_end(&jw);
+		spaa_jsonw_reset(&jw);
+		spaa_jsonw_array_begin(&jw);
+		spaa_jsonw_double(&jw, 15, 0.5);
+		spaa_jsonw_double(&jw, 15, -1234.25);
+		spaa_jsonw_double(&jw, 15, 2.5e-7);
+		spaa_jsonw_array_end(&jw);
 		setlocale(LC_NUMERIC, "C");
 		ck_assert_msg(!strcmp(jw.buf, "[0.5,-1234.25,2.5e-07]"),
 			      "%s: got '%s'", locales[i], jw.buf);
 	}
 	setlocale(LC_NUMERIC, "C");
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
 START_TEST(test_kv_shorthands)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_kv_string(&jw, "s", "x");
-	jsonw_kv_i64(&jw, "i", -1);
-	jsonw_kv_u64(&jw, "u", 18446744073709551615u);
-	jsonw_kv_double(&jw, "d", 15, 1.5);
-	jsonw_kv_double(&jw, "n", 15, NAN);
-	jsonw_kv_bool(&jw, "b", true);
-	jsonw_object_end(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_kv_string(&jw, "s", "x");
+	spaa_jsonw_kv_i64(&jw, "i", -1);
+	spaa_jsonw_kv_u64(&jw, "u", 18446744073709551615u);
+	spaa_jsonw_kv_double(&jw, "d", 15, 1.5);
+	spaa_jsonw_kv_double(&jw, "n", 15, NAN);
+	spaa_jsonw_kv_bool(&jw, "b", true);
+	spaa_jsonw_object_end(&jw);
 	ck_assert_str_eq(jw.buf,
 		"{\"s\":\"x\",\"i\":-1,\"u\":18446744073709551615,"
 		"\"d\":1.5,\"n\":null,\"b\":true}");
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
 START_TEST(test_reset_reuse)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	char *buf;
 
-	jsonw_init(&jw);
+	spaa_jsonw_init(&jw);
 	jw.ascii_only = true;
-	jsonw_object_begin(&jw);
-	jsonw_kv_string(&jw, "k", "\xc3\xa9");
-	jsonw_object_end(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_kv_string(&jw, "k", "\xc3\xa9");
+	spaa_jsonw_object_end(&jw);
 	ck_assert_str_eq(jw.buf, "{\"k\":\"\\u00e9\"}");
 	buf = jw.buf;
-	jsonw_reset(&jw);
+	spaa_jsonw_reset(&jw);
 	ck_assert_str_eq(jw.buf, "");
 	ck_assert_ptr_eq(jw.buf, buf);  /* memory kept */
 	ck_assert(jw.ascii_only);       /* mode kept */
-	jsonw_array_begin(&jw);
-	jsonw_string(&jw, "\xc3\xa9");
-	jsonw_array_end(&jw);
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_string(&jw, "\xc3\xa9");
+	spaa_jsonw_array_end(&jw);
 	ck_assert_str_eq(jw.buf, "[\"\\u00e9\"]");
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 	ck_assert(!jw.ascii_only);
-	jsonw_string(&jw, "after release");
+	spaa_jsonw_string(&jw, "after release");
 	ck_assert_str_eq(jw.buf, "\"after release\"");
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 }
 END_TEST
 
 START_TEST(test_growth)
 {
 	enum { N = 100000 };
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 	char *s = spaa_xmalloc(N + 1);
 	size_t i;
 
 	for (i = 0; i < N; i++)
 		s[i] = i % 10 == 9 ? '\n' : 'a';
 	s[N] = '\0';
-	jsonw_init(&jw);
-	jsonw_array_begin(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_array_begin(&jw);
 	for (i = 0; i < 3; i++)
-		jsonw_string(&jw, s);
-	jsonw_array_end(&jw);
+		spaa_jsonw_string(&jw, s);
+	spaa_jsonw_array_end(&jw);
 	/* 3 strings of N + N/10 bytes, 6 quotes, 2 commas, 2 brackets */
 	ck_assert_uint_eq(jw.len, 3 * (N + N / 10) + 10);
 	ck_assert_uint_eq(strlen(jw.buf), jw.len);
 	ck_assert_int_eq(jw.buf[0], '[');
 	ck_assert_int_eq(jw.buf[jw.len - 1], ']');
-	jsonw_release(&jw);
+	spaa_jsonw_release(&jw);
 	free(s);
 }
 END_TEST
@@ -385,42 +385,42 @@ END_TEST
 /* Misuse is caught by assert() (fork mode only, as the test aborts). */
 START_TEST(test_die_value_without_key)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_i64(&jw, 1);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_i64(&jw, 1);
 }
 END_TEST
 
 START_TEST(test_die_unbalanced)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_array_begin(&jw);
-	jsonw_object_end(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_array_begin(&jw);
+	spaa_jsonw_object_end(&jw);
 }
 END_TEST
 
 START_TEST(test_die_two_top_level_values)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_i64(&jw, 1);
-	jsonw_i64(&jw, 2);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_i64(&jw, 1);
+	spaa_jsonw_i64(&jw, 2);
 }
 END_TEST
 
 START_TEST(test_die_key_without_value)
 {
-	struct jsonw jw;
+	struct spaa_jsonw jw;
 
-	jsonw_init(&jw);
-	jsonw_object_begin(&jw);
-	jsonw_key(&jw, "k");
-	jsonw_object_end(&jw);
+	spaa_jsonw_init(&jw);
+	spaa_jsonw_object_begin(&jw);
+	spaa_jsonw_key(&jw, "k");
+	spaa_jsonw_object_end(&jw);
 }
 END_TEST
 

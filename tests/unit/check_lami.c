@@ -26,18 +26,18 @@ static bool x_inverted;
 static const char *x_function;
 static uint64_t x_bins;
 static int64_t x_offset;
-static struct lami_strlist x_exclude;
+static struct spaa_lami_strlist x_exclude;
 
-static const struct lami_option extra_opts[] = {
-	{ "inverted", LAMI_OPT_BOOL, &x_inverted, NULL,
+static const struct spaa_lami_option extra_opts[] = {
+	{ "inverted", SPAA_LAMI_OPT_BOOL, &x_inverted, NULL,
 	  "invert the call stacks" },
-	{ "function", LAMI_OPT_STRING, &x_function, "NAME",
+	{ "function", SPAA_LAMI_OPT_STRING, &x_function, "NAME",
 	  "focus on function NAME" },
-	{ "bins", LAMI_OPT_U64, &x_bins, "N", "use N time bins" },
-	{ "offset", LAMI_OPT_I64, &x_offset, "NS", "shift timestamps by NS" },
-	{ "exclude", LAMI_OPT_LIST, &x_exclude, "PATTERN",
+	{ "bins", SPAA_LAMI_OPT_U64, &x_bins, "N", "use N time bins" },
+	{ "offset", SPAA_LAMI_OPT_I64, &x_offset, "NS", "shift timestamps by NS" },
+	{ "exclude", SPAA_LAMI_OPT_LIST, &x_exclude, "PATTERN",
 	  "drop frames matching PATTERN (repeatable)" },
-	{ NULL, LAMI_OPT_BOOL, NULL, NULL, NULL },
+	{ NULL, SPAA_LAMI_OPT_BOOL, NULL, NULL, NULL },
 };
 
 static void extras_reset(void)
@@ -46,11 +46,11 @@ static void extras_reset(void)
 	x_function = NULL;
 	x_bins = 0;
 	x_offset = 0;
-	lami_strlist_release(&x_exclude);
+	spaa_lami_strlist_release(&x_exclude);
 }
 
 /* A one-line summary of everything parsed, compared as a string. */
-static char *summarize(const struct lami_opts *o)
+static char *summarize(const struct spaa_lami_opts *o)
 {
 	struct testutil_capture c;
 	size_t i;
@@ -65,13 +65,13 @@ static char *summarize(const struct lami_opts *o)
 		fprintf(c.f, " begin=%lld", (long long)o->begin);
 	if (o->has_end)
 		fprintf(c.f, " end=%lld", (long long)o->end);
-	if (o->limit == LAMI_LIMIT_UNLIMITED)
+	if (o->limit == SPAA_LAMI_LIMIT_UNLIMITED)
 		fputs(" limit=unlimited", c.f);
 	else
 		fprintf(c.f, " limit=%llu", (unsigned long long)o->limit);
-	if (o->format != LAMI_FORMAT_LAMI)
+	if (o->format != SPAA_LAMI_FORMAT_LAMI)
 		fprintf(c.f, " format=%s",
-			o->format == LAMI_FORMAT_TEXT ? "text" : "csv");
+			o->format == SPAA_LAMI_FORMAT_TEXT ? "text" : "csv");
 	for (i = 0; i < o->npaths; i++)
 		fprintf(c.f, "%s%s", i ? "," : " paths=", o->paths[i]);
 	if (x_inverted)
@@ -217,7 +217,7 @@ START_TEST(test_parse_args)
 	char *argv[MAXARGS + 2] = { (char *)"spaa-test" };
 	const char *want = parse_cases[_i].expect;
 	struct spaa_error err;
-	struct lami_opts o;
+	struct spaa_lami_opts o;
 	int argc = 1, rc;
 
 	while (argc <= MAXARGS && parse_cases[_i].argv[argc - 1]) {
@@ -227,7 +227,7 @@ START_TEST(test_parse_args)
 	argv[argc] = NULL;
 	extras_reset();
 	spaa_error_init(&err);
-	rc = lami_parse_args(argc, argv, &o, extra_opts, &err);
+	rc = spaa_lami_parse_args(argc, argv, &o, extra_opts, &err);
 
 	ck_assert_msg(rc == parse_cases[_i].rc, "case %d: rc %d (%s)", _i,
 		      rc, err.msg);
@@ -244,8 +244,8 @@ START_TEST(test_parse_args)
 			      _i, got, want);
 		free(got);
 	}
-	lami_opts_release(&o);
-	lami_opts_release(&o);  /* harmless twice */
+	spaa_lami_opts_release(&o);
+	spaa_lami_opts_release(&o);  /* harmless twice */
 	extras_reset();
 }
 END_TEST
@@ -254,19 +254,19 @@ START_TEST(test_parse_args_no_extra)
 {
 	char *argv[] = { (char *)"p", (char *)"--inverted", NULL };
 	struct spaa_error err;
-	struct lami_opts o;
+	struct spaa_lami_opts o;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(lami_parse_args(2, argv, &o, NULL, &err), -1);
+	ck_assert_int_eq(spaa_lami_parse_args(2, argv, &o, NULL, &err), -1);
 	ck_assert_str_eq(err.msg, "unknown option '--inverted'");
-	lami_opts_release(&o);
+	spaa_lami_opts_release(&o);
 	/* a NULL err drops the message but still fails */
-	ck_assert_int_eq(lami_parse_args(2, argv, &o, NULL, NULL), -1);
-	lami_opts_release(&o);
-	ck_assert_int_eq(lami_parse_args(1, argv, &o, NULL, NULL), 0);
-	ck_assert_uint_eq(o.limit, LAMI_LIMIT_UNLIMITED);
+	ck_assert_int_eq(spaa_lami_parse_args(2, argv, &o, NULL, NULL), -1);
+	spaa_lami_opts_release(&o);
+	ck_assert_int_eq(spaa_lami_parse_args(1, argv, &o, NULL, NULL), 0);
+	ck_assert_uint_eq(o.limit, SPAA_LAMI_LIMIT_UNLIMITED);
 	ck_assert(!o.has_begin && !o.has_end && !o.test_compat);
-	lami_opts_release(&o);
+	spaa_lami_opts_release(&o);
 }
 END_TEST
 
@@ -283,12 +283,12 @@ START_TEST(test_parse_args_format_kept)
 	char *argv[] = { (char *)"spaa-test", (char *)"--format=csv",
 			 (char *)"--bogus", NULL };
 	struct spaa_error err;
-	struct lami_opts o;
+	struct spaa_lami_opts o;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(lami_parse_args(3, argv, &o, NULL, &err), -1);
-	ck_assert_int_eq(o.format, LAMI_FORMAT_CSV);
-	lami_opts_release(&o);
+	ck_assert_int_eq(spaa_lami_parse_args(3, argv, &o, NULL, &err), -1);
+	ck_assert_int_eq(o.format, SPAA_LAMI_FORMAT_CSV);
+	spaa_lami_opts_release(&o);
 }
 END_TEST
 
@@ -308,7 +308,7 @@ START_TEST(test_help)
 	size_t i, options = 0;
 
 	testutil_capture_open(&c);
-	lami_help_write(c.f, "spaa-test", "PATH...", "Tests the help text.",
+	spaa_lami_help_write(c.f, "spaa-test", "PATH...", "Tests the help text.",
 			extra_opts);
 	out = testutil_capture_close(&c);
 	ck_assert_msg(!strncmp(out, "usage: spaa-test [OPTIONS] PATH...\n\n"
@@ -345,7 +345,7 @@ START_TEST(test_help)
 
 	/* no extras, no description */
 	testutil_capture_open(&c);
-	lami_help_write(c.f, "spaa-x", "PATH", NULL, NULL);
+	spaa_lami_help_write(c.f, "spaa-x", "PATH", NULL, NULL);
 	out = testutil_capture_close(&c);
 	ck_assert(!strncmp(out, "usage: spaa-x [OPTIONS] PATH\n\nLAMI options:\n",
 			   44));
@@ -358,36 +358,36 @@ END_TEST
 
 /* ---- 2. metadata ------------------------------------------------------ */
 
-static const struct lami_column fn_cols[] = {
-	{ "Function", LAMI_STRING, NULL },
-	{ "Samples", LAMI_INT, "samples" },
-	{ "Self", LAMI_RATIO, NULL },
-	{ "Weight", LAMI_MIXED, NULL },
+static const struct spaa_lami_column fn_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "Samples", SPAA_LAMI_INT, "samples" },
+	{ "Self", SPAA_LAMI_RATIO, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
 };
 
-static const struct lami_column all_cols[] = {
-	{ "String", LAMI_STRING, NULL },
-	{ "Int", LAMI_INT, NULL },
-	{ "Number", LAMI_NUMBER, "cycles" },
-	{ "Bool", LAMI_BOOL, NULL },
-	{ "Ratio", LAMI_RATIO, NULL },
-	{ "Timestamp", LAMI_TIMESTAMP, NULL },
-	{ "Range", LAMI_TIME_RANGE, NULL },
-	{ "Duration", LAMI_DURATION, NULL },
-	{ "Size", LAMI_SIZE, NULL },
-	{ "Process", LAMI_PROCESS, NULL },
-	{ "Path", LAMI_PATH, NULL },
-	{ "CPU", LAMI_CPU, NULL },
-	{ "Anything", LAMI_MIXED, NULL },
+static const struct spaa_lami_column all_cols[] = {
+	{ "String", SPAA_LAMI_STRING, NULL },
+	{ "Int", SPAA_LAMI_INT, NULL },
+	{ "Number", SPAA_LAMI_NUMBER, "cycles" },
+	{ "Bool", SPAA_LAMI_BOOL, NULL },
+	{ "Ratio", SPAA_LAMI_RATIO, NULL },
+	{ "Timestamp", SPAA_LAMI_TIMESTAMP, NULL },
+	{ "Range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Duration", SPAA_LAMI_DURATION, NULL },
+	{ "Size", SPAA_LAMI_SIZE, NULL },
+	{ "Process", SPAA_LAMI_PROCESS, NULL },
+	{ "Path", SPAA_LAMI_PATH, NULL },
+	{ "CPU", SPAA_LAMI_CPU, NULL },
+	{ "Anything", SPAA_LAMI_MIXED, NULL },
 };
 
-static const struct lami_column two_mixed_cols[] = {
-	{ "A", LAMI_MIXED, NULL },
-	{ NULL, LAMI_MIXED, NULL },
-	{ "C", LAMI_BITRATE, NULL },
+static const struct spaa_lami_column two_mixed_cols[] = {
+	{ "A", SPAA_LAMI_MIXED, NULL },
+	{ NULL, SPAA_LAMI_MIXED, NULL },
+	{ "C", SPAA_LAMI_BITRATE, NULL },
 };
 
-static const struct lami_table_class classes[] = {
+static const struct spaa_lami_table_class classes[] = {
 	{ "functions", "Functions", fn_cols, 4 },
 	{ "all", "Every \"cell\" class", all_cols, 13 },
 	{ "two-mixed", "Two mixed", two_mixed_cols, 3 },
@@ -406,14 +406,14 @@ START_TEST(test_class_names)
 	};
 	int i;
 
-	for (i = LAMI_MIXED; i <= LAMI_CPU; i++)
-		ck_assert_str_eq(lami_class_name((enum lami_class)i), names[i]);
+	for (i = SPAA_LAMI_MIXED; i <= SPAA_LAMI_CPU; i++)
+		ck_assert_str_eq(spaa_lami_class_name((enum spaa_lami_class)i), names[i]);
 }
 END_TEST
 
 START_TEST(test_metadata_full)
 {
-	const struct lami_meta m = {
+	const struct spaa_lami_meta m = {
 		.title = "Hot spots",
 		.description = "Where the \"time\" goes",
 		.url = "https://example.org/spaa",
@@ -429,7 +429,7 @@ START_TEST(test_metadata_full)
 	struct testutil_capture c;
 
 	testutil_capture_open(&c);
-	lami_metadata_write(c.f, &m);
+	spaa_lami_metadata_write(c.f, &m);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"{\"mi-version\":{\"major\":0,\"minor\":1},"
 		"\"version\":{\"major\":1,\"minor\":2,\"patch\":3,\"extra\":\"dev\"},"
@@ -471,7 +471,7 @@ END_TEST
 START_TEST(test_metadata_minimal)
 {
 	/* optional members absent: omitted, never null */
-	const struct lami_meta m = {
+	const struct spaa_lami_meta m = {
 		.title = "T",
 		.classes = classes,
 		.nclasses = 1,
@@ -480,7 +480,7 @@ START_TEST(test_metadata_minimal)
 	cJSON *j;
 
 	testutil_capture_open(&c);
-	lami_metadata_write(c.f, &m);
+	spaa_lami_metadata_write(c.f, &m);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"{\"mi-version\":{\"major\":0,\"minor\":1},"
 		"\"version\":{\"major\":0,\"minor\":0,\"patch\":0},"
@@ -503,22 +503,22 @@ END_TEST
 
 #define TR(b, e) "{\"class\":\"time-range\",\"begin\":" #b ",\"end\":" #e "}"
 
-static struct lami_table *functions_table(void)
+static struct spaa_lami_table *functions_table(void)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 100, 200);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 100, 200);
 
-	lami_row_begin(t);
-	lami_cell_string(t, "main");
-	lami_cell_int(t, 42);
-	lami_cell_ratio(t, 0.25);
-	lami_cell_int(t, 7);
-	lami_row_end(t);
-	lami_row_begin(t);
-	lami_cell_string(t, "f\"oo");
-	lami_cell_int(t, 0);
-	lami_cell_ratio(t, 1.0 / 3);
-	lami_cell_empty(t);
-	lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "main");
+	spaa_lami_cell_int(t, 42);
+	spaa_lami_cell_ratio(t, 0.25);
+	spaa_lami_cell_int(t, 7);
+	spaa_lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "f\"oo");
+	spaa_lami_cell_int(t, 0);
+	spaa_lami_cell_ratio(t, 1.0 / 3);
+	spaa_lami_cell_empty(t);
+	spaa_lami_row_end(t);
 	return t;
 }
 
@@ -526,12 +526,12 @@ static struct lami_table *functions_table(void)
 	"\"data\":[[\"main\",42,{\"class\":\"ratio\",\"value\":0.25},7]," \
 	"[\"f\\\"oo\",0,{\"class\":\"ratio\",\"value\":0.333333333333333},null]]"
 
-static char *write_results(struct lami_results *r)
+static char *write_results(struct spaa_lami_results *r)
 {
 	struct testutil_capture c;
 
 	testutil_capture_open(&c);
-	lami_results_write(c.f, r);
+	spaa_lami_results_write(c.f, r);
 	testutil_capture_close(&c);
 	return c.buf;
 }
@@ -551,12 +551,12 @@ static cJSON *parse_table(const char *text, size_t i, cJSON **root)
 
 START_TEST(test_results_class_name)
 {
-	struct lami_results r;
+	struct spaa_lami_results r;
 	cJSON *root, *t;
 	char *out;
 
-	lami_results_init(&r);
-	lami_results_add(&r, functions_table());
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, functions_table());
 	out = write_results(&r);
 	ck_assert_str_eq(out,
 		"{\n\"results\":[{\"time-range\":" TR(100, 200) ","
@@ -567,23 +567,23 @@ START_TEST(test_results_class_name)
 	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(t, "data")), 2);
 	cJSON_Delete(root);
 	free(out);
-	lami_results_release(&r);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
 START_TEST(test_results_inherit)
 {
-	struct lami_results r;
-	struct lami_table *t;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
 	char *out;
 
-	lami_results_init(&r);
+	spaa_lami_results_init(&r);
 	t = functions_table();
-	lami_table_set_title(t, "Functions (%s: %d)", "old title", 1);
-	lami_table_set_title(t, "Functions (whole profile: no samples to "
+	spaa_lami_table_set_title(t, "Functions (%s: %d)", "old title", 1);
+	spaa_lami_table_set_title(t, "Functions (whole profile: no samples to "
 			     "restrict to %s)", "--begin/--end");
-	lami_results_add(&r, t);
+	spaa_lami_results_add(&r, t);
 	out = write_results(&r);
 	ck_assert_str_eq(out,
 		"{\n\"results\":[{\"time-range\":" TR(100, 200) ","
@@ -591,52 +591,52 @@ START_TEST(test_results_inherit)
 		"(whole profile: no samples to restrict to --begin/--end)\"},"
 		FUNCTIONS_DATA "}]}\n");
 	free(out);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
 START_TEST(test_results_dynamic)
 {
-	struct lami_results r;
-	struct lami_table *t;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
 	cJSON *root, *cls;
 	char *out;
 
-	lami_results_init(&r);
+	spaa_lami_results_init(&r);
 
 	/* the mixed column gets a class: the whole class is spelled out */
-	t = lami_table_new(&classes[0], -5, 5);
-	lami_table_set_column(t, 3, LAMI_DURATION, NULL);
-	lami_row_begin(t);
-	lami_cell_string(t, "main");
-	lami_cell_int(t, 1);
-	lami_cell_ratio(t, 1);
-	lami_cell_duration(t, 1500);
-	lami_row_end(t);
-	lami_results_add(&r, t);
+	t = spaa_lami_table_new(&classes[0], -5, 5);
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_DURATION, NULL);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "main");
+	spaa_lami_cell_int(t, 1);
+	spaa_lami_cell_ratio(t, 1);
+	spaa_lami_cell_duration(t, 1500);
+	spaa_lami_row_end(t);
+	spaa_lami_results_add(&r, t);
 
 	/* title and column both overridden; a unit, set twice */
-	t = lami_table_new(&classes[0], 0, 0);
-	lami_row_begin(t);
-	lami_cell_string(t, "f");
-	lami_cell_int(t, 2);
-	lami_cell_unknown(t);
-	lami_cell_number(t, 2.5);
-	lami_row_end(t);
-	lami_table_set_column(t, 3, LAMI_NUMBER, "bytes");
-	lami_table_set_column(t, 3, LAMI_NUMBER, "cycles");
-	lami_table_set_title(t, "Functions by cycles");
-	lami_results_add(&r, t);
+	t = spaa_lami_table_new(&classes[0], 0, 0);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "f");
+	spaa_lami_cell_int(t, 2);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_number(t, 2.5);
+	spaa_lami_row_end(t);
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_NUMBER, "bytes");
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_NUMBER, "cycles");
+	spaa_lami_table_set_title(t, "Functions by cycles");
+	spaa_lami_results_add(&r, t);
 
 	/* only one of two mixed columns decided: the other stays mixed */
-	t = lami_table_new(&classes[2], 1, 2);
-	lami_table_set_column(t, 1, LAMI_INT, NULL);
-	lami_row_begin(t);
-	lami_cell_bool(t, true);
-	lami_cell_int(t, 3);
-	lami_cell_empty(t);
-	lami_row_end(t);
-	lami_results_add(&r, t);
+	t = spaa_lami_table_new(&classes[2], 1, 2);
+	spaa_lami_table_set_column(t, 1, SPAA_LAMI_INT, NULL);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_bool(t, true);
+	spaa_lami_cell_int(t, 3);
+	spaa_lami_cell_empty(t);
+	spaa_lami_row_end(t);
+	spaa_lami_results_add(&r, t);
 
 	out = write_results(&r);
 	ck_assert_str_eq(out,
@@ -669,88 +669,88 @@ START_TEST(test_results_dynamic)
 				"column-descriptions")), 4);
 	cJSON_Delete(root);
 	free(out);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
 START_TEST(test_results_every_cell)
 {
-	struct lami_results r;
-	struct lami_table *t;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
 	cJSON *root, *data, *row;
 	char *out;
 
-	lami_results_init(&r);
-	t = lami_table_new(&classes[1], INT64_MIN, INT64_MAX);
-	ck_assert_uint_eq(lami_table_rows(t), 0);
+	spaa_lami_results_init(&r);
+	t = spaa_lami_table_new(&classes[1], INT64_MIN, INT64_MAX);
+	ck_assert_uint_eq(spaa_lami_table_rows(t), 0);
 
-	lami_row_begin(t);
-	lami_cell_string(t, "s");
-	lami_cell_int(t, -5);
-	lami_cell_number(t, 2.5);
-	lami_cell_bool(t, true);
-	lami_cell_ratio(t, 0.5);
-	lami_cell_timestamp(t, 1444334398154194201);
-	lami_cell_time_range(t, 1, 2);
-	lami_cell_duration(t, 5562);
-	lami_cell_size(t, 4096);
-	lami_cell_process(t, "python", 1548, 1549);
-	lami_cell_path(t, "/usr/lib/libc.so.6");
-	lami_cell_cpu(t, 3);
-	lami_cell_number(t, 1e20);
-	lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "s");
+	spaa_lami_cell_int(t, -5);
+	spaa_lami_cell_number(t, 2.5);
+	spaa_lami_cell_bool(t, true);
+	spaa_lami_cell_ratio(t, 0.5);
+	spaa_lami_cell_timestamp(t, 1444334398154194201);
+	spaa_lami_cell_time_range(t, 1, 2);
+	spaa_lami_cell_duration(t, 5562);
+	spaa_lami_cell_size(t, 4096);
+	spaa_lami_cell_process(t, "python", 1548, 1549);
+	spaa_lami_cell_path(t, "/usr/lib/libc.so.6");
+	spaa_lami_cell_cpu(t, 3);
+	spaa_lami_cell_number(t, 1e20);
+	spaa_lami_row_end(t);
 
 	/* absent, unknown and out-of-range values */
-	lami_row_begin(t);
-	lami_cell_empty(t);
-	lami_cell_unknown(t);
-	lami_cell_number(t, NAN);
-	lami_cell_bool(t, false);
-	lami_cell_ratio(t, INFINITY);
-	lami_cell_timestamp(t, INT64_MIN);
-	lami_cell_time_range(t, 5, 4);
-	lami_cell_duration(t, 0);
-	lami_cell_size(t, INT64_MAX);
-	lami_cell_process(t, NULL, LAMI_NO_ID, LAMI_NO_ID);
-	lami_cell_path(t, NULL);
-	lami_cell_cpu(t, INT64_C(1) << 40);
-	lami_cell_string(t, NULL);
-	lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_number(t, NAN);
+	spaa_lami_cell_bool(t, false);
+	spaa_lami_cell_ratio(t, INFINITY);
+	spaa_lami_cell_timestamp(t, INT64_MIN);
+	spaa_lami_cell_time_range(t, 5, 4);
+	spaa_lami_cell_duration(t, 0);
+	spaa_lami_cell_size(t, INT64_MAX);
+	spaa_lami_cell_process(t, NULL, SPAA_LAMI_NO_ID, SPAA_LAMI_NO_ID);
+	spaa_lami_cell_path(t, NULL);
+	spaa_lami_cell_cpu(t, INT64_C(1) << 40);
+	spaa_lami_cell_string(t, NULL);
+	spaa_lami_row_end(t);
 
 	/* partial processes, integers where numbers go, odd strings */
-	lami_row_begin(t);
-	lami_cell_string(t, "\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xff");
-	lami_cell_int(t, INT64_MIN);
-	lami_cell_int(t, 3);
-	lami_cell_bool(t, true);
-	lami_cell_ratio(t, 1.5);
-	lami_cell_timestamp(t, 0);
-	lami_cell_time_range(t, -3, -3);
-	lami_cell_duration(t, -1);
-	lami_cell_size(t, 0);
-	lami_cell_process(t, "bash", 1, LAMI_NO_ID);
-	lami_cell_path(t, "a \"quoted\"\npath");
-	lami_cell_cpu(t, -1);
-	lami_cell_process(t, NULL, LAMI_NO_ID, 7);
-	lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "\xc3\xa9\xe2\x80\xa8\xf0\x9f\x98\x80\xff");
+	spaa_lami_cell_int(t, INT64_MIN);
+	spaa_lami_cell_int(t, 3);
+	spaa_lami_cell_bool(t, true);
+	spaa_lami_cell_ratio(t, 1.5);
+	spaa_lami_cell_timestamp(t, 0);
+	spaa_lami_cell_time_range(t, -3, -3);
+	spaa_lami_cell_duration(t, -1);
+	spaa_lami_cell_size(t, 0);
+	spaa_lami_cell_process(t, "bash", 1, SPAA_LAMI_NO_ID);
+	spaa_lami_cell_path(t, "a \"quoted\"\npath");
+	spaa_lami_cell_cpu(t, -1);
+	spaa_lami_cell_process(t, NULL, SPAA_LAMI_NO_ID, 7);
+	spaa_lami_row_end(t);
 
-	lami_row_begin(t);
-	lami_cell_unknown(t);
-	lami_cell_empty(t);
-	lami_cell_number(t, -INFINITY);
-	lami_cell_empty(t);
-	lami_cell_ratio(t, NAN);
-	lami_cell_unknown(t);
-	lami_cell_time_range(t, INT64_MIN, INT64_MAX);
-	lami_cell_unknown(t);
-	lami_cell_unknown(t);
-	lami_cell_process(t, "", 0, 0);
-	lami_cell_path(t, "");
-	lami_cell_cpu(t, INT32_MAX);
-	lami_cell_ratio(t, 0.1 + 0.2);
-	lami_row_end(t);
-	ck_assert_uint_eq(lami_table_rows(t), 4);
-	lami_results_add(&r, t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_number(t, -INFINITY);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_ratio(t, NAN);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_time_range(t, INT64_MIN, INT64_MAX);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_unknown(t);
+	spaa_lami_cell_process(t, "", 0, 0);
+	spaa_lami_cell_path(t, "");
+	spaa_lami_cell_cpu(t, INT32_MAX);
+	spaa_lami_cell_ratio(t, 0.1 + 0.2);
+	spaa_lami_row_end(t);
+	ck_assert_uint_eq(spaa_lami_table_rows(t), 4);
+	spaa_lami_results_add(&r, t);
 
 	out = write_results(&r);
 	ck_assert_str_eq(out,
@@ -812,35 +812,35 @@ START_TEST(test_results_every_cell)
 						  0)));
 	cJSON_Delete(root);
 	free(out);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
 START_TEST(test_results_shape)
 {
-	struct lami_results r;
-	struct lami_table *t;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
 	const char *p;
 	size_t lines = 0;
 	cJSON *root;
 	char *out;
 
-	lami_results_init(&r);
-	lami_results_add(&r, NULL);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, NULL);
 	/* without rows: freed, not kept (valgrind checks the freeing) */
-	t = lami_table_new(&classes[0], 0, 1);
-	lami_table_set_title(t, "dropped");
-	lami_table_set_column(t, 3, LAMI_SIZE, NULL);
-	lami_results_add(&r, t);
+	t = spaa_lami_table_new(&classes[0], 0, 1);
+	spaa_lami_table_set_title(t, "dropped");
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_SIZE, NULL);
+	spaa_lami_results_add(&r, t);
 	ck_assert_uint_eq(r.nr, 0);
-	lami_results_add(&r, functions_table());
-	lami_results_add(&r, lami_table_new(&classes[1], 0, 1));
+	spaa_lami_results_add(&r, functions_table());
+	spaa_lami_results_add(&r, spaa_lami_table_new(&classes[1], 0, 1));
 	/* a table without columns still has rows (of no cells) */
-	t = lami_table_new(&classes[3], 0, 1);
-	lami_row_begin(t);
-	lami_row_end(t);
-	lami_results_add(&r, t);
-	lami_results_add(&r, functions_table());
+	t = spaa_lami_table_new(&classes[3], 0, 1);
+	spaa_lami_row_begin(t);
+	spaa_lami_row_end(t);
+	spaa_lami_results_add(&r, t);
+	spaa_lami_results_add(&r, functions_table());
 	ck_assert_uint_eq(r.nr, 3);
 
 	out = write_results(&r);
@@ -859,31 +859,31 @@ START_TEST(test_results_shape)
 	parse_table(out, 2, &root);
 	cJSON_Delete(root);
 	free(out);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
 START_TEST(test_results_large)
 {
 	enum { ROWS = 5000 };
-	struct lami_results r;
-	struct lami_table *t;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
 	cJSON *root, *data;
 	char name[32], *out;
 	int i;
 
-	lami_results_init(&r);
-	t = lami_table_new(&classes[0], 0, 1);
+	spaa_lami_results_init(&r);
+	t = spaa_lami_table_new(&classes[0], 0, 1);
 	for (i = 0; i < ROWS; i++) {
 		snprintf(name, sizeof(name), "fn_%d", i);
-		lami_row_begin(t);
-		lami_cell_string(t, name);
-		lami_cell_int(t, i);
-		lami_cell_ratio(t, i / (double)ROWS);
-		lami_cell_process(t, name, i, i + 1);
-		lami_row_end(t);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		spaa_lami_cell_int(t, i);
+		spaa_lami_cell_ratio(t, i / (double)ROWS);
+		spaa_lami_cell_process(t, name, i, i + 1);
+		spaa_lami_row_end(t);
 	}
-	lami_results_add(&r, t);
+	spaa_lami_results_add(&r, t);
 	out = write_results(&r);
 	data = cJSON_GetObjectItem(parse_table(out, 0, &root), "data");
 	ck_assert_int_eq(cJSON_GetArraySize(data), ROWS);
@@ -894,7 +894,7 @@ START_TEST(test_results_large)
 		"fn_1234");
 	cJSON_Delete(root);
 	free(out);
-	lami_results_release(&r);
+	spaa_lami_results_release(&r);
 }
 END_TEST
 
@@ -924,7 +924,7 @@ START_TEST(test_error_write)
 	cJSON *j;
 
 	testutil_capture_open(&c);
-	lami_error_write(c.f, error_cases[_i].code, error_cases[_i].msg);
+	spaa_lami_error_write(c.f, error_cases[_i].code, error_cases[_i].msg);
 	ck_assert_str_eq(testutil_capture_close(&c), error_cases[_i].expect);
 	j = cJSON_Parse(c.buf);
 	ck_assert_ptr_nonnull(j);
@@ -967,24 +967,24 @@ static size_t progress_lines(const char *out, double *vals, size_t max)
 
 START_TEST(test_progress_basic)
 {
-	struct lami_progress p;
+	struct spaa_lami_progress p;
 	struct testutil_capture c;
 
 	testutil_capture_open(&c);
-	lami_progress_init(&p, c.f);
-	lami_progress_update(&p, 0, 1000, "reading foo.spaa");
+	spaa_lami_progress_init(&p, c.f);
+	spaa_lami_progress_update(&p, 0, 1000, "reading foo.spaa");
 	/* flushed: the memstream's size is updated only by a flush */
 	ck_assert_uint_eq(c.len, strlen("0.00 reading foo.spaa\n"));
-	lami_progress_update(&p, 5, 1000, "no change");
-	lami_progress_update(&p, 420, 1000, "reading foo.spaa");
+	spaa_lami_progress_update(&p, 5, 1000, "no change");
+	spaa_lami_progress_update(&p, 420, 1000, "reading foo.spaa");
 	ck_assert_uint_eq(c.len, 2 * strlen("0.00 reading foo.spaa\n"));
-	lami_progress_update(&p, 419, 1000, "backwards");
-	lami_progress_update(&p, 429, 1000, "same hundredth");
-	lami_progress_update(&p, 430, 1000, NULL);
-	lami_progress_update(&p, 999, 1000, "");
-	lami_progress_update(&p, 1000, 1000, "done");
-	lami_progress_update(&p, 2000, 1000, "past the end");
-	lami_progress_update(&p, 1000, 0, "unknown total: ignored now");
+	spaa_lami_progress_update(&p, 419, 1000, "backwards");
+	spaa_lami_progress_update(&p, 429, 1000, "same hundredth");
+	spaa_lami_progress_update(&p, 430, 1000, NULL);
+	spaa_lami_progress_update(&p, 999, 1000, "");
+	spaa_lami_progress_update(&p, 1000, 1000, "done");
+	spaa_lami_progress_update(&p, 2000, 1000, "past the end");
+	spaa_lami_progress_update(&p, 1000, 0, "unknown total: ignored now");
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"0.00 reading foo.spaa\n"
 		"0.42 reading foo.spaa\n"
@@ -1006,23 +1006,23 @@ START_TEST(test_progress_many_updates)
 
 	for (k = 0; k < sizeof(totals) / sizeof(totals[0]); k++) {
 		uint64_t total = totals[k], x = 12345;
-		struct lami_progress p;
+		struct spaa_lami_progress p;
 		struct testutil_capture c;
 		int i;
 
 		testutil_capture_open(&c);
-		lami_progress_init(&p, c.f);
+		spaa_lami_progress_init(&p, c.f);
 		/* 1000 monotone updates, then 1000 at random, then the end */
 		for (i = 0; i <= 1000; i++)
-			lami_progress_update(&p, total / 1000 * (uint64_t)i +
+			spaa_lami_progress_update(&p, total / 1000 * (uint64_t)i +
 					     (uint64_t)i * (total % 1000) / 1000,
 					     total, "m");
 		for (i = 0; i < 1000; i++) {
 			x = x * 6364136223846793005u + 1442695040888963407u;
-			lami_progress_update(&p, total == UINT64_MAX ? x :
+			spaa_lami_progress_update(&p, total == UINT64_MAX ? x :
 					     x % (total + 1), total, "r");
 		}
-		lami_progress_update(&p, total, total, "end");
+		spaa_lami_progress_update(&p, total, total, "end");
 		n = progress_lines(testutil_capture_close(&c), vals, 128);
 		ck_assert_msg(n <= 101, "total %llu: %zu lines",
 			      (unsigned long long)total, n);
@@ -1038,23 +1038,23 @@ END_TEST
 
 START_TEST(test_progress_star)
 {
-	struct lami_progress p;
+	struct spaa_lami_progress p;
 	struct testutil_capture c;
 	const char *s;
 	uint64_t done;
 	size_t n = 0;
 
 	testutil_capture_open(&c);
-	lami_progress_init(&p, c.f);
-	lami_progress_update(&p, 0, 0, "reading -");
+	spaa_lami_progress_init(&p, c.f);
+	spaa_lami_progress_update(&p, 0, 0, "reading -");
 	ck_assert_uint_eq(c.len, strlen("* reading -\n"));
-	lami_progress_update(&p, 1 << 20, 0, "too soon");
+	spaa_lami_progress_update(&p, 1 << 20, 0, "too soon");
 	/* a total appearing later must not mix numbers into "*" */
-	lami_progress_update(&p, 1 << 20, 1 << 21, "still a star");
+	spaa_lami_progress_update(&p, 1 << 20, 1 << 21, "still a star");
 	ck_assert_uint_eq(p.lines, 1);
 	for (done = 0; done <= (UINT64_C(20) << 30); done += 1 << 20)
-		lami_progress_update(&p, done, 0, "x");
-	lami_progress_update(&p, UINT64_MAX, 0, "end");
+		spaa_lami_progress_update(&p, done, 0, "x");
+	spaa_lami_progress_update(&p, UINT64_MAX, 0, "end");
 	s = testutil_capture_close(&c);
 	ck_assert(!strncmp(s, "* reading -\n* x\n", 16));
 	for (; *s; s = strchr(s, '\n') + 1) {
@@ -1069,15 +1069,15 @@ END_TEST
 
 START_TEST(test_progress_star_spacing)
 {
-	struct lami_progress p;
+	struct spaa_lami_progress p;
 	struct testutil_capture c;
 
 	testutil_capture_open(&c);
-	lami_progress_init(&p, c.f);
-	lami_progress_update(&p, 10, 0, NULL);
-	lami_progress_update(&p, (UINT64_C(64) << 20) + 9, 0, "no");
-	lami_progress_update(&p, (UINT64_C(64) << 20) + 10, 0, "yes");
-	lami_progress_update(&p, 5, 0, "going back: no");
+	spaa_lami_progress_init(&p, c.f);
+	spaa_lami_progress_update(&p, 10, 0, NULL);
+	spaa_lami_progress_update(&p, (UINT64_C(64) << 20) + 9, 0, "no");
+	spaa_lami_progress_update(&p, (UINT64_C(64) << 20) + 10, 0, "yes");
+	spaa_lami_progress_update(&p, 5, 0, "going back: no");
 	ck_assert_str_eq(testutil_capture_close(&c), "*\n* yes\n");
 	testutil_capture_free(&c);
 }
@@ -1085,12 +1085,12 @@ END_TEST
 
 START_TEST(test_progress_message)
 {
-	struct lami_progress p;
+	struct spaa_lami_progress p;
 	struct testutil_capture c;
 
 	testutil_capture_open(&c);
-	lami_progress_init(&p, c.f);
-	lami_progress_update(&p, 1, 2,
+	spaa_lami_progress_init(&p, c.f);
+	spaa_lami_progress_update(&p, 1, 2,
 			     "a\nb\rc\td \xff\xe2\x82 caf\xc3\xa9 {\xe2\x80\xa8");
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"0.50 a b c d \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9 "
@@ -1101,13 +1101,13 @@ END_TEST
 
 START_TEST(test_progress_disabled)
 {
-	struct lami_progress p;
+	struct spaa_lami_progress p;
 	int i;
 
-	lami_progress_init(&p, NULL);
+	spaa_lami_progress_init(&p, NULL);
 	for (i = 0; i <= 10; i++)
-		lami_progress_update(&p, (uint64_t)i, 10, "x");
-	lami_progress_update(&p, 0, 0, "x");
+		spaa_lami_progress_update(&p, (uint64_t)i, 10, "x");
+	spaa_lami_progress_update(&p, 0, 0, "x");
 	ck_assert_uint_eq(p.lines, 0);
 }
 END_TEST
@@ -1117,71 +1117,71 @@ END_TEST
 
 START_TEST(test_die_short_row)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
 
-	lami_row_begin(t);
-	lami_cell_string(t, "x");
-	lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "x");
+	spaa_lami_row_end(t);
 }
 END_TEST
 
 START_TEST(test_die_long_row)
 {
-	struct lami_table *t = lami_table_new(&classes[2], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[2], 0, 1);
 
-	lami_row_begin(t);
-	lami_cell_empty(t);
-	lami_cell_empty(t);
-	lami_cell_empty(t);
-	lami_cell_empty(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_empty(t);
+	spaa_lami_cell_empty(t);
 }
 END_TEST
 
 START_TEST(test_die_cell_class)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
 
-	lami_row_begin(t);
-	lami_cell_duration(t, 5);       /* in a string column */
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_duration(t, 5);       /* in a string column */
 }
 END_TEST
 
 START_TEST(test_die_cell_outside_row)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
 
-	lami_cell_string(t, "x");
+	spaa_lami_cell_string(t, "x");
 }
 END_TEST
 
 START_TEST(test_die_set_column_after_cells)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
 
-	lami_row_begin(t);
-	lami_cell_string(t, "x");
-	lami_cell_int(t, 1);
-	lami_cell_ratio(t, 1);
-	lami_cell_string(t, "a string");
-	lami_row_end(t);
-	lami_table_set_column(t, 3, LAMI_DURATION, NULL);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "x");
+	spaa_lami_cell_int(t, 1);
+	spaa_lami_cell_ratio(t, 1);
+	spaa_lami_cell_string(t, "a string");
+	spaa_lami_row_end(t);
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_DURATION, NULL);
 }
 END_TEST
 
 START_TEST(test_die_set_column_not_mixed)
 {
-	struct lami_table *t = lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
 
-	lami_table_set_column(t, 1, LAMI_NUMBER, NULL);
+	spaa_lami_table_set_column(t, 1, SPAA_LAMI_NUMBER, NULL);
 }
 END_TEST
 
 START_TEST(test_die_no_tables)
 {
-	struct lami_results r;
+	struct spaa_lami_results r;
 
-	lami_results_init(&r);
-	lami_results_write(stdout, &r);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_write(stdout, &r);
 }
 END_TEST
 

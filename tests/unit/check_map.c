@@ -119,7 +119,7 @@ START_TEST(test_map_dense_many)
 	for (uint32_t i = MANY; i < MANY + 1000; i++) {
 		uint64_t k = many_key(i);
 
-		ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_MAP_NONE);
+		ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_NONE);
 	}
 	/* load factor stays under 1/2 */
 	ck_assert_uint_ge(m.mask + 1, 2 * (size_t)MANY);
@@ -178,7 +178,7 @@ START_TEST(test_map_key_sizes)
 	if (n > 4) {
 		sized_key(k, n, 0);
 		k[n - 1] ^= 1;
-		ck_assert_uint_eq(spaa_map_find(&m, k), SPAA_MAP_NONE);
+		ck_assert_uint_eq(spaa_map_find(&m, k), SPAA_NONE);
 		ck_assert_uint_eq(spaa_map_intern(&m, k, NULL), nkeys);
 		ck_assert_uint_eq(spaa_map_find(&m, k), nkeys);
 	}
@@ -193,7 +193,7 @@ START_TEST(test_map_empty)
 	uint32_t k = 0;
 
 	spaa_map_init(&m, sizeof(k));
-	ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_MAP_NONE);
+	ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_NONE);
 	spaa_map_release(&m);
 	spaa_map_release(&m);   /* harmless twice */
 	/* usable again after release; created may be NULL */
@@ -221,7 +221,7 @@ START_TEST(test_strtab_empty_string)
 	/* the pointer does not matter for an empty string */
 	ck_assert_uint_eq(spaa_strtab_intern(&t, "xyz", 0), 0);
 	ck_assert_uint_eq(spaa_strtab_find(&t, "", 0), 0);
-	ck_assert_uint_eq(spaa_strtab_find(&t, "a", 1), SPAA_MAP_NONE);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "a", 1), SPAA_NONE);
 	ck_assert_uint_eq(t.nr, 1);
 	spaa_strtab_release(&t);
 }
@@ -242,7 +242,7 @@ START_TEST(test_strtab_equal_bytes)
 	ck_assert_uint_eq(spaa_strtab_intern(&t, "mainly", 4), 1);
 	ck_assert_uint_eq(spaa_strtab_intern(&t, "mainly", 3), 3);
 	ck_assert_uint_eq(spaa_strtab_find(&t, "mainly", 6), 2);
-	ck_assert_uint_eq(spaa_strtab_find(&t, "mainl", 5), SPAA_MAP_NONE);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "mainl", 5), SPAA_NONE);
 	ck_assert_uint_eq(t.nr, 4);
 	ck_assert_str_eq(spaa_strtab_get(&t, 1), "main");
 	ck_assert_str_eq(spaa_strtab_get(&t, 2), "mainly");
@@ -375,7 +375,7 @@ START_TEST(test_strtab_big_strings)
 				  big_idx[b]);
 		/* the same bytes one shorter are another string */
 		ck_assert_uint_eq(spaa_strtab_find(&t, big[b], big_lens[b] - 1),
-				  SPAA_MAP_NONE);
+				  SPAA_NONE);
 	}
 	ck_assert_str_eq(spaa_strtab_get(&t, 0), "");
 
@@ -433,7 +433,7 @@ START_TEST(test_strtab_many)
 		ck_assert_uint_eq(spaa_strtab_find(&t, buf, (size_t)len), i + 1);
 		ck_assert_str_eq(spaa_strtab_get(&t, i + 1), buf);
 	}
-	ck_assert_uint_eq(spaa_strtab_find(&t, "fn100000", 8), SPAA_MAP_NONE);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "fn100000", 8), SPAA_NONE);
 	ck_assert_uint_eq(t.nr, MANY + 1);
 	spaa_strtab_release(&t);
 	spaa_strtab_release(&t);        /* harmless twice */

@@ -1,7 +1,7 @@
 /*
  * check_metrics - the metric-semantics table of metrics.h, row by row,
  * on profiles filled by hand, and the rounding and saturation of
- * spaa_metric_scaled.
+ * spaa_metrics_scaled.
  */
 #include <check.h>
 #include <math.h>
@@ -40,10 +40,10 @@ static uint32_t add_event(struct spaa_profile *p, const char *name,
 #define P SPAA_MODE_PERIOD
 #define F SPAA_MODE_FREQUENCY
 #define E SPAA_MODE_EVENT
-#define DUR SPAA_MC_DURATION
-#define SIZE SPAA_MC_SIZE
-#define INT SPAA_MC_INT
-#define NUM SPAA_MC_NUMBER
+#define DUR SPAA_METRICS_DURATION
+#define SIZE SPAA_METRICS_SIZE
+#define INT SPAA_METRICS_INT
+#define NUM SPAA_METRICS_NUMBER
 
 static const struct {
 	const char *event;
@@ -51,7 +51,7 @@ static const struct {
 	double hz;
 	const char *metric;
 	const char *unit;               /* weight unit, NULL for none */
-	enum spaa_metric_class cls;
+	enum spaa_metrics_class cls;
 	double scale;
 	const char *label;              /* unit label of a number, else "" */
 } sem_cases[] = {
@@ -139,7 +139,7 @@ static const struct {
 START_TEST(test_semantics)
 {
 	struct spaa_profile p;
-	struct spaa_metric_sem m;
+	struct spaa_metrics_sem m;
 	uint32_t ev, unit;
 
 	spaa_profile_init(&p);
@@ -149,12 +149,12 @@ START_TEST(test_semantics)
 		       sem_cases[_i].hz, sem_cases[_i].metric);
 	unit = sem_cases[_i].unit ? str(&p, sem_cases[_i].unit) : 0;
 	memset(&m, 0x55, sizeof(m));
-	spaa_metric_semantics(&p, ev, str(&p, sem_cases[_i].metric), unit, &m);
+	spaa_metrics_semantics(&p, ev, str(&p, sem_cases[_i].metric), unit, &m);
 	ck_assert_msg(m.cls == sem_cases[_i].cls,
 		      "case %d (%s %s): class %s, want %s", _i,
 		      sem_cases[_i].event, sem_cases[_i].metric,
-		      spaa_metric_class_name(m.cls),
-		      spaa_metric_class_name(sem_cases[_i].cls));
+		      spaa_metrics_class_name(m.cls),
+		      spaa_metrics_class_name(sem_cases[_i].cls));
 	/* the scale is the same double expression, so exactly equal */
 	ck_assert_msg(m.scale == sem_cases[_i].scale,
 		      "case %d: scale %.17g, want %.17g", _i, m.scale,
@@ -166,10 +166,10 @@ END_TEST
 
 START_TEST(test_class_names)
 {
-	ck_assert_str_eq(spaa_metric_class_name(SPAA_MC_DURATION), "duration");
-	ck_assert_str_eq(spaa_metric_class_name(SPAA_MC_SIZE), "size");
-	ck_assert_str_eq(spaa_metric_class_name(SPAA_MC_INT), "int");
-	ck_assert_str_eq(spaa_metric_class_name(SPAA_MC_NUMBER), "number");
+	ck_assert_str_eq(spaa_metrics_class_name(SPAA_METRICS_DURATION), "duration");
+	ck_assert_str_eq(spaa_metrics_class_name(SPAA_METRICS_SIZE), "size");
+	ck_assert_str_eq(spaa_metrics_class_name(SPAA_METRICS_INT), "int");
+	ck_assert_str_eq(spaa_metrics_class_name(SPAA_METRICS_NUMBER), "number");
 }
 END_TEST
 
@@ -177,7 +177,7 @@ END_TEST
 START_TEST(test_long_label)
 {
 	struct spaa_profile p;
-	struct spaa_metric_sem m;
+	struct spaa_metrics_sem m;
 	char name[300];
 	uint32_t ev;
 
@@ -185,15 +185,15 @@ START_TEST(test_long_label)
 	name[sizeof(name) - 1] = '\0';
 	spaa_profile_init(&p);
 	ev = add_event(&p, name, SPAA_MODE_PERIOD, 0, "period");
-	spaa_metric_semantics(&p, ev, str(&p, "period"), 0, &m);
-	ck_assert_int_eq(m.cls, SPAA_MC_NUMBER);
+	spaa_metrics_semantics(&p, ev, str(&p, "period"), 0, &m);
+	ck_assert_int_eq(m.cls, SPAA_METRICS_NUMBER);
 	ck_assert_uint_eq(strlen(m.unit), sizeof(m.unit) - 1);
 	ck_assert(!strncmp(m.unit, name, sizeof(m.unit) - 1));
 	spaa_profile_release(&p);
 }
 END_TEST
 
-/* spaa_metric_unit: the unit of the first record of the event with it */
+/* spaa_metrics_unit: the unit of the first record of the event with it */
 START_TEST(test_metric_unit)
 {
 	struct spaa_profile p;
@@ -226,12 +226,12 @@ START_TEST(test_metric_unit)
 	p.records[2].weights = spaa_profile_add_weights(&p, w, 2);
 	p.records[2].nweights = 2;
 
-	ck_assert_str_eq(spaa_str(&p, spaa_metric_unit(&p, e0, bytes)), "bytes");
-	ck_assert_str_eq(spaa_str(&p, spaa_metric_unit(&p, e1, bytes)), "KiB");
+	ck_assert_str_eq(spaa_profile_str(&p, spaa_metrics_unit(&p, e0, bytes)), "bytes");
+	ck_assert_str_eq(spaa_profile_str(&p, spaa_metrics_unit(&p, e1, bytes)), "KiB");
 	/* present without a unit, and absent */
-	ck_assert_uint_eq(spaa_metric_unit(&p, e0, count), 0);
-	ck_assert_uint_eq(spaa_metric_unit(&p, e1, count), 0);
-	ck_assert_uint_eq(spaa_metric_unit(&p, e0, str(&p, "nope")), 0);
+	ck_assert_uint_eq(spaa_metrics_unit(&p, e0, count), 0);
+	ck_assert_uint_eq(spaa_metrics_unit(&p, e1, count), 0);
+	ck_assert_uint_eq(spaa_metrics_unit(&p, e0, str(&p, "nope")), 0);
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -274,14 +274,14 @@ static const struct {
 
 START_TEST(test_scaled)
 {
-	struct spaa_metric_sem m;
+	struct spaa_metrics_sem m;
 
 	memset(&m, 0, sizeof(m));
-	m.cls = SPAA_MC_DURATION;
+	m.cls = SPAA_METRICS_DURATION;
 	m.scale = scaled_cases[_i].scale;
-	ck_assert_msg(spaa_metric_scaled(&m, scaled_cases[_i].raw) ==
+	ck_assert_msg(spaa_metrics_scaled(&m, scaled_cases[_i].raw) ==
 		      scaled_cases[_i].want, "case %d: %lld, want %lld", _i,
-		      (long long)spaa_metric_scaled(&m, scaled_cases[_i].raw),
+		      (long long)spaa_metrics_scaled(&m, scaled_cases[_i].raw),
 		      (long long)scaled_cases[_i].want);
 }
 END_TEST
@@ -290,16 +290,16 @@ END_TEST
 START_TEST(test_frequency_samples_scaled)
 {
 	struct spaa_profile p;
-	struct spaa_metric_sem m;
+	struct spaa_metrics_sem m;
 	uint32_t ev;
 
 	spaa_profile_init(&p);
 	ev = add_event(&p, "profile-997", SPAA_MODE_FREQUENCY, 997, "samples");
-	spaa_metric_semantics(&p, ev, str(&p, "samples"), 0, &m);
-	ck_assert_int_eq(m.cls, SPAA_MC_DURATION);
+	spaa_metrics_semantics(&p, ev, str(&p, "samples"), 0, &m);
+	ck_assert_int_eq(m.cls, SPAA_METRICS_DURATION);
 	/* 3 samples: 3e9/997 = 3009027.08 ns; 1994 samples: 2 s exactly */
-	ck_assert_int_eq(spaa_metric_scaled(&m, 3), 3009027);
-	ck_assert_int_eq(spaa_metric_scaled(&m, 1994), 2000000000);
+	ck_assert_int_eq(spaa_metrics_scaled(&m, 3), 3009027);
+	ck_assert_int_eq(spaa_metrics_scaled(&m, 1994), 2000000000);
 	spaa_profile_release(&p);
 }
 END_TEST

@@ -30,7 +30,7 @@ struct seen {
 	bool inl[MAXS][4];
 };
 
-static int on_sample(void *data, const struct perf_sample *s, struct spaa_error *err)
+static int on_sample(void *data, const struct spaa_perf_script_sample *s, struct spaa_error *err)
 {
 	struct seen *x = data;
 	int i = x->n++;
@@ -60,7 +60,7 @@ static int on_sample(void *data, const struct perf_sample *s, struct spaa_error 
 /* Feeds text (lines split at \n); returns 0 or -1 with err. */
 static int feed(const char *text, struct seen *x, struct spaa_error *err)
 {
-	struct perf_script *ps = perf_script_new("t.perf", on_sample, x);
+	struct spaa_perf_script *ps = spaa_perf_script_new("t.perf", on_sample, x);
 	unsigned long ln = 0;
 	int ret = 0;
 
@@ -70,12 +70,12 @@ static int feed(const char *text, struct seen *x, struct spaa_error *err)
 		const char *nl = strchr(text, '\n');
 		size_t len = nl ? (size_t)(nl - text) : strlen(text);
 
-		ret = perf_script_line(ps, text, len, ++ln, err);
+		ret = spaa_perf_script_line(ps, text, len, ++ln, err);
 		text += len + (nl ? 1 : 0);
 	}
 	if (!ret)
-		ret = perf_script_finish(ps, err);
-	perf_script_free(ps);
+		ret = spaa_perf_script_finish(ps, err);
+	spaa_perf_script_free(ps);
 	return ret;
 }
 
@@ -119,9 +119,9 @@ START_TEST(test_default_fields_and_odd_comms)
 			      "\tffffffff81000000 __schedule+0x0 ([kernel.kallsyms])\n", &x, &err), 0);
 	ck_assert_int_eq(x.n, 2);
 	ck_assert_str_eq(x.comm[0], "V8 DefaultWorke");
-	ck_assert(x.pid[0] == PERF_NO_ID);
+	ck_assert(x.pid[0] == SPAA_PERF_SCRIPT_NO_ID);
 	ck_assert_int_eq(x.tid[0], 4511);
-	ck_assert(x.cpu[0] == PERF_NO_ID);
+	ck_assert(x.cpu[0] == SPAA_PERF_SCRIPT_NO_ID);
 	ck_assert(!x.has_period[0]);
 	ck_assert_int_eq(x.time[0], 100000000001);
 	ck_assert_str_eq(x.comm[1], "kworker/0:1");
@@ -171,9 +171,9 @@ START_TEST(test_rejects)
 	ck_assert_str_eq(err.file, "t.perf");
 	ck_assert_int_eq(feed("\t12 f (/x)\n", &x, &err), -1);
 	ck_assert_uint_eq(err.line, 1);
-	ck_assert(perf_script_sniff("sort 23311/23311 [000]   579.273752:    2004008 cpu-clock:ppp: ", 63));
-	ck_assert(!perf_script_sniff("main;work 3", 11));
-	ck_assert(!perf_script_sniff("{\"type\":\"header\"}", 17));
+	ck_assert(spaa_perf_script_sniff("sort 23311/23311 [000]   579.273752:    2004008 cpu-clock:ppp: ", 63));
+	ck_assert(!spaa_perf_script_sniff("main;work 3", 11));
+	ck_assert(!spaa_perf_script_sniff("{\"type\":\"header\"}", 17));
 }
 END_TEST
 

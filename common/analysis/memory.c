@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/heap.h"
+#include "analysis/memory.h"
 #include "model/metrics.h"
 #include "model/util.h"
 
@@ -9,7 +9,7 @@
  * Anchored, so that "mallocator_init" or "free_list_pop" (real work of
  * the program) stay sites.  "@plt" is how perf names the PLT stubs.
  */
-const char *const spaa_heap_default_skip[] = {
+const char *const spaa_memory_default_skip[] = {
 	/* C allocator entry points and libc string duplicators */
 	"^(malloc|calloc|realloc|reallocarray|free|cfree|valloc|pvalloc|memalign|posix_memalign|aligned_alloc|strdup|strndup)(@plt)?$",
 	/* glibc internals below them */
@@ -39,14 +39,14 @@ struct group_key {
 /* What a group counts while it is built, beside it. */
 struct group_tally {
 	unsigned alloc_records; /* allocation records (or fold groups) added */
-	unsigned has[SPAA_HEAP_NMETRICS];       /* of those, carrying metric m */
+	unsigned has[SPAA_MEMORY_NMETRICS];       /* of those, carrying metric m */
 	bool dealloc;           /* some deallocation record landed here */
 };
 
-/* Only while spaa_heap_build runs: the tables never need it. */
+/* Only while spaa_memory_build runs: the tables never need it. */
 struct build {
-	struct spaa_heap *h;
-	const struct spaa_heap_skip *skip;
+	struct spaa_memory *h;
+	const struct spaa_memory_skip *skip;
 	struct spaa_map keys;           /* (pid, path) -> group */
 	struct group_tally *tally;      /* by group */
 	size_t alloc;                   /* groups and tallies allocated */
@@ -55,12 +55,12 @@ struct build {
 	size_t seq_alloc;
 };
 
-static const char *const metric_names[SPAA_HEAP_NMETRICS] = {
+static const char *const metric_names[SPAA_MEMORY_NMETRICS] = {
 	"alloc_bytes", "alloc_count", "free_bytes", "free_count",
 	"live_bytes", "live_count", "peak_bytes",
 };
 
-const char *spaa_heap_metric_name(enum spaa_heap_metric m)
+const char *spaa_memory_metric_name(enum spaa_memory_metric m)
 {
 	return metric_names[m];
 }
@@ -78,7 +78,7 @@ static int add_to(uint64_t *sum, uint64_t v, struct spaa_error *err)
 
 /* ---- allocator frames ------------------------------------------------- */
 
-static int skip_add(struct spaa_heap_skip *s, const char *pattern,
+static int skip_add(struct spaa_memory_skip *s, const char *pattern,
 		    struct spaa_error *err)
 {
 	char why[256];
@@ -97,12 +97,12 @@ static int skip_add(struct spaa_heap_skip *s, const char *pattern,
 	return 0;
 }
 
-int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
+int spaa_memory_skip_init(struct spaa_memory_skip *s, bool defaults,
 			const char *const *extra, size_t nextra,
 			struct spaa_error *err)
 {
 	memset(s, 0, sizeof(*s));
-	for (const char *const *d = spaa_heap_default_skip; defaults && *d; d++)
+	for (const char *const *d = spaa_memory_default_skip; defaults && *d; d++)
 		if (skip_add(s, *d, err))
 			goto fail;
 	for (size_t i = 0; i < nextra; i++)
@@ -110,11 +110,11 @@ int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
 			goto fail;
 	return 0;
 fail:
-	spaa_heap_skip_release(s);
+	spaa_memory_skip_release(s);
 	return -1;
 }
 
-void spaa_heap_skip_release(struct spaa_heap_skip *s)
+void spaa_memory_skip_release(struct spaa_memory_skip *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		regfree(&s->res[i]);
@@ -122,7 +122,7 @@ void spaa_heap_skip_release(struct spaa_heap_skip *s)
 	memset(s, 0, sizeof(*s));
 }
 
-bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name)
+bool spaa_memory_skip_match(const struct spaa_memory_skip *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		if (!regexec(&s->res[i], name, 0, NULL, 0))
@@ -132,16 +132,16 @@ bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name)
 
 /* ---- accounting -------------------------------------------------------- */
 
-bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event)
+bool spaa_memory_event(const struct spaa_profile *p, uint32_t event)
 {
 	return p->events[event].kind == SPAA_EV_ALLOCATION ||
 	       p->events[event].kind == SPAA_EV_DEALLOCATION;
 }
 
-bool spaa_heap_has_records(const struct spaa_profile *p, uint32_t *seen)
+bool spaa_memory_has_records(const struct spaa_profile *p, uint32_t *seen)
 {
 	for (; *seen < p->nrecords; ++*seen)
-		if (spaa_heap_event_is_memory(p, p->records[*seen].event))
+		if (spaa_memory_event(p, p->records[*seen].event))
 			return true;
 	return false;
 }
@@ -151,8 +151,8 @@ static bool is_allocator(struct build *b, uint32_t fn)
 	const struct spaa_profile *p = b->h->p;
 
 	if (b->fn_class[fn] == FN_UNSEEN)
-		b->fn_class[fn] = spaa_heap_skip_match(b->skip,
-				spaa_str(p, p->functions[fn].name)) ?
+		b->fn_class[fn] = spaa_memory_skip_match(b->skip,
+				spaa_profile_str(p, p->functions[fn].name)) ?
 				FN_ALLOCATOR : FN_SITE;
 	return b->fn_class[fn] == FN_ALLOCATOR;
 }
@@ -161,7 +161,7 @@ static bool is_allocator(struct build *b, uint32_t fn)
 static uint32_t group_of(struct build *b, const uint32_t *frames, uint32_t n,
 			 int64_t pid)
 {
-	struct spaa_heap *h = b->h;
+	struct spaa_memory *h = b->h;
 	const struct spaa_profile *p = h->p;
 	struct group_key k;
 	uint32_t first = 0, len, g;
@@ -208,27 +208,27 @@ static unsigned record_values(const struct spaa_profile *p,
 			      const struct spaa_record *r, uint64_t *v)
 {
 	bool dealloc = p->events[r->event].kind == SPAA_EV_DEALLOCATION;
-	int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
+	int bytes = dealloc ? SPAA_MEMORY_FREE_BYTES : SPAA_MEMORY_ALLOC_BYTES;
 	unsigned present = 0;
 
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++) {
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++) {
 		v[m] = 0;
-		if (dealloc && m != SPAA_HEAP_FREE_BYTES && m != SPAA_HEAP_FREE_COUNT)
+		if (dealloc && m != SPAA_MEMORY_FREE_BYTES && m != SPAA_MEMORY_FREE_COUNT)
 			continue;
-		if (metric_str[m] != SPAA_MAP_NONE &&
-		    spaa_weights_get(p, r->weights, r->nweights, metric_str[m], &v[m]))
-			present |= SPAA_HEAP_BIT(m);
+		if (metric_str[m] != SPAA_NONE &&
+		    spaa_profile_weights_get(p, r->weights, r->nweights, metric_str[m], &v[m]))
+			present |= SPAA_MEMORY_BIT(m);
 	}
-	if (!(present & SPAA_HEAP_BIT(bytes))) {
+	if (!(present & SPAA_MEMORY_BIT(bytes))) {
 		uint32_t prim = p->events[r->event].primary_metric;
-		struct spaa_metric_sem sem;
+		struct spaa_metrics_sem sem;
 
-		spaa_metric_semantics(p, r->event, prim,
-				      spaa_weights_unit(p, r->weights, r->nweights, prim),
+		spaa_metrics_semantics(p, r->event, prim,
+				      spaa_profile_weights_unit(p, r->weights, r->nweights, prim),
 				      &sem);
-		if (sem.cls == SPAA_MC_SIZE &&
-		    spaa_weights_get(p, r->weights, r->nweights, prim, &v[bytes]))
-			present |= SPAA_HEAP_BIT(bytes);
+		if (sem.cls == SPAA_METRICS_SIZE &&
+		    spaa_profile_weights_get(p, r->weights, r->nweights, prim, &v[bytes]))
+			present |= SPAA_MEMORY_BIT(bytes);
 	}
 	return present;
 }
@@ -238,22 +238,22 @@ static int contribute(struct build *b, const uint32_t *frames, uint32_t nframes,
 		      struct spaa_error *err)
 {
 	uint32_t i = group_of(b, frames, nframes, pid);
-	struct spaa_heap_group *g = &b->h->groups[i];
+	struct spaa_memory_group *g = &b->h->groups[i];
 	struct group_tally *t = &b->tally[i];
 
 	b->h->records++;
 	if (dealloc) {
 		t->dealloc = true;
-		if (((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_BYTES)) &&
-		     add_to(&g->v[SPAA_HEAP_FREE_BYTES], v[SPAA_HEAP_FREE_BYTES], err)) ||
-		    ((present & SPAA_HEAP_BIT(SPAA_HEAP_FREE_COUNT)) &&
-		     add_to(&g->v[SPAA_HEAP_FREE_COUNT], v[SPAA_HEAP_FREE_COUNT], err)))
+		if (((present & SPAA_MEMORY_BIT(SPAA_MEMORY_FREE_BYTES)) &&
+		     add_to(&g->v[SPAA_MEMORY_FREE_BYTES], v[SPAA_MEMORY_FREE_BYTES], err)) ||
+		    ((present & SPAA_MEMORY_BIT(SPAA_MEMORY_FREE_COUNT)) &&
+		     add_to(&g->v[SPAA_MEMORY_FREE_COUNT], v[SPAA_MEMORY_FREE_COUNT], err)))
 			return -1;
 		return 0;
 	}
 	t->alloc_records++;
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++) {
-		if (!(present & SPAA_HEAP_BIT(m)))
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++) {
+		if (!(present & SPAA_MEMORY_BIT(m)))
 			continue;
 		t->has[m]++;
 		if (add_to(&g->v[m], v[m], err))
@@ -266,16 +266,16 @@ static int add_records(struct build *b, const uint32_t *metric_str,
 		       struct spaa_error *err)
 {
 	const struct spaa_profile *p = b->h->p;
-	uint64_t v[SPAA_HEAP_NMETRICS];
+	uint64_t v[SPAA_MEMORY_NMETRICS];
 
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
 		unsigned present;
 
-		if (r->absorbed || !spaa_heap_event_is_memory(p, r->event))
+		if (r->absorbed || !spaa_memory_event(p, r->event))
 			continue;
 		present = record_values(p, metric_str, r, v);
-		if (contribute(b, spaa_record_frames(p, r), r->nframes, r->pid,
+		if (contribute(b, spaa_profile_record_frames(p, r), r->nframes, r->pid,
 			       p->events[r->event].kind == SPAA_EV_DEALLOCATION,
 			       v, present, err))
 			return -1;
@@ -289,7 +289,7 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 	const struct spaa_profile *p = b->h->p;
 	uint64_t *rec_samples = spaa_xcalloc(p->nrecords + 1, sizeof(uint64_t));
 	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
-	uint64_t v[SPAA_HEAP_NMETRICS];
+	uint64_t v[SPAA_MEMORY_NMETRICS];
 	int ret = -1;
 
 	/* every sample of a record, in range or not, is its denominator */
@@ -301,23 +301,23 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 	for (uint32_t i = 0; i < f->nkeys; i++) {
 		const struct spaa_fold_key *k = spaa_fold_key(f, i);
 		bool dealloc = p->events[k->event].kind == SPAA_EV_DEALLOCATION;
-		int bytes = dealloc ? SPAA_HEAP_FREE_BYTES : SPAA_HEAP_ALLOC_BYTES;
+		int bytes = dealloc ? SPAA_MEMORY_FREE_BYTES : SPAA_MEMORY_ALLOC_BYTES;
 		const uint32_t *frames;
 		uint32_t nframes;
 		unsigned present = 0;
 		int64_t pid = k->pid;
 
-		if (!spaa_heap_event_is_memory(p, k->event) || !f->groups[i].in_count)
+		if (!spaa_memory_event(p, k->event) || !f->groups[i].in_count)
 			continue;
 		if (rec_of[i] != SPAA_NONE) {
 			const struct spaa_record *r = &p->records[rec_of[i]];
 
 			present = record_values(p, metric_str, r, v);
 			/* a high-water mark cannot be cut in time */
-			present &= ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
-			for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+			present &= ~SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES);
+			for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 				v[m] = spaa_share_of(v[m], f->groups[i].in_count, rec_samples[rec_of[i]]);
-			frames = spaa_record_frames(p, r);
+			frames = spaa_profile_record_frames(p, r);
 			nframes = r->nframes;
 			if (pid == SPAA_NO_ID)
 				pid = r->pid;
@@ -330,7 +330,7 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 		}
 		if (f->all_period[i]) {
 			v[bytes] = f->groups[i].in_period;
-			present |= SPAA_HEAP_BIT(bytes);
+			present |= SPAA_MEMORY_BIT(bytes);
 		}
 		if (!present)
 			continue;       /* no record to share out, no periods */
@@ -354,57 +354,57 @@ static bool profile_tracks_frees(const struct spaa_profile *p)
 	return false;
 }
 
-static void finish_group(struct spaa_heap *h, struct spaa_heap_group *g,
+static void finish_group(struct spaa_memory *h, struct spaa_memory_group *g,
 			 const struct group_tally *t)
 {
 	static const int live[][3] = {
-		{ SPAA_HEAP_LIVE_BYTES, SPAA_HEAP_ALLOC_BYTES, SPAA_HEAP_FREE_BYTES },
-		{ SPAA_HEAP_LIVE_COUNT, SPAA_HEAP_ALLOC_COUNT, SPAA_HEAP_FREE_COUNT },
+		{ SPAA_MEMORY_LIVE_BYTES, SPAA_MEMORY_ALLOC_BYTES, SPAA_MEMORY_FREE_BYTES },
+		{ SPAA_MEMORY_LIVE_COUNT, SPAA_MEMORY_ALLOC_COUNT, SPAA_MEMORY_FREE_COUNT },
 	};
 	unsigned n = t->alloc_records, native = 0, derived = 0;
 
 	/* a stack that only frees allocated nothing the profile saw */
-	for (int m = SPAA_HEAP_ALLOC_BYTES; m <= SPAA_HEAP_ALLOC_COUNT; m++)
+	for (int m = SPAA_MEMORY_ALLOC_BYTES; m <= SPAA_MEMORY_ALLOC_COUNT; m++)
 		if (t->has[m] || !n)
-			g->known |= SPAA_HEAP_BIT(m);
-	for (int m = SPAA_HEAP_FREE_BYTES; m <= SPAA_HEAP_FREE_COUNT; m++) {
+			g->known |= SPAA_MEMORY_BIT(m);
+	for (int m = SPAA_MEMORY_FREE_BYTES; m <= SPAA_MEMORY_FREE_COUNT; m++) {
 		if (t->has[m] || t->dealloc)
-			native |= SPAA_HEAP_BIT(m);
+			native |= SPAA_MEMORY_BIT(m);
 		if (t->has[m] || t->dealloc || h->frees_known)
-			g->known |= SPAA_HEAP_BIT(m);
+			g->known |= SPAA_MEMORY_BIT(m);
 	}
 	for (size_t i = 0; i < sizeof(live) / sizeof(live[0]); i++) {
 		int m = live[i][0], a = live[i][1], fr = live[i][2];
 
 		if (n && t->has[m] == n) {
-			native |= SPAA_HEAP_BIT(m);
-			g->known |= SPAA_HEAP_BIT(m);
-		} else if ((g->known & SPAA_HEAP_BIT(a)) && (g->known & SPAA_HEAP_BIT(fr))) {
+			native |= SPAA_MEMORY_BIT(m);
+			g->known |= SPAA_MEMORY_BIT(m);
+		} else if ((g->known & SPAA_MEMORY_BIT(a)) && (g->known & SPAA_MEMORY_BIT(fr))) {
 			g->v[m] = g->v[a] > g->v[fr] ? g->v[a] - g->v[fr] : 0;
-			derived |= SPAA_HEAP_BIT(m);
-			g->known |= SPAA_HEAP_BIT(m);
+			derived |= SPAA_MEMORY_BIT(m);
+			g->known |= SPAA_MEMORY_BIT(m);
 		} else {
 			g->v[m] = 0;
 		}
 	}
-	if (n && t->has[SPAA_HEAP_PEAK_BYTES] == n)
-		g->known |= SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
+	if (n && t->has[SPAA_MEMORY_PEAK_BYTES] == n)
+		g->known |= SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES);
 	else
-		g->v[SPAA_HEAP_PEAK_BYTES] = 0;
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+		g->v[SPAA_MEMORY_PEAK_BYTES] = 0;
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 		if (t->has[m])
-			native |= SPAA_HEAP_BIT(m);
+			native |= SPAA_MEMORY_BIT(m);
 	h->native |= native & g->known;
 	h->derived |= derived;
-	h->unknown |= ~g->known & ((1u << SPAA_HEAP_NMETRICS) - 1);
+	h->unknown |= ~g->known & ((1u << SPAA_MEMORY_NMETRICS) - 1);
 }
 
-int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
-		    const struct spaa_heap_skip *skip,
+int spaa_memory_build(struct spaa_memory *h, const struct spaa_profile *p,
+		    const struct spaa_memory_skip *skip,
 		    const struct spaa_fold *fold, struct spaa_error *err)
 {
 	struct build b = { .h = h, .skip = skip };
-	uint32_t metric_str[SPAA_HEAP_NMETRICS];
+	uint32_t metric_str[SPAA_MEMORY_NMETRICS];
 	int ret = -1;
 
 	memset(h, 0, sizeof(*h));
@@ -413,7 +413,7 @@ int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 	spaa_strtab_init(&h->paths);
 	spaa_map_init(&b.keys, sizeof(struct group_key));
 	b.fn_class = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 		metric_str[m] = spaa_strtab_find(&p->strings, metric_names[m],
 						 strlen(metric_names[m]));
 	if (fold ? add_fold(&b, metric_str, fold, err) :
@@ -421,8 +421,8 @@ int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
 		goto out;
 	h->frees_known = profile_tracks_frees(p);
 	for (uint32_t g = 0; g < h->ngroups; g++)
-		if (b.tally[g].dealloc || b.tally[g].has[SPAA_HEAP_FREE_BYTES] ||
-		    b.tally[g].has[SPAA_HEAP_FREE_COUNT])
+		if (b.tally[g].dealloc || b.tally[g].has[SPAA_MEMORY_FREE_BYTES] ||
+		    b.tally[g].has[SPAA_MEMORY_FREE_COUNT])
 			h->frees_known = true;
 	for (uint32_t g = 0; g < h->ngroups; g++)
 		finish_group(h, &h->groups[g], &b.tally[g]);
@@ -438,7 +438,7 @@ out:
 	return ret;
 }
 
-void spaa_heap_release(struct spaa_heap *h)
+void spaa_memory_release(struct spaa_memory *h)
 {
 	spaa_strtab_release(&h->paths);
 	free(h->groups);
@@ -449,15 +449,15 @@ static const char *function_name(const void *ctx, uint32_t fn)
 {
 	const struct spaa_profile *p = ctx;
 
-	return spaa_str(p, p->functions[fn].name);
+	return spaa_profile_str(p, p->functions[fn].name);
 }
 
-char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path)
+char *spaa_memory_path_name(const struct spaa_memory *h, uint32_t path)
 {
 	return spaa_strtab_join(&h->paths, path, function_name, h->p, ';');
 }
 
-void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n)
+void spaa_memory_rank_paths(const struct spaa_memory *h, struct spaa_rank *r, size_t n)
 {
 	spaa_rank_sort_joined(r, n, &h->paths, function_name, h->p);
 }

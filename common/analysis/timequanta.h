@@ -19,8 +19,8 @@
  * edges.  Callers add only times inside [begin, end] when they want the
  * bins to hold exactly the samples in range.
  */
-#ifndef SPAA_TIMELINE_H
-#define SPAA_TIMELINE_H
+#ifndef SPAA_TIMEQUANTA_H
+#define SPAA_TIMEQUANTA_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -28,40 +28,40 @@
 #include "model/error.h"
 #include "model/map.h"
 
-#define SPAA_TIMELINE_MAX_QUANTA_DEFAULT 65536u
+#define SPAA_TIMEQUANTA_MAX_DEFAULT 65536u
 
-struct spaa_timeline {
+struct spaa_timequanta {
 	size_t nvalues;
 	uint32_t max_quanta;
 	unsigned shift;         /* quantum = 2^shift ns */
 	struct spaa_map quanta; /* int64 quantum number (floor(time / 2^shift)) */
 	uint64_t *sums;         /* owned; nvalues per quantum */
 	size_t alloc;           /* quanta allocated in sums */
-	uint64_t added;         /* calls to spaa_timeline_add */
+	uint64_t added;         /* calls to spaa_timequanta_add */
 };
 
 /* nvalues >= 1; max_quanta 0 = the default (at least 2 otherwise). */
-void spaa_timeline_init(struct spaa_timeline *t, size_t nvalues,
+void spaa_timequanta_init(struct spaa_timequanta *t, size_t nvalues,
 			uint32_t max_quanta);
-void spaa_timeline_release(struct spaa_timeline *t);
+void spaa_timequanta_release(struct spaa_timequanta *t);
 
 /*
  * Adds v[0..nvalues) at time; -1 (SPAA_E_LIMIT) if a sum would overflow,
  * after which the timeline is fit only to be released.
  */
-int spaa_timeline_add(struct spaa_timeline *t, int64_t time, const uint64_t *v,
+int spaa_timequanta_add(struct spaa_timequanta *t, int64_t time, const uint64_t *v,
 		      struct spaa_error *err);
 
 /* Width and number of the bins of [begin, end] (begin <= end) in n >= 1. */
-uint64_t spaa_timeline_bin_width(int64_t begin, int64_t end, size_t n);
-size_t spaa_timeline_nbins(int64_t begin, int64_t end, size_t n);
+uint64_t spaa_timequanta_bin_width(int64_t begin, int64_t end, size_t n);
+size_t spaa_timequanta_nbins(int64_t begin, int64_t end, size_t n);
 
 /*
  * Writes the sums of each bin: out[bin * nvalues + j], for
- * spaa_timeline_nbins(begin, end, n) bins; out is zeroed here.
+ * spaa_timequanta_nbins(begin, end, n) bins; out is zeroed here.
  * Returns -1 (SPAA_E_LIMIT) if a bin's sum would overflow.
  */
-int spaa_timeline_bins(const struct spaa_timeline *t, int64_t begin,
+int spaa_timequanta_bins(const struct spaa_timequanta *t, int64_t begin,
 		       int64_t end, size_t n, uint64_t *out,
 		       struct spaa_error *err);
 

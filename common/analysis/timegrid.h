@@ -22,8 +22,8 @@
  * grid also coarsens when the cells would exceed it, so memory stays
  * under a fixed bound however many distinct keys each bin holds.
  */
-#ifndef SPAA_TIMEBIN_H
-#define SPAA_TIMEBIN_H
+#ifndef SPAA_TIMEGRID_H
+#define SPAA_TIMEGRID_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,47 +32,47 @@
 #include "model/error.h"
 #include "model/map.h"
 
-struct spaa_timebin_sum {
+struct spaa_timegrid_sum {
 	uint64_t count;         /* samples */
-	uint64_t weight;        /* sum of the weights given to spaa_timebin_add */
+	uint64_t weight;        /* sum of the weights given to spaa_timegrid_add */
 };
 
-/* A cell recently added to, for keys of up to SPAA_TIMEBIN_CACHED bytes. */
-#define SPAA_TIMEBIN_CACHED 24
-struct spaa_timebin_cached {
-	uint64_t key[SPAA_TIMEBIN_CACHED / 8];  /* bin, the caller's key, zeros */
+/* A cell recently added to, for keys of up to SPAA_TIMEGRID_CACHED bytes. */
+#define SPAA_TIMEGRID_CACHED 24
+struct spaa_timegrid_cached {
+	uint64_t key[SPAA_TIMEGRID_CACHED / 8];  /* bin, the caller's key, zeros */
 	uint32_t cell;          /* index + 1; 0: empty */
 };
 
-struct spaa_timebin_series {
+struct spaa_timegrid_series {
 	size_t keybytes;        /* caller's key size */
 	size_t keysize;         /* keybytes rounded up to 8 (zero padding) */
 	struct spaa_map cells;  /* key: int64_t bin, then the caller's key */
-	struct spaa_timebin_sum *sums;  /* owned, by cell index */
+	struct spaa_timegrid_sum *sums;  /* owned, by cell index */
 	size_t alloc;
 	unsigned char *scratch; /* owned, one cell key */
 	/*
 	 * Samples come in time order, so a bin's cells are added to again
 	 * and again while it lasts: a direct-mapped cache of them saves the
 	 * hash table's lookup, two cache misses in a table of many cells.
-	 * NULL when the keys are longer than SPAA_TIMEBIN_CACHED.
+	 * NULL when the keys are longer than SPAA_TIMEGRID_CACHED.
 	 */
-	struct spaa_timebin_cached *cache;      /* owned */
+	struct spaa_timegrid_cached *cache;      /* owned */
 };
 
-struct spaa_timebin {
+struct spaa_timegrid {
 	int64_t origin, width;  /* ns; width >= 1 */
 	bool fixed;             /* never coarsen: fail past max_bins */
 	uint32_t max_bins;
 	/*
 	 * Bound on the cells of all series together, kept by
-	 * spaa_timebin_limit_cells (0: none).  Set by the caller after init.
+	 * spaa_timegrid_limit_cells (0: none).  Set by the caller after init.
 	 */
 	uint32_t max_cells;
 	bool any;               /* some sample was placed */
 	int64_t lo, hi;         /* lowest and highest bin placed */
 	unsigned coarsenings;   /* how often the grid coarsened */
-	struct spaa_timebin_series *series;     /* owned */
+	struct spaa_timegrid_series *series;     /* owned */
 	size_t nseries;
 };
 
@@ -81,10 +81,10 @@ struct spaa_timebin {
  * the keys of series i (callers zero any padding in their key structs,
  * as for spaa_map).  width >= 1 and max_bins >= 1 (asserted).
  */
-void spaa_timebin_init(struct spaa_timebin *tb, int64_t origin, int64_t width,
+void spaa_timegrid_init(struct spaa_timegrid *tb, int64_t origin, int64_t width,
 		       bool fixed, uint32_t max_bins, const size_t *keysizes,
 		       size_t nseries);
-void spaa_timebin_release(struct spaa_timebin *tb);
+void spaa_timegrid_release(struct spaa_timegrid *tb);
 
 /*
  * The bin of time t in the grid, coarsening it first if t would put more
@@ -93,46 +93,46 @@ void spaa_timebin_release(struct spaa_timebin *tb);
  * origin that the bin does not fit 64 bits.  The bin stays valid until
  * the next call.
  */
-int spaa_timebin_place(struct spaa_timebin *tb, int64_t t, int64_t *bin,
+int spaa_timegrid_place(struct spaa_timegrid *tb, int64_t t, int64_t *bin,
 		       struct spaa_error *err);
 
 /*
  * Adds count and weight to the cell (bin, key) of series s; bin comes
- * from the last spaa_timebin_place.  Fails (SPAA_E_LIMIT) on overflow.
+ * from the last spaa_timegrid_place.  Fails (SPAA_E_LIMIT) on overflow.
  */
-int spaa_timebin_add(struct spaa_timebin *tb, size_t s, int64_t bin,
+int spaa_timegrid_add(struct spaa_timegrid *tb, size_t s, int64_t bin,
 		     const void *key, uint64_t count, uint64_t weight,
 		     struct spaa_error *err);
 
 /*
- * Coarsens the grid (as spaa_timebin_place does) until the cells of all
+ * Coarsens the grid (as spaa_timegrid_place does) until the cells of all
  * series number at most max_cells; nothing when max_cells is 0 or the
- * grid is fixed.  Bins from spaa_timebin_place are stale afterwards, so
- * call it after the adds of a sample.  Fails like spaa_timebin_coarsen.
+ * grid is fixed.  Bins from spaa_timegrid_place are stale afterwards, so
+ * call it after the adds of a sample.  Fails like spaa_timegrid_coarsen.
  */
-int spaa_timebin_limit_cells(struct spaa_timebin *tb, struct spaa_error *err);
+int spaa_timegrid_limit_cells(struct spaa_timegrid *tb, struct spaa_error *err);
 
 /*
  * Multiplies the width by factor (>= 1), merging the cells of each
  * group of factor bins.  Fails (SPAA_E_LIMIT) if the width overflows.
  */
-int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
+int spaa_timegrid_coarsen(struct spaa_timegrid *tb, int64_t factor,
 			 struct spaa_error *err);
 
 /* The smallest width in {1, 2, 5} x 10^k ns that is >= at_least (>= 1)
  * and a multiple of multiple_of (>= 1); at_least rounded up to a
  * multiple when no round width up to 5e18 fits. */
-int64_t spaa_timebin_round_width(int64_t at_least, int64_t multiple_of);
+int64_t spaa_timegrid_round_width(int64_t at_least, int64_t multiple_of);
 
 /* Bins from lo to hi inclusive (0 before the first sample). */
-uint64_t spaa_timebin_nbins(const struct spaa_timebin *tb);
+uint64_t spaa_timegrid_nbins(const struct spaa_timegrid *tb);
 
 /* Start and inclusive end of bin b in ns, saturated to int64. */
-int64_t spaa_timebin_start(const struct spaa_timebin *tb, int64_t b);
-int64_t spaa_timebin_end(const struct spaa_timebin *tb, int64_t b);
+int64_t spaa_timegrid_start(const struct spaa_timegrid *tb, int64_t b);
+int64_t spaa_timegrid_end(const struct spaa_timegrid *tb, int64_t b);
 
 /* Number of cells of series s. */
-static inline uint32_t spaa_timebin_ncells(const struct spaa_timebin *tb, size_t s)
+static inline uint32_t spaa_timegrid_ncells(const struct spaa_timegrid *tb, size_t s)
 {
 	return tb->series[s].cells.nr;
 }
@@ -141,8 +141,8 @@ static inline uint32_t spaa_timebin_ncells(const struct spaa_timebin *tb, size_t
  * Cell i of series s: its bin, its key (borrowed, 8-byte aligned, valid
  * until the next place/add/coarsen) and its sums.
  */
-const void *spaa_timebin_cell(const struct spaa_timebin *tb, size_t s,
+const void *spaa_timegrid_cell(const struct spaa_timegrid *tb, size_t s,
 			      uint32_t i, int64_t *bin,
-			      struct spaa_timebin_sum *sum);
+			      struct spaa_timegrid_sum *sum);
 
 #endif

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timebin.h"
+#include "analysis/timegrid.h"
 #include "model/units.h"
 #include "model/util.h"
 
@@ -17,7 +17,7 @@ static int64_t floor_div(int64_t a, int64_t b)
 	return (a % b < 0) ? q - 1 : q;
 }
 
-void spaa_timebin_init(struct spaa_timebin *tb, int64_t origin, int64_t width,
+void spaa_timegrid_init(struct spaa_timegrid *tb, int64_t origin, int64_t width,
 		       bool fixed, uint32_t max_bins, const size_t *keysizes,
 		       size_t nseries)
 {
@@ -30,20 +30,20 @@ void spaa_timebin_init(struct spaa_timebin *tb, int64_t origin, int64_t width,
 	tb->series = spaa_xcalloc(nseries, sizeof(*tb->series));
 	tb->nseries = nseries;
 	for (size_t i = 0; i < nseries; i++) {
-		struct spaa_timebin_series *s = &tb->series[i];
+		struct spaa_timegrid_series *s = &tb->series[i];
 
 		/* rounded so that keys stay 8-byte aligned after the bin */
 		s->keybytes = keysizes[i];
 		s->keysize = (keysizes[i] + 7) / 8 * 8;
 		spaa_map_init(&s->cells, BIN_BYTES + s->keysize);
-		s->scratch = spaa_xcalloc(1, SPAA_TIMEBIN_CACHED > BIN_BYTES + s->keysize ?
-					  SPAA_TIMEBIN_CACHED : BIN_BYTES + s->keysize);
-		if (BIN_BYTES + s->keysize <= SPAA_TIMEBIN_CACHED)
+		s->scratch = spaa_xcalloc(1, SPAA_TIMEGRID_CACHED > BIN_BYTES + s->keysize ?
+					  SPAA_TIMEGRID_CACHED : BIN_BYTES + s->keysize);
+		if (BIN_BYTES + s->keysize <= SPAA_TIMEGRID_CACHED)
 			s->cache = spaa_xcalloc(CACHE_SIZE, sizeof(*s->cache));
 	}
 }
 
-void spaa_timebin_release(struct spaa_timebin *tb)
+void spaa_timegrid_release(struct spaa_timegrid *tb)
 {
 	for (size_t i = 0; i < tb->nseries; i++) {
 		spaa_map_release(&tb->series[i].cells);
@@ -56,7 +56,7 @@ void spaa_timebin_release(struct spaa_timebin *tb)
 }
 
 /* Where key k goes in a series' cache: a multiply per word, then mixed. */
-static size_t cache_slot(const uint64_t k[SPAA_TIMEBIN_CACHED / 8])
+static size_t cache_slot(const uint64_t k[SPAA_TIMEGRID_CACHED / 8])
 {
 	uint64_t h = k[0] * 0x9e3779b97f4a7c15ULL ^ k[1] * 0xc2b2ae3d27d4eb4fULL ^
 		     k[2] * 0x165667b19e3779f9ULL;
@@ -65,15 +65,15 @@ static size_t cache_slot(const uint64_t k[SPAA_TIMEBIN_CACHED / 8])
 }
 
 /* The sums of the cell with the key in s->scratch, created as zero. */
-static struct spaa_timebin_sum *cell(struct spaa_timebin_series *s)
+static struct spaa_timegrid_sum *cell(struct spaa_timegrid_series *s)
 {
-	struct spaa_timebin_cached *c = NULL;
-	uint64_t k[SPAA_TIMEBIN_CACHED / 8];
+	struct spaa_timegrid_cached *c = NULL;
+	uint64_t k[SPAA_TIMEGRID_CACHED / 8];
 	bool created;
 	uint32_t i;
 
 	if (s->cache) {
-		/* scratch holds zeros past the key, up to SPAA_TIMEBIN_CACHED */
+		/* scratch holds zeros past the key, up to SPAA_TIMEGRID_CACHED */
 		memcpy(k, s->scratch, sizeof(k));
 		c = &s->cache[cache_slot(k)];
 		if (c->cell && !memcmp(c->key, k, sizeof(k)))
@@ -82,7 +82,7 @@ static struct spaa_timebin_sum *cell(struct spaa_timebin_series *s)
 	i = spaa_map_intern(&s->cells, s->scratch, &created);
 	if (created) {
 		SPAA_ALLOC_GROW(s->sums, (size_t)i + 1, s->alloc);
-		s->sums[i] = (struct spaa_timebin_sum){ 0, 0 };
+		s->sums[i] = (struct spaa_timegrid_sum){ 0, 0 };
 	}
 	if (c) {
 		memcpy(c->key, k, sizeof(k));
@@ -96,12 +96,12 @@ static int overflow(struct spaa_error *err)
 	return spaa_error_set(err, SPAA_E_LIMIT, "a sum of weights overflows 64 bits");
 }
 
-int spaa_timebin_add(struct spaa_timebin *tb, size_t si, int64_t bin,
+int spaa_timegrid_add(struct spaa_timegrid *tb, size_t si, int64_t bin,
 		     const void *key, uint64_t count, uint64_t weight,
 		     struct spaa_error *err)
 {
-	struct spaa_timebin_series *s = &tb->series[si];
-	struct spaa_timebin_sum *sum;
+	struct spaa_timegrid_series *s = &tb->series[si];
+	struct spaa_timegrid_sum *sum;
 
 	memcpy(s->scratch, &bin, BIN_BYTES);
 	/* the padding after keybytes stays zero from xcalloc */
@@ -113,7 +113,7 @@ int spaa_timebin_add(struct spaa_timebin *tb, size_t si, int64_t bin,
 	return 0;
 }
 
-int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
+int spaa_timegrid_coarsen(struct spaa_timegrid *tb, int64_t factor,
 			 struct spaa_error *err)
 {
 	int64_t width;
@@ -125,9 +125,9 @@ int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
 		return spaa_error_set(err, SPAA_E_LIMIT,
 				      "time bins wider than 64-bit nanoseconds");
 	for (size_t i = 0; i < tb->nseries; i++) {
-		struct spaa_timebin_series *s = &tb->series[i];
+		struct spaa_timegrid_series *s = &tb->series[i];
 		struct spaa_map old = s->cells;
-		struct spaa_timebin_sum *old_sums = s->sums;
+		struct spaa_timegrid_sum *old_sums = s->sums;
 		size_t ks = BIN_BYTES + s->keysize;
 
 		spaa_map_init(&s->cells, ks);
@@ -137,7 +137,7 @@ int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
 		if (s->cache)
 			memset(s->cache, 0, CACHE_SIZE * sizeof(*s->cache));
 		for (uint32_t c = 0; c < old.nr; c++) {
-			struct spaa_timebin_sum *sum;
+			struct spaa_timegrid_sum *sum;
 			int64_t bin;
 
 			memcpy(s->scratch, spaa_map_key(&old, c), ks);
@@ -164,7 +164,7 @@ int spaa_timebin_coarsen(struct spaa_timebin *tb, int64_t factor,
 	return 0;
 }
 
-int spaa_timebin_limit_cells(struct spaa_timebin *tb, struct spaa_error *err)
+int spaa_timegrid_limit_cells(struct spaa_timegrid *tb, struct spaa_error *err)
 {
 	for (;;) {
 		uint64_t cells = 0;
@@ -176,13 +176,13 @@ int spaa_timebin_limit_cells(struct spaa_timebin *tb, struct spaa_error *err)
 		if (tb->width > INT64_MAX / 2)
 			return spaa_error_set(err, SPAA_E_LIMIT,
 					      "time bins wider than 64-bit nanoseconds");
-		if (spaa_timebin_coarsen(tb, spaa_timebin_round_width(tb->width * 2, tb->width) /
+		if (spaa_timegrid_coarsen(tb, spaa_timegrid_round_width(tb->width * 2, tb->width) /
 					 tb->width, err))
 			return -1;
 	}
 }
 
-int64_t spaa_timebin_round_width(int64_t at_least, int64_t multiple_of)
+int64_t spaa_timegrid_round_width(int64_t at_least, int64_t multiple_of)
 {
 	static const int64_t mant[] = { 1, 2, 5 };
 	int64_t w;
@@ -201,7 +201,7 @@ int64_t spaa_timebin_round_width(int64_t at_least, int64_t multiple_of)
 	return w < at_least ? INT64_MAX / multiple_of * multiple_of : w;
 }
 
-int spaa_timebin_place(struct spaa_timebin *tb, int64_t t, int64_t *bin,
+int spaa_timegrid_place(struct spaa_timegrid *tb, int64_t t, int64_t *bin,
 		       struct spaa_error *err)
 {
 	int64_t d, b, lo, hi;
@@ -233,8 +233,8 @@ int spaa_timebin_place(struct spaa_timebin *tb, int64_t t, int64_t *bin,
 		if (tb->width > INT64_MAX / 2)
 			return spaa_error_set(err, SPAA_E_LIMIT,
 					      "time bins wider than 64-bit nanoseconds");
-		f = spaa_timebin_round_width(tb->width * 2, tb->width) / tb->width;
-		if (spaa_timebin_coarsen(tb, f, err))
+		f = spaa_timegrid_round_width(tb->width * 2, tb->width) / tb->width;
+		if (spaa_timegrid_coarsen(tb, f, err))
 			return -1;
 		lo = floor_div(lo, f);
 		hi = floor_div(hi, f);
@@ -246,12 +246,12 @@ int spaa_timebin_place(struct spaa_timebin *tb, int64_t t, int64_t *bin,
 	return 0;
 }
 
-uint64_t spaa_timebin_nbins(const struct spaa_timebin *tb)
+uint64_t spaa_timegrid_nbins(const struct spaa_timegrid *tb)
 {
 	return tb->any ? (uint64_t)tb->hi - (uint64_t)tb->lo + 1 : 0;
 }
 
-static int64_t sat_edge(const struct spaa_timebin *tb, int64_t b)
+static int64_t sat_edge(const struct spaa_timegrid *tb, int64_t b)
 {
 	int64_t off, t;
 
@@ -261,21 +261,21 @@ static int64_t sat_edge(const struct spaa_timebin *tb, int64_t b)
 	return t;
 }
 
-int64_t spaa_timebin_start(const struct spaa_timebin *tb, int64_t b)
+int64_t spaa_timegrid_start(const struct spaa_timegrid *tb, int64_t b)
 {
 	return sat_edge(tb, b);
 }
 
-int64_t spaa_timebin_end(const struct spaa_timebin *tb, int64_t b)
+int64_t spaa_timegrid_end(const struct spaa_timegrid *tb, int64_t b)
 {
 	int64_t next = b < INT64_MAX ? sat_edge(tb, b + 1) : INT64_MAX;
 
 	return next == INT64_MAX || next == INT64_MIN ? next : next - 1;
 }
 
-const void *spaa_timebin_cell(const struct spaa_timebin *tb, size_t s,
+const void *spaa_timegrid_cell(const struct spaa_timegrid *tb, size_t s,
 			      uint32_t i, int64_t *bin,
-			      struct spaa_timebin_sum *sum)
+			      struct spaa_timegrid_sum *sum)
 {
 	const unsigned char *k = spaa_map_key(&tb->series[s].cells, i);
 

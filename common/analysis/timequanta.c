@@ -1,7 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/timeline.h"
+#include "analysis/timequanta.h"
 #include "model/util.h"
 
 static int overflow(struct spaa_error *err)
@@ -19,18 +19,18 @@ static int64_t floor_shift(int64_t x, unsigned k)
 	return -(int64_t)((uint64_t)(-(x + 1)) >> k) - 1;
 }
 
-void spaa_timeline_init(struct spaa_timeline *t, size_t nvalues,
+void spaa_timequanta_init(struct spaa_timequanta *t, size_t nvalues,
 			uint32_t max_quanta)
 {
 	memset(t, 0, sizeof(*t));
 	t->nvalues = nvalues;
-	t->max_quanta = max_quanta ? max_quanta : SPAA_TIMELINE_MAX_QUANTA_DEFAULT;
+	t->max_quanta = max_quanta ? max_quanta : SPAA_TIMEQUANTA_MAX_DEFAULT;
 	if (t->max_quanta < 2)
 		t->max_quanta = 2;
 	spaa_map_init(&t->quanta, sizeof(int64_t));
 }
 
-void spaa_timeline_release(struct spaa_timeline *t)
+void spaa_timequanta_release(struct spaa_timequanta *t)
 {
 	spaa_map_release(&t->quanta);
 	free(t->sums);
@@ -38,7 +38,7 @@ void spaa_timeline_release(struct spaa_timeline *t)
 }
 
 /* Index of quantum q, with zero sums when new. */
-static uint32_t quantum(struct spaa_timeline *t, int64_t q)
+static uint32_t quantum(struct spaa_timequanta *t, int64_t q)
 {
 	bool created;
 	uint32_t i = spaa_map_intern(&t->quanta, &q, &created);
@@ -48,7 +48,7 @@ static uint32_t quantum(struct spaa_timeline *t, int64_t q)
 	if (i >= t->alloc) {
 		/*
 		 * Doubling, but never past the max_quanta + 1 quanta ever in
-		 * use at once (spaa_timeline_add coarsens beyond max_quanta).
+		 * use at once (spaa_timequanta_add coarsens beyond max_quanta).
 		 */
 		size_t na = t->alloc ? t->alloc * 2 : 16;
 
@@ -69,7 +69,7 @@ static uint32_t quantum(struct spaa_timeline *t, int64_t q)
  * of its halves, whose sums have then been read.  On an overflow the
  * timeline is left half merged, fit only to be released.
  */
-static int coarsen(struct spaa_timeline *t, struct spaa_error *err)
+static int coarsen(struct spaa_timequanta *t, struct spaa_error *err)
 {
 	size_t nv = t->nvalues;
 	struct spaa_map m;
@@ -102,7 +102,7 @@ static int coarsen(struct spaa_timeline *t, struct spaa_error *err)
 	return 0;
 }
 
-int spaa_timeline_add(struct spaa_timeline *t, int64_t time, const uint64_t *v,
+int spaa_timequanta_add(struct spaa_timequanta *t, int64_t time, const uint64_t *v,
 		      struct spaa_error *err)
 {
 	uint32_t i = quantum(t, floor_shift(time, t->shift));
@@ -122,7 +122,7 @@ int spaa_timeline_add(struct spaa_timeline *t, int64_t time, const uint64_t *v,
 	return 0;
 }
 
-uint64_t spaa_timeline_bin_width(int64_t begin, int64_t end, size_t n)
+uint64_t spaa_timequanta_bin_width(int64_t begin, int64_t end, size_t n)
 {
 	uint64_t span = (uint64_t)end - (uint64_t)begin;
 
@@ -131,22 +131,22 @@ uint64_t spaa_timeline_bin_width(int64_t begin, int64_t end, size_t n)
 	return span / n + (span % n != 0);
 }
 
-size_t spaa_timeline_nbins(int64_t begin, int64_t end, size_t n)
+size_t spaa_timequanta_nbins(int64_t begin, int64_t end, size_t n)
 {
 	uint64_t span = (uint64_t)end - (uint64_t)begin;
-	uint64_t w = spaa_timeline_bin_width(begin, end, n);
+	uint64_t w = spaa_timequanta_bin_width(begin, end, n);
 
 	if (!span)
 		return 1;
 	return (size_t)(span / w + (span % w != 0));
 }
 
-int spaa_timeline_bins(const struct spaa_timeline *t, int64_t begin,
+int spaa_timequanta_bins(const struct spaa_timequanta *t, int64_t begin,
 		       int64_t end, size_t n, uint64_t *out,
 		       struct spaa_error *err)
 {
-	uint64_t w = spaa_timeline_bin_width(begin, end, n);
-	size_t nbins = spaa_timeline_nbins(begin, end, n);
+	uint64_t w = spaa_timequanta_bin_width(begin, end, n);
+	size_t nbins = spaa_timequanta_nbins(begin, end, n);
 
 	memset(out, 0, nbins * t->nvalues * sizeof(*out));
 	for (uint32_t i = 0; i < t->quanta.nr; i++) {

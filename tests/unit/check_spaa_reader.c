@@ -24,7 +24,7 @@
 #include "model/util.h"
 #include "testutil.h"
 
-Suite *reader_suite(void);
+Suite *spaa_reader_suite(void);
 
 /* ---- files --------------------------------------------------------------- */
 
@@ -173,7 +173,7 @@ static void load_ok(struct spaa_profile *p, const char *const *lines)
 
 static const char *fn_name(const struct spaa_profile *p, uint32_t frame)
 {
-	return spaa_str(p, p->functions[p->frames[frame].fn].name);
+	return spaa_profile_str(p, p->functions[p->frames[frame].fn].name);
 }
 
 static void put_weights(FILE *f, const struct spaa_profile *p, uint32_t off,
@@ -182,10 +182,10 @@ static void put_weights(FILE *f, const struct spaa_profile *p, uint32_t off,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct spaa_weight *w = &p->weight_pool[off + i];
 
-		fprintf(f, "%s%s=%" PRIu64, i ? "," : "", spaa_str(p, w->metric),
+		fprintf(f, "%s%s=%" PRIu64, i ? "," : "", spaa_profile_str(p, w->metric),
 			w->value);
 		if (w->unit)
-			fprintf(f, "/%s", spaa_str(p, w->unit));
+			fprintf(f, "/%s", spaa_profile_str(p, w->unit));
 	}
 }
 
@@ -210,14 +210,14 @@ static char *summary(const struct spaa_profile *p)
 	ck_assert_ptr_nonnull(f);
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
-		const uint32_t *fr = spaa_record_frames(p, r);
+		const uint32_t *fr = spaa_profile_record_frames(p, r);
 
-		fprintf(f, "%s %s", spaa_str(p, p->stacks[r->stack].id),
-			spaa_str(p, p->events[r->event].name));
+		fprintf(f, "%s %s", spaa_profile_str(p, p->stacks[r->stack].id),
+			spaa_profile_str(p, p->events[r->event].name));
 		put_id(f, "pid", r->pid);
 		put_id(f, "tid", r->tid);
 		put_id(f, "cpu", r->cpu);
-		fprintf(f, " comm=%s [", spaa_str(p, r->comm));
+		fprintf(f, " comm=%s [", spaa_profile_str(p, r->comm));
 		for (uint32_t k = 0; k < r->nframes; k++)
 			fprintf(f, "%s%s", k ? "," : "", fn_name(p, fr[k]));
 		fputs("] ", f);
@@ -874,7 +874,7 @@ START_TEST(test_inline_order_ok)
 	ck_assert_int_eq(p.frames[1].inline_depth, 2);
 	ck_assert(p.frames[1].inlined && !p.frames[3].inlined);
 	ck_assert_int_eq(p.frames[0].inline_depth, -1);
-	ck_assert_str_eq(spaa_str(&p, p.frames[1].ip), "0x200");
+	ck_assert_str_eq(spaa_profile_str(&p, p.frames[1].ip), "0x200");
 	spaa_profile_release(&p);
 	load_ok(&p, rl);
 	assert_frames(&p, 0, want, 4);
@@ -937,8 +937,8 @@ START_TEST(test_numeric_ids)
 
 	ck_assert_int_eq(load(&p, path, NULL, &ss, 0, &err), 0);
 	ck_assert_uint_eq(p.nstacks, 2);
-	ck_assert_str_eq(spaa_str(&p, p.stacks[0].id), "12345678901234567890");
-	ck_assert_str_eq(spaa_str(&p, p.stacks[1].id), "7");
+	ck_assert_str_eq(spaa_profile_str(&p, p.stacks[0].id), "12345678901234567890");
+	ck_assert_str_eq(spaa_profile_str(&p, p.stacks[1].id), "7");
 	ck_assert_int_eq(ss.n, 2);
 	ck_assert_uint_eq(ss.s[0].stack, 0);
 	ck_assert_uint_eq(ss.s[1].stack, 1);
@@ -1022,7 +1022,7 @@ START_TEST(test_samples_before_stacks)
 	ck_assert_uint_eq(ss.s[2].stack, 0);
 	ck_assert(!ss.defined[0] && !ss.defined[1] && ss.defined[2]);
 	ck_assert(p.stacks[0].defined && p.stacks[1].defined);
-	ck_assert_str_eq(spaa_str(&p, p.stacks[0].id), "s1");
+	ck_assert_str_eq(spaa_profile_str(&p, p.stacks[0].id), "s1");
 	ck_assert_uint_eq(p.stacks[0].line, 8);
 	ck_assert_uint_eq(p.stacks[1].line, 7);
 	ck_assert_uint_eq(p.stacks[0].first_record, 1);
@@ -1248,7 +1248,7 @@ START_TEST(test_windows)
 	ck_assert_uint_eq(p.nwindows, 3);
 	ck_assert_uint_eq(p.nwindow_entries, 2);
 	/* 10 ms, 20 ms in ns */
-	ck_assert_str_eq(spaa_str(&p, p.windows[0].id), "w1");
+	ck_assert_str_eq(spaa_profile_str(&p, p.windows[0].id), "w1");
 	ck_assert_int_eq(p.windows[0].start, 10000000);
 	ck_assert_int_eq(p.windows[0].end, 20000000);
 	ck_assert_uint_eq(p.windows[0].entries, 0);
@@ -1256,15 +1256,15 @@ START_TEST(test_windows)
 	ck_assert_uint_eq(p.window_entries[0].stack, 0);
 	ck_assert_uint_eq(p.window_entries[1].stack, 1);
 	ck_assert_uint_eq(p.window_entries[0].nweights, 1);
-	ck_assert(spaa_weights_get(&p, p.window_entries[0].weights, 1, period, &v));
+	ck_assert(spaa_profile_weights_get(&p, p.window_entries[0].weights, 1, period, &v));
 	ck_assert_uint_eq(v, 5);
 	ck_assert_uint_eq(p.window_entries[1].nweights, 2);
-	ck_assert(spaa_weights_get(&p, p.window_entries[1].weights, 2, period, &v));
+	ck_assert(spaa_profile_weights_get(&p, p.window_entries[1].weights, 2, period, &v));
 	ck_assert_uint_eq(v, 7);
-	ck_assert(spaa_weights_get(&p, p.window_entries[1].weights, 2, samples, &v));
+	ck_assert(spaa_profile_weights_get(&p, p.window_entries[1].weights, 2, samples, &v));
 	ck_assert_uint_eq(v, 1);
 	/* 1 s, 1.5 s */
-	ck_assert_str_eq(spaa_str(&p, p.windows[1].id), "w2");
+	ck_assert_str_eq(spaa_profile_str(&p, p.windows[1].id), "w2");
 	ck_assert_int_eq(p.windows[1].start, 1000000000);
 	ck_assert_int_eq(p.windows[1].end, 1500000000);
 	ck_assert_uint_eq(p.windows[1].nentries, 0);
@@ -1411,13 +1411,13 @@ START_TEST(test_directory)
 	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), 0);
 	ck_assert_uint_eq(p.nfiles, 2);
 	snprintf(want, sizeof(want), "%s/a.spaa", dir);
-	ck_assert_str_eq(spaa_str(&p, p.files[0].path), want);
+	ck_assert_str_eq(spaa_profile_str(&p, p.files[0].path), want);
 	snprintf(want, sizeof(want), "%s/b.spaa", dir);
-	ck_assert_str_eq(spaa_str(&p, p.files[1].path), want);
+	ck_assert_str_eq(spaa_profile_str(&p, p.files[1].path), want);
 	/* cycles merged by name: cycles, instructions */
 	ck_assert_uint_eq(p.nevents, 2);
-	ck_assert_str_eq(spaa_str(&p, p.events[0].name), "cycles");
-	ck_assert_str_eq(spaa_str(&p, p.events[1].name), "instructions");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[0].name), "cycles");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[1].name), "instructions");
 	ck_assert_uint_eq(spaa_profile_ndsos(&p), 1);
 	/* 2 frames per file, 3 functions: main, work, other */
 	ck_assert_uint_eq(p.nframes, 4);
@@ -1658,9 +1658,9 @@ START_TEST(test_warnings_before_error)
 }
 END_TEST
 
-Suite *reader_suite(void)
+Suite *spaa_reader_suite(void)
 {
-	Suite *s = suite_create("reader");
+	Suite *s = suite_create("spaa_reader");
 	TCase *tc;
 
 	tc = tcase_create("reject");

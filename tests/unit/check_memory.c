@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/heap.h"
+#include "analysis/memory.h"
 #include "formats/load.h"
 #include "testutil.h"
 #include "model/util.h"
 
-Suite *heap_suite(void);
+Suite *memory_suite(void);
 
 /* ---- allocator frames ------------------------------------------------- */
 
@@ -35,53 +35,53 @@ START_TEST(test_default_skip)
 		"xmalloc", "new_operator", "operator newline", "_ZN3foo3barEv",
 		"realloc_buffer", "make_je_thing", "", NULL,
 	};
-	struct spaa_heap_skip s;
+	struct spaa_memory_skip s;
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_heap_skip_init(&s, true, NULL, 0, &err), 0);
+	ck_assert_int_eq(spaa_memory_skip_init(&s, true, NULL, 0, &err), 0);
 	for (const char *const *a = allocators; *a; a++)
-		ck_assert_msg(spaa_heap_skip_match(&s, *a), "'%s' should be skipped", *a);
+		ck_assert_msg(spaa_memory_skip_match(&s, *a), "'%s' should be skipped", *a);
 	for (const char *const *n = sites; *n; n++)
-		ck_assert_msg(!spaa_heap_skip_match(&s, *n), "'%s' should be a site", *n);
-	spaa_heap_skip_release(&s);
+		ck_assert_msg(!spaa_memory_skip_match(&s, *n), "'%s' should be a site", *n);
+	spaa_memory_skip_release(&s);
 }
 END_TEST
 
 START_TEST(test_skip_options)
 {
 	const char *extra[] = { "^xmalloc$", "pool_" };
-	struct spaa_heap_skip s;
+	struct spaa_memory_skip s;
 	struct spaa_error err;
 
 	spaa_error_init(&err);
 	/* extending: defaults and the extra ones (unanchored as written) */
-	ck_assert_int_eq(spaa_heap_skip_init(&s, true, extra, 2, &err), 0);
-	ck_assert(spaa_heap_skip_match(&s, "xmalloc"));
-	ck_assert(spaa_heap_skip_match(&s, "my_pool_get"));
-	ck_assert(spaa_heap_skip_match(&s, "malloc"));
-	ck_assert(!spaa_heap_skip_match(&s, "xmalloc2"));
-	spaa_heap_skip_release(&s);
+	ck_assert_int_eq(spaa_memory_skip_init(&s, true, extra, 2, &err), 0);
+	ck_assert(spaa_memory_skip_match(&s, "xmalloc"));
+	ck_assert(spaa_memory_skip_match(&s, "my_pool_get"));
+	ck_assert(spaa_memory_skip_match(&s, "malloc"));
+	ck_assert(!spaa_memory_skip_match(&s, "xmalloc2"));
+	spaa_memory_skip_release(&s);
 	/* replacing: --no-skip --skip */
-	ck_assert_int_eq(spaa_heap_skip_init(&s, false, extra, 1, &err), 0);
-	ck_assert(spaa_heap_skip_match(&s, "xmalloc"));
-	ck_assert(!spaa_heap_skip_match(&s, "malloc"));
-	spaa_heap_skip_release(&s);
+	ck_assert_int_eq(spaa_memory_skip_init(&s, false, extra, 1, &err), 0);
+	ck_assert(spaa_memory_skip_match(&s, "xmalloc"));
+	ck_assert(!spaa_memory_skip_match(&s, "malloc"));
+	spaa_memory_skip_release(&s);
 	/* --no-skip alone: nothing is an allocator */
-	ck_assert_int_eq(spaa_heap_skip_init(&s, false, NULL, 0, &err), 0);
-	ck_assert(!spaa_heap_skip_match(&s, "malloc"));
-	spaa_heap_skip_release(&s);
+	ck_assert_int_eq(spaa_memory_skip_init(&s, false, NULL, 0, &err), 0);
+	ck_assert(!spaa_memory_skip_match(&s, "malloc"));
+	spaa_memory_skip_release(&s);
 }
 END_TEST
 
 START_TEST(test_skip_bad_regex)
 {
 	const char *extra[] = { "ok", "(" };
-	struct spaa_heap_skip s;
+	struct spaa_memory_skip s;
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_heap_skip_init(&s, true, extra, 2, &err), -1);
+	ck_assert_int_eq(spaa_memory_skip_init(&s, true, extra, 2, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_USAGE);
 	ck_assert_ptr_nonnull(strstr(err.msg, "'('"));
 	ck_assert_ptr_null(s.res);
@@ -93,8 +93,8 @@ END_TEST
 struct loaded {
 	struct spaa_profile p;
 	struct spaa_fold fold;
-	struct spaa_heap_skip skip;
-	struct spaa_heap h;
+	struct spaa_memory_skip skip;
+	struct spaa_memory h;
 };
 
 static int fold_sample(void *data, const struct spaa_profile *p,
@@ -116,25 +116,25 @@ static void load(struct loaded *l, const char *path, bool ranged,
 	lo.on_sample = fold_sample;
 	lo.data = &l->fold;
 	ck_assert_msg(!spaa_load(&l->p, &path, 1, &lo, &err), "%s", err.msg);
-	ck_assert_int_eq(spaa_heap_skip_init(&l->skip, true, NULL, 0, &err), 0);
-	ck_assert_msg(!spaa_heap_build(&l->h, &l->p, &l->skip,
+	ck_assert_int_eq(spaa_memory_skip_init(&l->skip, true, NULL, 0, &err), 0);
+	ck_assert_msg(!spaa_memory_build(&l->h, &l->p, &l->skip,
 				       ranged ? &l->fold : NULL, &err), "%s", err.msg);
 }
 
 static void unload(struct loaded *l)
 {
-	spaa_heap_release(&l->h);
-	spaa_heap_skip_release(&l->skip);
+	spaa_memory_release(&l->h);
+	spaa_memory_skip_release(&l->skip);
 	spaa_fold_release(&l->fold);
 	spaa_profile_release(&l->p);
 }
 
 /* The group whose path, "root;...;site", is name in pid. */
-static const struct spaa_heap_group *group(const struct spaa_heap *h,
+static const struct spaa_memory_group *group(const struct spaa_memory *h,
 					   int64_t pid, const char *name)
 {
 	for (uint32_t g = 0; g < h->ngroups; g++) {
-		char *n = spaa_heap_path_name(h, h->groups[g].path);
+		char *n = spaa_memory_path_name(h, h->groups[g].path);
 		bool same = !strcmp(n, name) && h->groups[g].pid == pid;
 
 		free(n);
@@ -145,20 +145,20 @@ static const struct spaa_heap_group *group(const struct spaa_heap *h,
 	return NULL;
 }
 
-#define ALL_KNOWN ((1u << SPAA_HEAP_NMETRICS) - 1)
-#define NO_PEAK (ALL_KNOWN & ~SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES))
+#define ALL_KNOWN ((1u << SPAA_MEMORY_NMETRICS) - 1)
+#define NO_PEAK (ALL_KNOWN & ~SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES))
 
-static void expect(const struct spaa_heap_group *g, unsigned known,
+static void expect(const struct spaa_memory_group *g, unsigned known,
 		   uint64_t ab, uint64_t ac, uint64_t fb, uint64_t fc,
 		   uint64_t lb, uint64_t lc, uint64_t pk)
 {
 	const uint64_t want[] = { ab, ac, fb, fc, lb, lc, pk };
 
 	ck_assert_uint_eq(g->known, known);
-	for (int m = 0; m < SPAA_HEAP_NMETRICS; m++)
-		if (known & SPAA_HEAP_BIT(m))
+	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
+		if (known & SPAA_MEMORY_BIT(m))
 			ck_assert_msg(g->v[m] == want[m], "%s: %llu, want %llu",
-				      spaa_heap_metric_name(m),
+				      spaa_memory_metric_name(m),
 				      (unsigned long long)g->v[m],
 				      (unsigned long long)want[m]);
 }
@@ -188,8 +188,8 @@ END_TEST
 START_TEST(test_frees_by_stack)
 {
 	struct loaded l;
-	unsigned live = SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES) |
-			SPAA_HEAP_BIT(SPAA_HEAP_LIVE_COUNT);
+	unsigned live = SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_BYTES) |
+			SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_COUNT);
 
 	load(&l, "tests/data/allocs_frees.spaa", false, 0, 0);
 	ck_assert_uint_eq(l.h.ngroups, 3);
@@ -203,7 +203,7 @@ START_TEST(test_frees_by_stack)
 	expect(group(&l.h, 300, "main;cleanup"), NO_PEAK, 0, 0, 50, 1, 0, 0, 0);
 	ck_assert_uint_eq(l.h.derived, live);
 	ck_assert_uint_eq(l.h.native & live, 0);
-	ck_assert_uint_eq(l.h.unknown, SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES));
+	ck_assert_uint_eq(l.h.unknown, SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES));
 	unload(&l);
 }
 END_TEST
@@ -232,8 +232,8 @@ START_TEST(test_fold_whole_range)
 	load(&rec, "tests/data/allocs_frees.spaa", false, 0, 0);
 	ck_assert_uint_eq(all.h.ngroups, rec.h.ngroups);
 	for (uint32_t g = 0; g < rec.h.ngroups; g++) {
-		char *name = spaa_heap_path_name(&rec.h, rec.h.groups[g].path);
-		const struct spaa_heap_group *a = group(&all.h, rec.h.groups[g].pid, name);
+		char *name = spaa_memory_path_name(&rec.h, rec.h.groups[g].path);
+		const struct spaa_memory_group *a = group(&all.h, rec.h.groups[g].pid, name);
 
 		ck_assert_uint_eq(a->known, rec.h.groups[g].known);
 		ck_assert_mem_eq(a->v, rec.h.groups[g].v, sizeof(a->v));
@@ -248,11 +248,11 @@ START_TEST(test_no_frees_tracked)
 {
 	struct loaded l;
 	uint64_t total = 0;
-	unsigned unknown = SPAA_HEAP_BIT(SPAA_HEAP_FREE_BYTES) |
-			   SPAA_HEAP_BIT(SPAA_HEAP_FREE_COUNT) |
-			   SPAA_HEAP_BIT(SPAA_HEAP_LIVE_BYTES) |
-			   SPAA_HEAP_BIT(SPAA_HEAP_LIVE_COUNT) |
-			   SPAA_HEAP_BIT(SPAA_HEAP_PEAK_BYTES);
+	unsigned unknown = SPAA_MEMORY_BIT(SPAA_MEMORY_FREE_BYTES) |
+			   SPAA_MEMORY_BIT(SPAA_MEMORY_FREE_COUNT) |
+			   SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_BYTES) |
+			   SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_COUNT) |
+			   SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES);
 
 	/* V8 heap timeline: alloc_bytes and alloc_count only, tracks_frees false */
 	load(&l, "tests/data/allocs_v8_heaptimeline.spaa.gz", false, 0, 0);
@@ -260,7 +260,7 @@ START_TEST(test_no_frees_tracked)
 	ck_assert_uint_eq(l.h.unknown, unknown);
 	ck_assert_uint_eq(l.h.derived, 0);
 	for (uint32_t g = 0; g < l.h.ngroups; g++)
-		total += l.h.groups[g].v[SPAA_HEAP_ALLOC_BYTES];
+		total += l.h.groups[g].v[SPAA_MEMORY_ALLOC_BYTES];
 	/* tests/allocs_reference.py sums the same file to 129190144 */
 	ck_assert_uint_eq(total, 129190144);
 	unload(&l);
@@ -279,7 +279,7 @@ static void teardown(void)
 	testutil_tmpdir_teardown();
 }
 
-/* What spaa_heap_has_records said at each sample of a load. */
+/* What spaa_memory_has_records said at each sample of a load. */
 struct seen_at_samples {
 	uint32_t seen;
 	char said[8];           /* 'y' / 'n' per sample */
@@ -294,7 +294,7 @@ static int note_records(void *data, const struct spaa_profile *p,
 	(void)s;
 	(void)err;
 	ck_assert_uint_lt(w->n, sizeof(w->said) - 1);
-	w->said[w->n++] = spaa_heap_has_records(p, &w->seen) ? 'y' : 'n';
+	w->said[w->n++] = spaa_memory_has_records(p, &w->seen) ? 'y' : 'n';
 	return 0;
 }
 
@@ -335,7 +335,7 @@ START_TEST(test_has_records)
 	/* the CPU record was looked at once; the malloc record stops the scan */
 	ck_assert_uint_eq(w.seen, 1);
 	ck_assert_uint_eq(p.nrecords, 3);
-	ck_assert(spaa_heap_has_records(&p, &seen));
+	ck_assert(spaa_memory_has_records(&p, &seen));
 	ck_assert_uint_eq(seen, 1);
 	spaa_profile_release(&p);
 
@@ -346,17 +346,17 @@ START_TEST(test_has_records)
 	ck_assert_msg(!spaa_load(&p, &path, 1, &lo, &err), "%s", err.msg);
 	seen = 0;
 	ck_assert(p.nrecords > 0);
-	ck_assert(!spaa_heap_has_records(&p, &seen));
+	ck_assert(!spaa_memory_has_records(&p, &seen));
 	ck_assert_uint_eq(seen, p.nrecords);
 	spaa_profile_release(&p);
 }
 END_TEST
 
 /* The path index named name in h, or abort. */
-static uint32_t path_named(const struct spaa_heap *h, const char *name)
+static uint32_t path_named(const struct spaa_memory *h, const char *name)
 {
 	for (uint32_t g = 0; g < h->ngroups; g++) {
-		char *n = spaa_heap_path_name(h, h->groups[g].path);
+		char *n = spaa_memory_path_name(h, h->groups[g].path);
 		bool same = !strcmp(n, name);
 
 		free(n);
@@ -388,7 +388,7 @@ START_TEST(test_rank_paths)
 		r[i] = (struct spaa_rank){ 7, 7, NULL, 0, path_named(&l.h, names[i]) };
 	/* the same path again: before its twin by tie */
 	r[4] = (struct spaa_rank){ 7, 7, NULL, -1, path_named(&l.h, "main;parse") };
-	spaa_heap_rank_paths(&l.h, r, 5);
+	spaa_memory_rank_paths(&l.h, r, 5);
 	for (int i = 0; i < 5; i++)
 		ck_assert_uint_eq(r[i].idx, path_named(&l.h, sorted[i < 3 ? i : i - 1]));
 	ck_assert_int_eq(r[2].tie, -1);
@@ -396,16 +396,16 @@ START_TEST(test_rank_paths)
 	/* keys before names: key descending, then key2 descending */
 	r[4].key = 8;           /* malloc */
 	r[0].key2 = 6;          /* main;free_list_pop */
-	spaa_heap_rank_paths(&l.h, r, 5);
+	spaa_memory_rank_paths(&l.h, r, 5);
 	ck_assert_uint_eq(r[0].idx, path_named(&l.h, "malloc"));
 	ck_assert_uint_eq(r[4].idx, path_named(&l.h, "main;free_list_pop"));
 	unload(&l);
 }
 END_TEST
 
-Suite *heap_suite(void)
+Suite *memory_suite(void)
 {
-	Suite *s = suite_create("heap");
+	Suite *s = suite_create("memory");
 	TCase *tc = tcase_create("skip");
 
 	tcase_add_test(tc, test_default_skip);

@@ -19,7 +19,7 @@
 #include "formats/spx_reader.h"
 #include "model/util.h"
 
-Suite *spx_suite(void);
+Suite *spx_reader_suite(void);
 
 #define T0 INT64_C(1700000000000000000)        /* exec_ts of the hand-made pairs */
 
@@ -40,7 +40,7 @@ START_TEST(parse_values)
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int64_t v = 12345;
-		int r = spx_reader_parse_value(cases[i].s, strlen(cases[i].s), &v);
+		int r = spaa_spx_reader_parse_value(cases[i].s, strlen(cases[i].s), &v);
 
 		ck_assert_msg((r == 0) == cases[i].ok, "'%s' gave %d", cases[i].s, r);
 		if (cases[i].ok)
@@ -106,7 +106,7 @@ static const struct spaa_record *record_of(const struct spaa_profile *p,
 
 			at += (size_t)snprintf(buf + at, sizeof(buf) - at, "%s%s",
 					       k + 1 == r->nframes ? "" : ";",
-					       spaa_str(p, p->functions[f->fn].name));
+					       spaa_profile_str(p, p->functions[f->fn].name));
 		}
 		if (!strcmp(buf, path))
 			return r;
@@ -119,7 +119,7 @@ static uint64_t weight(const struct spaa_profile *p, const struct spaa_record *r
 {
 	uint64_t v = UINT64_MAX;
 
-	ck_assert_msg(spaa_weights_get(p, excl ? r->excl : r->weights,
+	ck_assert_msg(spaa_profile_weights_get(p, excl ? r->excl : r->weights,
 				       excl ? r->nexcl : r->nweights, str(p, metric), &v),
 		      "no '%s'", metric);
 	return v;
@@ -140,7 +140,7 @@ START_TEST(basic_model)
 	ck_assert_int_eq(p.nevents, 1);
 	ev = spaa_profile_find_event(&p, "spx");
 	ck_assert_uint_eq(ev, 0);
-	ck_assert_str_eq(spaa_str(&p, p.events[ev].primary_metric), "wt");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ev].primary_metric), "wt");
 	ck_assert_int_eq(p.nstacks, 4);
 	ck_assert_int_eq(p.nrecords, 4);
 	ck_assert_int_eq(spaa_profile_nfunctions(&p), 3);
@@ -154,11 +154,11 @@ START_TEST(basic_model)
 		ck_assert_uint_eq(weight(&p, r, "zm-", false), want[i].zm_neg);
 		ck_assert_int_eq(r->pid, 4242);
 		ck_assert_int_eq(r->tid, 4242);
-		ck_assert_str_eq(spaa_str(&p, r->comm), "app.php");
+		ck_assert_str_eq(spaa_profile_str(&p, r->comm), "app.php");
 		ck_assert_uint_eq(r->excl_frame, p.frame_pool[r->frames]);
 	}
 	/* no wt- twin: wall time never goes down */
-	ck_assert_uint_eq(str(&p, "wt-"), SPAA_MAP_NONE);
+	ck_assert_uint_eq(str(&p, "wt-"), SPAA_NONE);
 	ck_assert_uint_eq(spaa_profile_total(&p, ev, str(&p, "wt")), 100);
 	ck_assert(p.has_time);
 	ck_assert_int_eq(p.time_start, T0);
@@ -179,32 +179,32 @@ START_TEST(fold_by_period_metric)
 	struct spaa_profile p;
 	struct spaa_fold fold;
 	struct spaa_error err;
-	struct spaa_agg a;
+	struct spaa_aggregate a;
 
 	spaa_fold_init(&fold, T0, T0 + 14);
 	ck_assert_int_eq(load(&p, "tests/data/spx/basic.json", NULL, &fold, &err), 0);
 	ck_assert_uint_eq(fold.in_samples, 2);
-	spaa_agg_init(&a, &p);
-	ck_assert_int_eq(spaa_agg_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
+	spaa_aggregate_init(&a, &p);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
 					   SPAA_NO_ID, &err), 0);
 	ck_assert_uint_eq(a.total, 15);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 
 	/* the whole run gives exactly the records' sums, for every metric */
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 	spaa_fold_init(&fold, INT64_MIN, INT64_MAX);
 	ck_assert_int_eq(load(&p, "tests/data/spx/basic.json", NULL, &fold, &err), 0);
-	spaa_agg_init(&a, &p);
-	ck_assert_int_eq(spaa_agg_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
+	spaa_aggregate_init(&a, &p);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
 					   SPAA_NO_ID, &err), 0);
 	ck_assert_uint_eq(a.total, 100);
-	spaa_agg_release(&a);
-	spaa_agg_init(&a, &p);
-	ck_assert_int_eq(spaa_agg_add_fold(&a, &fold, 0, str(&p, "zm-"), SPAA_NO_ID,
+	spaa_aggregate_release(&a);
+	spaa_aggregate_init(&a, &p);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "zm-"), SPAA_NO_ID,
 					   SPAA_NO_ID, &err), 0);
 	ck_assert_uint_eq(a.total, 241);
-	spaa_agg_release(&a);
+	spaa_aggregate_release(&a);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 }
@@ -243,7 +243,7 @@ START_TEST(recursion_and_alloc_event)
 	al = spaa_profile_find_event(&p, "spx-alloc");
 	ck_assert_uint_ne(al, SPAA_NONE);
 	ck_assert_int_eq(p.events[al].kind, SPAA_EV_ALLOCATION);
-	ck_assert_str_eq(spaa_str(&p, p.events[al].primary_metric), "alloc_bytes");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[al].primary_metric), "alloc_bytes");
 	r = record_of(&p, ev, "/app/r.php;f;f;f");
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(weight(&p, r, "wt", false), 8);
@@ -255,7 +255,7 @@ START_TEST(recursion_and_alloc_event)
 	ck_assert_ptr_nonnull(r);
 	ck_assert_uint_eq(weight(&p, r, "alloc_bytes", false), 64);
 	ck_assert_uint_eq(weight(&p, r, "alloc_count", false), 1);
-	ck_assert_str_eq(spaa_str(&p, r->comm), "r.php 3");
+	ck_assert_str_eq(spaa_profile_str(&p, r->comm), "r.php 3");
 	spaa_profile_release(&p);
 }
 END_TEST
@@ -279,17 +279,17 @@ START_TEST(paths_recognised)
 	struct spaa_pathlist l = { 0 };
 	struct spaa_error err;
 
-	ck_assert_int_eq(spaa_input_expand("tests/data/spx/basic.txt.gz", &l, &err), 0);
-	ck_assert_int_eq(spaa_input_expand("tests/data/spx/basic.json", &l, &err), 0);
-	ck_assert_int_eq(spaa_input_expand("tests/data/spx", &l, &err), 0);
-	ck_assert_int_eq(spaa_input_expand("tests/data/basic.spaa", &l, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand("tests/data/spx/basic.txt.gz", &l, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand("tests/data/spx/basic.json", &l, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand("tests/data/spx", &l, &err), 0);
+	ck_assert_int_eq(spaa_pathlist_expand("tests/data/basic.spaa", &l, &err), 0);
 	ck_assert_uint_eq(l.nr, 2 + 4 + 1);
 	ck_assert_str_eq(l.paths[0], "tests/data/spx/basic.json");
-	ck_assert_int_eq(l.kinds[0], SPAA_PATH_SPX);
-	ck_assert_int_eq(l.kinds[1], SPAA_PATH_SPX);
+	ck_assert_int_eq(l.kinds[0], SPAA_PATHLIST_SPX);
+	ck_assert_int_eq(l.kinds[1], SPAA_PATHLIST_SPX);
 	ck_assert_str_eq(l.paths[2], "tests/data/spx/basic.json");
 	ck_assert_str_eq(l.paths[5], "tests/data/spx/unbalanced.json");
-	ck_assert_int_eq(l.kinds[6], SPAA_PATH_SPAA);
+	ck_assert_int_eq(l.kinds[6], SPAA_PATHLIST_SPAA);
 	spaa_pathlist_release(&l);
 }
 END_TEST
@@ -372,9 +372,9 @@ START_TEST(must_fail)
 }
 END_TEST
 
-Suite *spx_suite(void)
+Suite *spx_reader_suite(void)
 {
-	Suite *s = suite_create("spx");
+	Suite *s = suite_create("spx_reader");
 	TCase *tc = tcase_create("reader");
 
 	tcase_add_test(tc, parse_values);

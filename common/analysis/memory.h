@@ -27,7 +27,7 @@
  *       freed = 0 when frees are known but none was recorded;
  *       peak  is never derived: known only when every allocation record
  *               of the site stack carries peak_bytes (the sum of those).
- *     spaa_heap.native / .derived say, per metric, where the numbers came
+ *     spaa_memory.native / .derived say, per metric, where the numbers came
  *     from, so a table title can say it.
  *
  * With a fold (struct spaa_fold, aggregate.h) the records are replaced by the sample
@@ -41,8 +41,8 @@
  *
  * All sums are uint64; an overflow is an error (SPAA_E_LIMIT).
  */
-#ifndef SPAA_HEAP_H
-#define SPAA_HEAP_H
+#ifndef SPAA_MEMORY_H
+#define SPAA_MEMORY_H
 
 #include <regex.h>
 #include <stdbool.h>
@@ -61,9 +61,9 @@
  * against function names (regexec: anywhere in the name unless anchored,
  * as these are).  NULL-terminated.  The man page lists them.
  */
-extern const char *const spaa_heap_default_skip[];
+extern const char *const spaa_memory_default_skip[];
 
-struct spaa_heap_skip {
+struct spaa_memory_skip {
 	regex_t *res;           /* owned, nr compiled patterns */
 	size_t nr, alloc;
 };
@@ -73,48 +73,48 @@ struct spaa_heap_skip {
  * ones (may be NULL with nextra 0).  A pattern that does not compile is
  * SPAA_E_USAGE naming it; s is then released.
  */
-int spaa_heap_skip_init(struct spaa_heap_skip *s, bool defaults,
+int spaa_memory_skip_init(struct spaa_memory_skip *s, bool defaults,
 			const char *const *extra, size_t nextra,
 			struct spaa_error *err);
-void spaa_heap_skip_release(struct spaa_heap_skip *s);
-bool spaa_heap_skip_match(const struct spaa_heap_skip *s, const char *name);
+void spaa_memory_skip_release(struct spaa_memory_skip *s);
+bool spaa_memory_skip_match(const struct spaa_memory_skip *s, const char *name);
 
 /* ---- accounting -------------------------------------------------------- */
 
-enum spaa_heap_metric {
-	SPAA_HEAP_ALLOC_BYTES,
-	SPAA_HEAP_ALLOC_COUNT,
-	SPAA_HEAP_FREE_BYTES,
-	SPAA_HEAP_FREE_COUNT,
-	SPAA_HEAP_LIVE_BYTES,
-	SPAA_HEAP_LIVE_COUNT,
-	SPAA_HEAP_PEAK_BYTES,
-	SPAA_HEAP_NMETRICS
+enum spaa_memory_metric {
+	SPAA_MEMORY_ALLOC_BYTES,
+	SPAA_MEMORY_ALLOC_COUNT,
+	SPAA_MEMORY_FREE_BYTES,
+	SPAA_MEMORY_FREE_COUNT,
+	SPAA_MEMORY_LIVE_BYTES,
+	SPAA_MEMORY_LIVE_COUNT,
+	SPAA_MEMORY_PEAK_BYTES,
+	SPAA_MEMORY_NMETRICS
 };
 
-#define SPAA_HEAP_BIT(m) (1u << (m))
+#define SPAA_MEMORY_BIT(m) (1u << (m))
 
 /* "alloc_bytes", ... as spec 9.2 spells them. */
-const char *spaa_heap_metric_name(enum spaa_heap_metric m);
+const char *spaa_memory_metric_name(enum spaa_memory_metric m);
 
-/* One site stack in one process, after spaa_heap_build. */
-struct spaa_heap_group {
-	uint32_t path;          /* index into spaa_heap.paths */
+/* One site stack in one process, after spaa_memory_build. */
+struct spaa_memory_group {
+	uint32_t path;          /* index into spaa_memory.paths */
 	uint32_t site;          /* function index of the site */
 	int64_t pid;            /* SPAA_NO_ID when unknown */
-	uint64_t v[SPAA_HEAP_NMETRICS];
-	unsigned known;         /* SPAA_HEAP_BIT(m) when v[m] is known */
+	uint64_t v[SPAA_MEMORY_NMETRICS];
+	unsigned known;         /* SPAA_MEMORY_BIT(m) when v[m] is known */
 };
 
-struct spaa_heap {
+struct spaa_memory {
 	const struct spaa_profile *p;   /* weak */
 	/*
 	 * Site stacks as function-index sequences, root first, site last
-	 * (as spaa_heap_path_name prints them); index 0 is the empty string
+	 * (as spaa_memory_path_name prints them); index 0 is the empty string
 	 * and never a site stack.
 	 */
 	struct spaa_strtab paths;
-	struct spaa_heap_group *groups; /* owned, ngroups of them */
+	struct spaa_memory_group *groups; /* owned, ngroups of them */
 	uint32_t ngroups;
 	unsigned native;                /* metrics some group read from the profile */
 	unsigned derived;               /* metrics some group derived */
@@ -131,21 +131,21 @@ struct spaa_heap {
  * (functions, DSOs, strings, threads, events) are read after the call:
  * its stacks and records may then be released (spaa_profile_release_stacks),
  * and so may the fold.  h is initialized here; release it with
- * spaa_heap_release even after a failure.
+ * spaa_memory_release even after a failure.
  */
-int spaa_heap_build(struct spaa_heap *h, const struct spaa_profile *p,
-		    const struct spaa_heap_skip *skip,
+int spaa_memory_build(struct spaa_memory *h, const struct spaa_profile *p,
+		    const struct spaa_memory_skip *skip,
 		    const struct spaa_fold *fold, struct spaa_error *err);
-void spaa_heap_release(struct spaa_heap *h);
+void spaa_memory_release(struct spaa_memory *h);
 
 /* "root;...;site" function names of path, malloc'ed; the caller owns it. */
-char *spaa_heap_path_name(const struct spaa_heap *h, uint32_t path);
+char *spaa_memory_path_name(const struct spaa_memory *h, uint32_t path);
 
 /* spaa_rank_sort_joined (aggregate.h) of the site stacks' call paths. */
-void spaa_heap_rank_paths(const struct spaa_heap *h, struct spaa_rank *r, size_t n);
+void spaa_memory_rank_paths(const struct spaa_memory *h, struct spaa_rank *r, size_t n);
 
 /* True when an event kind is allocation or deallocation. */
-bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event);
+bool spaa_memory_event(const struct spaa_profile *p, uint32_t event);
 
 /*
  * True when p has a stack record of an allocation or deallocation
@@ -153,6 +153,6 @@ bool spaa_heap_event_is_memory(const struct spaa_profile *p, uint32_t event);
  * calls made while p loads (from a sample callback) look at each record
  * once, and every call after a true one is true at once.
  */
-bool spaa_heap_has_records(const struct spaa_profile *p, uint32_t *seen);
+bool spaa_memory_has_records(const struct spaa_profile *p, uint32_t *seen);
 
 #endif
