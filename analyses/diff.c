@@ -144,13 +144,6 @@ struct diff {
 	char what[512];         /* "event 'x', metric 'y', ..." and any caveat */
 };
 
-static int fold_sample(void *data, const struct spaa_profile *p,
-		       const struct spaa_sample *s, struct spaa_error *err)
-{
-	(void)p;
-	return spaa_fold_add(data, s, err);
-}
-
 /* A table of class c whose weight / delta columns get the metric's class. */
 static struct spaa_lami_table *table(struct diff *d, int c, const size_t *wcols,
 				size_t nwcols, size_t dcol)
@@ -573,7 +566,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		       o->has_end ? o->end : INT64_MAX);
 	/* the target's records hold its whole sums: samples only restrict them */
 	if (o->has_begin || o->has_end) {
-		tlo.on_sample = fold_sample;
+		tlo.on_sample = spaa_fold_on_sample;
 		tlo.data = &fold;
 	}
 	if (paths(d, err) ||

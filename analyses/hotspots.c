@@ -111,13 +111,6 @@ struct hotspots {
 	char what[512];         /* "event 'x', metric 'y'" and any caveat */
 };
 
-static int fold_sample(void *data, const struct spaa_profile *p,
-		       const struct spaa_sample *s, struct spaa_error *err)
-{
-	(void)p;
-	return spaa_fold_add(data, s, err);
-}
-
 /*
  * A weight as the tables show it: pos alone, or with --net pos - neg of
  * the same key in the twin aggregate (n, NULL without --net).
@@ -476,7 +469,7 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_profile_init(&p);
 	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
 		       o->has_end ? o->end : INT64_MAX);
-	lo.on_sample = fold_sample;
+	lo.on_sample = spaa_fold_on_sample;
 	lo.on_sample_soon = spaa_fold_prefetch;
 	lo.data = &fold;
 	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "model/warn.h"
 #include "report/analysis.h"
 #include "analysis/changepoint.h"
 #include "report/report.h"

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "io/pathlist.h"
+#include "model/warn.h"
 #include "report/analysis.h"
 #include "report/flamegraph.h"
 #include "formats/folded.h"

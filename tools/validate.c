@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/pathlist.h"
+#include "model/warn.h"
 #include "report/analysis.h"
 #include "io/input.h"
 #include "io/jsonw.h"

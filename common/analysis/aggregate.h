@@ -18,7 +18,7 @@
  *   - per CPU: weight, when the context says which CPU.
  * Sums are unsigned 64-bit; an overflow is an error, never a wrap.
  *
- * Samples are folded before aggregation (spaa_fold): grouped by stack,
+ * Samples are folded before aggregation (fold.h): grouped by stack,
  * event, thread and CPU, counted over the whole run and within a time
  * range.  Their weight is then, by metric:
  *   samples / count   the number of samples in range;
@@ -37,8 +37,11 @@
 #include <stdint.h>
 
 #include "model/error.h"
+#include "analysis/fold.h"
+#include "analysis/rank.h"
 #include "formats/load.h"
 #include "model/map.h"
+#include "model/strtab.h"
 #include "model/profile.h"
 
 struct spaa_aggregate_occurrence {
@@ -121,80 +124,6 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
 			 int64_t pid, int64_t tid, struct spaa_error *err);
 
-/* Samples folded by (stack, event, thread, cpu), see above. */
-struct spaa_fold_key {
-	uint32_t stack, event;
-	uint32_t period_metric; /* what the period measures, 0 = "period" */
-	int64_t pid, tid, cpu;
-};
-
-/*
- * The sums of one group, beside its key: 64 bytes, allocated on 64-byte
- * boundaries, so a sample touches one cache line of groups.
- */
-struct spaa_fold_group {
-	struct spaa_fold_key key;
-	uint64_t count;         /* samples */
-	uint64_t in_count;      /* samples in range */
-	uint64_t in_period;     /* sum of their periods */
-};
-
-/*
- * The first two groups of a stack with a hash of their keys (tag), so
- * that finding a sample's group reads no other group: a stack has one or
- * a few groups (its thread, the CPUs it ran on).
- */
-struct spaa_fold_head {
-	uint32_t g[2];          /* group indices, or SPAA_NONE */
-	uint32_t tag[2];
-};
-
-struct spaa_fold {
-	int64_t begin, end;     /* inclusive range counted as "in range" */
-	/*
-	 * Groups in order of first appearance.  Found through head[stack],
-	 * then the chain of next from its second group, not a hash table:
-	 * every sample record looks its group up.
-	 */
-	struct spaa_fold_group *groups;         /* owned, 64-byte aligned */
-	uint32_t nkeys;
-	size_t alloc;
-	bool *all_period;       /* by group: every sample in range has a period */
-	uint32_t *next;         /* by group: next of its stack after head's, or SPAA_NONE */
-	struct spaa_fold_head *head;    /* by stack index */
-	size_t heads_alloc;
-	uint64_t in_samples;    /* samples in range */
-};
-
-void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end);
-void spaa_fold_release(struct spaa_fold *f);
-int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
-		  struct spaa_error *err);
-
-/*
- * Prefetches what spaa_fold_add of a sample of stack reads (a load_opts
- * on_sample_soon): the stack's head, when near its groups.
- */
-void spaa_fold_prefetch(void *fold, uint32_t stack, bool near);
-
-/* The key of sample group i (0 <= i < f->nkeys); borrowed. */
-static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *f,
-							uint32_t i)
-{
-	return &f->groups[i].key;
-}
-
-/*
- * The stack record a sample group stands for: same stack and event, not
- * absorbed, and the same thread where both say which; else any record of
- * that stack and event; SPAA_NONE when there is none.
- */
-uint32_t spaa_fold_record(const struct spaa_profile *p,
-			  const struct spaa_fold_key *k);
-
-/* v * num / den rounded to nearest, exact (128-bit intermediate). */
-uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den);
-
 /* Adds the in-range samples of event, filtered like spaa_aggregate_add_records. */
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
@@ -205,28 +134,6 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
  * names into a malloc'ed string the caller owns.
  */
 char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path);
-
-/*
- * Ranking rows deterministically: key descending, then key2 descending,
- * then name ascending (NULL sorts as ""), then tie ascending.
- */
-struct spaa_rank {
-	uint64_t key, key2;
-	const char *name;
-	int64_t tie;
-	uint32_t idx;
-};
-
-void spaa_rank_sort(struct spaa_rank *r, size_t n);
-
-/*
- * Sorts like spaa_rank_sort with spaa_strtab_join(t, r[i].idx, name, ctx,
- * ';') as the name (r[i].name is not used), comparing the names without
- * making them: a profile of many stacks need not hold every name at once.
- */
-void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
-			   const char *(*name)(const void *ctx, uint32_t id),
-			   const void *ctx);
 
 /* spaa_rank_sort_joined of the aggregate's folded call paths. */
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n);

@@ -44,6 +44,7 @@
 #include "report/lami.h"
 #include "formats/load.h"
 #include "model/metrics.h"
+#include "model/strtab.h"
 #include "model/profile.h"
 #include "report/report.h"
 

@@ -52,6 +52,7 @@
 #include "model/error.h"
 #include "formats/load.h"
 #include "model/map.h"
+#include "model/strtab.h"
 #include "model/profile.h"
 
 /* ---- allocator frames ------------------------------------------------- */

@@ -22,6 +22,7 @@
 
 #include "model/error.h"
 #include "model/map.h"
+#include "model/strtab.h"
 #include "io/output.h"
 
 enum spaa_folded_annot { SPAA_FOLDED_PLAIN, SPAA_FOLDED_KERNEL, SPAA_FOLDED_INLINED, SPAA_FOLDED_JIT };

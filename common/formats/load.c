@@ -4,6 +4,7 @@
 #include "formats/load.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
+#include "io/pathlist.h"
 #include "model/util.h"
 
 /* One bound from the environment into *out (at most max). */

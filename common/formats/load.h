@@ -21,6 +21,7 @@
 
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/warn.h"
 
 /*
  * Resource bounds: a hostile input meets a clear SPAA_E_LIMIT error naming

@@ -8,6 +8,7 @@
 #include "io/json.h"
 #include "formats/spaa_reader.h"
 #include "model/util.h"
+#include "model/warn.h"
 
 /*
  * The reader keeps, per file, maps from the file's own ids (dso, frame,

@@ -8,6 +8,7 @@
 #include "io/json.h"
 #include "formats/spx_reader.h"
 #include "model/util.h"
+#include "model/warn.h"
 
 /*
  * The replay keeps a trie of call paths: node n is the path of its

@@ -155,30 +155,6 @@ struct spaa_input {
 };
 
 /*
- * strerror() text in the project's message grammar: lowercase first
- * letter, except for acronyms ("I/O ...").
- */
-static const char *errno_text(int e, char *buf, size_t size)
-{
-	snprintf(buf, size, "%s", strerror(e));
-	if (isupper((unsigned char)buf[0]) && islower((unsigned char)buf[1]))
-		buf[0] = (char)tolower((unsigned char)buf[0]);
-	return buf;
-}
-
-/* Error of stat(2)/open(2)/opendir(3) on path. */
-static int path_error(struct spaa_error *err, const char *path, int e)
-{
-	char text[256];
-
-	if (e == ENOENT || e == ENOTDIR)
-		return spaa_error_at(err, SPAA_E_NOT_FOUND, path, 0, "%s",
-				     errno_text(e, text, sizeof(text)));
-	return spaa_error_at(err, SPAA_E_IO, path, 0, "%s",
-			     errno_text(e, text, sizeof(text)));
-}
-
-/*
  * Records an error on in, so later calls report it again, and returns -1.
  * Read and decompression errors name the line being read (lineno + 1):
  * every line before it came out whole.
@@ -235,7 +211,7 @@ static ssize_t source_read(struct source *src, void *p, size_t n,
 			break;
 		if (errno != EINTR)
 			return source_fail(src, err, SPAA_E_IO, "read error: %s",
-					   errno_text(errno, text, sizeof(text)));
+					   spaa_error_strerror(errno, text, sizeof(text)));
 	}
 	if (!r)
 		src->raw_eof = 1;
@@ -854,7 +830,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		 * failed.
 		 */
 		if (stat(path, &st)) {
-			path_error(err, path, errno);
+			spaa_error_path(err, path, errno);
 			goto fail;
 		}
 		if (S_ISDIR(st.st_mode)) {
@@ -863,13 +839,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		}
 		in->src.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->src.fd < 0) {
-			path_error(err, path, errno);
+			spaa_error_path(err, path, errno);
 			goto fail;
 		}
 		in->own_fd = 1;
 	}
 	if (fstat(in->src.fd, &st)) {
-		path_error(err, path, errno);
+		spaa_error_path(err, path, errno);
 		goto fail;
 	}
 	if (S_ISDIR(st.st_mode)) {
@@ -1027,351 +1003,4 @@ void spaa_input_close(struct spaa_input *in)
 	free(in->buf);
 	free(in->name);
 	free(in);
-}
-
-/* ---- directory expansion ---- */
-
-static int has_suffix(const char *s, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	return len > n && !memcmp(s + len - n, suffix, n);
-}
-
-static int is_spaa_name(const char *name)
-{
-	static const char *const suffixes[] = {
-		".spaa", ".spaa.gz", ".spaa.zst",
-		".ndjson", ".ndjson.gz", ".ndjson.zst",
-	};
-	size_t len = strlen(name);
-	size_t i;
-
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-		if (has_suffix(name, len, suffixes[i]))
-			return 1;
-	return 0;
-}
-
-/* dir + "/" + name[0..name_len) + suffix, without doubling a '/'. */
-static char *path_join(const char *dir, const char *name, size_t name_len,
-		       const char *suffix)
-{
-	size_t dl = strlen(dir), sl = strlen(suffix);
-	int sep = dl && dir[dl - 1] != '/';
-	char *p = spaa_xmalloc(dl + (size_t)sep + name_len + sl + 1);
-
-	memcpy(p, dir, dl);
-	if (sep)
-		p[dl] = '/';
-	memcpy(p + dl + sep, name, name_len);
-	memcpy(p + dl + sep + name_len, suffix, sl + 1);
-	return p;
-}
-
-/*
- * 1 if path is a regular file, 0 if it is something else or vanished
- * (a dangling symlink is not a profile), -1 on any other stat error.
- */
-static int is_regular(const char *path, struct spaa_error *err)
-{
-	struct stat st;
-
-	if (stat(path, &st)) {
-		if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
-			return 0;
-		return path_error(err, path, errno);
-	}
-	return S_ISREG(st.st_mode) ? 1 : 0;
-}
-
-static void pathlist_append(struct spaa_pathlist *list, char *path,
-			    enum spaa_pathlist_kind kind)
-{
-	/* paths and kinds share alloc, so they grow together */
-	if (list->nr == list->alloc) {
-		size_t n = list->alloc ? list->alloc * 2 : 16;
-
-		list->paths = spaa_xrealloc(list->paths,
-					    n * sizeof(*list->paths));
-		list->kinds = spaa_xrealloc(list->kinds,
-					    n * sizeof(*list->kinds));
-		list->alloc = n;
-	}
-	list->paths[list->nr] = path;
-	list->kinds[list->nr] = kind;
-	list->nr++;
-}
-
-struct dir_entry {
-	char *path;
-	enum spaa_pathlist_kind kind;
-};
-
-static int dir_entry_cmp(const void *a, const void *b)
-{
-	const struct dir_entry *x = a, *y = b;
-
-	return strcmp(x->path, y->path);
-}
-
-/*
- * Classifies one directory entry.  Returns 1 with *entry filled for a
- * profile, 0 to skip it, -1 on error.
- */
-static int classify_entry(const char *dir, const char *name,
-			  struct dir_entry *entry, struct spaa_error *err)
-{
-	size_t len = strlen(name);
-	char *path = NULL, *sibling = NULL;
-	int r;
-
-	if (is_spaa_name(name)) {
-		entry->kind = SPAA_PATHLIST_SPAA;
-	} else if (has_suffix(name, len, ".json")) {
-		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
-		entry->kind = SPAA_PATHLIST_SPX;
-		sibling = path_join(dir, name, len - 5, ".txt.gz");
-		r = is_regular(sibling, err);
-		free(sibling);
-		if (r <= 0)
-			return r;
-	} else {
-		return 0;
-	}
-	path = path_join(dir, name, len, "");
-	r = is_regular(path, err);
-	if (r <= 0) {
-		free(path);
-		return r;
-	}
-	entry->path = path;
-	return 1;
-}
-
-/*
- * 1 when name is an SPX event file whose metadata is missing: what a
- * killed PHP process leaves, worth naming when nothing else is there.
- */
-static int is_spx_orphan(const char *dir, const char *name)
-{
-	size_t len = strlen(name);
-	struct spaa_error ignored;
-	char *json;
-	int r;
-
-	if (!has_suffix(name, len, ".txt.gz"))
-		return 0;
-	json = path_join(dir, name, len - 7, ".json");
-	r = is_regular(json, &ignored);
-	free(json);
-	return r == 0;
-}
-
-static int expand_dir(const char *path, struct spaa_pathlist *list,
-		      struct spaa_error *err)
-{
-	struct dir_entry *entries = NULL;
-	size_t nr = 0, alloc = 0, norphans = 0, i;
-	char text[256];
-	struct dirent *de;
-	DIR *dir;
-
-	dir = opendir(path);
-	if (!dir)
-		return path_error(err, path, errno);
-	for (;;) {
-		struct dir_entry entry;
-		int r;
-
-		errno = 0;
-		de = readdir(dir);
-		if (!de) {
-			if (errno) {
-				spaa_error_at(err, SPAA_E_IO, path, 0,
-					      "cannot read directory: %s",
-					      errno_text(errno, text,
-							 sizeof(text)));
-				goto fail;
-			}
-			break;
-		}
-		/* dot files: ".", "..", editor and VCS droppings */
-		if (de->d_name[0] == '.')
-			continue;
-		r = classify_entry(path, de->d_name, &entry, err);
-		if (r < 0)
-			goto fail;
-		if (!r) {
-			norphans += is_spx_orphan(path, de->d_name);
-			continue;
-		}
-		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
-		entries[nr++] = entry;
-	}
-	closedir(dir);
-	dir = NULL;
-
-	if (!nr && norphans) {
-		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
-			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
-			      norphans);
-		goto fail;
-	}
-	if (!nr) {
-		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
-			      "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)");
-		goto fail;
-	}
-	/* readdir order depends on the file system; runs must not */
-	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
-	for (i = 0; i < nr; i++)
-		pathlist_append(list, entries[i].path, entries[i].kind);
-	free(entries);
-	return 0;
-fail:
-	if (dir)
-		closedir(dir);
-	for (i = 0; i < nr; i++)
-		free(entries[i].path);
-	free(entries);
-	return -1;
-}
-
-/* path with suffix replaced by other, or NULL when path lacks suffix */
-static char *swap_suffix(const char *path, const char *suffix,
-			 const char *other)
-{
-	size_t len = strlen(path);
-
-	if (!has_suffix(path, len, suffix))
-		return NULL;
-	return path_join("", path, len - strlen(suffix), other);
-}
-
-/* Whether the first byte of path after blanks is '{' (JSON metadata). */
-static int starts_with_brace(const char *path)
-{
-	char buf[256];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, buf, sizeof(buf));
-	close(fd);
-	for (ssize_t i = 0; i < n; i++)
-		if (!isspace((unsigned char)buf[i]))
-			return buf[i] == '{';
-	return 0;
-}
-
-/* Whether path's (decompressed) text starts with the line "[events]". */
-static int starts_with_events(const char *path)
-{
-	struct spaa_input *in;
-	char *line;
-	size_t len;
-	int r;
-
-	if (spaa_input_open(&in, path, NULL, NULL))
-		return 0;
-	r = spaa_input_getline(in, &line, &len, NULL) > 0 &&
-		!strcmp(line, "[events]");
-	spaa_input_close(in);
-	return r;
-}
-
-/*
- * A file named on the command line is an SPX report (by name plus
- * content) when it is KEY.json, KEY.txt.gz exists beside it and the
- * file starts with '{'; or when it is KEY.txt.gz and KEY.json exists
- * beside it or its text starts with "[events]" (a report without its
- * metadata: the SPX reader says so).  *json is then the KEY.json path
- * (owned by the caller).  Anything else is left to content: SPAA.
- */
-static enum spaa_pathlist_kind file_kind(const char *path, char **json)
-{
-	char *other;
-	int r;
-
-	if ((other = swap_suffix(path, ".json", ".txt.gz"))) {
-		r = is_regular(other, NULL) > 0 && starts_with_brace(path);
-		free(other);
-		if (r) {
-			*json = spaa_xstrdup(path);
-			return SPAA_PATHLIST_SPX;
-		}
-	} else if ((other = swap_suffix(path, ".txt.gz", ".json"))) {
-		if (is_regular(other, NULL) > 0 || starts_with_events(path)) {
-			*json = other;
-			return SPAA_PATHLIST_SPX;
-		}
-		free(other);
-	}
-	return SPAA_PATHLIST_SPAA;
-}
-
-int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
-		      struct spaa_error *err)
-{
-	struct stat st;
-	char *json = NULL;
-
-	if (!strcmp(path, "-")) {
-		pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
-		return 0;
-	}
-	if (stat(path, &st))
-		return path_error(err, path, errno);
-	if (S_ISDIR(st.st_mode))
-		return expand_dir(path, list, err);
-	if (file_kind(path, &json) == SPAA_PATHLIST_SPX) {
-		pathlist_append(list, json, SPAA_PATHLIST_SPX);
-		return 0;
-	}
-	pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
-	return 0;
-}
-
-uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
-{
-	uint64_t total = 0;
-	size_t i;
-
-	for (i = 0; i < list->nr; i++) {
-		struct stat st;
-
-		char *events;
-
-		if (list->kinds[i] == SPAA_PATHLIST_SPX &&
-		    (events = swap_suffix(list->paths[i], ".json", ".txt.gz"))) {
-			/* an SPX report is read from both of its files */
-			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
-			    st.st_size >= 0 &&
-			    spaa_add_u64(total, (uint64_t)st.st_size, &total)) {
-				free(events);
-				return UINT64_MAX;
-			}
-			free(events);
-		}
-		if (!strcmp(list->paths[i], "-") ||
-		    stat(list->paths[i], &st) || !S_ISREG(st.st_mode) ||
-		    st.st_size < 0)
-			continue;
-		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
-			return UINT64_MAX;
-	}
-	return total;
-}
-
-void spaa_pathlist_release(struct spaa_pathlist *list)
-{
-	size_t i;
-
-	for (i = 0; i < list->nr; i++)
-		free(list->paths[i]);
-	free(list->paths);
-	free(list->kinds);
-	memset(list, 0, sizeof(*list));
 }

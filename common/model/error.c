@@ -1,3 +1,5 @@
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,16 +59,19 @@ void spaa_error_format(const struct spaa_error *err, char *buf, size_t size)
 		snprintf(buf, size, "%s", err->msg);
 }
 
-void spaa_warn(const struct spaa_warn_sink *sink, const char *file,
-	       unsigned long line, const char *fmt, ...)
+const char *spaa_error_strerror(int e, char *buf, size_t size)
 {
-	char msg[1024];
-	va_list ap;
+	snprintf(buf, size, "%s", strerror(e));
+	if (isupper((unsigned char)buf[0]) && islower((unsigned char)buf[1]))
+		buf[0] = (char)tolower((unsigned char)buf[0]);
+	return buf;
+}
 
-	if (!sink || !sink->fn)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	sink->fn(sink->data, file, line, msg);
+int spaa_error_path(struct spaa_error *err, const char *path, int e)
+{
+	char text[256];
+
+	return spaa_error_at(err, e == ENOENT || e == ENOTDIR ?
+			     SPAA_E_NOT_FOUND : SPAA_E_IO, path, 0, "%s",
+			     spaa_error_strerror(e, text, sizeof(text)));
 }

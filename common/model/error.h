@@ -60,19 +60,16 @@ int spaa_error_at(struct spaa_error *err, const char *code, const char *file,
 void spaa_error_format(const struct spaa_error *err, char *buf, size_t size);
 
 /*
- * Warnings (the SHOULD-warn rules of the spec, resource notes) go to a
- * sink chosen by main.c; common/ never prints.  A NULL sink or NULL fn
- * drops them.  Modules that may warn many times per file fold repeats of
- * one kind into a single call with a count (see spaa_reader.h).
+ * strerror(e) in buf, in the message grammar above: lowercase first
+ * letter, except for acronyms ("I/O ...").  Returns buf.
  */
-struct spaa_warn_sink {
-	void (*fn)(void *data, const char *file, unsigned long line,
-		   const char *msg);
-	void *data;
-};
+const char *spaa_error_strerror(int e, char *buf, size_t size);
 
-void spaa_warn(const struct spaa_warn_sink *sink, const char *file,
-	       unsigned long line, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+/*
+ * The error of stat(2), open(2) or opendir(3) failing with errno e on
+ * path: SPAA_E_NOT_FOUND for ENOENT and ENOTDIR, else SPAA_E_IO.
+ * Returns -1.
+ */
+int spaa_error_path(struct spaa_error *err, const char *path, int e);
 
 #endif

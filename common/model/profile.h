@@ -30,10 +30,8 @@
 #include <stdint.h>
 
 #include "model/map.h"
+#include "model/strtab.h"
 
-#define SPAA_NONE UINT32_MAX
-/* an absent pid/tid/cpu */
-#define SPAA_NO_ID INT64_MIN
 
 enum spaa_event_kind {
 	SPAA_EV_HARDWARE,

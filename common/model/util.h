@@ -23,6 +23,11 @@ void *spaa_xaligned_alloc(size_t align, size_t n);
 char *spaa_xstrdup(const char *s);
 char *spaa_xstrndup(const char *s, size_t n);
 
+/* An absent index (into a model's arrays, a map or a strtab). */
+#define SPAA_NONE UINT32_MAX
+/* An absent pid, tid or CPU. */
+#define SPAA_NO_ID INT64_MIN
+
 #define SPAA_FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
 
 /*
@@ -41,23 +46,6 @@ char *spaa_xstrndup(const char *s, size_t n);
 	} while (0)
 
 /*
- * A growing NUL-terminated string.  Zero-initialize it; s is NULL until
- * something is added, then owned by the buffer: free(sb.s) or take it
- * with spaa_sbuf_detach.
- */
-struct spaa_sbuf {
-	char *s;
-	size_t len, alloc;
-};
-
-void spaa_sbuf_add(struct spaa_sbuf *sb, const char *s, size_t n);
-void spaa_sbuf_adds(struct spaa_sbuf *sb, const char *s);
-void spaa_sbuf_printf(struct spaa_sbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Takes the string (never NULL; the caller owns it); sb is empty again. */
-char *spaa_sbuf_detach(struct spaa_sbuf *sb);
-
-/*
  * Sorts n elements of size bytes at base by cmp, which gets ctx: qsort
  * with a context argument, which C11's qsort lacks.  A merge sort, so
  * stable; it allocates n elements of scratch.
@@ -70,6 +58,14 @@ void spaa_sort(void *base, size_t n, size_t size,
 static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
 	return __builtin_add_overflow(a, b, out) ? -1 : 0;
+}
+
+/* v * num / den rounded to nearest, exact (128-bit intermediate). */
+static inline uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den)
+{
+	if (num == den)
+		return v;
+	return (uint64_t)(((unsigned __int128)v * num + den / 2) / den);
 }
 
 /*

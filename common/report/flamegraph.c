@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sbuf.h"
 #include "report/flamegraph.h"
 #include "model/map.h"
 #include "model/util.h"

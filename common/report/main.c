@@ -23,6 +23,7 @@
 #include <malloc.h>
 #endif
 
+#include "model/warn.h"
 #include "report/analysis.h"
 #include "report/textout.h"
 #include "model/util.h"

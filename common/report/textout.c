@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/sbuf.h"
 #include "report/textout.h"
 #include "model/util.h"
 

@@ -32,6 +32,7 @@
 
 #include "io/input.h"
 #include "formats/load.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 #include "testutil.h"
 

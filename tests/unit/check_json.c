@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "io/json.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 
 Suite *json_suite(void);

@@ -17,7 +17,9 @@
 #include "io/input.h"
 #include "formats/load.h"
 #include "formats/spx_reader.h"
+#include "io/pathlist.h"
 #include "model/util.h"
+#include "model/warn.h"
 
 Suite *spx_reader_suite(void);
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/sbuf.h"
 #include "model/util.h"
 
 START_TEST(test_sbuf_builds_and_detaches)

@@ -1,0 +1,50 @@
+/*
+ * pathlist - the profiles a command-line path names: a file, "-"
+ * (standard input) or a directory of profiles, sorted by name so that
+ * runs are deterministic.
+ *
+ * Ownership: a zeroed struct spaa_pathlist is an empty list; it owns its
+ * arrays and every path in them.  spaa_pathlist_release frees them and
+ * zeroes the list, so it may be released twice.
+ */
+#ifndef SPAA_PATHLIST_H
+#define SPAA_PATHLIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/error.h"
+
+/* What a path is, by name (and for SPX by its sibling and content). */
+enum spaa_pathlist_kind {
+	SPAA_PATHLIST_SPAA,     /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst]; any named file */
+	SPAA_PATHLIST_SPX,      /* SPX metadata *.json with a sibling *.txt.gz */
+	SPAA_PATHLIST_OTHER,
+};
+
+struct spaa_pathlist {
+	char **paths;           /* owned, each owned */
+	enum spaa_pathlist_kind *kinds;         /* owned, by path */
+	size_t nr, alloc;
+};
+
+/*
+ * Expands path into the profiles it names, appending to list.  A file (or
+ * "-") is appended as is with kind SPAA_PATHLIST_SPAA, so content decides,
+ * except an SPX report named by either of its files: KEY.json when
+ * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
+ * when KEY.json exists beside it or its text starts with "[events]";
+ * either is appended as KEY.json with kind SPAA_PATHLIST_SPX.  A
+ * directory contributes its SPAA files and SPX reports (not recursive),
+ * sorted by name; a directory with none is an error (SPAA_E_NO_PROFILE).
+ * Errors: SPAA_E_NOT_FOUND, SPAA_E_IO, SPAA_E_NO_PROFILE.
+ */
+int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
+			 struct spaa_error *err);
+
+/* Total size in bytes of the files in list (0 for stdin). */
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);
+
+void spaa_pathlist_release(struct spaa_pathlist *list);
+
+#endif
