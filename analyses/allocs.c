@@ -28,30 +28,42 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "report/analysis.h"
 #include "analysis/memory.h"
-#include "report/report.h"
 #include "analysis/timequanta.h"
 #include "model/util.h"
+#include "report/analysis.h"
+#include "report/table.h"
 
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000
 
-static struct spaa_lami_strlist opt_skip;
-static bool opt_no_skip;
-static const char *opt_sort;
-static uint64_t opt_bins = BINS_DEFAULT;
+static const char *const sort_keys[] = { "allocated", "live", "count", "peak", NULL };
 
-static const struct spaa_lami_option options[] = {
-	{ "skip", SPAA_LAMI_OPT_LIST, &opt_skip, "REGEX",
-	  "also treat functions matching REGEX as allocator frames (repeatable)" },
-	{ "no-skip", SPAA_LAMI_OPT_BOOL, &opt_no_skip, NULL,
-	  "drop the default allocator-frame patterns" },
-	{ "sort", SPAA_LAMI_OPT_STRING, &opt_sort, "KEY",
-	  "rank sites by allocated (default), live, count or peak" },
-	{ "bins", SPAA_LAMI_OPT_U64, &opt_bins, "N",
-	  "time bins of the allocations-over-time table (default 20)" },
-	{ NULL, 0, NULL, NULL, NULL },
+struct options {
+	struct spaa_option_list skip;
+	bool no_skip;
+	int sort;               /* index into sort_keys */
+	uint64_t bins;
+};
+
+static void options_init(void *o)
+{
+	((struct options *)o)->bins = BINS_DEFAULT;
+}
+
+#define AT(field) offsetof(struct options, field)
+
+static const struct spaa_option options[] = {
+	{ "skip", 0, SPAA_OPTION_LIST, AT(skip), "REGEX",
+	  "also treat functions matching REGEX as allocator frames (repeatable)",
+	  NULL, NULL },
+	{ "no-skip", 0, SPAA_OPTION_FLAG, AT(no_skip), NULL,
+	  "drop the default allocator-frame patterns", NULL, NULL },
+	{ "sort", 0, SPAA_OPTION_CHOICE, AT(sort), "KEY",
+	  "rank sites by allocated (default), live, count or peak", sort_keys, NULL },
+	{ "bins", 0, SPAA_OPTION_U64, AT(bins), "N",
+	  "time bins of the allocations-over-time table (default 20)", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 enum { T_SITES, T_LEAKS, T_PROCESSES, T_TIMELINE };
@@ -111,20 +123,16 @@ enum { TL_ALLOC, TL_FREE, TL_SAMPLES, TL_UNSIZED, TL_N };
 /* Everything one run needs. */
 struct allocs {
 	struct spaa_analysis_run *run;
+	const struct options *opts;
+	const struct spaa_filter *filter;
 	const struct spaa_profile *p;
+	struct spaa_table tables;       /* range and caveats of every table */
 	struct spaa_memory heap;
 	struct spaa_fold fold;
 	struct spaa_timequanta timeline;
-	int sort;               /* index into sort_keys */
-	bool restrict_time;     /* --begin or --end */
-	int64_t range_begin, range_end; /* the samples in range, inclusive */
 	uint64_t memory_samples;
 	uint32_t records_seen;  /* by spaa_memory_has_records */
-	int64_t begin, end;
-	char what[768];         /* caveats for every title */
 };
-
-static const char *const sort_keys[] = { "allocated", "live", "count", "peak", NULL };
 
 /* Sums of site stacks under one key: a site, a path or a process. */
 struct sums {
@@ -140,7 +148,8 @@ struct sums {
  */
 static bool folding(struct allocs *a, const struct spaa_profile *p)
 {
-	if (a->restrict_time || !spaa_memory_has_records(p, &a->records_seen))
+	if (spaa_filter_has_range(a->filter) ||
+	    !spaa_memory_has_records(p, &a->records_seen))
 		return true;
 	spaa_fold_release(&a->fold);
 	return false;
@@ -157,7 +166,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	a->memory_samples++;
 	if (folding(a, p) && spaa_fold_add(&a->fold, s, err))
 		return -1;
-	if (s->time < a->range_begin || s->time > a->range_end)
+	if (!spaa_filter_time(a->filter, s->time))
 		return 0;
 	v[p->events[s->event].kind == SPAA_EV_DEALLOCATION ? TL_FREE : TL_ALLOC] =
 		s->has_period ? s->period : 0;
@@ -172,14 +181,6 @@ static void on_sample_soon(void *data, uint32_t stack, bool near)
 	struct allocs *a = data;
 
 	spaa_fold_prefetch(&a->fold, stack, near);
-}
-
-static struct spaa_lami_table *table(struct allocs *a, int c, const char *extra)
-{
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], a->begin, a->end);
-
-	spaa_lami_table_set_title(t, "%s (%s%s)", classes[c].title, a->what, extra);
-	return t;
 }
 
 /* Adds group g into s; a metric stays known only if every group knows it. */
@@ -203,7 +204,7 @@ static void cell(struct spaa_lami_table *t, const struct sums *s, int m)
 	if (!(s->known & SPAA_MEMORY_BIT(m)))
 		spaa_lami_cell_unknown(t);
 	else
-		spaa_report_weight_cell(t, bytes ? &size_sem : &int_sem, s->v[m]);
+		spaa_table_weight_cell(t, bytes ? &size_sem : &int_sem, s->v[m]);
 }
 
 static uint64_t known_value(const struct sums *s, int m)
@@ -222,7 +223,6 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 	struct sums *fn = spaa_xcalloc(nfn + 1, sizeof(*fn));
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
 	struct spaa_lami_table *t;
-	char extra[32];
 	size_t n = 0;
 	int ret = -1;
 
@@ -232,15 +232,15 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 	for (uint32_t f = 0; f < nfn; f++)
 		if (fn[f].used)
 			rank[n++] = (struct spaa_rank){
-				known_value(&fn[f], sort_metric[a->sort]),
-				a->sort ? fn[f].v[SPAA_MEMORY_ALLOC_BYTES] :
+				known_value(&fn[f], sort_metric[a->opts->sort]),
+				a->opts->sort ? fn[f].v[SPAA_MEMORY_ALLOC_BYTES] :
 					  known_value(&fn[f], SPAA_MEMORY_ALLOC_COUNT),
 				spaa_profile_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
-	snprintf(extra, sizeof(extra), "; sorted by %s", sort_keys[a->sort]);
-	t = table(a, T_SITES, extra);
-	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, n); i++) {
+	t = spaa_table_new(&a->tables, &classes[T_SITES], "sorted by %s",
+			   sort_keys[a->opts->sort]);
+	for (size_t i = 0; i < spaa_table_rows(&a->tables, n); i++) {
 		const struct sums *s = &fn[rank[i].idx];
 
 		spaa_lami_row_begin(t);
@@ -248,10 +248,10 @@ static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 		spaa_lami_cell_path(t, spaa_profile_str(p, p->dsos[p->functions[rank[i].idx].dso].name));
 		for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 			cell(t, s, m);
-		spaa_report_share_cell(t, known_value(s, SPAA_MEMORY_ALLOC_BYTES), total);
+		spaa_table_share_cell(t, known_value(s, SPAA_MEMORY_ALLOC_BYTES), total);
 		spaa_lami_row_end(t);
 	}
-	spaa_lami_results_add(&a->run->results, t);
+	spaa_table_add(&a->tables, t);
 	ret = 0;
 out:
 	free(fn);
@@ -279,8 +279,8 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 				NULL, i, i,
 			};
 	spaa_memory_rank_paths(&a->heap, rank, n);
-	t = table(a, T_LEAKS, "");
-	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, n); i++) {
+	t = spaa_table_new(&a->tables, &classes[T_LEAKS], NULL);
+	for (size_t i = 0; i < spaa_table_rows(&a->tables, n); i++) {
 		const struct sums *s = &path[rank[i].idx];
 		char *name = spaa_memory_path_name(&a->heap, rank[i].idx);
 
@@ -289,12 +289,12 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 		cell(t, s, SPAA_MEMORY_LIVE_BYTES);
 		cell(t, s, SPAA_MEMORY_LIVE_COUNT);
 		cell(t, s, SPAA_MEMORY_ALLOC_BYTES);
-		spaa_report_share_cell(t, s->v[SPAA_MEMORY_LIVE_BYTES],
+		spaa_table_share_cell(t, s->v[SPAA_MEMORY_LIVE_BYTES],
 				       known_value(s, SPAA_MEMORY_ALLOC_BYTES));
 		spaa_lami_row_end(t);
 		free(name);
 	}
-	spaa_lami_results_add(&a->run->results, t);
+	spaa_table_add(&a->tables, t);
 	ret = 0;
 out:
 	free(path);
@@ -342,21 +342,18 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 			*(const int64_t *)spaa_map_key(&pids, i), i,
 		};
 	spaa_rank_sort(rank, pids.nr);
-	t = table(a, T_PROCESSES, "");
-	for (size_t i = 0; i < spaa_lami_rows(a->run->opts, pids.nr); i++) {
+	t = spaa_table_new(&a->tables, &classes[T_PROCESSES], NULL);
+	for (size_t i = 0; i < spaa_table_rows(&a->tables, pids.nr); i++) {
 		int64_t pid = rank[i].tie;
-		/* the process is named after its main thread, when declared */
-		uint32_t th = spaa_profile_find_thread(p, pid, pid);
-		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
 
 		spaa_lami_row_begin(t);
-		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL, pid, SPAA_LAMI_NO_ID);
+		spaa_table_process_cell(t, p, pid, SPAA_NO_ID, 0);
 		cell(t, &proc[rank[i].idx], SPAA_MEMORY_ALLOC_BYTES);
 		cell(t, &proc[rank[i].idx], SPAA_MEMORY_LIVE_BYTES);
 		cell(t, &proc[rank[i].idx], SPAA_MEMORY_PEAK_BYTES);
 		spaa_lami_row_end(t);
 	}
-	spaa_lami_results_add(&a->run->results, t);
+	spaa_table_add(&a->tables, t);
 	ret = 0;
 out:
 	spaa_map_release(&pids);
@@ -367,15 +364,16 @@ out:
 
 static int timeline_table(struct allocs *a, struct spaa_error *err)
 {
-	size_t nbins = spaa_timequanta_nbins(a->begin, a->end, (size_t)opt_bins);
-	uint64_t w = spaa_timequanta_bin_width(a->begin, a->end, (size_t)opt_bins);
+	int64_t begin = a->tables.begin, end = a->tables.end;
+	size_t n = (size_t)a->opts->bins;
+	size_t nbins = spaa_timequanta_nbins(begin, end, n);
+	uint64_t w = spaa_timequanta_bin_width(begin, end, n);
 	uint64_t *bins = spaa_xmalloc(nbins * TL_N * sizeof(*bins));
 	uint64_t unsized = 0;
 	struct spaa_lami_table *t;
 	char extra[160] = "";
 
-	if (spaa_timequanta_bins(&a->timeline, a->begin, a->end, (size_t)opt_bins,
-			       bins, err)) {
+	if (spaa_timequanta_bins(&a->timeline, begin, end, n, bins, err)) {
 		free(bins);
 		return -1;
 	}
@@ -385,51 +383,39 @@ static int timeline_table(struct allocs *a, struct spaa_error *err)
 		snprintf(extra, sizeof(extra),
 			 "; %" PRIu64 " samples had no period: counted, their bytes unknown",
 			 unsized);
-	t = spaa_lami_table_new(&classes[T_TIMELINE], a->begin, a->end);
+	t = spaa_table_new(&a->tables, &classes[T_TIMELINE], NULL);
+	/* not the caveats of the other tables: this one counts samples alone */
 	spaa_lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
-			     classes[T_TIMELINE].title, nbins, w, extra);
-	for (size_t b = 0; b < spaa_lami_rows(a->run->opts, nbins); b++) {
+				  classes[T_TIMELINE].title, nbins, w, extra);
+	for (size_t b = 0; b < spaa_table_rows(&a->tables, nbins); b++) {
 		const uint64_t *v = bins + b * TL_N;
-		int64_t from = (int64_t)((uint64_t)a->begin + b * w);
-		int64_t to = b + 1 == nbins ? a->end : (int64_t)((uint64_t)from + w);
+		int64_t from = (int64_t)((uint64_t)begin + b * w);
+		int64_t to = b + 1 == nbins ? end : (int64_t)((uint64_t)from + w);
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_time_range(t, from, to);
-		spaa_report_weight_cell(t, &size_sem, v[TL_ALLOC]);
-		spaa_report_weight_cell(t, &size_sem, v[TL_FREE]);
+		spaa_table_weight_cell(t, &size_sem, v[TL_ALLOC]);
+		spaa_table_weight_cell(t, &size_sem, v[TL_FREE]);
 		spaa_lami_cell_number(t, (double)v[TL_ALLOC] - (double)v[TL_FREE]);
-		spaa_report_weight_cell(t, &int_sem, v[TL_SAMPLES]);
+		spaa_table_weight_cell(t, &int_sem, v[TL_SAMPLES]);
 		spaa_lami_row_end(t);
 	}
 	free(bins);
-	spaa_lami_results_add(&a->run->results, t);
+	spaa_table_add(&a->tables, t);
 	return 0;
 }
 
-/* "a, b" of the names of events of kind k; "" when none */
-static void event_names(const struct spaa_profile *p, enum spaa_event_kind k,
-			char *buf, size_t size)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (uint32_t e = 0; e < p->nevents && at < size; e++)
-		if (p->events[e].kind == k)
-			at += snprintf(buf + at, size - at, "%s'%s'", at ? ", " : "",
-				       spaa_profile_str(p, p->events[e].name));
-}
-
 /* The caveats every title carries: events, where live and peak came from. */
-static void describe(struct allocs *a, bool restrict_time)
+static void describe(struct allocs *a)
 {
+	struct spaa_table *t = &a->tables;
 	const struct spaa_memory *h = &a->heap;
 	unsigned lb = SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_BYTES);
 	char allocs[200], frees[240];
 	const char *live, *peak;
-	size_t at;
 
-	event_names(a->p, SPAA_EV_ALLOCATION, allocs, sizeof(allocs));
-	event_names(a->p, SPAA_EV_DEALLOCATION, frees, sizeof(frees));
+	spaa_weights_event_list(a->p, SPAA_EV_ALLOCATION, allocs, sizeof(allocs));
+	spaa_weights_event_list(a->p, SPAA_EV_DEALLOCATION, frees, sizeof(frees));
 	if (h->unknown & lb)
 		live = h->frees_known ? "live unknown for some stacks" :
 		       "live unknown: the profile does not track frees";
@@ -446,32 +432,25 @@ static void describe(struct allocs *a, bool restrict_time)
 		       "peak unknown for some stacks" : "peak not recorded";
 	else
 		peak = "peak = sum of the stacks' peak_bytes";
-	at = (size_t)snprintf(a->what, sizeof(a->what), "allocations: %s%s%s%s; %s; %s",
-			      *allocs ? allocs : "none", *frees ? "; frees: " : "",
-			      frees, *frees ? ", matched to sites by stack" : "",
-			      live, peak);
-	if (at >= sizeof(a->what))
-		return;
+	spaa_table_what_add(t, "allocations: %s%s%s%s; %s; %s",
+			    *allocs ? allocs : "none", *frees ? "; frees: " : "",
+			    frees, *frees ? ", matched to sites by stack" : "",
+			    live, peak);
 	if (h->ranged)
-		snprintf(a->what + at, sizeof(a->what) - at, "; samples in range");
-	else if (restrict_time)
-		snprintf(a->what + at, sizeof(a->what) - at,
-			 "; whole profile: it has no sample records to restrict to --begin/--end");
+		spaa_table_what_add(t, "samples in range");
+	else if (spaa_filter_has_range(a->filter))
+		spaa_table_what_add(t, SPAA_FILTER_WHOLE_PROFILE);
 }
 
 static int memory_events(const struct spaa_profile *p, const char *path,
 			 const char *code, struct spaa_error *err)
 {
 	char list[512];
-	size_t at = 0;
 
 	for (uint32_t e = 0; e < p->nevents; e++)
 		if (spaa_memory_event(p, e))
 			return 0;
-	list[0] = '\0';
-	for (uint32_t e = 0; e < p->nevents && at < sizeof(list); e++)
-		at += snprintf(list + at, sizeof(list) - at, "%s'%s'",
-			       e ? ", " : "", spaa_profile_str(p, p->events[e].name));
+	spaa_weights_event_list(p, SPAA_WEIGHTS_ANY_KIND, list, sizeof(list));
 	return spaa_error_at(err, code, path, 0,
 			     "no allocation or deallocation events in the profile (it has %s): not a memory profile",
 			     *list ? list : "no events");
@@ -484,53 +463,43 @@ static bool memory_event(const struct spaa_profile *p, uint32_t event,
 	return spaa_memory_event(p, event);
 }
 
-static int parse_options(struct allocs *a, struct spaa_memory_skip *skip,
+/* The options the option table cannot check, and the skip patterns. */
+static int check_options(const struct options *o, struct spaa_memory_skip *skip,
 			 struct spaa_error *err)
 {
-	a->sort = 0;
-	if (opt_sort) {
-		while (sort_keys[a->sort] && strcmp(sort_keys[a->sort], opt_sort))
-			a->sort++;
-		if (!sort_keys[a->sort])
-			return spaa_error_set(err, SPAA_E_USAGE,
-					      "invalid value '%s' for '--sort' (allocated, live, count or peak)",
-					      opt_sort);
-	}
-	if (!opt_bins || opt_bins > BINS_MAX)
+	if (!o->bins || o->bins > BINS_MAX)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%" PRIu64 "' for '--bins' (1 to %d)",
-				      opt_bins, BINS_MAX);
-	return spaa_memory_skip_init(skip, !opt_no_skip, opt_skip.items, opt_skip.nr, err);
+				      o->bins, BINS_MAX);
+	return spaa_memory_skip_init(skip, !o->no_skip, o->skip.items, o->skip.nr, err);
 }
 
 static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct spaa_lami_opts *o = run->opts;
-	bool restrict_time = o->has_begin || o->has_end;
+	const struct spaa_analysis_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
 	struct spaa_memory_skip skip = { 0 };
 	struct allocs a = {
-		.run = run, .p = &p, .restrict_time = restrict_time,
-		.range_begin = o->has_begin ? o->begin : INT64_MIN,
-		.range_end = o->has_end ? o->end : INT64_MAX,
+		.run = run, .opts = run->options, .filter = &o->filter, .p = &p,
 	};
 	bool use_fold;
 	uint64_t total;
 	int ret = -1;
 
 	spaa_profile_init(&p);
-	spaa_fold_init(&a.fold, a.range_begin, a.range_end);
+	spaa_table_init(&a.tables, &run->results, o->limit);
+	spaa_fold_init(&a.fold, a.filter);
 	spaa_timequanta_init(&a.timeline, TL_N, 0);
-	if (parse_options(&a, &skip, err))
+	if (check_options(a.opts, &skip, err))
 		goto out;
 	lo.on_sample = on_sample;
 	lo.on_sample_soon = on_sample_soon;
 	lo.data = &a;
-	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
-	    memory_events(&p, o->paths[0], SPAA_E_NO_DATA, err))
+	if (spaa_load(&p, o->paths.items, o->paths.nr, &lo, err) ||
+	    memory_events(&p, o->paths.items[0], SPAA_E_NO_DATA, err))
 		goto out;
-	spaa_report_left_out(&run->left_out, &p, memory_event, NULL);
+	spaa_weights_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
 	use_fold = a.memory_samples && folding(&a, &p);
 	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
@@ -538,8 +507,8 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	/* the tables need only the site stacks and names: a lower peak */
 	spaa_fold_release(&a.fold);
 	spaa_profile_release_stacks(&p);
-	spaa_report_range(o, &p, &a.begin, &a.end);
-	describe(&a, restrict_time);
+	spaa_table_set_range(&a.tables, a.filter, &p);
+	describe(&a);
 
 	total = 0;
 	for (uint32_t g = 0; g < a.heap.ngroups; g++)
@@ -592,6 +561,8 @@ const struct spaa_analysis spaa_this_analysis = {
 	.classes = classes,
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
+	.options_size = sizeof(struct options),
+	.options_init = options_init,
 	.run = allocs_run,
 	.compatible = allocs_compatible,
 };

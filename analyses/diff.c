@@ -35,39 +35,44 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "report/analysis.h"
 #include "analysis/compare.h"
-#include "report/flamegraph.h"
 #include "io/output.h"
-#include "report/report.h"
 #include "model/units.h"
 #include "model/util.h"
+#include "report/analysis.h"
+#include "report/flamegraph.h"
+#include "report/table.h"
 
-static const char *opt_baseline, *opt_event, *opt_metric, *opt_normalize;
-static const char *opt_svg, *opt_svg_title, *opt_svg_min_width;
-static uint64_t opt_svg_width;
-static struct spaa_lami_strlist opt_dso_map;
+static const char *const normalize_modes[] = {
+	[SPAA_COMPARE_SHARE] = "share",
+	[SPAA_COMPARE_TOTAL] = "total",
+	[SPAA_COMPARE_NONE] = "none",
+	NULL,
+};
 
-static const struct spaa_lami_option options[] = {
-	{ "baseline", SPAA_LAMI_OPT_STRING, &opt_baseline, "PATH",
-	  "baseline profile (then the only path is the target)" },
-	{ "event", SPAA_LAMI_OPT_STRING, &opt_event, "NAME",
-	  "event to compare (default: the baseline's first event the target has)" },
-	{ "metric", SPAA_LAMI_OPT_STRING, &opt_metric, "NAME",
-	  "weight to compare (default: the event's primary metric)" },
-	{ "normalize", SPAA_LAMI_OPT_STRING, &opt_normalize, "share|total|none",
-	  "compare shares of each total (default), the baseline scaled to the target total, or raw weights" },
-	{ "dso-map", SPAA_LAMI_OPT_LIST, &opt_dso_map, "OLD=NEW",
-	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)" },
-	{ "svg", SPAA_LAMI_OPT_STRING, &opt_svg, "FILE",
-	  "also write a differential flame graph (SVG) to FILE" },
-	{ "svg-title", SPAA_LAMI_OPT_STRING, &opt_svg_title, "TEXT",
-	  "title of the flame graph (default: \"Differential flame graph of TARGET against BASELINE\")" },
-	{ "svg-width", SPAA_LAMI_OPT_U64, &opt_svg_width, "PX",
-	  "width of the flame graph in pixels (default: 1200)" },
-	{ "svg-min-width", SPAA_LAMI_OPT_STRING, &opt_svg_min_width, "PX",
-	  "leave out frames narrower than PX pixels, counted in a note (default: 0.1)" },
-	{ NULL, 0, NULL, NULL, NULL },
+struct options {
+	const char *baseline;
+	int normalize;          /* enum spaa_compare_normalize */
+	struct spaa_option_list dso_map;
+	const char *svg;
+	struct spaa_flamegraph_args svg_args;
+};
+
+#define AT(field) offsetof(struct options, field)
+
+static const struct spaa_option options[] = {
+	{ "baseline", 0, SPAA_OPTION_STRING, AT(baseline), "PATH",
+	  "baseline profile (then the only path is the target)", NULL, NULL },
+	{ "normalize", 0, SPAA_OPTION_CHOICE, AT(normalize), "share|total|none",
+	  "compare shares of each total (default), the baseline scaled to the target total, or raw weights",
+	  normalize_modes, NULL },
+	{ "dso-map", 0, SPAA_OPTION_LIST, AT(dso_map), "OLD=NEW",
+	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)",
+	  NULL, NULL },
+	{ "svg", 0, SPAA_OPTION_STRING, AT(svg), "FILE",
+	  "also write a differential flame graph (SVG) to FILE", NULL, NULL },
+	SPAA_FLAMEGRAPH_OPTIONS(struct options, svg_args),
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY };
@@ -138,22 +143,18 @@ struct diff {
 	struct spaa_compare_keys keys;
 	struct spaa_compare_side bside, tside;
 	struct spaa_compare cmp;
-	struct spaa_metrics_sem bsem, tsem;
+	struct spaa_metrics_sem bsem;   /* the target's is tables.sem */
 	uint32_t tevent, tmetric;
-	int64_t begin, end;
-	char what[512];         /* "event 'x', metric 'y', ..." and any caveat */
+	/* range, target weights and "event 'x', metric 'y', ..." of every table */
+	struct spaa_table tables;
 };
 
-/* A table of class c whose weight / delta columns get the metric's class. */
-static struct spaa_lami_table *table(struct diff *d, int c, const size_t *wcols,
-				size_t nwcols, size_t dcol)
+/* A table of class c: mixed columns hold weights, but dcol their delta. */
+static struct spaa_lami_table *table(struct diff *d, int c, size_t dcol)
 {
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], d->begin, d->end);
+	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[c], NULL);
 
-	spaa_lami_table_set_title(t, "%s (%s)", classes[c].title, d->what);
-	for (size_t i = 0; i < nwcols; i++)
-		spaa_compare_weight_column(t, wcols[i], &d->tsem);
-	spaa_compare_delta_column(t, dcol, &d->tsem);
+	spaa_table_delta_column(t, dcol, &d->tables.sem);
 	return t;
 }
 
@@ -161,10 +162,9 @@ static struct spaa_lami_table *table(struct diff *d, int c, const size_t *wcols,
 static void functions_table(struct diff *d, int c, const struct spaa_compare_sums *bs,
 			    const struct spaa_compare_sums *ts)
 {
-	static const size_t wcols[] = { 2, 3 };
 	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, c, wcols, 2, 4);
+	struct spaa_lami_table *t = table(d, c, 4);
 	size_t n = 0;
 
 	for (uint32_t k = 1; k < nkeys; k++) {
@@ -181,7 +181,7 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 		};
 	}
 	spaa_compare_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(d->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&d->tables, n); i++) {
 		uint32_t k = rank[i].idx;
 		struct spaa_compare_delta dl;
 
@@ -189,17 +189,17 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, rank[i].name);
 		spaa_lami_cell_path(t, rank[i].name2);
-		spaa_compare_weight_cell(t, &d->tsem, dl.base);
-		spaa_compare_weight_cell(t, &d->tsem, dl.target);
-		spaa_compare_delta_cell(t, &d->tsem, dl.delta);
-		spaa_compare_ratio_cell(t, dl.bshare);
-		spaa_compare_ratio_cell(t, dl.tshare);
-		spaa_compare_ratio_cell(t, dl.share_delta);
-		spaa_compare_ratio_cell(t, dl.relative);
+		spaa_table_value_cell(t, &d->tables.sem, dl.base);
+		spaa_table_value_cell(t, &d->tables.sem, dl.target);
+		spaa_table_delta_cell(t, &d->tables.sem, dl.delta);
+		spaa_table_ratio_cell(t, dl.bshare);
+		spaa_table_ratio_cell(t, dl.tshare);
+		spaa_table_ratio_cell(t, dl.share_delta);
+		spaa_table_ratio_cell(t, dl.relative);
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&d->run->results, t);
+	spaa_table_add(&d->tables, t);
 }
 
 static const char *status(uint64_t b, uint64_t t, const struct spaa_compare_delta *dl)
@@ -213,10 +213,9 @@ static const char *status(uint64_t b, uint64_t t, const struct spaa_compare_delt
 
 static void stacks_table(struct diff *d)
 {
-	static const size_t wcols[] = { 1, 2 };
 	uint32_t nkeys = spaa_compare_npaths(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, T_STACKS, wcols, 2, 3);
+	struct spaa_lami_table *t = table(d, T_STACKS, 3);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence, never a stack */
@@ -234,7 +233,7 @@ static void stacks_table(struct diff *d)
 	}
 	/* by name too, but one made at a time: a row's as it is written */
 	spaa_compare_rank_paths(&d->keys, rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(d->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&d->tables, n); i++) {
 		uint64_t b = spaa_compare_get(&d->bside.path, rank[i].idx);
 		uint64_t tv = spaa_compare_get(&d->tside.path, rank[i].idx);
 		char *name = spaa_compare_path_name(&d->keys, rank[i].idx);
@@ -244,15 +243,15 @@ static void stacks_table(struct diff *d)
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, name);
 		free(name);
-		spaa_compare_weight_cell(t, &d->tsem, dl.base);
-		spaa_compare_weight_cell(t, &d->tsem, dl.target);
-		spaa_compare_delta_cell(t, &d->tsem, dl.delta);
-		spaa_compare_ratio_cell(t, dl.share_delta);
+		spaa_table_value_cell(t, &d->tables.sem, dl.base);
+		spaa_table_value_cell(t, &d->tables.sem, dl.target);
+		spaa_table_delta_cell(t, &d->tables.sem, dl.delta);
+		spaa_table_ratio_cell(t, dl.share_delta);
 		spaa_lami_cell_string(t, status(b, tv, &dl));
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&d->run->results, t);
+	spaa_table_add(&d->tables, t);
 }
 
 /* Raw bytes: allocation volumes are compared as measured, never scaled. */
@@ -261,7 +260,9 @@ static void allocs_table(struct diff *d)
 	const struct spaa_compare_side *bs = &d->bside, *ts = &d->tside;
 	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[T_ALLOCS], d->begin, d->end);
+	/* bytes whatever the event compared: no weight columns, no caveats */
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[T_ALLOCS],
+							d->tables.begin, d->tables.end);
 	size_t n = 0;
 
 	for (uint32_t k = 1; k < nkeys; k++) {
@@ -277,7 +278,7 @@ static void allocs_table(struct diff *d)
 		};
 	}
 	spaa_compare_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(d->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&d->tables, n); i++) {
 		uint32_t k = rank[i].idx;
 
 		spaa_lami_row_begin(t);
@@ -301,16 +302,15 @@ static void allocs_table(struct diff *d)
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&d->run->results, t);
+	spaa_table_add(&d->tables, t);
 }
 
 static void summary_table(struct diff *d)
 {
-	static const size_t wcols[] = { 2, 3 };
-	struct spaa_lami_table *t = table(d, T_SUMMARY, wcols, 2, 4);
+	struct spaa_lami_table *t = table(d, T_SUMMARY, 4);
 	int64_t matched = 0, added = 0, gone = 0;
 	double btotal = (double)d->bside.total * d->bsem.scale;
-	double ttotal = (double)d->tside.total * d->tsem.scale;
+	double ttotal = (double)d->tside.total * d->tables.sem.scale;
 
 	for (uint32_t k = 1; k < spaa_compare_npaths(&d->keys); k++) {
 		bool b = spaa_compare_get(&d->bside.path, k) != 0;
@@ -323,10 +323,10 @@ static void summary_table(struct diff *d)
 	spaa_lami_row_begin(t);
 	spaa_lami_cell_path(t, d->bpath);
 	spaa_lami_cell_path(t, d->tpath);
-	spaa_compare_weight_cell(t, &d->tsem, btotal);
-	spaa_compare_weight_cell(t, &d->tsem, ttotal);
+	spaa_table_value_cell(t, &d->tables.sem, btotal);
+	spaa_table_value_cell(t, &d->tables.sem, ttotal);
 	/* as measured: under normalization the totals' delta is 0 by design */
-	spaa_compare_delta_cell(t, &d->tsem, ttotal - btotal);
+	spaa_table_delta_cell(t, &d->tables.sem, ttotal - btotal);
 	if (d->bside.samples_known)
 		spaa_lami_cell_int(t, (int64_t)d->bside.samples);
 	else
@@ -339,26 +339,14 @@ static void summary_table(struct diff *d)
 	spaa_lami_cell_int(t, added);
 	spaa_lami_cell_int(t, gone);
 	spaa_lami_row_end(t);
-	spaa_lami_results_add(&d->run->results, t);
+	spaa_table_add(&d->tables, t);
 }
 
-/* Names err's file: report.c's messages do not say which side they are about. */
+/* Names err's file: weights.c's messages do not say which side they are about. */
 static int on_side(struct spaa_error *err, const char *path)
 {
 	snprintf(err->file, sizeof(err->file), "%s", path);
 	return -1;
-}
-
-/* "'a', 'b'": the events of p, for messages. */
-static const char *event_list(const struct spaa_profile *p, char *buf, size_t size)
-{
-	size_t at = 0;
-
-	buf[0] = '\0';
-	for (uint32_t i = 0; i < p->nevents && at < size; i++)
-		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
-			       spaa_profile_str(p, p->events[i].name));
-	return buf;
 }
 
 /*
@@ -369,7 +357,7 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 {
 	struct spaa_compare_base *b = &d->base;
 	const struct spaa_profile *t = &d->target;
-	const char *event = opt_event;
+	const char *event = d->run->opts->event;
 	char bl[256], tl[256];
 
 	for (uint32_t i = 0; !event && i < b->nevents; i++)
@@ -379,21 +367,23 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "the baseline (events %s) and the target (events %s) have no event in common",
 				      spaa_compare_base_event_list(b, bl, sizeof(bl)),
-				      event_list(t, tl, sizeof(tl)));
+				      spaa_weights_event_list(t, SPAA_WEIGHTS_ANY_KIND, tl,
+							      sizeof(tl)));
 	d->bchoice = spaa_compare_base_choice(b, event);
 	if (d->bchoice->unselectable) {
 		*err = d->bchoice->err;
 		return on_side(err, d->bpath);
 	}
-	if (spaa_report_select(t, event, d->bchoice->metric, &d->tevent,
+	if (spaa_weights_select(t, event, d->bchoice->metric, &d->tevent,
 			       &d->tmetric, err))
 		return on_side(err, d->tpath);
 	d->run->left_out.records += d->bchoice->left_out.records;
 	d->run->left_out.samples += d->bchoice->left_out.samples;
-	spaa_report_left_out_event(&d->run->left_out, t, d->tevent);
+	spaa_weights_left_out_event(&d->run->left_out, t, d->tevent);
 	d->bsem = d->bchoice->sem;
 	spaa_metrics_semantics(t, d->tevent, d->tmetric,
-			      spaa_metrics_unit(t, d->tevent, d->tmetric), &d->tsem);
+			       spaa_metrics_unit(t, d->tevent, d->tmetric),
+			       &d->tables.sem);
 	return 0;
 }
 
@@ -409,22 +399,22 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		[SPAA_COMPARE_TOTAL] = "baseline scaled to the target total",
 		[SPAA_COMPARE_NONE] = "raw weights",
 	};
-	const struct spaa_lami_opts *o = d->run->opts;
-	bool restrict_time = o->has_begin || o->has_end;
+	const struct spaa_filter *f = &d->run->opts->filter;
+	bool restrict_time = spaa_filter_has_range(f);
+	struct spaa_table *t = &d->tables;
 	struct spaa_compare_choice *b;
-	int at;
 
 	if (select_metric(d, err))
 		return -1;
 	b = d->bchoice;
-	spaa_report_range(o, &d->target, &d->begin, &d->end);
-	at = snprintf(d->what, sizeof(d->what), "event '%s', %s '%s', %s",
-		      b->event, b->primary ? "primary metric" : "metric",
-		      b->metric, how[mode]);
+	spaa_table_set_range(t, f, &d->target);
+	spaa_weights_describe(t->what, sizeof(t->what), b->event, b->primary,
+			      b->metric);
+	spaa_table_what_more(t, "%s", how[mode]);
 	if (restrict_time)
-		snprintf(d->what + at, sizeof(d->what) - at, d->target.nsamples ?
-			 "; target restricted to --begin/--end, baseline whole" :
-			 "; whole profiles: the target has no sample records to restrict to --begin/--end");
+		spaa_table_what_add(t, d->target.nsamples ?
+				    "target restricted to --begin/--end, baseline whole" :
+				    "whole profiles: the target has no sample records to restrict to --begin/--end");
 
 	if (b->overflows) {
 		*err = b->err;
@@ -433,10 +423,8 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	spaa_aggregate_init(&d->tagg, &d->target);
 	d->tagg.path_by_function = true;
 	if (restrict_time && d->target.nsamples ?
-	    spaa_aggregate_add_fold(&d->tagg, fold, d->tevent, d->tmetric, SPAA_NO_ID,
-			      SPAA_NO_ID, err) :
-	    spaa_aggregate_add_records(&d->tagg, d->tevent, d->tmetric, SPAA_NO_ID,
-				 SPAA_NO_ID, err))
+	    spaa_aggregate_add_fold(&d->tagg, fold, d->tevent, d->tmetric, NULL, err) :
+	    spaa_aggregate_add_records(&d->tagg, d->tevent, d->tmetric, NULL, err))
 		return -1;
 	/* the sides need the target's names, no longer its stacks */
 	if (spaa_compare_side_add_allocs(&d->tside, &d->keys, &d->target, err))
@@ -452,34 +440,29 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 				     b->event, b->metric,
 				     restrict_time && d->bside.total ? " in the time range" : "");
 	return spaa_compare_init(&d->cmp, mode, &d->bsem, d->bside.total,
-			     &d->tsem, d->tside.total, err);
+				 &t->sem, d->tside.total, err);
 }
 
 /* The --svg options, checked before anything is loaded. */
-static int svg_options(double *min_width, struct spaa_error *err)
+static int svg_options(const struct options *o,
+		       struct spaa_flamegraph_opts *svg, struct spaa_error *err)
 {
-	*min_width = SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT;
-	if ((opt_svg_title || opt_svg_width || opt_svg_min_width) && !opt_svg)
+	if (spaa_flamegraph_args_given(&o->svg_args) && !o->svg)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg-title', '--svg-width' and '--svg-min-width' need '--svg FILE'");
-	if (opt_svg && (!*opt_svg || !strcmp(opt_svg, "-")))
+	if (o->svg && (!*o->svg || !strcmp(o->svg, "-")))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg' needs a file name: standard output carries the LAMI results");
-	if (opt_svg_width && (opt_svg_width < SPAA_FLAMEGRAPH_WIDTH_MIN ||
-			      opt_svg_width > SPAA_FLAMEGRAPH_WIDTH_MAX))
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg-width' must be from 100 to 100000 pixels");
-	if (opt_svg_min_width && spaa_units_parse_decimal(opt_svg_min_width, min_width))
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg-min-width' must be a non-negative number of pixels, not '%s'",
-				      opt_svg_min_width);
-	return 0;
+	return spaa_flamegraph_args_apply(&o->svg_args, svg, err);
 }
 
 /* The differential flame graph: every compared call path, target widths. */
-static int write_svg(struct diff *d, double min_width, struct spaa_error *err)
+static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
+		     struct spaa_error *err)
 {
+	const struct options *o = d->run->options;
 	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts svg = *opts;
 	struct spaa_output *out = NULL;
 	char title[2048];
 	int ret = -1;
@@ -504,12 +487,12 @@ static int write_svg(struct diff *d, double min_width, struct spaa_error *err)
 	}
 	snprintf(title, sizeof(title), "Differential flame graph of %s against %s",
 		 d->tpath, d->bpath);
-	if (spaa_output_open(&out, opt_svg, SPAA_INPUT_COMP_NONE, 0, err) ||
-	    spaa_flamegraph_write(fg, &(struct spaa_flamegraph_opts){
-		    .title = opt_svg_title ? opt_svg_title : title, .what = d->what,
-		    .width = (unsigned)opt_svg_width, .min_width = min_width,
-		    .cmp = &d->cmp,
-	    }, out, err))
+	if (!svg.title)
+		svg.title = title;
+	svg.what = d->tables.what;
+	svg.cmp = &d->cmp;
+	if (spaa_output_open(&out, o->svg, SPAA_INPUT_COMP_NONE, 0, err) ||
+	    spaa_flamegraph_write(fg, &svg, out, err))
 		goto out;
 	ret = spaa_output_close(out, err);
 	out = NULL;
@@ -522,22 +505,23 @@ out:
 /* BASELINE TARGET, or --baseline BASELINE TARGET. */
 static int paths(struct diff *d, struct spaa_error *err)
 {
-	const struct spaa_lami_opts *o = d->run->opts;
+	const struct spaa_option_args *a = &d->run->opts->paths;
+	const char *baseline = ((const struct options *)d->run->options)->baseline;
 
-	if (opt_baseline) {
-		if (o->npaths != 1)
+	if (baseline) {
+		if (a->nr != 1)
 			return spaa_error_set(err, SPAA_E_USAGE,
 					      "with '--baseline', expected one target profile, got %zu path%s (see --help)",
-					      o->npaths, o->npaths == 1 ? "" : "s");
-		d->bpath = opt_baseline;
-		d->tpath = o->paths[0];
+					      a->nr, a->nr == 1 ? "" : "s");
+		d->bpath = baseline;
+		d->tpath = a->items[0];
 	} else {
-		if (o->npaths != 2)
+		if (a->nr != 2)
 			return spaa_error_set(err, SPAA_E_USAGE,
 					      "expected a baseline and a target profile, got %zu path%s (see --help)",
-					      o->npaths, o->npaths == 1 ? "" : "s");
-		d->bpath = o->paths[0];
-		d->tpath = o->paths[1];
+					      a->nr, a->nr == 1 ? "" : "s");
+		d->bpath = a->items[0];
+		d->tpath = a->items[1];
 	}
 	if (!strcmp(d->bpath, "-") && !strcmp(d->tpath, "-"))
 		return spaa_error_set(err, SPAA_E_USAGE,
@@ -547,32 +531,31 @@ static int paths(struct diff *d, struct spaa_error *err)
 
 static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct spaa_lami_opts *o = run->opts;
+	const struct spaa_analysis_opts *lo = run->opts;
+	const struct options *o = run->options;
 	struct spaa_load_opts blo = run->load, tlo = run->load;
 	struct spaa_profile base;
 	struct spaa_fold fold;
 	struct diff *d = spaa_xcalloc(1, sizeof(*d));
-	enum spaa_compare_normalize mode;
-	double min_width;
+	struct spaa_flamegraph_opts svg = { 0 };
 	int ret = -1;
 
 	d->run = run;
 	spaa_profile_init(&base);
 	spaa_profile_init(&d->target);
-	spaa_compare_keys_init(&d->keys, &opt_dso_map);
+	spaa_table_init(&d->tables, &run->results, lo->limit);
+	spaa_compare_keys_init(&d->keys, o->dso_map.items, o->dso_map.nr);
 	spaa_compare_side_init(&d->bside, true);
 	spaa_compare_side_init(&d->tside, false);
-	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
-		       o->has_end ? o->end : INT64_MAX);
+	spaa_fold_init(&fold, &lo->filter);
 	/* the target's records hold its whole sums: samples only restrict them */
-	if (o->has_begin || o->has_end) {
+	if (spaa_filter_has_range(&lo->filter)) {
 		tlo.on_sample = spaa_fold_on_sample;
 		tlo.data = &fold;
 	}
 	if (paths(d, err) ||
-	    svg_options(&min_width, err) ||
-	    spaa_compare_normalize_parse(opt_normalize, &mode, err) ||
-	    spaa_compare_dso_map_check(&opt_dso_map, err) ||
+	    svg_options(o, &svg, err) ||
+	    spaa_compare_dso_map_check(o->dso_map.items, o->dso_map.nr, err) ||
 	    spaa_compare_load(&base, d->bpath, 0, 2, &blo, err))
 		goto out;
 	/*
@@ -583,10 +566,10 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	 */
 	if (spaa_compare_side_add_allocs(&d->bside, &d->keys, &base, err))
 		goto out;
-	spaa_compare_base_init(&d->base, &d->keys, &base, opt_event, opt_metric);
+	spaa_compare_base_init(&d->base, &d->keys, &base, lo->event, lo->metric);
 	spaa_profile_release(&base);
 	if (spaa_compare_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
-	    aggregate(d, &fold, mode, err))
+	    aggregate(d, &fold, o->normalize, err))
 		goto out;
 	/*
 	 * The tables and the graph read only the compared sides and their
@@ -598,7 +581,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_compare_base_release(&d->base);
 
 	/* the graph first: its tree goes before the tables are built */
-	if (opt_svg && write_svg(d, min_width, err))
+	if (o->svg && write_svg(d, &svg, err))
 		goto out;
 	functions_table(d, T_FUNCTIONS, &d->bside.fn_self, &d->tside.fn_self);
 	functions_table(d, T_INCLUSIVE, &d->bside.fn_total, &d->tside.fn_total);
@@ -632,7 +615,8 @@ const struct spaa_analysis spaa_this_analysis = {
 	.classes = classes,
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
-	.flags = SPAA_ANALYSIS_TWO_INPUTS,
+	.options_size = sizeof(struct options),
+	.flags = SPAA_ANALYSIS_TWO_INPUTS | SPAA_ANALYSIS_EVENT,
 	.run = diff_run,
-	.compatible = spaa_report_need_stacks,
+	.compatible = spaa_analysis_need_stacks,
 };

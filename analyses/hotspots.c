@@ -24,33 +24,28 @@
  * without sample records cannot be cut in time; the tables then cover
  * the whole profile and their titles say so.
  */
-#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "report/analysis.h"
-#include "report/report.h"
 #include "model/util.h"
+#include "report/analysis.h"
+#include "report/table.h"
 
-static const char *opt_event, *opt_metric;
-static int64_t opt_pid = SPAA_NO_ID, opt_tid = SPAA_NO_ID;
-static bool opt_net;
+struct options {
+	bool net;
+};
 
-static const struct spaa_lami_option options[] = {
-	{ "event", SPAA_LAMI_OPT_STRING, &opt_event, "NAME",
-	  "event to analyse (default: the header's first event)" },
-	{ "metric", SPAA_LAMI_OPT_STRING, &opt_metric, "NAME",
-	  "weight to rank by (default: the event's primary metric)" },
-	{ "net", SPAA_LAMI_OPT_BOOL, &opt_net, NULL,
-	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)" },
-	{ "pid", SPAA_LAMI_OPT_I64, &opt_pid, "PID", "only stacks of this process" },
-	{ "tid", SPAA_LAMI_OPT_I64, &opt_tid, "TID", "only stacks of this thread" },
-	{ NULL, 0, NULL, NULL, NULL },
+static const struct spaa_option options[] = {
+	{ "net", 0, SPAA_OPTION_FLAG, offsetof(struct options, net), NULL,
+	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)",
+	  NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 enum { T_FUNCTIONS, T_STACKS, T_THREADS, T_CPUS, T_DSOS };
 
+/* Mixed columns hold the weights, in the class of the metric (table.h). */
 static const struct spaa_lami_column functions_cols[] = {
 	{ "Function", SPAA_LAMI_STRING, NULL },
 	{ "DSO", SPAA_LAMI_PATH, NULL },
@@ -98,17 +93,14 @@ static const struct spaa_lami_table_class classes[] = {
 
 /* Everything one run needs to fill its tables. */
 struct hotspots {
-	struct spaa_analysis_run *run;
+	const struct spaa_analysis_run *run;
 	const struct spaa_profile *p;
+	struct spaa_table tables;       /* title, range, weights: of every table */
 	struct spaa_aggregate agg;
-	struct spaa_aggregate cpu_agg;        /* from samples, when records lack CPUs */
+	struct spaa_aggregate cpu_agg;  /* from samples, when records lack CPUs */
 	bool has_cpu_agg;
-	bool net;                       /* --net: weights are agg - neg */
-	struct spaa_aggregate neg, cpu_neg;   /* the twin metric's, same keys */
-	struct spaa_metrics_sem sem;
+	struct spaa_aggregate neg, cpu_neg;     /* --net: the twin metric's, same keys */
 	uint32_t event, metric, twin;
-	int64_t begin, end;
-	char what[512];         /* "event 'x', metric 'y'" and any caveat */
 };
 
 /*
@@ -123,9 +115,9 @@ struct weight {
 #define W_TOTAL(a, n) ((struct weight){ (a)->total, (n) ? (n)->total : 0 })
 
 static const struct spaa_aggregate *neg_of(const struct hotspots *h,
-				     const struct spaa_aggregate *a)
+					   const struct spaa_aggregate *a)
 {
-	if (!h->net)
+	if (!h->tables.net)
 		return NULL;
 	return a == &h->agg ? &h->neg : &h->cpu_neg;
 }
@@ -138,51 +130,27 @@ static bool nonzero(struct weight w)
 /* Ranks as the cell reads: descending weight, net weights signed. */
 static uint64_t key(const struct hotspots *h, struct weight w)
 {
-	return h->net ? spaa_report_net_key(spaa_report_net(w.pos, w.neg)) : w.pos;
+	return h->tables.net ? spaa_weights_net_key(spaa_weights_net(w.pos, w.neg)) : w.pos;
 }
 
-static void weight_cell(const struct hotspots *h, struct spaa_lami_table *t,
-			struct weight w)
+/* The weight cell of w and its share of the total of a (and na). */
+static void weight_cells(const struct hotspots *h, struct spaa_lami_table *t,
+			 struct weight w, const struct spaa_aggregate *a,
+			 const struct spaa_aggregate *na)
 {
-	if (h->net)
-		spaa_report_net_cell(t, &h->sem, spaa_report_net(w.pos, w.neg));
-	else
-		spaa_report_weight_cell(t, &h->sem, w.pos);
-}
+	struct weight whole = W_TOTAL(a, na);
 
-static void share_cell(const struct hotspots *h, struct spaa_lami_table *t,
-		       struct weight part, struct weight whole)
-{
-	if (h->net)
-		spaa_report_net_share_cell(t, spaa_report_net(part.pos, part.neg),
-					   spaa_report_net(whole.pos, whole.neg));
-	else
-		spaa_report_share_cell(t, part.pos, whole.pos);
-}
-
-/* A table of class c whose weight columns get the metric's class. */
-static struct spaa_lami_table *table(struct hotspots *h, int c, const size_t *wcols,
-				size_t nwcols)
-{
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], h->begin, h->end);
-
-	spaa_lami_table_set_title(t, "%s (%s)", classes[c].title, h->what);
-	for (size_t i = 0; i < nwcols; i++)
-		if (h->net)
-			spaa_report_net_column(t, wcols[i], &h->sem);
-		else
-			spaa_report_weight_column(t, wcols[i], &h->sem);
-	return t;
+	spaa_table_weight(&h->tables, t, w.pos, w.neg);
+	spaa_table_share(&h->tables, t, w.pos, w.neg, whole.pos, whole.neg);
 }
 
 static void functions_table(struct hotspots *h)
 {
-	static const size_t wcols[] = { 2, 4 };
 	const struct spaa_profile *p = h->p;
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(h, T_FUNCTIONS, wcols, 2);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_FUNCTIONS], NULL);
 	size_t n = 0;
 
 	for (uint32_t f = 0; f < nfn; f++)
@@ -193,16 +161,14 @@ static void functions_table(struct hotspots *h)
 				spaa_profile_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		uint32_t f = rank[i].idx;
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, spaa_profile_str(p, p->functions[f].name));
 		spaa_lami_cell_path(t, spaa_profile_str(p, p->dsos[p->functions[f].dso].name));
-		weight_cell(h, t, W(a, na, fn_self, f));
-		share_cell(h, t, W(a, na, fn_self, f), W_TOTAL(a, na));
-		weight_cell(h, t, W(a, na, fn_total, f));
-		share_cell(h, t, W(a, na, fn_total, f), W_TOTAL(a, na));
+		weight_cells(h, t, W(a, na, fn_self, f), a, na);
+		weight_cells(h, t, W(a, na, fn_total, f), a, na);
 		if (a->samples_known)
 			spaa_lami_cell_int(t, (int64_t)a->fn_samples[f]);
 		else
@@ -210,16 +176,15 @@ static void functions_table(struct hotspots *h)
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 static void stacks_table(struct hotspots *h)
 {
-	static const size_t wcols[] = { 1 };
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t npaths = a->paths.nr;
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(h, T_STACKS, wcols, 1);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_STACKS], NULL);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence of the string table, never a stack */
@@ -229,18 +194,17 @@ static void stacks_table(struct hotspots *h)
 				key(h, W(a, na, path_weight, i)), 0, NULL, i, i,
 			};
 	spaa_aggregate_rank_paths(a, rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		char *name = spaa_aggregate_path_name(a, rank[i].idx);
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, name);
-		weight_cell(h, t, W(a, na, path_weight, rank[i].idx));
-		share_cell(h, t, W(a, na, path_weight, rank[i].idx), W_TOTAL(a, na));
+		weight_cells(h, t, W(a, na, path_weight, rank[i].idx), a, na);
 		spaa_lami_row_end(t);
 		free(name);
 	}
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 /* The function with the most self weight in each thread. */
@@ -269,12 +233,11 @@ static uint32_t *hottest_per_thread(const struct hotspots *h)
 
 static void threads_table(struct hotspots *h)
 {
-	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->threads.nr + 1) * sizeof(*rank));
 	uint32_t *best = hottest_per_thread(h);
-	struct spaa_lami_table *t = table(h, T_THREADS, wcols, 1);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_THREADS], NULL);
 
 	for (uint32_t i = 0; i < a->threads.nr; i++) {
 		const int64_t *k = spaa_map_key(&a->threads, i);       /* pid, tid */
@@ -284,17 +247,13 @@ static void threads_table(struct hotspots *h)
 		};
 	}
 	spaa_rank_sort(rank, a->threads.nr);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, a->threads.nr); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, a->threads.nr); i++) {
 		uint32_t th = rank[i].idx;
 		const int64_t *k = spaa_map_key(&a->threads, th);
-		uint32_t comm = a->thread_comm[th];
 
 		spaa_lami_row_begin(t);
-		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL,
-				  k[0] == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k[0],
-				  k[1] == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k[1]);
-		weight_cell(h, t, W(a, na, thread_weight, th));
-		share_cell(h, t, W(a, na, thread_weight, th), W_TOTAL(a, na));
+		spaa_table_process_cell(t, p, k[0], k[1], a->thread_comm[th]);
+		weight_cells(h, t, W(a, na, thread_weight, th), a, na);
 		if (best[th] == SPAA_NONE ||
 		    !nonzero(W(a, na, thread_fn_self, best[th]))) {
 			spaa_lami_cell_unknown(t);
@@ -307,19 +266,17 @@ static void threads_table(struct hotspots *h)
 	}
 	free(best);
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 static void cpus_table(struct hotspots *h, const struct spaa_aggregate *a)
 {
-	static const size_t wcols[] = { 1 };
 	const struct spaa_aggregate *na = neg_of(h, a);
 	struct spaa_rank *rank = spaa_xmalloc((a->cpus.nr + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(h, T_CPUS, wcols, 1);
-
-	if (a != &h->agg)
-		spaa_lami_table_set_title(t, "%s (%s; CPUs as the sample records give them, shares of the sampled weight)",
-				     classes[T_CPUS].title, h->what);
+	struct spaa_lami_table *t = a == &h->agg ?
+		spaa_table_new(&h->tables, &classes[T_CPUS], NULL) :
+		spaa_table_new(&h->tables, &classes[T_CPUS],
+			       "CPUs as the sample records give them, shares of the sampled weight");
 
 	for (uint32_t i = 0; i < a->cpus.nr; i++)
 		rank[i] = (struct spaa_rank){
@@ -327,25 +284,23 @@ static void cpus_table(struct hotspots *h, const struct spaa_aggregate *a)
 			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
 		};
 	spaa_rank_sort(rank, a->cpus.nr);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, a->cpus.nr); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, a->cpus.nr); i++) {
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_cpu(t, rank[i].tie);
-		weight_cell(h, t, W(a, na, cpu_weight, rank[i].idx));
-		share_cell(h, t, W(a, na, cpu_weight, rank[i].idx), W_TOTAL(a, na));
+		weight_cells(h, t, W(a, na, cpu_weight, rank[i].idx), a, na);
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 static void dsos_table(struct hotspots *h)
 {
-	static const size_t wcols[] = { 1 };
 	const struct spaa_profile *p = h->p;
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t ndso = spaa_profile_ndsos(p);
 	struct spaa_rank *rank = spaa_xmalloc((ndso + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(h, T_DSOS, wcols, 1);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_DSOS], NULL);
 	size_t n = 0;
 
 	for (uint32_t d = 0; d < ndso; d++)
@@ -355,15 +310,14 @@ static void dsos_table(struct hotspots *h)
 				spaa_profile_str(p, p->dsos[d].name), d, d,
 			};
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_path(t, rank[i].name);
-		weight_cell(h, t, W(a, na, dso_self, rank[i].idx));
-		share_cell(h, t, W(a, na, dso_self, rank[i].idx), W_TOTAL(a, na));
+		weight_cells(h, t, W(a, na, dso_self, rank[i].idx), a, na);
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 /*
@@ -372,20 +326,22 @@ static void dsos_table(struct hotspots *h)
  * metrics' occurrences, in the same order, the other's as keys only, so
  * their paths, threads and CPUs have the same indices.
  */
-static int add_metric(struct hotspots *h, struct spaa_aggregate *a, struct spaa_aggregate *n,
-		      const struct spaa_fold *fold, struct spaa_error *err)
+static int add_metric(struct hotspots *h, struct spaa_aggregate *a,
+		      struct spaa_aggregate *n, const struct spaa_fold *fold,
+		      struct spaa_error *err)
 {
+	const struct spaa_filter *f = &h->run->opts->filter;
 	const uint32_t metrics[2] = { h->metric, h->twin };
 	struct spaa_aggregate *aggs[2] = { a, n };
-	int nr = h->net ? 2 : 1;
+	int nr = h->tables.net ? 2 : 1;
 
 	for (int m = 0; m < nr; m++)
 		for (int g = 0; g < nr; g++) {
 			aggs[g]->keys_only = g != m;
-			if (fold ? spaa_aggregate_add_fold(aggs[g], fold, h->event, metrics[m],
-						     opt_pid, opt_tid, err)
-				 : spaa_aggregate_add_records(aggs[g], h->event, metrics[m],
-							opt_pid, opt_tid, err))
+			if (fold ? spaa_aggregate_add_fold(aggs[g], fold, h->event,
+							   metrics[m], f, err)
+				 : spaa_aggregate_add_records(aggs[g], h->event,
+							      metrics[m], f, err))
 				return -1;
 		}
 	return 0;
@@ -396,9 +352,9 @@ static int select_twin(struct hotspots *h, struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
 
-	h->twin = spaa_report_twin(p, h->event, h->metric);
+	h->twin = spaa_weights_twin(p, h->event, h->metric);
 	if (h->twin != SPAA_NONE) {
-		h->net = true;
+		h->tables.net = true;
 		return 0;
 	}
 	return spaa_error_set(err, SPAA_E_USAGE,
@@ -414,34 +370,32 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		     struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	const struct spaa_lami_opts *o = h->run->opts;
-	bool restrict_time = o->has_begin || o->has_end;
-	int at;
+	const struct spaa_analysis_opts *o = h->run->opts;
+	const struct options *own = h->run->options;
+	bool restrict_time = spaa_filter_has_range(&o->filter);
+	struct spaa_table *t = &h->tables;
 
-	if (spaa_report_select(p, opt_event, opt_metric, &h->event, &h->metric, err) ||
-	    (opt_net && select_twin(h, err)))
+	if (spaa_weights_select(p, o->event, o->metric, &h->event, &h->metric, err) ||
+	    (own->net && select_twin(h, err)))
 		return -1;
-	spaa_report_left_out_event(&h->run->left_out, p, h->event);
 	spaa_metrics_semantics(p, h->event, h->metric,
-			      spaa_metrics_unit(p, h->event, h->metric), &h->sem);
-	spaa_report_range(o, p, &h->begin, &h->end);
-	at = snprintf(h->what, sizeof(h->what), "event '%s', %s '%s'",
-		      spaa_profile_str(p, p->events[h->event].name),
-		      h->metric == p->events[h->event].primary_metric ?
-		      "primary metric" : "metric", spaa_profile_str(p, h->metric));
-	if (h->net)
-		at += snprintf(h->what + at, sizeof(h->what) - at,
-			       ", net: '%s' - '%s'", spaa_profile_str(p, h->metric),
-			       spaa_profile_str(p, h->twin));
+			       spaa_metrics_unit(p, h->event, h->metric), &t->sem);
+	spaa_table_set_range(t, &o->filter, p);
+	spaa_weights_describe(t->what, sizeof(t->what),
+			      spaa_profile_str(p, p->events[h->event].name),
+			      h->metric == p->events[h->event].primary_metric,
+			      spaa_profile_str(p, h->metric));
+	if (t->net)
+		spaa_table_what_more(t, "net: '%s' - '%s'", spaa_profile_str(p, h->metric),
+				    spaa_profile_str(p, h->twin));
 
 	spaa_aggregate_init(&h->agg, p);
-	if (h->net)
+	if (t->net)
 		spaa_aggregate_init(&h->neg, p);
 	if (restrict_time && p->nsamples)
 		return add_metric(h, &h->agg, &h->neg, fold, err);
 	if (restrict_time)
-		snprintf(h->what + at, sizeof(h->what) - at,
-			 "; whole profile: it has no sample records to restrict to --begin/--end");
+		spaa_table_what_add(t, SPAA_FILTER_WHOLE_PROFILE);
 	if (add_metric(h, &h->agg, &h->neg, NULL, err))
 		return -1;
 	/* records rarely say which CPU ran them; samples often do */
@@ -449,7 +403,7 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		return 0;
 	spaa_aggregate_init(&h->cpu_agg, p);
 	h->cpu_agg.cpus_only = true;
-	if (h->net) {
+	if (t->net) {
 		spaa_aggregate_init(&h->cpu_neg, p);
 		h->cpu_neg.cpus_only = true;
 	}
@@ -459,7 +413,7 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 
 static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct spaa_lami_opts *o = run->opts;
+	const struct spaa_analysis_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
 	struct spaa_fold fold;
@@ -467,14 +421,15 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	int ret = -1;
 
 	spaa_profile_init(&p);
-	spaa_fold_init(&fold, o->has_begin ? o->begin : INT64_MIN,
-		       o->has_end ? o->end : INT64_MAX);
+	spaa_table_init(&h.tables, &run->results, o->limit);
+	spaa_fold_init(&fold, &o->filter);
 	lo.on_sample = spaa_fold_on_sample;
 	lo.on_sample_soon = spaa_fold_prefetch;
 	lo.data = &fold;
-	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
+	if (spaa_load(&p, o->paths.items, o->paths.nr, &lo, err) ||
 	    aggregate(&h, &fold, err))
 		goto out;
+	spaa_weights_left_out_event(&run->left_out, &p, h.event);
 	/* the tables need only the aggregates and names: a lower peak */
 	spaa_fold_release(&fold);
 	spaa_profile_release_stacks(&p);
@@ -513,6 +468,8 @@ const struct spaa_analysis spaa_this_analysis = {
 	.classes = classes,
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
+	.options_size = sizeof(struct options),
+	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
 	.run = hotspots_run,
-	.compatible = spaa_report_need_stacks,
+	.compatible = spaa_analysis_need_stacks,
 };

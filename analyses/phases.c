@@ -28,13 +28,13 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
-#include "model/warn.h"
-#include "report/analysis.h"
 #include "analysis/changepoint.h"
-#include "report/report.h"
 #include "analysis/timegrid.h"
 #include "model/units.h"
 #include "model/util.h"
+#include "model/warn.h"
+#include "report/analysis.h"
+#include "report/table.h"
 
 #define MAX_BINS 10000u         /* segmentation is quadratic in bins */
 #define DEFAULT_MAX_BINS 1000u
@@ -50,32 +50,35 @@
 #define STACK_KEY 0x80000000u   /* a cell key that is a stack, not a label */
 #define LABEL_NONE 0x7fffffffu  /* no frame to label a stack with */
 
-static const char *opt_event, *opt_metric, *opt_bin_width, *opt_min_phase;
-static const char *opt_penalty, *opt_focus;
-static uint64_t opt_bins, opt_max_phases;
-static bool opt_by_thread;
-
-static const struct spaa_lami_option options[] = {
-	{ "event", SPAA_LAMI_OPT_STRING, &opt_event, "NAME",
-	  "event to analyse (default: the header's first event)" },
-	{ "metric", SPAA_LAMI_OPT_STRING, &opt_metric, "NAME",
-	  "weight: period, or samples/count (default: the event's primary metric)" },
-	{ "bins", SPAA_LAMI_OPT_U64, &opt_bins, "N",
-	  "at most N time bins (default: about the square root of the samples)" },
-	{ "bin-width", SPAA_LAMI_OPT_STRING, &opt_bin_width, "DURATION",
-	  "time bins of this width, e.g. 10ms (instead of --bins)" },
-	{ "min-phase", SPAA_LAMI_OPT_STRING, &opt_min_phase, "DURATION",
-	  "shortest phase and idle gap (default: two bins)" },
-	{ "max-phases", SPAA_LAMI_OPT_U64, &opt_max_phases, "N",
-	  "at most N phases (default: no limit)" },
-	{ "penalty", SPAA_LAMI_OPT_STRING, &opt_penalty, "BITS",
-	  "divergence that separates phases, 0 to 1 (default: 0.05)" },
-	{ "focus", SPAA_LAMI_OPT_STRING, &opt_focus, "REGEX",
-	  "attribute samples to the leaf-most function matching REGEX" },
-	{ "by-thread", SPAA_LAMI_OPT_BOOL, &opt_by_thread, NULL,
-	  "add the weight of each thread in each phase" },
-	{ NULL, 0, NULL, NULL, NULL },
+struct options {
+	uint64_t bins, max_phases;
+	const char *bin_width, *min_phase, *penalty, *focus;
+	bool by_thread;
 };
+
+#define AT(field) offsetof(struct options, field)
+
+static const struct spaa_option options[] = {
+	{ "bins", 0, SPAA_OPTION_U64, AT(bins), "N",
+	  "at most N time bins (default: about the square root of the samples)",
+	  NULL, NULL },
+	{ "bin-width", 0, SPAA_OPTION_STRING, AT(bin_width), "DURATION",
+	  "time bins of this width, e.g. 10ms (instead of --bins)", NULL, NULL },
+	{ "min-phase", 0, SPAA_OPTION_STRING, AT(min_phase), "DURATION",
+	  "shortest phase and idle gap (default: two bins)", NULL, NULL },
+	{ "max-phases", 0, SPAA_OPTION_U64, AT(max_phases), "N",
+	  "at most N phases (default: no limit)", NULL, NULL },
+	{ "penalty", 0, SPAA_OPTION_STRING, AT(penalty), "BITS",
+	  "divergence that separates phases, 0 to 1 (default: 0.05)", NULL, NULL },
+	{ "focus", 0, SPAA_OPTION_STRING, AT(focus), "REGEX",
+	  "attribute samples to the leaf-most function matching REGEX", NULL, NULL },
+	{ "by-thread", 0, SPAA_OPTION_FLAG, AT(by_thread), NULL,
+	  "add the weight of each thread in each phase", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+/* Why a profile cannot be cut into phases. */
+#define NO_TIME "the profile has no time information: no 'sample' or 'window' records"
 
 enum { T_PHASES, T_TIMELINE, T_WINDOWS, T_PHASE_THREADS };
 
@@ -138,7 +141,7 @@ struct thread_key {
 
 /* State of the sample pass. */
 struct pass {
-	const struct spaa_lami_opts *o;
+	const struct spaa_analysis_opts *o;
 	const struct spaa_profile *p;   /* being loaded */
 	bool started;
 	uint32_t event;         /* resolved at the first sample */
@@ -170,12 +173,13 @@ struct pass {
 /* Everything one run needs to fill its tables. */
 struct phases {
 	struct spaa_analysis_run *run;
+	const struct options *opts;
 	const struct spaa_profile *p;
 	struct pass pass;
 	uint32_t event, metric;
 	bool by_period;         /* weights are periods, else sample counts */
-	struct spaa_metrics_sem sem;     /* of the weights of bins and phases */
-	int64_t begin, end;     /* of the results */
+	/* range and weights (of bins and phases) of every table */
+	struct spaa_table tables;
 	regex_t focus;
 	bool has_focus;
 	double penalty;         /* --penalty */
@@ -183,7 +187,6 @@ struct phases {
 	uint32_t nolabel;       /* the label of a stack without a function */
 	struct spaa_changepoint_result cp;
 	uint32_t *phase_of;     /* phase per bin */
-	char what[512];
 	char grid[64];          /* "bins of 100ms" */
 };
 
@@ -306,22 +309,24 @@ static int on_sample(void *data, const struct spaa_profile *p,
 		[S_CPU] = sizeof(int64_t),
 	};
 	struct pass *ps = data;
-	const struct spaa_lami_opts *o = ps->o;
+	const struct spaa_analysis_opts *o = ps->o;
+	const struct spaa_filter *f = &o->filter;
 	struct thread_key tk;
 	uint32_t key;
 	int64_t bin;
 
 	if (!ps->started) {
-		const struct spaa_file *f = &p->files[s->file];
-		int64_t origin = o->has_begin ? o->begin : f->has_time_range ? f->time_start : 0;
+		const struct spaa_file *file = &p->files[s->file];
+		int64_t origin = f->has_begin ? f->begin :
+				 file->has_time_range ? file->time_start : 0;
 		int64_t width = ps->width;
 
 		ps->started = true;
-		ps->event = opt_event ? spaa_profile_find_event(p, opt_event) : 0;
-		if (!width && f->has_time_range) {
+		ps->event = o->event ? spaa_profile_find_event(p, o->event) : 0;
+		if (!width && file->has_time_range) {
 			/* the span up front: bins fine enough, never too many */
-			int64_t lo = o->has_begin && o->begin > f->time_start ? o->begin : f->time_start;
-			int64_t hi = o->has_end && o->end < f->time_end ? o->end : f->time_end;
+			int64_t lo = f->begin > file->time_start ? f->begin : file->time_start;
+			int64_t hi = f->end < file->time_end ? f->end : file->time_end;
 			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
 
 			width = spaa_timegrid_round_width((int64_t)(span / ps->fine_bins) + 1, 1);
@@ -330,8 +335,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
 		ps->tb.max_cells = MAX_CELLS;
 	}
-	if (s->event != ps->event || (o->has_begin && s->time < o->begin) ||
-	    (o->has_end && s->time > o->end))
+	if (s->event != ps->event || !spaa_filter_time(f, s->time))
 		return 0;
 	if (ps->samples && s->period_metric != ps->period_metric)
 		ps->period_metric_mixed = true;
@@ -383,29 +387,27 @@ static void choose_weights(struct phases *h)
 	const struct spaa_profile *p = h->p;
 	const char *m = spaa_profile_str(p, h->metric);
 	uint32_t samples = spaa_strtab_find(&p->strings, "samples", 7);
-	int at = snprintf(h->what, sizeof(h->what), "event '%s', ",
-			  spaa_profile_str(p, p->events[h->event].name));
+	struct spaa_table *t = &h->tables;
+	const char *event = spaa_profile_str(p, p->events[h->event].name);
 
 	h->by_period = !h->pass.no_period && !h->pass.period_metric_mixed &&
 		       (h->pass.period_metric ? h->pass.period_metric == h->metric :
 			!strcmp(m, "period"));
 	if (h->by_period) {
 		spaa_metrics_semantics(p, h->event, h->metric,
-				      spaa_metrics_unit(p, h->event, h->metric), &h->sem);
-		snprintf(h->what + at, sizeof(h->what) - at, "weight: %s", m);
+				       spaa_metrics_unit(p, h->event, h->metric), &t->sem);
+		spaa_table_what_add(t, "event '%s', weight: %s", event, m);
 		return;
 	}
 	if (samples != SPAA_NONE)
-		spaa_metrics_semantics(p, h->event, samples, 0, &h->sem);
-	else
-		h->sem = (struct spaa_metrics_sem){ SPAA_METRICS_INT, 1.0, "" };
+		spaa_metrics_semantics(p, h->event, samples, 0, &t->sem);
 	if (!strcmp(m, "samples") || !strcmp(m, "count"))
-		snprintf(h->what + at, sizeof(h->what) - at, "weight: samples");
+		spaa_table_what_add(t, "event '%s', weight: samples", event);
 	else
-		snprintf(h->what + at, sizeof(h->what) - at,
-			 "weight: samples, as metric '%s' %s", m,
-			 strcmp(m, "period") ? "cannot be split by time" :
-			 "is missing from some samples");
+		spaa_table_what_add(t, "event '%s', weight: samples, as metric '%s' %s",
+				    event, m, strcmp(m, "period") ?
+				    "cannot be split by time" :
+				    "is missing from some samples");
 }
 
 /*
@@ -417,8 +419,8 @@ static int cover_range(struct phases *h, struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
 	struct spaa_timegrid *tb = &h->pass.tb;
-	int64_t lo = h->begin > p->time_start ? h->begin : p->time_start;
-	int64_t hi = h->end < p->time_end ? h->end : p->time_end;
+	int64_t lo = h->tables.begin > p->time_start ? h->tables.begin : p->time_start;
+	int64_t hi = h->tables.end < p->time_end ? h->tables.end : p->time_end;
 	int64_t b, d;
 
 	if (!p->has_time || lo > hi)
@@ -438,7 +440,7 @@ static int cover_range(struct phases *h, struct spaa_error *err)
 static int final_bins(struct phases *h, struct spaa_error *err)
 {
 	struct spaa_timegrid *tb = &h->pass.tb;
-	uint64_t want = opt_bins;
+	uint64_t want = h->opts->bins;
 	int64_t w;
 
 	if (tb->fixed)
@@ -474,11 +476,12 @@ static int segment(struct phases *h, struct spaa_error *err)
 	int ret = -1;
 
 	/* a bin straddling a boundary must not become a phase: two bins by default */
-	co.min_bins = opt_min_phase ? (uint32_t)((min_phase + tb->width - 1) / tb->width) : 2;
+	co.min_bins = h->opts->min_phase ? (uint32_t)((min_phase + tb->width - 1) / tb->width) : 2;
 	if (!co.min_bins || (uint64_t)min_phase / (uint64_t)tb->width > nbins)
 		co.min_bins = co.min_bins ? nbins + 1 : 1;
-	co.idle_bins = opt_min_phase ? co.min_bins : 2;
-	co.max_phases = opt_max_phases > UINT32_MAX ? UINT32_MAX : (uint32_t)opt_max_phases;
+	co.idle_bins = h->opts->min_phase ? co.min_bins : 2;
+	co.max_phases = h->opts->max_phases > UINT32_MAX ? UINT32_MAX :
+			(uint32_t)h->opts->max_phases;
 	for (uint32_t i = 0; i < n; i++) {
 		struct spaa_timegrid_sum sum;
 		int64_t bin;
@@ -503,16 +506,6 @@ out:
 	return ret;
 }
 
-static struct spaa_lami_table *table(struct phases *h, int c, size_t wcol, const char *extra)
-{
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[c], h->begin, h->end);
-
-	spaa_lami_table_set_title(t, "%s (%s%s%s)", classes[c].title, h->what,
-			     extra ? "; " : "", extra ? extra : "");
-	spaa_report_weight_column(t, wcol, &h->sem);
-	return t;
-}
-
 static void top_cells(struct phases *h, struct spaa_lami_table *t,
 		      const struct spaa_changepoint_summary *s, int n)
 {
@@ -523,7 +516,7 @@ static void top_cells(struct phases *h, struct spaa_lami_table *t,
 			continue;
 		}
 		spaa_lami_cell_string(t, label_name(h, s->top[i]));
-		spaa_report_share_cell(t, s->top_weight[i], s->weight);
+		spaa_table_share_cell(t, s->top_weight[i], s->weight);
 	}
 }
 
@@ -611,9 +604,10 @@ static void phase_context_release(struct phase_ctx *c)
 static void phases_table(struct phases *h, const struct phase_ctx *c)
 {
 	const struct spaa_timegrid *tb = &h->pass.tb;
-	struct spaa_lami_table *t = table(h, T_PHASES, 5, h->grid);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_PHASES],
+						   "%s", h->grid);
 
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, h->cp.nphases); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, h->cp.nphases); i++) {
 		const struct spaa_changepoint_phase *ph = &h->cp.phases[i];
 		int64_t b = spaa_timegrid_start(tb, tb->lo + ph->first);
 		int64_t e = spaa_timegrid_end(tb, tb->lo + ph->last);
@@ -624,7 +618,7 @@ static void phases_table(struct phases *h, const struct phase_ctx *c)
 		spaa_lami_cell_time_range(t, b, e);
 		spaa_lami_cell_duration(t, e - b + 1);
 		spaa_lami_cell_int(t, (int64_t)ph->sum.samples);
-		spaa_report_weight_cell(t, &h->sem, ph->sum.weight);
+		spaa_table_weight_cell(t, &h->tables.sem, ph->sum.weight);
 		top_cells(h, t, &ph->sum, 2);
 		if (c->threads[i] < 0)
 			spaa_lami_cell_unknown(t);
@@ -636,15 +630,16 @@ static void phases_table(struct phases *h, const struct phase_ctx *c)
 			spaa_lami_cell_int(t, c->cpus[i]);
 		spaa_lami_row_end(t);
 	}
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 static void timeline_table(struct phases *h)
 {
 	const struct spaa_timegrid *tb = &h->pass.tb;
-	struct spaa_lami_table *t = table(h, T_TIMELINE, 3, h->grid);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_TIMELINE],
+						   "%s", h->grid);
 
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, h->cp.nbins); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, h->cp.nbins); i++) {
 		const struct spaa_changepoint_summary *s = &h->cp.bins[i];
 
 		spaa_lami_row_begin(t);
@@ -652,11 +647,11 @@ static void timeline_table(struct phases *h)
 				     spaa_timegrid_end(tb, tb->lo + (int64_t)i));
 		spaa_lami_cell_int(t, (int64_t)h->phase_of[i] + 1);
 		spaa_lami_cell_int(t, (int64_t)s->samples);
-		spaa_report_weight_cell(t, &h->sem, s->weight);
+		spaa_table_weight_cell(t, &h->tables.sem, s->weight);
 		top_cells(h, t, s, 1);
 		spaa_lami_row_end(t);
 	}
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 }
 
 static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
@@ -664,7 +659,8 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 	const struct spaa_profile *p = h->p;
 	uint32_t n = c->pt.nr;
 	struct spaa_rank *rank = spaa_xmalloc(((size_t)n + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(h, T_PHASE_THREADS, 2, NULL);
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_PHASE_THREADS],
+						   NULL);
 
 	/* by phase, then by weight: the phase in key, inverted, ranks first */
 	for (uint32_t i = 0; i < n; i++) {
@@ -675,23 +671,19 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 		};
 	}
 	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_lami_rows(h->run->opts, n); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		const struct pt_key *k = spaa_map_key(&c->pt, rank[i].idx);
-		uint32_t th = spaa_profile_find_thread(p, k->pid, k->tid);
-		uint32_t comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_int(t, (int64_t)k->phase + 1);
-		spaa_lami_cell_process(t, comm ? spaa_profile_str(p, comm) : NULL,
-				  k->pid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k->pid,
-				  k->tid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : k->tid);
-		spaa_report_weight_cell(t, &h->sem, c->pt_weight[rank[i].idx]);
-		spaa_report_share_cell(t, c->pt_weight[rank[i].idx],
+		spaa_table_process_cell(t, p, k->pid, k->tid, 0);
+		spaa_table_weight_cell(t, &h->tables.sem, c->pt_weight[rank[i].idx]);
+		spaa_table_share_cell(t, c->pt_weight[rank[i].idx],
 				       h->cp.phases[k->phase].sum.weight);
 		spaa_lami_row_end(t);
 	}
 	free(rank);
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 	return 0;
 }
 
@@ -743,22 +735,23 @@ out:
 static int windows_table(struct phases *h, struct spaa_error *err)
 {
 	const struct spaa_profile *p = h->p;
-	const struct spaa_lami_opts *o = h->run->opts;
-	struct spaa_metrics_sem sem = h->sem;
-	struct spaa_lami_table *t = spaa_lami_table_new(&classes[T_WINDOWS], h->begin, h->end);
+	const struct spaa_filter *f = &h->run->opts->filter;
+	struct spaa_metrics_sem sem;
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_WINDOWS], NULL);
 	size_t rows = 0;
 
+	/* windows carry the metric itself, whatever the samples weigh */
 	spaa_metrics_semantics(p, h->event, h->metric,
-			      spaa_metrics_unit(p, h->event, h->metric), &sem);
+			       spaa_metrics_unit(p, h->event, h->metric), &sem);
 	spaa_lami_table_set_title(t, "%s (metric '%s')", classes[T_WINDOWS].title,
-			     spaa_profile_str(p, h->metric));
-	spaa_report_weight_column(t, 3, &sem);
-	for (uint32_t i = 0; i < p->nwindows && rows < o->limit; i++) {
+				  spaa_profile_str(p, h->metric));
+	spaa_table_weight_column(t, 3, &sem);
+	for (uint32_t i = 0; i < p->nwindows && rows < h->tables.limit; i++) {
 		const struct spaa_window *w = &p->windows[i];
 		uint64_t total, top;
 		char *name;
 
-		if ((o->has_begin && w->end < o->begin) || (o->has_end && w->start > o->end))
+		if (w->end < f->begin || w->start > f->end)
 			continue;
 		if (window_top(h, w, &total, &top, &name, err)) {
 			spaa_lami_table_free(t);
@@ -768,50 +761,51 @@ static int windows_table(struct phases *h, struct spaa_error *err)
 		spaa_lami_cell_string(t, spaa_profile_str(p, w->id));
 		spaa_lami_cell_time_range(t, w->start, w->end);
 		spaa_lami_cell_duration(t, w->end - w->start);
-		spaa_report_weight_cell(t, &sem, total);
+		spaa_table_weight_cell(t, &sem, total);
 		if (name)
 			spaa_lami_cell_string(t, name);
 		else
 			spaa_lami_cell_unknown(t);
-		spaa_report_share_cell(t, top, total);
+		spaa_table_share_cell(t, top, total);
 		spaa_lami_row_end(t);
 		free(name);
 		rows++;
 	}
-	spaa_lami_results_add(&h->run->results, t);
+	spaa_table_add(&h->tables, t);
 	return 0;
 }
 
 /* Options that the option table cannot check by itself. */
 static int check_options(struct pass *ps, struct phases *h, struct spaa_error *err)
 {
+	const struct options *o = h->opts;
 	int rc;
 
-	if (opt_bins && opt_bin_width)
+	if (o->bins && o->bin_width)
 		return spaa_error_set(err, SPAA_E_USAGE, "give '--bins' or '--bin-width', not both");
-	if (opt_bins > MAX_BINS)
+	if (o->bins > MAX_BINS)
 		return spaa_error_set(err, SPAA_E_USAGE, "'--bins' must be at most %u", MAX_BINS);
-	if (opt_bin_width && (spaa_units_parse_duration(opt_bin_width, &ps->width) || !ps->width))
+	if (o->bin_width && (spaa_units_parse_duration(o->bin_width, &ps->width) || !ps->width))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%s' for '--bin-width' (a positive duration such as 10ms)",
-				      opt_bin_width);
+				      o->bin_width);
 	h->penalty = DEFAULT_PENALTY;
-	if (opt_penalty && spaa_units_parse_decimal(opt_penalty, &h->penalty))
+	if (o->penalty && spaa_units_parse_decimal(o->penalty, &h->penalty))
 		return spaa_error_set(err, SPAA_E_USAGE, "invalid value '%s' for '--penalty'",
-				      opt_penalty);
-	if (opt_min_phase && spaa_units_parse_duration(opt_min_phase, &h->min_phase))
+				      o->penalty);
+	if (o->min_phase && spaa_units_parse_duration(o->min_phase, &h->min_phase))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%s' for '--min-phase' (a duration such as 500ms)",
-				      opt_min_phase);
-	ps->fine_bins = ps->width ? MAX_BINS : opt_bins * 4 > FINE_BINS ? (uint32_t)opt_bins * 4 : FINE_BINS;
-	if (opt_focus) {
-		rc = regcomp(&h->focus, opt_focus, REG_EXTENDED | REG_NOSUB);
+				      o->min_phase);
+	ps->fine_bins = ps->width ? MAX_BINS : o->bins * 4 > FINE_BINS ? (uint32_t)o->bins * 4 : FINE_BINS;
+	if (o->focus) {
+		rc = regcomp(&h->focus, o->focus, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			char msg[256];
 
 			regerror(rc, &h->focus, msg, sizeof(msg));
 			return spaa_error_set(err, SPAA_E_USAGE,
-					      "invalid value '%s' for '--focus': %s", opt_focus, msg);
+					      "invalid value '%s' for '--focus': %s", o->focus, msg);
 		}
 		h->has_focus = true;
 		ps->focus = &h->focus;
@@ -821,31 +815,34 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 
 static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
-	const struct spaa_lami_opts *o = run->opts;
+	const struct spaa_analysis_opts *o = run->opts;
 	struct spaa_load_opts lo = run->load;
 	struct spaa_profile p;
-	struct phases h = { .run = run, .p = &p, .pass = { .o = o, .p = &p } };
+	struct phases h = {
+		.run = run, .opts = run->options, .p = &p, .pass = { .o = o, .p = &p },
+	};
 	struct phase_ctx ctx = { 0 };
 	bool has_ctx = false;
 	char width[32];
 	int ret = -1;
 
 	spaa_profile_init(&p);
+	spaa_table_init(&h.tables, &run->results, o->limit);
 	if (check_options(&h.pass, &h, err))
 		goto out;
 	lo.on_sample = on_sample;
 	lo.on_sample_soon = sample_soon;
 	lo.data = &h.pass;
-	if (spaa_load(&p, o->paths, o->npaths, &lo, err) ||
-	    spaa_report_select(&p, opt_event, opt_metric, &h.event, &h.metric, err))
+	if (spaa_load(&p, o->paths.items, o->paths.nr, &lo, err) ||
+	    spaa_weights_select(&p, o->event, o->metric, &h.event, &h.metric, err))
 		goto out;
-	spaa_report_left_out_event(&run->left_out, &p, h.event);
+	spaa_weights_left_out_event(&run->left_out, &p, h.event);
 	if (!p.nsamples && !p.nwindows) {
 		spaa_error_set(err, SPAA_E_NO_DATA,
-			       "the profile has no time information: no 'sample' or 'window' records");
+			       NO_TIME);
 		goto out;
 	}
-	spaa_report_range(o, &p, &h.begin, &h.end);
+	spaa_table_set_range(&h.tables, &o->filter, &p);
 	choose_weights(&h);
 	if (h.pass.samples) {
 		uint32_t late = late_labels(&h.pass, &p);
@@ -863,7 +860,7 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		has_ctx = true;
 		phases_table(&h, &ctx);
 		timeline_table(&h);
-		if (opt_by_thread && phase_threads_table(&h, &ctx))
+		if (h.opts->by_thread && phase_threads_table(&h, &ctx))
 			goto out;
 	}
 	if (p.nwindows && windows_table(&h, err))
@@ -871,7 +868,8 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	if (!run->results.nr) {
 		spaa_error_set(err, SPAA_E_NO_DATA, "no samples of event '%s'%s",
 			       spaa_profile_str(&p, p.events[h.event].name),
-			       o->has_begin || o->has_end ? " between --begin and --end" : "");
+			       spaa_filter_has_range(&o->filter) ?
+			       " between --begin and --end" : "");
 		goto out;
 	}
 	ret = 0;
@@ -897,7 +895,7 @@ static int phases_compatible(const struct spaa_profile *p, const char *path,
 	if (p->nsamples || p->nwindows)
 		return 0;
 	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
-			     "the profile has no time information: no 'sample' or 'window' records");
+			     NO_TIME);
 }
 
 const struct spaa_analysis spaa_this_analysis = {
@@ -910,6 +908,8 @@ const struct spaa_analysis spaa_this_analysis = {
 	.classes = classes,
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
+	.options_size = sizeof(struct options),
+	.flags = SPAA_ANALYSIS_EVENT,
 	.run = phases_run,
 	.compatible = phases_compatible,
 };

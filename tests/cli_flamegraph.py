@@ -134,7 +134,7 @@ def well_formed_for_every_input():
               'tests/data/inline.spaa', 'tests/data/related.spaa',
               'tests/data/diff_cwork_hashslow.spaa.zst', deep, hostile]
     for i, path in enumerate(inputs):
-        tree = svg_of([path, '--title', 'T <&> "\'' + str(i)], tmp('wf%d.svg' % i))
+        tree = svg_of([path, '--svg-title', 'T <&> "\'' + str(i)], tmp('wf%d.svg' % i))
         assert tree.getroot().tag == NS + 'svg'
         assert texts(tree)['title'] == 'T <&> "\'' + str(i)
         assert frames(tree), path
@@ -189,17 +189,17 @@ def colours_by_kind_stable_per_dso():
         assert lo - 1 <= h <= hi + 1, '%s: hue %.1f not in [%d, %d]' % (n, h, lo, hi)
         hue[n] = h
     assert abs(hue['main'] - hue['parse']) < 1.5, hue    # one DSO, one hue
-    again = by_name(frames(svg_of([FLAME, '--title', 'other'], tmp('flame2.svg'))))
+    again = by_name(frames(svg_of([FLAME, '--svg-title', 'other'], tmp('flame2.svg'))))
     assert all(again[n][5] == f[n][5] for n in f)
 
 
 @check
 def min_width_drops_and_counts():
-    tree = svg_of([FLAME, '--min-width', '200', '--width', '1200'], tmp('minw.svg'))
+    tree = svg_of([FLAME, '--svg-min-width', '200', '--svg-width', '1200'], tmp('minw.svg'))
     names = [f[0] for f in frames(tree)]
     assert 'sys_read' not in names and 'memcpy' in names, names   # 107.27 px < 200
     assert texts(tree)['note'] == '1 frame narrower than 200 px (9.09 %) not drawn'
-    tree = svg_of([FLAME, '--width', '600'], tmp('w600.svg'))
+    tree = svg_of([FLAME, '--svg-width', '600'], tmp('w600.svg'))
     close(by_name(frames(tree))['parse'][4], 7 * 580 / 11, 'parse width at 600 px')
 
 
@@ -298,8 +298,8 @@ def script_zooms_searches_and_hovers():
 
 @check
 def usage_errors():
-    for args in (['--title', 'x', FLAME], ['--to', 'svg', '--width', '50', FLAME],
-                 ['--to', 'svg', '--min-width', '-1', FLAME], ['--from', 'svg', FLAME]):
+    for args in (['--svg-title', 'x', FLAME], ['--to', 'svg', '--svg-width', '50', FLAME],
+                 ['--to', 'svg', '--svg-min-width', '-1', FLAME], ['--from', 'svg', FLAME]):
         rc, out, err = run([CONV] + args)
         assert rc == 2 and not out, (args, rc, out, err)
     for args in (['--svg', '-'], ['--svg-width', '300'], ['--svg', tmp('d.svg'), '--svg-width', '20']):

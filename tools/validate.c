@@ -18,31 +18,22 @@
 
 #include "io/pathlist.h"
 #include "model/warn.h"
-#include "report/analysis.h"
 #include "io/input.h"
 #include "io/jsonw.h"
 #include "formats/load.h"
 #include "model/util.h"
+#include "report/option.h"
+#include "report/version.h"
 
 #define PROG "spaa-validate"
 
-static const char usage_text[] =
-	"usage: " PROG " [--json] [--quiet] PROFILE...\n"
-	"\n"
+static const char description[] =
 	"Checks SPAA files against the SPAA 1.0 spec: every MUST-reject rule\n"
 	"of section 7 and the structural rules of sections 3-5 (an error), and\n"
 	"every SHOULD-warn rule (a warning).  Prints one line per finding,\n"
 	"FILE:LINE: error|warning: MESSAGE, then one summary line per file.\n"
 	"PROFILE is a file (plain, gzip or zstd), a directory (every SPAA file\n"
-	"in it) or - for standard input.\n"
-	"\n"
-	"  --json       print the findings and counts as one JSON object\n"
-	"  -q, --quiet  print only the summary lines (or nothing with --json)\n"
-	"  -h, --help   show this help and exit\n"
-	"  --version    show the version and exit\n"
-	"\n"
-	"Exit status: 0 valid, 1 invalid or unreadable, 2 usage.\n"
-	"See spaa-validate(1).\n";
+	"in it) or - for standard input.";
 
 enum severity { SEV_ERROR, SEV_WARNING };
 
@@ -130,6 +121,14 @@ static void count(const struct spaa_profile *p, struct counts *c)
 
 struct options {
 	bool json, quiet;
+};
+
+static const struct spaa_option options[] = {
+	{ "json", 0, SPAA_OPTION_FLAG, offsetof(struct options, json), NULL,
+	  "print the findings and counts as one JSON object", NULL, NULL },
+	{ "quiet", 'q', SPAA_OPTION_FLAG, offsetof(struct options, quiet), NULL,
+	  "print only the summary lines (or nothing with --json)", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
 static const char *sev_name(enum severity s)
@@ -233,58 +232,47 @@ static bool check_file(const char *path, const struct spaa_load_opts *limits,
 	return ret == 0 && !f->errors;
 }
 
-static int usage_error(const char *msg, const char *arg)
+static int usage_error(const struct spaa_error *err)
 {
-	fprintf(stderr, PROG ": error: %s%s%s (see --help)\n", msg,
-		arg ? " " : "", arg ? arg : "");
+	fprintf(stderr, PROG ": error: %s (see --help)\n", err->msg);
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	struct options opt = { 0 };
+	struct spaa_option_program prog = { 0 };
+	const struct spaa_option_set sets[] = {
+		{ "Options", options, &opt },
+		{ NULL, spaa_option_program_options, &prog },
+	};
 	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*) */
 	struct spaa_pathlist list = { 0 };
+	struct spaa_option_args paths;
 	struct spaa_error err;
 	struct spaa_jsonw jw;
-	const char **paths;
-	size_t npaths = 0;
-	bool all_valid = true, dashdash = false;
+	bool all_valid = true;
 	int status;
 
-	paths = spaa_xcalloc((size_t)argc, sizeof(*paths));
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (dashdash || a[0] != '-' || !strcmp(a, "-")) {
-			paths[npaths++] = a;
-		} else if (!strcmp(a, "--")) {
-			dashdash = true;
-		} else if (!strcmp(a, "--json")) {
-			opt.json = true;
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			opt.quiet = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(usage_text, stdout);
-			free(paths);
-			return fflush(stdout) ? 1 : 0;
-		} else if (!strcmp(a, "--version")) {
-			printf(PROG " (spaa-tools) %s\n", SPAA_VERSION);
-			free(paths);
-			return fflush(stdout) ? 1 : 0;
-		} else {
-			free(paths);
-			return usage_error("unknown option", a);
-		}
-	}
-	if (!npaths) {
-		free(paths);
-		return usage_error("expected at least one profile path", NULL);
-	}
 	spaa_error_init(&err);
+	if (spaa_option_parse(argc, argv, sets, 2, &paths, &err))
+		return usage_error(&err);
+	if (prog.help || prog.version) {
+		if (prog.help)
+			spaa_option_help(stdout, PROG, "PROFILE...", description, sets, 2,
+					 "Exit status: 0 valid, 1 invalid or unreadable, 2 usage.");
+		else
+			printf(PROG " (spaa-tools) %s\n", SPAA_VERSION);
+		spaa_option_args_release(&paths);
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (!paths.nr) {
+		spaa_error_set(&err, SPAA_E_USAGE, "expected at least one profile path");
+		return usage_error(&err);
+	}
 	if (spaa_load_limits_env(&limits, &err)) {
-		free(paths);
-		return usage_error(err.msg, NULL);
+		spaa_option_args_release(&paths);
+		return usage_error(&err);
 	}
 
 	spaa_jsonw_init(&jw);
@@ -293,18 +281,18 @@ int main(int argc, char **argv)
 		spaa_jsonw_key(&jw, "files");
 		spaa_jsonw_array_begin(&jw);
 	}
-	for (size_t i = 0; i < npaths; i++) {
+	for (size_t i = 0; i < paths.nr; i++) {
 		spaa_error_init(&err);
-		if (spaa_pathlist_expand(paths[i], &list, &err)) {
+		if (spaa_pathlist_expand(paths.items[i], &list, &err)) {
 			/* a missing path is judged like an unreadable file */
 			struct findings f = { 0 };
 			struct counts c = { 0 };
 
 			add(&f, SEV_ERROR, 0, err.msg);
 			if (opt.json)
-				json_file(&jw, paths[i], &f, &c, false, opt.quiet);
+				json_file(&jw, paths.items[i], &f, &c, false, opt.quiet);
 			else
-				print_text(paths[i], &f, &c, false, opt.quiet);
+				print_text(paths.items[i], &f, &c, false, opt.quiet);
 			findings_clear(&f);
 			all_valid = false;
 		}
@@ -333,7 +321,7 @@ int main(int argc, char **argv)
 	}
 	spaa_jsonw_release(&jw);
 	spaa_pathlist_release(&list);
-	free(paths);
+	spaa_option_args_release(&paths);
 	status = all_valid ? 0 : 1;
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": error: cannot write the output\n");

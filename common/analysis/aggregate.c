@@ -243,14 +243,15 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 	return record_occurrence(p, sample_metrics(p), rec, metric, o);
 }
 
-static bool keep(int64_t pid, int64_t tid, int64_t want_pid, int64_t want_tid)
+/* A NULL filter keeps everything. */
+static bool keep(const struct spaa_filter *f, int64_t pid, int64_t tid)
 {
-	return (want_pid == SPAA_NO_ID || pid == want_pid) &&
-	       (want_tid == SPAA_NO_ID || tid == want_tid);
+	return !f || spaa_filter_thread(f, pid, tid);
 }
 
-int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
-			 int64_t pid, int64_t tid, struct spaa_error *err)
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
+			       uint32_t metric, const struct spaa_filter *filter,
+			       struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
 	struct sample_metrics sm = sample_metrics(p);
@@ -259,7 +260,7 @@ int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_
 		const struct spaa_record *r = &p->records[i];
 		struct spaa_aggregate_occurrence o;
 
-		if (r->event != event || r->absorbed || !keep(r->pid, r->tid, pid, tid))
+		if (r->event != event || r->absorbed || !keep(filter, r->pid, r->tid))
 			continue;
 		if (record_occurrence(p, sm, i, metric, &o) && spaa_aggregate_add(a, &o, err))
 			return -1;
@@ -268,8 +269,8 @@ int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_
 }
 
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
-		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
-		      struct spaa_error *err)
+			    uint32_t event, uint32_t metric,
+			    const struct spaa_filter *filter, struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
 	const char *m = spaa_profile_str(p, metric);
@@ -293,7 +294,7 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
 		struct spaa_aggregate_occurrence o;
 
-		if (k->event != event || !f->groups[i].in_count || !keep(k->pid, k->tid, pid, tid))
+		if (k->event != event || !f->groups[i].in_count || !keep(filter, k->pid, k->tid))
 			continue;
 		if (rec_of[i] == SPAA_NONE ||
 		    !record_occurrence(p, sm, rec_of[i], metric, &o)) {

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "model/error.h"
+#include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/rank.h"
 #include "formats/load.h"
@@ -118,16 +119,21 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 			    uint32_t metric, struct spaa_aggregate_occurrence *o);
 
 /*
- * Adds every record of event, skipping absorbed ones and, when pid/tid
- * are not SPAA_NO_ID, those of other processes/threads.
+ * Adds every record of event, skipping absorbed ones and those of the
+ * processes and threads filter leaves out (filter NULL: none; its time
+ * range does not apply to records).
  */
-int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
-			 int64_t pid, int64_t tid, struct spaa_error *err);
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
+			       uint32_t metric, const struct spaa_filter *filter,
+			       struct spaa_error *err);
 
-/* Adds the in-range samples of event, filtered like spaa_aggregate_add_records. */
+/*
+ * Adds the samples of event that f counted in its range, the processes
+ * and threads filtered like spaa_aggregate_add_records.
+ */
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
-		      uint32_t event, uint32_t metric, int64_t pid, int64_t tid,
-		      struct spaa_error *err);
+			    uint32_t event, uint32_t metric,
+			    const struct spaa_filter *filter, struct spaa_error *err);
 
 /*
  * Writes the folded path of a path index as "root;...;leaf" function

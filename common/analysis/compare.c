@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "report/report.h"
+#include "analysis/weights.h"
 #include "model/util.h"
 
 static int overflow(struct spaa_error *err)
@@ -14,12 +14,13 @@ static int overflow(struct spaa_error *err)
 }
 
 void spaa_compare_keys_init(struct spaa_compare_keys *k,
-			const struct spaa_lami_strlist *dso_map)
+			    const char *const *dso_map, size_t ndso_map)
 {
 	memset(k, 0, sizeof(*k));
 	spaa_strtab_init(&k->fns);
 	spaa_strtab_init(&k->paths);
 	k->dso_map = dso_map;
+	k->ndso_map = ndso_map;
 }
 
 void spaa_compare_keys_release(struct spaa_compare_keys *k)
@@ -29,16 +30,16 @@ void spaa_compare_keys_release(struct spaa_compare_keys *k)
 	memset(k, 0, sizeof(*k));
 }
 
-int spaa_compare_dso_map_check(const struct spaa_lami_strlist *dso_map,
-			   struct spaa_error *err)
+int spaa_compare_dso_map_check(const char *const *dso_map, size_t n,
+			       struct spaa_error *err)
 {
-	for (size_t i = 0; dso_map && i < dso_map->nr; i++) {
-		const char *eq = strchr(dso_map->items[i], '=');
+	for (size_t i = 0; i < n; i++) {
+		const char *eq = strchr(dso_map[i], '=');
 
-		if (!eq || eq == dso_map->items[i] || !eq[1])
+		if (!eq || eq == dso_map[i] || !eq[1])
 			return spaa_error_set(err, SPAA_E_USAGE,
 					      "invalid value '%s' for '--dso-map': expected BASELINE_DSO=TARGET_DSO",
-					      dso_map->items[i]);
+					      dso_map[i]);
 	}
 	return 0;
 }
@@ -49,8 +50,8 @@ static const char *mapped_dso(const struct spaa_compare_keys *k, const char *dso
 	const char *to = dso;
 	size_t len = strlen(dso);
 
-	for (size_t i = 0; k->dso_map && i < k->dso_map->nr; i++) {
-		const char *item = k->dso_map->items[i];
+	for (size_t i = 0; i < k->ndso_map; i++) {
+		const char *item = k->dso_map[i];
 
 		if (!strncmp(item, dso, len) && item[len] == '=')
 			to = item + len + 1;
@@ -337,17 +338,17 @@ static void choice_init(struct spaa_compare_choice *c, struct spaa_compare_keys 
 	spaa_error_init(&c->err);
 	spaa_compare_sum_init(&c->sum);
 	c->event = event ? spaa_xstrdup(event) : NULL;
-	if (spaa_report_select(p, event, metric, &ev, &m, &c->err)) {
+	if (spaa_weights_select(p, event, metric, &ev, &m, &c->err)) {
 		c->unselectable = true;
 		return;
 	}
 	c->metric = spaa_xstrdup(spaa_profile_str(p, m));
 	c->primary = m == p->events[ev].primary_metric;
 	spaa_metrics_semantics(p, ev, m, spaa_metrics_unit(p, ev, m), &c->sem);
-	spaa_report_left_out_event(&c->left_out, p, ev);
+	spaa_weights_left_out_event(&c->left_out, p, ev);
 	spaa_aggregate_init(&a, p);
 	a.path_by_function = true;
-	c->overflows = spaa_aggregate_add_records(&a, ev, m, SPAA_NO_ID, SPAA_NO_ID, &c->err) ||
+	c->overflows = spaa_aggregate_add_records(&a, ev, m, NULL, &c->err) ||
 		       spaa_compare_sum_add_agg(&c->sum, k, &a, true, &c->err);
 	spaa_aggregate_release(&a);
 }
@@ -402,22 +403,6 @@ const char *spaa_compare_base_event_list(const struct spaa_compare_base *b, char
 		at += snprintf(buf + at, size - at, "%s'%s'", i ? ", " : "",
 			       b->events[i]);
 	return buf;
-}
-
-int spaa_compare_normalize_parse(const char *s, enum spaa_compare_normalize *out,
-			     struct spaa_error *err)
-{
-	if (!s || !strcmp(s, "share"))
-		*out = SPAA_COMPARE_SHARE;
-	else if (!strcmp(s, "total"))
-		*out = SPAA_COMPARE_TOTAL;
-	else if (!strcmp(s, "none"))
-		*out = SPAA_COMPARE_NONE;
-	else
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "invalid value '%s' for '--normalize': expected share, total or none",
-				      s);
-	return 0;
 }
 
 static void describe(const struct spaa_metrics_sem *m, char *buf, size_t size)
@@ -537,79 +522,6 @@ void spaa_compare_rank_paths(const struct spaa_compare_keys *k, struct spaa_comp
 			 size_t n)
 {
 	spaa_sort(r, n, sizeof(*r), path_rank_cmp, k);
-}
-
-void spaa_compare_weight_column(struct spaa_lami_table *t, size_t col,
-			    const struct spaa_metrics_sem *m)
-{
-	spaa_report_weight_column(t, col, m);
-}
-
-void spaa_compare_delta_column(struct spaa_lami_table *t, size_t col,
-			   const struct spaa_metrics_sem *m)
-{
-	switch (m->cls) {
-	case SPAA_METRICS_DURATION:
-		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, "ns");
-		break;
-	case SPAA_METRICS_SIZE:
-		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, "bytes");
-		break;
-	case SPAA_METRICS_INT:
-		spaa_lami_table_set_column(t, col, SPAA_LAMI_INT, NULL);
-		break;
-	case SPAA_METRICS_NUMBER:
-		spaa_lami_table_set_column(t, col, SPAA_LAMI_NUMBER, m->unit);
-		break;
-	}
-}
-
-/* Nearest integer, saturated to int64; 0 for NaN. */
-static int64_t round_i64(double v)
-{
-	if (v != v)
-		return 0;
-	if (v >= 9223372036854775807.0)
-		return INT64_MAX;
-	if (v <= -9223372036854775808.0)
-		return INT64_MIN;
-	return (int64_t)llround(v);
-}
-
-void spaa_compare_weight_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
-			  double v)
-{
-	switch (m->cls) {
-	case SPAA_METRICS_DURATION:
-		spaa_lami_cell_duration(t, round_i64(v));
-		break;
-	case SPAA_METRICS_SIZE:
-		spaa_lami_cell_size(t, round_i64(v));
-		break;
-	case SPAA_METRICS_INT:
-		spaa_lami_cell_int(t, round_i64(v));
-		break;
-	case SPAA_METRICS_NUMBER:
-		spaa_lami_cell_number(t, v);
-		break;
-	}
-}
-
-void spaa_compare_delta_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
-			 double v)
-{
-	if (m->cls == SPAA_METRICS_INT)
-		spaa_lami_cell_int(t, round_i64(v));
-	else
-		spaa_lami_cell_number(t, v == 0 ? 0.0 : v);  /* never "-0" */
-}
-
-void spaa_compare_ratio_cell(struct spaa_lami_table *t, double v)
-{
-	if (isfinite(v))
-		spaa_lami_cell_ratio(t, v == 0 ? 0.0 : v);
-	else
-		spaa_lami_cell_unknown(t);
 }
 
 struct part_progress {

@@ -40,27 +40,27 @@
 #include <stdint.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/weights.h"
 #include "model/error.h"
-#include "report/lami.h"
 #include "formats/load.h"
 #include "model/metrics.h"
 #include "model/strtab.h"
 #include "model/profile.h"
-#include "report/report.h"
 
 struct spaa_compare_keys {
 	struct spaa_strtab fns;         /* "name\0dso" */
 	struct spaa_strtab paths;       /* function keys (uint32_t), root first */
-	const struct spaa_lami_strlist *dso_map;     /* weak; "OLD=NEW", or NULL */
+	const char *const *dso_map;     /* weak: "OLD=NEW" items */
+	size_t ndso_map;
 };
 
 void spaa_compare_keys_init(struct spaa_compare_keys *k,
-			const struct spaa_lami_strlist *dso_map);
+			    const char *const *dso_map, size_t ndso_map);
 void spaa_compare_keys_release(struct spaa_compare_keys *k);
 
 /* Fails (SPAA_E_USAGE) unless every dso_map item is "OLD=NEW". */
-int spaa_compare_dso_map_check(const struct spaa_lami_strlist *dso_map,
-			   struct spaa_error *err);
+int spaa_compare_dso_map_check(const char *const *dso_map, size_t n,
+			       struct spaa_error *err);
 
 /* Number of function / path keys so far (key 0 is never used). */
 static inline uint32_t spaa_compare_nfunctions(const struct spaa_compare_keys *k)
@@ -174,15 +174,15 @@ struct spaa_compare_choice {
 	/* the event's name as asked for; NULL: the profile declares no events */
 	char *event;                    /* owned */
 	/*
-	 * spaa_report_select failed for it: err says why, naming no file
-	 * (report.c's messages do not say which side they are about), and
+	 * spaa_weights_select failed for it: err says why, naming no file
+	 * (weights.c's messages do not say which side they are about), and
 	 * nothing below is set.
 	 */
 	bool unselectable;
 	char *metric;                   /* owned: the metric's name */
 	bool primary;                   /* metric is the event's primary metric */
 	struct spaa_metrics_sem sem;
-	struct spaa_left_out left_out;  /* the other events' records and samples */
+	struct spaa_weights_left_out left_out;  /* the other events' records and samples */
 	bool overflows;                 /* a sum overflows: err says so */
 	struct spaa_compare_sum sum;        /* under the function keys of k, until taken */
 	struct spaa_error err;
@@ -197,7 +197,7 @@ struct spaa_compare_base {
 
 /*
  * Reduces p for event (NULL: for each of its events) and metric (NULL:
- * each event's primary metric), as spaa_report_select resolves them.
+ * each event's primary metric), as spaa_weights_select resolves them.
  * Functions get their keys in k (DSOs renamed by its dso_map), in the
  * order spaa_compare_side_add_agg of p would give them.  Nothing fails here:
  * a choice that cannot be compared says why, for the run that chooses it.
@@ -209,7 +209,7 @@ void spaa_compare_base_release(struct spaa_compare_base *b);
 
 /*
  * The choice for event, borrowed (its sum may be taken): NULL asks for
- * the first event, as spaa_report_select does; event must be NULL, the
+ * the first event, as spaa_weights_select does; event must be NULL, the
  * event b was reduced for or one of b's events.
  */
 struct spaa_compare_choice *spaa_compare_base_choice(struct spaa_compare_base *b,
@@ -224,10 +224,6 @@ enum spaa_compare_normalize {
 	SPAA_COMPARE_TOTAL,
 	SPAA_COMPARE_NONE,
 };
-
-/* "share" (also NULL), "total", "none"; else SPAA_E_USAGE. */
-int spaa_compare_normalize_parse(const char *s, enum spaa_compare_normalize *out,
-			     struct spaa_error *err);
 
 /* The comparison of one metric between a baseline and a target. */
 struct spaa_compare {
@@ -279,20 +275,6 @@ void spaa_compare_rank_sort(struct spaa_compare_rank *r, size_t n);
  */
 void spaa_compare_rank_paths(const struct spaa_compare_keys *k, struct spaa_compare_rank *r,
 			 size_t n);
-
-/* Declares column col of t as holding weights / deltas of semantics m. */
-void spaa_compare_weight_column(struct spaa_lami_table *t, size_t col,
-			    const struct spaa_metrics_sem *m);
-void spaa_compare_delta_column(struct spaa_lami_table *t, size_t col,
-			   const struct spaa_metrics_sem *m);
-
-/* Cells from values in class units (durations etc. rounded to integers). */
-void spaa_compare_weight_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
-			  double v);
-void spaa_compare_delta_cell(struct spaa_lami_table *t, const struct spaa_metrics_sem *m,
-			 double v);
-/* A ratio, or unknown when v is not finite. */
-void spaa_compare_ratio_cell(struct spaa_lami_table *t, double v);
 
 /*
  * spaa_load for side part (0 or 1) of nparts: the caller's progress

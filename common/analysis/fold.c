@@ -4,11 +4,11 @@
 #include "analysis/fold.h"
 #include "model/util.h"
 
-void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end)
+void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter)
 {
 	memset(f, 0, sizeof(*f));
-	f->begin = begin;
-	f->end = end;
+	f->begin = filter ? filter->begin : INT64_MIN;
+	f->end = filter ? filter->end : INT64_MAX;
 }
 
 void spaa_fold_release(struct spaa_fold *f)

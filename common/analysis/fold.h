@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/filter.h"
 #include "formats/load.h"
 #include "model/error.h"
 #include "model/profile.h"
@@ -65,7 +66,8 @@ struct spaa_fold {
 	uint64_t in_samples;    /* samples in range */
 };
 
-void spaa_fold_init(struct spaa_fold *f, int64_t begin, int64_t end);
+/* An empty fold counting the samples in filter's time range (NULL: all). */
+void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter);
 void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 		  struct spaa_error *err);

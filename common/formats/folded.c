@@ -169,3 +169,128 @@ out:
 	free(order);
 	return ret;
 }
+
+/* ---- into a SPAA writer, out of a profile ------------------------------- */
+
+int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
+			uint32_t max_depth, struct spaa_error *err)
+{
+	struct spaa_folded_parser fp;
+	uint32_t *fbuf = NULL, ev, dso_user, dso_kernel;
+	size_t fbuf_alloc = 0;
+	char *line, *name = NULL;
+	size_t len, name_alloc = 0;
+	uint64_t lines = 0;
+	int got, ret = -1;
+
+	spaa_folded_parser_init(&fp);
+	ev = spaa_writer_add_event(w, "folded", SPAA_EV_SOFTWARE);
+	dso_user = spaa_writer_add_dso(w, "[unknown]", false);
+	dso_kernel = spaa_writer_add_dso(w, "[kernel.kallsyms]", true);
+	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
+		struct spaa_writer_sample ws = {
+			.event = ev, .pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
+			.cpu = SPAA_NO_ID,
+		};
+		uint32_t n;
+		int r = spaa_folded_parse(&fp, line, len, spaa_input_name(in),
+				     spaa_input_lineno(in), &n, &ws.count, err);
+
+		if (r < 0)
+			goto out;
+		if (!r || !ws.count)
+			continue;
+		if (n > max_depth) {
+			spaa_error_at(err, SPAA_E_LIMIT, spaa_input_name(in),
+				      spaa_input_lineno(in),
+				      "a stack has %u frames, more than the limit of %u (SPAA_MAX_DEPTH)",
+				      n, max_depth);
+			goto out;
+		}
+		SPAA_ALLOC_GROW(fbuf, n, fbuf_alloc);
+		for (uint32_t i = 0; i < n; i++) {
+			const struct spaa_folded_frame *f = &fp.frames[n - 1 - i];
+			struct spaa_writer_frame wf = {
+				.func_resolved = true, .inline_depth = -1,
+				.kind = f->annot == SPAA_FOLDED_KERNEL ? SPAA_FRAME_KERNEL :
+					SPAA_FRAME_USER,
+				.dso = f->annot == SPAA_FOLDED_KERNEL ? dso_kernel : dso_user,
+				.inlined = f->annot == SPAA_FOLDED_INLINED,
+			};
+
+			SPAA_ALLOC_GROW(name, f->len + 1, name_alloc);
+			memcpy(name, f->name, f->len);
+			name[f->len] = '\0';
+			wf.func = name;
+			fbuf[i] = spaa_writer_add_frame(w, &wf);
+		}
+		if (spaa_writer_add_sample(w, &ws, fbuf, n, err))
+			goto out;
+		lines++;
+	}
+	if (got < 0)
+		goto out;
+	if (!lines) {
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+			      "no folded stacks in the input");
+		goto out;
+	}
+	ret = 0;
+out:
+	spaa_folded_parser_release(&fp);
+	free(fbuf);
+	free(name);
+	return ret;
+}
+
+int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
+			       const char *metric_name, struct spaa_output *out,
+			       struct spaa_error *err)
+{
+	struct spaa_folded_table t;
+	uint32_t ev = 0, metric;
+	bool any = false;
+	int ret = -1;
+
+	spaa_folded_table_init(&t);
+	if (event && (ev = spaa_profile_find_event(p, event)) == SPAA_NONE) {
+		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input", event);
+		goto out;
+	}
+	if (!p->nevents)
+		goto done;
+	metric = p->events[ev].primary_metric;
+	if (metric_name && (metric = spaa_strtab_find(&p->strings, metric_name,
+						    strlen(metric_name))) == SPAA_NONE)
+		metric = 0;     /* named nowhere: no record has it */
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		const uint32_t *fr = spaa_profile_record_frames(p, r);
+		uint64_t v;
+
+		if (r->absorbed || r->event != ev || !metric ||
+		    !spaa_profile_weights_get(p, r->weights, r->nweights, metric, &v))
+			continue;
+		any = true;
+		if (!v)
+			continue;       /* a 0 line says nothing to a flame graph */
+		spaa_folded_table_begin(&t);
+		for (uint32_t f = r->nframes; f-- > 0;) {
+			const char *name = spaa_profile_str(p, p->functions[p->frames[fr[f]].fn].name);
+
+			spaa_folded_table_push(&t, name, strlen(name));
+		}
+		if (spaa_folded_table_add(&t, v, err))
+			goto out;
+	}
+	if (metric_name && !any) {
+		spaa_error_set(err, SPAA_E_USAGE, "no stack record of event '%s' has a weight '%s'",
+			       spaa_profile_str(p, p->events[ev].name), metric_name);
+		goto out;
+	}
+done:
+	ret = spaa_folded_table_write(&t, out, err);
+out:
+	spaa_folded_table_release(&t);
+	return ret;
+}

@@ -20,7 +20,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/spaa_writer.h"
+#include "io/input.h"
 #include "model/error.h"
+#include "model/profile.h"
 #include "model/map.h"
 #include "model/strtab.h"
 #include "io/output.h"
@@ -81,5 +84,28 @@ int spaa_folded_table_add(struct spaa_folded_table *t, uint64_t value,
 /* Writes "path value\n" lines sorted by path (bytewise); 0 or -1. */
 int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_output *out,
 		       struct spaa_error *err);
+
+/*
+ * Reads folded stacks from in into w: one sample of event "folded" per
+ * line, weighing its count (lines of count 0 are skipped), frames of
+ * DSO "[unknown]", kernel frames ("_[k]") of "[kernel.kallsyms]",
+ * inlined ones ("_[i]") marked so.  Errors: those of the input and the
+ * parser, SPAA_E_LIMIT for a stack deeper than max_depth,
+ * SPAA_E_NO_DATA when no line holds a stack.
+ */
+int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
+			uint32_t max_depth, struct spaa_error *err);
+
+/*
+ * Writes the folded stacks of one event of a loaded profile (NULL: the
+ * first) weighed by metric_name (NULL: the event's primary metric): one
+ * line per stack record but those absorbed into a logical stack, records
+ * of weight 0 left out, lines sorted as spaa_folded_table_write sorts
+ * them.  Errors: SPAA_E_USAGE for an event the profile lacks or a metric
+ * no record of the event has; those of out.
+ */
+int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
+			      const char *metric_name, struct spaa_output *out,
+			      struct spaa_error *err);
 
 #endif

@@ -1,3 +1,5 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -420,4 +422,155 @@ bool spaa_perf_script_sniff(const char *line, size_t len)
 
 	spaa_perf_script_free(ps);
 	return ok;
+}
+
+/* ---- into a SPAA writer -------------------------------------------------- */
+
+struct perf_conv {
+	struct spaa_writer *w;
+	uint32_t *fbuf;
+	size_t fbuf_alloc;
+	char *last_event;       /* owned: cache of the last event's name */
+	uint32_t last_ev;
+	uint64_t dropped;       /* samples without any frame */
+	const char *path;       /* weak */
+	uint32_t max_depth;
+};
+
+/*
+ * perf's event names: tracepoints "sys:name" are probes, the generic
+ * hardware and software events by name, "cpu/.../" and raw "rNNN" are
+ * hardware.  Modifiers (":ppp", ":u") are not part of the kind.
+ */
+static enum spaa_event_kind event_kind(const char *name)
+{
+	static const char *const sw[] = {
+		"cpu-clock", "task-clock", "page-faults", "faults", "minor-faults",
+		"major-faults", "context-switches", "cs", "cpu-migrations",
+		"migrations", "alignment-faults", "emulation-faults", "dummy",
+		"bpf-output", NULL,
+	};
+	size_t n = strcspn(name, ":");
+
+	if (name[n] == ':' && n + 1 < strlen(name) &&
+	    strspn(name + n + 1, "ukhIGHpPSDWe") != strlen(name + n + 1))
+		return SPAA_EV_PROBE;   /* "sched:sched_switch", not "cycles:u" */
+	for (const char *const *s = sw; *s; s++)
+		if (strlen(*s) == n && !strncmp(name, *s, n))
+			return SPAA_EV_SOFTWARE;
+	return SPAA_EV_HARDWARE;
+}
+
+static int add_sample(void *data, const struct spaa_perf_script_sample *s,
+		      struct spaa_error *err)
+{
+	struct perf_conv *pc = data;
+	struct spaa_writer *w = pc->w;
+	struct spaa_writer_sample ws = {
+		.pid = s->pid == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->pid,
+		.tid = s->tid == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->tid,
+		.cpu = s->cpu == SPAA_PERF_SCRIPT_NO_ID ? SPAA_NO_ID : s->cpu,
+		.comm = s->comm, .has_time = s->has_time, .time = s->time,
+		.count = 1, .has_period = s->has_period, .period = s->period,
+	};
+
+	if (!s->nframes) {
+		pc->dropped++;
+		return 0;
+	}
+	if (s->nframes > pc->max_depth)
+		return spaa_error_at(err, SPAA_E_LIMIT, pc->path, s->line,
+				     "a sample has %u frames, more than the limit of %u (SPAA_MAX_DEPTH)",
+				     s->nframes, pc->max_depth);
+	if (!pc->last_event || strcmp(pc->last_event, s->event)) {
+		free(pc->last_event);
+		pc->last_event = spaa_xstrdup(s->event);
+		pc->last_ev = spaa_writer_add_event(w, s->event, event_kind(s->event));
+	}
+	ws.event = pc->last_ev;
+	SPAA_ALLOC_GROW(pc->fbuf, s->nframes, pc->fbuf_alloc);
+	for (uint32_t i = 0; i < s->nframes; i++) {
+		const struct spaa_perf_script_frame *f = &s->frames[i];
+		struct spaa_writer_frame wf = {
+			.func = f->sym, .has_ip = f->has_ip, .ip = f->ip,
+			.symoff = f->symoff, .srcline = f->srcline,
+			.func_resolved = true, .inline_depth = -1,
+		};
+		const char *dso = f->dso;
+		char hex[24];
+		uint32_t phys = i;
+
+		/*
+		 * Inlined frames (perf's "(inlined)" DSO) share the address of
+		 * the physical frame after them, toward the root; they take its
+		 * DSO and an inline depth counted from it.  When every frame at
+		 * the address is marked inlined, the last is the function that
+		 * holds the code, so it is the physical one.
+		 */
+		if (f->inlined) {
+			while (phys + 1 < s->nframes && s->frames[phys].inlined &&
+			       s->frames[phys + 1].has_ip == f->has_ip &&
+			       s->frames[phys + 1].ip == f->ip)
+				phys++;
+			wf.inline_depth = (int)(phys - i);
+			wf.inlined = wf.inline_depth > 0;
+			dso = NULL;
+			for (uint32_t j = phys; j < s->nframes && !dso; j++)
+				if (!s->frames[j].inlined)
+					dso = s->frames[j].dso;
+		} else if (i > 0 && s->frames[i - 1].inlined && f->has_ip &&
+			   s->frames[i - 1].ip == f->ip) {
+			wf.inline_depth = 0;
+		}
+		if (!dso)
+			dso = "[unknown]";
+		if (!strcmp(f->sym, "[unknown]") && f->has_ip) {
+			/* as perf report shows it: the raw address */
+			snprintf(hex, sizeof(hex), "0x%" PRIx64, f->ip);
+			wf.func = hex;
+			wf.func_resolved = false;
+		} else if (!strncmp(f->sym, "0x", 2)) {
+			wf.func_resolved = false;
+		}
+		wf.kind = spaa_profile_kernel_dso(dso) || (f->has_ip && f->ip >= 0xffff800000000000ULL) ?
+			  SPAA_FRAME_KERNEL : SPAA_FRAME_USER;
+		wf.dso = spaa_writer_add_dso(w, dso, spaa_profile_kernel_dso(dso));
+		pc->fbuf[i] = spaa_writer_add_frame(w, &wf);
+	}
+	return spaa_writer_add_sample(w, &ws, pc->fbuf, s->nframes, err);
+}
+
+int spaa_perf_script_convert(struct spaa_input *in, struct spaa_writer *w,
+			     uint32_t max_depth, const struct spaa_warn_sink *warn,
+			     struct spaa_error *err)
+{
+	struct perf_conv pc = {
+		.w = w, .path = spaa_input_name(in), .max_depth = max_depth,
+	};
+	struct spaa_perf_script *ps = spaa_perf_script_new(spaa_input_name(in),
+							   add_sample, &pc);
+	char *line;
+	size_t len;
+	int got, ret = -1;
+
+	while ((got = spaa_input_getline(in, &line, &len, err)) > 0)
+		if (spaa_perf_script_line(ps, line, len, spaa_input_lineno(in), err))
+			goto out;
+	if (got < 0 || spaa_perf_script_finish(ps, err))
+		goto out;
+	if (!spaa_perf_script_nsamples(ps)) {
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+			      "no perf samples in the input");
+		goto out;
+	}
+	if (pc.dropped)
+		spaa_warn(warn, spaa_input_name(in), 0,
+			  "%" PRIu64 " of %" PRIu64 " samples had no frame and were left out",
+			  pc.dropped, spaa_perf_script_nsamples(ps));
+	ret = 0;
+out:
+	spaa_perf_script_free(ps);
+	free(pc.fbuf);
+	free(pc.last_event);
+	return ret;
 }

@@ -32,7 +32,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/spaa_writer.h"
+#include "io/input.h"
 #include "model/error.h"
+#include "model/warn.h"
 
 #define SPAA_PERF_SCRIPT_NO_ID INT64_MIN    /* a pid/tid/cpu the output did not show */
 
@@ -92,5 +95,21 @@ uint64_t spaa_perf_script_nsamples(const struct spaa_perf_script *ps);
  * non-blank line parses as a sample line.  For format detection.
  */
 bool spaa_perf_script_sniff(const char *line, size_t len);
+
+/*
+ * Reads perf script text from in into w: each perf sample becomes a
+ * sample of w, its event kind told from perf's event name (tracepoints
+ * are probes; cpu-clock, page-faults, ... software; the rest hardware),
+ * "[unknown]" symbols become their address, inlined frames ("(inlined)"
+ * DSO) take the DSO and address of the physical frame after them, with
+ * inline depths counted from it, and DSOs named like the kernel's
+ * (spaa_profile_kernel_dso) hold kernel frames.  Samples without a frame
+ * are left out and counted in one warning.  Errors: those of the input
+ * and the parser, SPAA_E_LIMIT for a stack deeper than max_depth,
+ * SPAA_E_NO_DATA when the input holds no sample.
+ */
+int spaa_perf_script_convert(struct spaa_input *in, struct spaa_writer *w,
+			     uint32_t max_depth, const struct spaa_warn_sink *warn,
+			     struct spaa_error *err);
 
 #endif

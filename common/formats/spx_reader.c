@@ -366,6 +366,12 @@ static int read_meta(struct spx *s, struct spaa_error *err)
 		snprintf(comm, sizeof(comm), "php");
 	/* a "\u0000" would cut the name short; that is all it does */
 	s->comm = spaa_strtab_intern(&p->strings, comm, strlen(comm));
+	/* declared as SPAA thread records declare theirs, so every table names it */
+	if (s->pid != SPAA_NO_ID) {
+		uint32_t t = spaa_profile_intern_thread(p, s->pid, s->tid);
+
+		p->threads[t].comm = s->comm;
+	}
 
 	if (spx_event(s, "spx", (struct spaa_event){
 			.kind = SPAA_EV_TIMER, .mode = SPAA_MODE_EVENT,

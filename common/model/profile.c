@@ -214,3 +214,11 @@ void spaa_profile_cover_time(struct spaa_profile *p, int64_t start, int64_t end)
 	if (end > p->time_end)
 		p->time_end = end;
 }
+
+bool spaa_profile_kernel_dso(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+
+	return n && (!strncmp(name, "[kernel", 7) || strstr(name, "kallsyms") ||
+		     (name[0] == '[' && n > 4 && !strcmp(name + n - 4, ".ko]")));
+}

@@ -233,6 +233,13 @@ static inline uint32_t spaa_profile_nthreads(const struct spaa_profile *p)
 	return p->thread_map.nr;
 }
 
+/*
+ * Whether a DSO name is the kernel's, as perf names it: "[kernel...]"
+ * ([kernel.kallsyms], [kernel.vmlinux]), a name with "kallsyms", or a
+ * module "[NAME.ko]".  For inputs that do not flag kernel DSOs.
+ */
+bool spaa_profile_kernel_dso(const char *name);
+
 /* Event index by name, or SPAA_NONE. */
 uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name);
 

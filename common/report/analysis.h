@@ -1,45 +1,72 @@
 /*
- * analysis - what an analysis is: one descriptor per executable.
+ * analysis - what an analysis is: one descriptor per executable, and the
+ * options every analysis shares.
  *
- * common/main.c owns main(): it parses the shared LAMI options plus the
- * analysis' own, answers --mi-version, --metadata, --help, --version and
- * --test-compatibility, runs the analysis, and is the only place that
- * turns a struct spaa_error into a LAMI error object and an exit status.
- * An analysis file only describes its tables and options and fills
- * tables in run(); it never prints.
+ * common/report/main.c owns main(): it parses the shared options plus
+ * the analysis' own, answers --mi-version, --metadata, --help, --version
+ * and --test-compatibility, runs the analysis, and is the only place
+ * that turns a struct spaa_error into a LAMI error object and an exit
+ * status.  An analysis file only describes its tables and options and
+ * fills tables in run(); it never prints.
  *
  * Adding an analysis:
  *   1. write analyses/NAME.c defining `const struct spaa_analysis
- *      spaa_this_analysis` (the Makefile builds spaa-NAME from it);
- *   2. add golden cases under tests/golden/ and unit tests for any new
- *      common/ code;
- *   3. write man/spaa-NAME.1 and a README example;
- *   4. add /spaa-NAME to nothing: .gitignore already ignores /spaa-*.
+ *      spaa_this_analysis`: its table classes, a struct of its own
+ *      options with the option table that fills it (report/option.h),
+ *      the flags of the shared options it takes, run() and compatible();
+ *      the Makefile builds spaa-NAME from it with no edit;
+ *   2. ask common/ for everything that is not the analysis itself: the
+ *      loader (formats/load.h), sums (analysis/), titles, weight columns
+ *      and cells (report/table.h); a computation another analysis could
+ *      use goes into common/analysis/ with a unit test;
+ *   3. add golden cases under tests/golden/ (make golden writes their
+ *      expected output; review it);
+ *   4. write man/spaa-NAME.1 (tests/cli_man.py checks it against --help)
+ *      and a README example;
+ *   5. nothing else: .gitignore ignores /spaa-*, make install installs
+ *      every spaa-NAME with its Trace Compass descriptor.
  */
 #ifndef SPAA_ANALYSIS_H
 #define SPAA_ANALYSIS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/filter.h"
+#include "analysis/weights.h"
+#include "formats/load.h"
 #include "model/error.h"
 #include "report/lami.h"
-#include "formats/load.h"
-#include "report/report.h"
+#include "report/option.h"
 
-#define SPAA_VERSION "0.1.0"
-#define SPAA_VERSION_MAJOR 0
-#define SPAA_VERSION_MINOR 1
-#define SPAA_VERSION_PATCH 0
+/* How results are written (--format); errors too, see main.c. */
+enum spaa_analysis_format {
+	SPAA_ANALYSIS_LAMI,     /* "lami" or "json": the LAMI results object */
+	SPAA_ANALYSIS_TEXT,     /* "text": aligned tables (textout.h) */
+	SPAA_ANALYSIS_CSV,      /* "csv": one CSV block per table */
+};
 
-/* What main hands to an analysis. */
-struct spaa_analysis_run {
-	const struct spaa_lami_opts *opts;   /* weak */
-	/*
-	 * Warning sink and progress callback set by main; an analysis passes
-	 * a copy to spaa_load after setting on_sample.  Warnings are silenced
-	 * in the modes where Trace Compass merges stderr into stdout.
-	 */
-	struct spaa_load_opts load;
-	struct spaa_lami_results results;    /* the analysis adds its tables here */
-	struct spaa_left_out left_out;  /* records of events not analysed */
+#define SPAA_ANALYSIS_UNLIMITED UINT64_MAX
+
+/*
+ * The options of every analysis (the LAMI ones, listed under "LAMI
+ * options") and those that several take when their descriptor asks
+ * (flags below).  Filled by spaa_analysis_parse.
+ */
+struct spaa_analysis_opts {
+	bool metadata;          /* --metadata */
+	bool mi_version;        /* --mi-version */
+	bool help;              /* --help, -h */
+	bool version;           /* --version */
+	bool output_progress;   /* --output-progress */
+	const char *test_compat;        /* --test-compatibility PATH, or NULL */
+	uint64_t limit;         /* --limit N|unlimited; default unlimited */
+	enum spaa_analysis_format format;       /* --format; default LAMI */
+	/* --begin/--end TS (ns, same epoch as the profile); --pid, --tid */
+	struct spaa_filter filter;
+	const char *event, *metric;     /* --event, --metric, or NULL */
+	struct spaa_option_args paths;  /* positional arguments (owned) */
 };
 
 enum {
@@ -49,6 +76,24 @@ enum {
 	 * come from an option (--baseline PATH, what Trace Compass can pass).
 	 */
 	SPAA_ANALYSIS_TWO_INPUTS = 1,
+	/* Takes --event NAME and --metric NAME: one event and metric weighed. */
+	SPAA_ANALYSIS_EVENT = 2,
+	/* Takes --pid and --tid: only the stacks of one process or thread. */
+	SPAA_ANALYSIS_THREADS = 4,
+};
+
+/* What main hands to an analysis. */
+struct spaa_analysis_run {
+	const struct spaa_analysis_opts *opts;  /* weak */
+	const void *options;    /* weak: the analysis' own options struct */
+	/*
+	 * Warning sink and progress callback set by main; an analysis passes
+	 * a copy to spaa_load after setting on_sample.  Warnings are silenced
+	 * in the modes where Trace Compass merges stderr into stdout.
+	 */
+	struct spaa_load_opts load;
+	struct spaa_lami_results results;       /* the analysis adds its tables here */
+	struct spaa_weights_left_out left_out;  /* records of events not analysed */
 };
 
 struct spaa_analysis {
@@ -58,8 +103,16 @@ struct spaa_analysis {
 	const char *synopsis;           /* positional arguments for --help */
 	const struct spaa_lami_table_class *classes;
 	size_t nclasses;
-	const struct spaa_lami_option *options;      /* extra options or NULL */
-	unsigned flags;
+	/*
+	 * The analysis' own options (NULL: none), writing into a struct of
+	 * options_size bytes that main allocates, zeroes and hands to
+	 * options_init (NULL: zeroes are the defaults), then to run() as
+	 * run->options.  main releases its SPAA_OPTION_LIST fields.
+	 */
+	const struct spaa_option *options;
+	size_t options_size;
+	void (*options_init)(void *options);
+	unsigned flags;                 /* SPAA_ANALYSIS_* */
 	/*
 	 * --test-compatibility: main loads path quietly (no callbacks) into
 	 * p and asks; 0 if the analysis can run on it, else -1 with err
@@ -73,5 +126,36 @@ struct spaa_analysis {
 
 /* Defined by the one analysis file linked into each executable. */
 extern const struct spaa_analysis spaa_this_analysis;
+
+/*
+ * Parses argv into o (initialized here) and the analysis' own options
+ * struct options (already holding its defaults).  Besides the errors of
+ * spaa_option_parse (option.h), SPAA_E_USAGE:
+ *   "'--begin' (7) is after '--end' (5)"
+ *   "'--output-progress' needs '--format lami'"
+ * --limit takes a positive count or "unlimited"; --begin/--end decimal
+ * int64; --format lami, json, text or csv.  On failure o->format keeps a
+ * --format read before the mistake, so main can still report the error
+ * that way.  Release o with spaa_analysis_opts_release (harmless twice),
+ * and the options' lists with spaa_analysis_options_release, after a
+ * failure too.
+ */
+int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
+			struct spaa_analysis_opts *o, void *options,
+			struct spaa_error *err);
+void spaa_analysis_opts_release(struct spaa_analysis_opts *o);
+void spaa_analysis_options_release(const struct spaa_analysis *a,
+				   void *options);
+
+/* Writes --help: the LAMI options, then the analysis options. */
+void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
+			const char *prog);
+
+/*
+ * The compatibility test of analyses that work on any stacks
+ * (struct spaa_analysis.compatible): p has stack or sample records.
+ */
+int spaa_analysis_need_stacks(const struct spaa_profile *p, const char *path,
+			      struct spaa_error *err);
 
 #endif

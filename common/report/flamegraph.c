@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/sbuf.h"
-#include "report/flamegraph.h"
+#include "analysis/weights.h"
 #include "model/map.h"
+#include "model/sbuf.h"
+#include "model/units.h"
 #include "model/util.h"
+#include "report/flamegraph.h"
 
 #define PAD 10          /* px left and right of the frames */
 #define FRAME_H 16      /* px per depth level */
@@ -148,8 +150,7 @@ enum spaa_flamegraph_kind spaa_flamegraph_classify(const char *dso, bool kernel)
 	if (!dso || !*dso)
 		return SPAA_FLAMEGRAPH_USER;
 	n = strlen(dso);
-	if (!strncmp(dso, "[kernel", 7) || strstr(dso, "kallsyms") ||
-	    (dso[0] == '[' && ends_with(dso, n, ".ko]")))
+	if (spaa_profile_kernel_dso(dso))
 		return SPAA_FLAMEGRAPH_KERNEL;
 	base = strrchr(dso, '/');
 	base = base ? base + 1 : dso;
@@ -807,4 +808,73 @@ out:
 	free(line.s);
 	layout_release(&l);
 	return ret;
+}
+
+int spaa_flamegraph_write_profile(const struct spaa_profile *p,
+				  const char *event, const char *metric_name,
+				  const struct spaa_flamegraph_opts *opts,
+				  struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = *opts;
+	struct spaa_metrics_sem sem;
+	uint32_t ev, metric;
+	char what[1024];
+	int ret = -1;
+
+	if (spaa_weights_select(p, event, metric_name, &ev, &metric, err))
+		goto out;
+	spaa_metrics_semantics(p, ev, metric, spaa_metrics_unit(p, ev, metric), &sem);
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		const uint32_t *fr = spaa_profile_record_frames(p, r);
+		uint64_t v;
+
+		if (r->absorbed || r->event != ev ||
+		    !spaa_profile_weights_get(p, r->weights, r->nweights, metric, &v) || !v)
+			continue;
+		spaa_flamegraph_begin(fg);
+		for (uint32_t f = r->nframes; f-- > 0;) {
+			const struct spaa_frame *frame = &p->frames[fr[f]];
+			const struct spaa_function *fn = &p->functions[frame->fn];
+			const struct spaa_dso *dso = &p->dsos[fn->dso];
+			const char *name = spaa_profile_str(p, fn->name);
+
+			spaa_flamegraph_push(fg, name, strlen(name), spaa_profile_str(p, dso->name),
+					spaa_flamegraph_classify(spaa_profile_str(p, dso->name),
+							    dso->is_kernel ||
+							    frame->kind == SPAA_FRAME_KERNEL));
+		}
+		if (spaa_flamegraph_add(fg, v, 0, err))
+			goto out;
+	}
+	spaa_weights_describe(what, sizeof(what), spaa_profile_str(p, p->events[ev].name),
+			      metric == p->events[ev].primary_metric,
+			      spaa_profile_str(p, metric));
+	o.what = what;
+	o.sem = &sem;
+	ret = spaa_flamegraph_write(fg, &o, out, err);
+out:
+	spaa_flamegraph_free(fg);
+	return ret;
+}
+
+int spaa_flamegraph_args_apply(const struct spaa_flamegraph_args *a,
+			       struct spaa_flamegraph_opts *o,
+			       struct spaa_error *err)
+{
+	o->title = a->title;
+	o->width = SPAA_FLAMEGRAPH_WIDTH_DEFAULT;
+	o->min_width = SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT;
+	if (a->width && (a->width < SPAA_FLAMEGRAPH_WIDTH_MIN ||
+			 a->width > SPAA_FLAMEGRAPH_WIDTH_MAX))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg-width' must be from 100 to 100000 pixels");
+	if (a->width)
+		o->width = (unsigned)a->width;
+	if (a->min_width && spaa_units_parse_decimal(a->min_width, &o->min_width))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg-min-width' must be a non-negative number of pixels, not '%s'",
+				      a->min_width);
+	return 0;
 }

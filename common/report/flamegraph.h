@@ -49,12 +49,15 @@
 #define SPAA_FLAMEGRAPH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analysis/compare.h"
+#include "model/profile.h"
 #include "model/error.h"
 #include "model/metrics.h"
 #include "io/output.h"
+#include "report/option.h"
 
 /* What a frame's code is; each kind has its own hue band. */
 enum spaa_flamegraph_kind {
@@ -86,6 +89,43 @@ struct spaa_flamegraph_opts {
 	const struct spaa_metrics_sem *sem;      /* how weights read; NULL: counts */
 	const struct spaa_compare *cmp;     /* set: differential (baseline weights) */
 };
+
+/*
+ * The command-line options of every program that draws a flame graph
+ * (--svg-title, --svg-width, --svg-min-width), as given: a field of type
+ * struct spaa_flamegraph_args in the program's options struct, filled by
+ * the option table entries SPAA_FLAMEGRAPH_OPTIONS(struct, field) make.
+ */
+struct spaa_flamegraph_args {
+	const char *title;      /* NULL: the program's default */
+	uint64_t width;         /* 0: the default */
+	const char *min_width;  /* NULL: the default */
+};
+
+#define SPAA_FLAMEGRAPH_OPTIONS(type, field) \
+	{ "svg-title", 0, SPAA_OPTION_STRING, offsetof(type, field.title), "TEXT", \
+	  "title of the flame graph (default: named after the input)", NULL, NULL }, \
+	{ "svg-width", 0, SPAA_OPTION_U64, offsetof(type, field.width), "PX", \
+	  "width of the flame graph in pixels (default: 1200)", NULL, NULL }, \
+	{ "svg-min-width", 0, SPAA_OPTION_STRING, offsetof(type, field.min_width), "PX", \
+	  "leave out frames narrower than PX pixels, counted in a note (default: 0.1)", \
+	  NULL, NULL }
+
+/* Whether any of them was given. */
+static inline bool spaa_flamegraph_args_given(const struct spaa_flamegraph_args *a)
+{
+	return a->title || a->width || a->min_width;
+}
+
+/*
+ * Checks a and sets o's title, width and min_width from it (defaults
+ * where not given).  SPAA_E_USAGE: "'--svg-width' must be from 100 to
+ * 100000 pixels", "'--svg-min-width' must be a non-negative number of
+ * pixels, not 'x'".
+ */
+int spaa_flamegraph_args_apply(const struct spaa_flamegraph_args *a,
+			       struct spaa_flamegraph_opts *o,
+			       struct spaa_error *err);
 
 #define SPAA_FLAMEGRAPH_WIDTH_DEFAULT 1200u
 /* widths the tools accept: narrower is unreadable, wider no screen shows */
@@ -129,5 +169,17 @@ uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg);
 int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err);
+
+/*
+ * The flame graph of one event and metric of a loaded profile, selected
+ * as the analyses select them (weights.h: NULL for the first event and
+ * its primary metric), of every stack record but those absorbed into a
+ * logical stack; opts' what and sem are set here.  Errors: those of
+ * spaa_weights_select and spaa_flamegraph_write.
+ */
+int spaa_flamegraph_write_profile(const struct spaa_profile *p,
+				  const char *event, const char *metric_name,
+				  const struct spaa_flamegraph_opts *opts,
+				  struct spaa_output *out, struct spaa_error *err);
 
 #endif

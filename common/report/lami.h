@@ -1,16 +1,14 @@
 /*
- * lami - the LAMI protocol (specs/lami-0.1.md) as Trace Compass speaks it.
+ * lami - the LAMI protocol (doc/LAMI.md) as Trace Compass speaks it.
  *
- * Three parts:
- *   1. option parsing shared by every analysis, plus each analysis' own
- *      options from a table (both "--opt=value" and "--opt value");
- *   2. metadata, written from static table-class descriptions;
- *   3. result tables built cell by cell with typed cells, then written
+ * Two parts (the options are analysis.h's):
+ *   1. metadata, written from static table-class descriptions;
+ *   2. result tables built cell by cell with typed cells, then written
  *      as one results object; error objects; progress lines.
  *
  * Writers take the FILE to write to; only main.c chooses stdout.
  *
- * Trace Compass rules this module enforces (see DESIGN.md):
+ * Trace Compass rules this module enforces (doc/LAMI.md says why):
  *   - every table class and the metadata carry a title;
  *   - duration, size and timestamp values are integers, ratios fractions;
  *     NaN/inf numbers become the unknown object;
@@ -30,99 +28,7 @@
 
 #include "model/error.h"
 
-/* ---- 1. options ------------------------------------------------------- */
-
-enum spaa_lami_opt_kind {
-	SPAA_LAMI_OPT_BOOL,          /* flag; dest is bool*, set to true */
-	SPAA_LAMI_OPT_STRING,        /* dest is const char** (points into argv) */
-	SPAA_LAMI_OPT_U64,           /* dest is uint64_t*, decimal */
-	SPAA_LAMI_OPT_I64,           /* dest is int64_t*, decimal, may be negative */
-	SPAA_LAMI_OPT_LIST,          /* repeatable string; dest is struct spaa_lami_strlist* */
-};
-
-struct spaa_lami_option {
-	const char *name;       /* long name without "--"; NULL ends a table */
-	enum spaa_lami_opt_kind kind;
-	void *dest;             /* weak: usually a static of the analysis file */
-	const char *argname;    /* shown in --help, e.g. "NAME"; NULL for flags */
-	const char *help;       /* one line, lowercase, no full stop */
-};
-
-struct spaa_lami_strlist {
-	const char **items;     /* owned array; the strings point into argv */
-	size_t nr, alloc;
-};
-
-void spaa_lami_strlist_release(struct spaa_lami_strlist *l);
-
-#define SPAA_LAMI_LIMIT_UNLIMITED UINT64_MAX
-
-/* How results are written (--format); errors too, see common/main.c. */
-enum spaa_lami_format {
-	SPAA_LAMI_FORMAT_LAMI,       /* "lami" or "json": the LAMI results object */
-	SPAA_LAMI_FORMAT_TEXT,       /* "text": aligned tables (common/textout.h) */
-	SPAA_LAMI_FORMAT_CSV,        /* "csv": one CSV block per table */
-};
-
-/* The options every analysis understands. */
-struct spaa_lami_opts {
-	bool metadata;          /* --metadata */
-	bool mi_version;        /* --mi-version */
-	bool help;              /* --help, -h */
-	bool version;           /* --version */
-	bool output_progress;   /* --output-progress */
-	const char *test_compat;        /* --test-compatibility PATH, or NULL */
-	bool has_begin, has_end;
-	int64_t begin, end;     /* --begin/--end TS, ns, same epoch as the profile */
-	uint64_t limit;         /* --limit N|unlimited; default unlimited */
-	enum spaa_lami_format format;        /* --format; default SPAA_LAMI_FORMAT_LAMI */
-	const char **paths;     /* owned array of positional arguments (into argv) */
-	size_t npaths;
-};
-
-/*
- * Parses argv[1..argc) into o (initialized here) and the analysis' extra
- * options (may be NULL; their dests are only written when given).  Every
- * option with a value takes "--opt=value" and "--opt value" (the next
- * argument, whatever it looks like: "--begin -5"); names must match
- * exactly (no prefixes).  "--" ends options; "-" is a path (stdin).
- * --limit takes a positive count or "unlimited"; --begin/--end decimal
- * int64; --format lami, json, text or csv.  Errors are SPAA_E_USAGE with
- * one of these messages:
- *   "unknown option '--foo'"             (also "-x"; "--foo=1" too)
- *   "option '--metadata' takes no value" (a flag given "=value")
- *   "option '--limit' needs a value"     (last argument)
- *   "invalid value 'x' for '--begin'"
- *   "'--begin' (7) is after '--end' (5)"
- *   "'--output-progress' needs '--format lami'"
- * On failure o is already released; o->format keeps a --format read
- * before the mistake, so main can still report the error that way.
- * Release o with spaa_lami_opts_release (harmless twice); SPAA_LAMI_OPT_LIST dests
- * are the caller's to release with spaa_lami_strlist_release, even after a
- * failure.
- */
-/* How many of n rows a table may show under --limit. */
-static inline size_t spaa_lami_rows(const struct spaa_lami_opts *o, size_t n)
-{
-	return o->limit < n ? (size_t)o->limit : n;
-}
-
-int spaa_lami_parse_args(int argc, char **argv, struct spaa_lami_opts *o,
-		    const struct spaa_lami_option *extra, struct spaa_error *err);
-void spaa_lami_opts_release(struct spaa_lami_opts *o);
-
-/*
- * Writes the --help text: usage line "usage: PROG [OPTIONS] SYNOPSIS",
- * description (may be NULL), "LAMI options:" with the common options,
- * "Analysis options:" with the extra ones (if any), and a closing
- * "See PROG(1)." line, sections separated by blank lines.  Options are
- * listed one per line as "  --name ARG  help" ("  -h, --help  ..."),
- * the help texts aligned in one column.
- */
-void spaa_lami_help_write(FILE *out, const char *prog, const char *synopsis,
-		     const char *description, const struct spaa_lami_option *extra);
-
-/* ---- 2. metadata ------------------------------------------------------ */
+/* ---- 1. metadata ------------------------------------------------------ */
 
 /* LAMI v0.1 column / data object classes. */
 enum spaa_lami_class {
@@ -177,7 +83,7 @@ struct spaa_lami_meta {
  */
 void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m);
 
-/* ---- 3. results ------------------------------------------------------- */
+/* ---- 2. results ------------------------------------------------------- */
 
 /* Absent pid or tid of a process cell. */
 #define SPAA_LAMI_NO_ID INT64_MIN
@@ -267,7 +173,7 @@ void spaa_lami_results_release(struct spaa_lami_results *r);
 void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r);
 
 /*
- * Reading a table back, for writers of other formats (common/textout.h).
+ * Reading a table back, for writers of other formats (textout.h).
  * Cells come back as the JSON writer sees them: a number or ratio that is
  * not finite, a time range ending before it begins and a CPU id outside
  * 32 bits are SPAA_LAMI_CELL_UNKNOWN, as they are written as unknown objects.

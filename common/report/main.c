@@ -25,6 +25,7 @@
 
 #include "model/warn.h"
 #include "report/analysis.h"
+#include "report/version.h"
 #include "report/textout.h"
 #include "model/util.h"
 
@@ -63,14 +64,12 @@ static void progress(void *data, uint64_t done, uint64_t total)
 
 /* Nothing dropped silently: what the analysis did not look at. */
 static void note_left_out(const char *prog, const struct spaa_analysis *a,
-			  const struct spaa_left_out *lo)
+			  const struct spaa_weights_left_out *lo)
 {
-	bool choose = false;
+	bool choose = a->flags & SPAA_ANALYSIS_EVENT;
 
 	if (!lo->records && !lo->samples)
 		return;
-	for (const struct spaa_lami_option *x = a->options; x && x->name; x++)
-		choose |= !strcmp(x->name, "event");
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
 		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
 		lo->samples, choose ? " (see --event)" : "");
@@ -133,7 +132,8 @@ int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &spaa_this_analysis;
 	struct spaa_analysis_run run = { 0 };
-	struct spaa_lami_opts opts;
+	struct spaa_analysis_opts opts;
+	void *options = spaa_xcalloc(1, a->options_size ? a->options_size : 1);
 	struct chatter ch = { 0 };
 	struct spaa_error err;
 	char name[64];
@@ -145,19 +145,22 @@ int main(int argc, char **argv)
 	ch.prog = name;
 	spaa_error_init(&err);
 	spaa_lami_results_init(&run.results);
+	if (a->options_init)
+		a->options_init(options);
 	/* a --format before a mistake still counts */
-	if (spaa_lami_parse_args(argc, argv, &opts, a->options, &err)) {
-		status = fail(name, &err, opts.format == SPAA_LAMI_FORMAT_LAMI, false);
+	if (spaa_analysis_parse(a, argc, argv, &opts, options, &err)) {
+		status = fail(name, &err, opts.format == SPAA_ANALYSIS_LAMI, false);
 		goto out;
 	}
-	lami = opts.format == SPAA_LAMI_FORMAT_LAMI;
+	lami = opts.format == SPAA_ANALYSIS_LAMI;
 	run.opts = &opts;
+	run.options = options;
 
 	if (opts.mi_version) {
 		/* "1.0" switches Trace Compass to progress + compatibility mode */
 		puts("1.0");
 	} else if (opts.help) {
-		spaa_lami_help_write(stdout, name, a->synopsis, a->description, a->options);
+		spaa_analysis_help(stdout, a, name);
 	} else if (opts.version) {
 		printf("%s (spaa-tools) %s\n", name, SPAA_VERSION);
 	} else if (opts.metadata) {
@@ -173,16 +176,17 @@ int main(int argc, char **argv)
 		    a->compatible(&p, opts.test_compat, &err))
 			status = fail(name, &err, true, true);
 		spaa_profile_release(&p);
-	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.npaths != 1) {
+	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.paths.nr != 1) {
 		/* two-input analyses count their own paths (--baseline PATH) */
 		spaa_error_set(&err, SPAA_E_USAGE,
 			       "expected one profile path, got %zu (see --help)",
-			       opts.npaths);
+			       opts.paths.nr);
 		status = fail(name, &err, lami, false);
 	} else {
 		spaa_lami_progress_init(&ch.lami, opts.output_progress ? stdout : NULL);
-		spaa_textout_bar_init(&ch.bar, opts.format == SPAA_LAMI_FORMAT_TEXT &&
-				 spaa_textout_bar_wanted(fileno(stderr)) ? stderr : NULL);
+		spaa_textout_bar_init(&ch.bar, opts.format == SPAA_ANALYSIS_TEXT &&
+				      spaa_textout_bar_wanted(fileno(stderr)) ?
+				      stderr : NULL);
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
 		run.load.progress_data = &ch;
@@ -197,7 +201,9 @@ int main(int argc, char **argv)
 		} else if (lami) {
 			spaa_lami_results_write(stdout, &run.results);
 		} else {
-			spaa_textout_write(stdout, &run.results, opts.format);
+			spaa_textout_write(stdout, &run.results,
+					   opts.format == SPAA_ANALYSIS_CSV ?
+					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT);
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);
@@ -211,10 +217,9 @@ int main(int argc, char **argv)
 	}
 out:
 	spaa_lami_results_release(&run.results);
-	spaa_lami_opts_release(&opts);
+	spaa_analysis_opts_release(&opts);
 	/* repeatable options fill lists only main can free on every path */
-	for (const struct spaa_lami_option *x = a->options; x && x->name; x++)
-		if (x->kind == SPAA_LAMI_OPT_LIST)
-			spaa_lami_strlist_release(x->dest);
+	spaa_analysis_options_release(a, options);
+	free(options);
 	return status;
 }

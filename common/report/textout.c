@@ -593,14 +593,14 @@ static void write_csv_table(FILE *out, const struct spaa_lami_table *t)
 }
 
 void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
-		   enum spaa_lami_format fmt)
+			enum spaa_textout_form form)
 {
 	size_t i;
 
 	for (i = 0; i < r->nr; i++) {
 		if (i)
 			fputc('\n', out);
-		if (fmt == SPAA_LAMI_FORMAT_CSV)
+		if (form == SPAA_TEXTOUT_CSV)
 			write_csv_table(out, r->tables[i]);
 		else
 			write_text_table(out, r->tables[i]);

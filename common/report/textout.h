@@ -68,9 +68,14 @@ char *spaa_textout_ratio(double v, char *buf, size_t size);
 char *spaa_textout_number(double v, const char *unit, char *buf, size_t size);
 char *spaa_textout_timestamp(int64_t ns, char *buf, size_t size);
 
-/* Writes every table of r as text (SPAA_LAMI_FORMAT_TEXT) or CSV. */
+enum spaa_textout_form {
+	SPAA_TEXTOUT_TEXT,      /* aligned tables */
+	SPAA_TEXTOUT_CSV,
+};
+
+/* Writes every table of r as text or CSV. */
 void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
-		   enum spaa_lami_format fmt);
+			enum spaa_textout_form form);
 
 /*
  * A one-line progress bar with percentage and throughput (MB/s, 10^6

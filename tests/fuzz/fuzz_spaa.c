@@ -7,8 +7,8 @@
  */
 #include <stdlib.h>
 
-#include "report/analysis.h"
 #include "fuzz.h"
+#include "report/analysis.h"
 
 static void count_finding(void *data, const struct spaa_error *e)
 {
@@ -20,20 +20,29 @@ static void analyse(const char *path)
 {
 	static char prog[] = "fuzz";
 	char *argv[] = { prog, (char *)path, NULL };
+	const struct spaa_analysis *a = &spaa_this_analysis;
+	void *options = calloc(1, a->options_size ? a->options_size : 1);
 	struct spaa_analysis_run run = { 0 };
-	struct spaa_lami_opts o;
+	struct spaa_analysis_opts o;
 	struct spaa_error err;
 
+	if (!options)
+		abort();
 	spaa_error_init(&err);
 	spaa_lami_results_init(&run.results);
-	if (spaa_lami_parse_args(2, argv, &o, spaa_this_analysis.options, &err))
+	if (a->options_init)
+		a->options_init(options);
+	if (spaa_analysis_parse(a, 2, argv, &o, options, &err))
 		abort();
 	run.opts = &o;
+	run.options = options;
 	/* main.c reports "no data" for a run without tables */
-	if (!spaa_this_analysis.run(&run, &err) && run.results.nr)
+	if (!a->run(&run, &err) && run.results.nr)
 		spaa_lami_results_write(fuzz_devnull(), &run.results);
 	spaa_lami_results_release(&run.results);
-	spaa_lami_opts_release(&o);
+	spaa_analysis_opts_release(&o);
+	spaa_analysis_options_release(a, options);
+	free(options);
 }
 
 static void validate(const char *path)

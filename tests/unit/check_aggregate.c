@@ -221,7 +221,7 @@ static void agg_records(const struct spaa_profile *p, const char *ev,
 	spaa_error_init(&err);
 	spaa_aggregate_init(&a, p);
 	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(p, ev), str(p, metric),
-					      pid, tid, &err), 0);
+					      TESTUTIL_THREAD(pid, tid), &err), 0);
 	got = agg_summary(&a);
 	ck_assert_str_eq(got, want);
 	free(got);
@@ -283,7 +283,7 @@ START_TEST(test_records_cpus_only)
 	spaa_aggregate_init(&a, &p);
 	a.cpus_only = true;
 	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"), str(&p, "period"),
-					      SPAA_NO_ID, SPAA_NO_ID, &err), 0);
+					      NULL, &err), 0);
 	got = agg_summary(&a);
 	/* samples_known stays as init leaves it: only set by full adds */
 	ck_assert_str_eq(got, "total=62 occurrences=4 samples_known cpus_known\n"
@@ -312,8 +312,7 @@ START_TEST(test_release_stacks)
 	spaa_error_init(&err);
 	spaa_aggregate_init(&a, &p);
 	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
-					      str(&p, "period"), SPAA_NO_ID,
-					      SPAA_NO_ID, &err), 0);
+					      str(&p, "period"), NULL, &err), 0);
 	before = agg_summary(&a);
 	nfn = spaa_profile_nfunctions(&p);
 	ck_assert_uint_gt(p.nstacks, 0);
@@ -624,8 +623,8 @@ static void fold_load(struct folded *f)
 {
 	struct samples ss;
 
-	spaa_fold_init(&f->range, RANGE_BEGIN, RANGE_END);
-	spaa_fold_init(&f->all, INT64_MIN, INT64_MAX);
+	spaa_fold_init(&f->range, TESTUTIL_RANGE(RANGE_BEGIN, RANGE_END));
+	spaa_fold_init(&f->all, NULL);
 	ss.folds[0] = &f->range;
 	ss.folds[1] = &f->all;
 	load_lines(&f->p, fold_lines, &ss);
@@ -649,7 +648,7 @@ static void agg_fold(const struct folded *f, const struct spaa_fold *fold,
 	spaa_error_init(&err);
 	spaa_aggregate_init(&a, &f->p);
 	ck_assert_int_eq(spaa_aggregate_add_fold(&a, fold, event(&f->p, "cpu-clock"),
-					   str(&f->p, metric), pid, tid, &err), 0);
+					   str(&f->p, metric), TESTUTIL_THREAD(pid, tid), &err), 0);
 	got = agg_summary(&a);
 	ck_assert_str_eq(got, want);
 	free(got);
@@ -692,7 +691,7 @@ START_TEST(test_fold_many_groups)
 	struct spaa_error err;
 
 	spaa_error_init(&err);
-	spaa_fold_init(&f, INT64_MIN, INT64_MAX);
+	spaa_fold_init(&f, NULL);
 	for (int i = 0; i < 20; i++) {
 		struct spaa_sample s = {
 			.time = i, .stack = 7, .pid = 1, .tid = 2, .cpu = i % 5,
@@ -852,10 +851,9 @@ START_TEST(test_fold_whole_range)
 		spaa_aggregate_init(&from_records, &f.p);
 		spaa_aggregate_init(&from_fold, &f.p);
 		ck_assert_int_eq(spaa_aggregate_add_records(&from_records, ev, metric,
-						      SPAA_NO_ID, SPAA_NO_ID,
-						      &err), 0);
+							    NULL, &err), 0);
 		ck_assert_int_eq(spaa_aggregate_add_fold(&from_fold, &f.all, ev, metric,
-						   SPAA_NO_ID, SPAA_NO_ID, &err), 0);
+						   NULL, &err), 0);
 		ck_assert_uint_eq(from_records.total, metrics[m].total);
 		ck_assert_uint_eq(from_fold.total, metrics[m].total);
 		ck_assert_uint_eq(spaa_profile_total(&f.p, ev, metric),

@@ -70,7 +70,6 @@ static void load(struct spaa_profile *p)
 START_TEST(test_base_every_event)
 {
 	static const char *const map_items[] = { "/bin/app=/opt/app" };
-	const struct spaa_lami_strlist map = { (const char **)map_items, 1, 1 };
 	struct spaa_profile p;
 	struct spaa_compare_keys k;
 	struct spaa_compare_base b;
@@ -81,7 +80,7 @@ START_TEST(test_base_every_event)
 	char *name;
 
 	load(&p);
-	spaa_compare_keys_init(&k, &map);
+	spaa_compare_keys_init(&k, map_items, 1);
 	spaa_compare_base_init(&b, &k, &p, NULL, NULL);
 	spaa_profile_release(&p);
 
@@ -162,7 +161,7 @@ START_TEST(test_base_unselectable)
 	const struct spaa_compare_choice *c;
 
 	load(&p);
-	spaa_compare_keys_init(&k, NULL);
+	spaa_compare_keys_init(&k, NULL, 0);
 
 	/* an event it lacks: one choice, the error of selecting it */
 	spaa_compare_base_init(&b, &k, &p, "instructions", NULL);

@@ -112,7 +112,7 @@ static void load(struct loaded *l, const char *path, bool ranged,
 
 	spaa_error_init(&err);
 	spaa_profile_init(&l->p);
-	spaa_fold_init(&l->fold, begin, end);
+	spaa_fold_init(&l->fold, TESTUTIL_RANGE(begin, end));
 	lo.on_sample = fold_sample;
 	lo.data = &l->fold;
 	ck_assert_msg(!spaa_load(&l->p, &path, 1, &lo, &err), "%s", err.msg);

@@ -20,6 +20,7 @@
 #include "io/pathlist.h"
 #include "model/util.h"
 #include "model/warn.h"
+#include "testutil.h"
 
 Suite *spx_reader_suite(void);
 
@@ -183,28 +184,25 @@ START_TEST(fold_by_period_metric)
 	struct spaa_error err;
 	struct spaa_aggregate a;
 
-	spaa_fold_init(&fold, T0, T0 + 14);
+	spaa_fold_init(&fold, TESTUTIL_RANGE(T0, T0 + 14));
 	ck_assert_int_eq(load(&p, "tests/data/spx/basic.json", NULL, &fold, &err), 0);
 	ck_assert_uint_eq(fold.in_samples, 2);
 	spaa_aggregate_init(&a, &p);
-	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
-					   SPAA_NO_ID, &err), 0);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), NULL, &err), 0);
 	ck_assert_uint_eq(a.total, 15);
 	spaa_aggregate_release(&a);
 
 	/* the whole run gives exactly the records' sums, for every metric */
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
-	spaa_fold_init(&fold, INT64_MIN, INT64_MAX);
+	spaa_fold_init(&fold, NULL);
 	ck_assert_int_eq(load(&p, "tests/data/spx/basic.json", NULL, &fold, &err), 0);
 	spaa_aggregate_init(&a, &p);
-	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), SPAA_NO_ID,
-					   SPAA_NO_ID, &err), 0);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "wt"), NULL, &err), 0);
 	ck_assert_uint_eq(a.total, 100);
 	spaa_aggregate_release(&a);
 	spaa_aggregate_init(&a, &p);
-	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "zm-"), SPAA_NO_ID,
-					   SPAA_NO_ID, &err), 0);
+	ck_assert_int_eq(spaa_aggregate_add_fold(&a, &fold, 0, str(&p, "zm-"), NULL, &err), 0);
 	ck_assert_uint_eq(a.total, 241);
 	spaa_aggregate_release(&a);
 	spaa_fold_release(&fold);
@@ -222,7 +220,7 @@ START_TEST(fold_period_metric_default)
 		.cpu = SPAA_NO_ID, .has_period = true, .period = 7,
 	};
 
-	spaa_fold_init(&f, 0, 10);
+	spaa_fold_init(&f, TESTUTIL_RANGE(0, 10));
 	ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
 	s.period_metric = 3;    /* another key: period of metric 3 */
 	ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);

@@ -153,7 +153,7 @@ START_TEST(test_text_alignment)
 	spaa_lami_results_init(&r);
 	spaa_lami_results_add(&r, t);
 
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_LAMI_FORMAT_TEXT);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"Self time (\xc3\xa9t\xc3\xa9)\n"
 		"Function                                                         Self   Share\n"
@@ -223,7 +223,7 @@ START_TEST(test_text_every_class)
 	struct testutil_capture c;
 
 	every_class_results(&r);
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_LAMI_FORMAT_TEXT);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"Every class\n"
 		"Name     N  Flag   Share            At  Span                          Took    Mem  Who          File    CPU    Delta\n"
@@ -251,7 +251,7 @@ START_TEST(test_csv_every_class)
 	spaa_lami_row_end(t);
 	spaa_lami_results_add(&r, t);
 
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_LAMI_FORMAT_CSV);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_CSV);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"all,Every class\n"
 		"Name,N,Flag,Share (fraction),At (ns),Span begin (ns),Span end (ns),"

@@ -13,6 +13,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analysis/filter.h"
+
+/*
+ * Filters (analysis/filter.h) for calls that take one: samples in
+ * [b, e], and the records of (pid, tid) (SPAA_NO_ID: any).
+ */
+#define TESTUTIL_RANGE(b, e) (&(struct spaa_filter){ \
+	.has_begin = true, .has_end = true, .begin = (b), .end = (e), \
+	.pid = SPAA_NO_ID, .tid = SPAA_NO_ID })
+#define TESTUTIL_THREAD(p, t) (&(struct spaa_filter){ \
+	.begin = INT64_MIN, .end = INT64_MAX, .pid = (p), .tid = (t) })
+
 /* Creates $TMPDIR/PREFIX.XXXXXX (TMPDIR defaults to /tmp); asserts. */
 void testutil_tmpdir_setup(const char *prefix);
 /* Removes it with everything inside (made writable first). */

@@ -1,0 +1,202 @@
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+#include "report/analysis.h"
+
+/* --begin, --end: a time range; given ones are flagged. */
+static int parse_begin(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	o->filter.has_begin = true;
+	return spaa_parse_i64(value, &o->filter.begin);
+}
+
+static int parse_end(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	o->filter.has_end = true;
+	return spaa_parse_i64(value, &o->filter.end);
+}
+
+static int parse_limit(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	if (!strcmp(value, "unlimited")) {
+		o->limit = SPAA_ANALYSIS_UNLIMITED;
+		return 0;
+	}
+	/*
+	 * 0 would leave every table empty, and tables without rows are not
+	 * written: better a usage error than "no data".
+	 */
+	return spaa_parse_u64(value, &o->limit) || !o->limit ? -1 : 0;
+}
+
+static int parse_format(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	if (!strcmp(value, "lami") || !strcmp(value, "json"))
+		o->format = SPAA_ANALYSIS_LAMI;
+	else if (!strcmp(value, "text"))
+		o->format = SPAA_ANALYSIS_TEXT;
+	else if (!strcmp(value, "csv"))
+		o->format = SPAA_ANALYSIS_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_path(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	o->test_compat = value;
+	return *value ? 0 : -1;
+}
+
+#define AT(field) offsetof(struct spaa_analysis_opts, field)
+
+static const struct spaa_option lami_options[] = {
+	{ "begin", 0, SPAA_OPTION_CUSTOM, 0, "TS",
+	  "ignore samples before TS (integer nanoseconds)", NULL, parse_begin },
+	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
+	  "ignore samples after TS (integer nanoseconds)", NULL, parse_end },
+	{ "limit", 0, SPAA_OPTION_CUSTOM, 0, "N",
+	  "write at most N rows per table, or 'unlimited' (the default)", NULL,
+	  parse_limit },
+	{ "format", 0, SPAA_OPTION_CUSTOM, 0, "FMT",
+	  "write results as lami (also: json; the default), text or csv", NULL,
+	  parse_format },
+	{ "output-progress", 0, SPAA_OPTION_FLAG, AT(output_progress), NULL,
+	  "write progress lines before the results", NULL, NULL },
+	{ "metadata", 0, SPAA_OPTION_FLAG, AT(metadata), NULL,
+	  "write the LAMI metadata object and exit", NULL, NULL },
+	{ "mi-version", 0, SPAA_OPTION_FLAG, AT(mi_version), NULL,
+	  "write the LAMI version this program speaks and exit", NULL, NULL },
+	{ "test-compatibility", 0, SPAA_OPTION_CUSTOM, 0, "PATH",
+	  "say whether PATH can be analyzed and exit", NULL, parse_path },
+	{ "version", 0, SPAA_OPTION_FLAG, AT(version), NULL,
+	  "show the program version and exit", NULL, NULL },
+	{ "help", 'h', SPAA_OPTION_FLAG, AT(help), NULL,
+	  "show this help and exit", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+/* SPAA_ANALYSIS_EVENT */
+static const struct spaa_option event_options[] = {
+	{ "event", 0, SPAA_OPTION_STRING, AT(event), "NAME",
+	  "event to analyse (default: the header's first event)", NULL, NULL },
+	{ "metric", 0, SPAA_OPTION_STRING, AT(metric), "NAME",
+	  "weight to use (default: the event's primary metric)", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+/* SPAA_ANALYSIS_THREADS */
+static const struct spaa_option thread_options[] = {
+	{ "pid", 0, SPAA_OPTION_I64, AT(filter.pid), "PID",
+	  "only stacks of this process", NULL, NULL },
+	{ "tid", 0, SPAA_OPTION_I64, AT(filter.tid), "TID",
+	  "only stacks of this thread", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct spaa_option no_options[] = {
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+/*
+ * The tables of a's command line, in --help order: the LAMI options, then
+ * under "Analysis options" the shared ones a takes and its own.
+ */
+static size_t option_sets(const struct spaa_analysis *a,
+			  struct spaa_analysis_opts *o, void *options,
+			  struct spaa_option_set sets[4])
+{
+	const char *heading = "Analysis options";
+	size_t n = 0;
+
+	sets[n++] = (struct spaa_option_set){ "LAMI options", lami_options, o };
+	if (a->flags & SPAA_ANALYSIS_EVENT) {
+		sets[n++] = (struct spaa_option_set){ heading, event_options, o };
+		heading = NULL;
+	}
+	if (a->flags & SPAA_ANALYSIS_THREADS) {
+		sets[n++] = (struct spaa_option_set){ heading, thread_options, o };
+		heading = NULL;
+	}
+	sets[n++] = (struct spaa_option_set){
+		heading, a->options ? a->options : no_options, options,
+	};
+	return n;
+}
+
+int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
+			struct spaa_analysis_opts *o, void *options,
+			struct spaa_error *err)
+{
+	struct spaa_option_set sets[4];
+	size_t nsets;
+
+	memset(o, 0, sizeof(*o));
+	o->limit = SPAA_ANALYSIS_UNLIMITED;
+	spaa_filter_init(&o->filter);
+	nsets = option_sets(a, o, options, sets);
+	if (spaa_option_parse(argc, argv, sets, nsets, &o->paths, err))
+		return -1;
+	if (o->filter.has_begin && o->filter.has_end &&
+	    o->filter.begin > o->filter.end) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--begin' (%" PRId64 ") is after '--end' (%" PRId64 ")",
+			       o->filter.begin, o->filter.end);
+		goto fail;
+	}
+	/* progress lines are LAMI: they would end up inside a table */
+	if (o->output_progress && o->format != SPAA_ANALYSIS_LAMI) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--output-progress' needs '--format lami'");
+		goto fail;
+	}
+	return 0;
+fail:
+	spaa_analysis_opts_release(o);
+	return -1;
+}
+
+void spaa_analysis_opts_release(struct spaa_analysis_opts *o)
+{
+	spaa_option_args_release(&o->paths);
+}
+
+void spaa_analysis_options_release(const struct spaa_analysis *a,
+				   void *options)
+{
+	for (const struct spaa_option *x = a->options; x && x->name; x++)
+		if (x->kind == SPAA_OPTION_LIST)
+			spaa_option_list_release((struct spaa_option_list *)
+						 ((char *)options + x->offset));
+}
+
+void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
+			const char *prog)
+{
+	struct spaa_option_set sets[4];
+	size_t nsets = option_sets(a, NULL, NULL, sets);
+
+	spaa_option_help(out, prog, a->synopsis, a->description, sets, nsets,
+			 NULL);
+}
+
+int spaa_analysis_need_stacks(const struct spaa_profile *p, const char *path,
+			      struct spaa_error *err)
+{
+	if (p->nrecords || p->nsamples)
+		return 0;
+	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+			     "the profile has no stack or sample records");
+}

@@ -1,0 +1,362 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats/folded.h"
+#include "formats/load.h"
+#include "formats/perf_script.h"
+#include "formats/profile_writer.h"
+#include "formats/spaa_reader.h"
+#include "formats/spaa_writer.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "io/pathlist.h"
+#include "model/util.h"
+#include "report/convert.h"
+#include "report/flamegraph.h"
+
+/* The compression asked for, else the output name's (.zst, .gz). */
+static enum spaa_input_comp default_compression(const char *out)
+{
+	size_t n = strlen(out);
+
+	if (n > 4 && !strcmp(out + n - 4, ".zst"))
+		return SPAA_INPUT_COMP_ZSTD;
+	if (n > 3 && !strcmp(out + n - 3, ".gz"))
+		return SPAA_INPUT_COMP_GZIP;
+	return SPAA_INPUT_COMP_NONE;
+}
+
+static int open_output(const struct spaa_convert_opts *o,
+		       struct spaa_output **out, struct spaa_error *err)
+{
+	return spaa_output_open(out, o->output, o->compress >= 0 ?
+				(enum spaa_input_comp)o->compress :
+				default_compression(o->output), 0, err);
+}
+
+/*
+ * SPAA to SPAA: the reader validates every record (spec section 7, as
+ * spaa-validate does) while on_line copies it, so one streaming pass both
+ * checks and writes, and a bad input is an error whose partial output the
+ * caller discards.  A line is copied as it is (unknown fields, key order,
+ * numbers as written, record order) except that the line ending becomes
+ * LF, blanks around the record go and blank lines are dropped.
+ */
+static int copy_line(void *data, const char *line, size_t len,
+		     struct spaa_error *err)
+{
+	struct spaa_output *out = data;
+
+	while (len && (*line == ' ' || *line == '\t'))
+		line++, len--;
+	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
+		       line[len - 1] == '\r'))
+		len--;
+	if (!len)
+		return 0;       /* the reader warns about it */
+	if (spaa_output_write(out, line, len, err) ||
+	    spaa_output_write(out, "\n", 1, err))
+		return -1;
+	return 0;
+}
+
+static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
+		     struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_load_opts lo = o->load;
+	int ret;
+
+	lo.on_line = copy_line;
+	lo.data = out;
+	spaa_profile_init(&p);
+	ret = spaa_reader_read(&p, in, &lo, 0, 0, err);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+/* The title asked for, else "Flame graph of INPUT", in buf. */
+static const char *svg_title(const struct spaa_convert_opts *o, char *buf,
+			     size_t size)
+{
+	if (o->svg.title)
+		return o->svg.title;
+	snprintf(buf, size, "Flame graph of %s",
+		 strcmp(o->input, "-") ? o->input : "standard input");
+	return buf;
+}
+
+/* The header's source_tool: the one every input file names, else ours. */
+static const char *profile_source(const struct spaa_profile *p)
+{
+	uint32_t t = p->nfiles ? p->files[0].source_tool : 0;
+
+	for (uint32_t i = 1; i < p->nfiles; i++)
+		if (p->files[i].source_tool != t)
+			t = 0;
+	return t ? spaa_profile_str(p, t) : "spaa-convert";
+}
+
+/*
+ * Inputs that are read whole into the model (SPX reports; SPAA to folded):
+ * loaded from the path or from the open input, then written.  The output
+ * is opened only once the input has loaded.
+ */
+static int convert_profile(const struct spaa_convert_opts *o,
+			   struct spaa_input *in, struct spaa_output **out,
+			   struct spaa_error *err)
+{
+	struct spaa_profile p;
+	struct spaa_profile_writer *pw = NULL;
+	struct spaa_load_opts lo = o->load;
+	struct spaa_flamegraph_opts svg = o->svg;
+	char title[1024];
+	int ret = -1;
+
+	spaa_profile_init(&p);
+	if (o->to == SPAA_CONVERT_SPAA) {
+		pw = spaa_profile_writer_new();
+		if (!o->no_samples) {
+			lo.on_sample = spaa_profile_writer_on_sample;
+			lo.data = pw;
+		}
+	}
+	if (in ? spaa_reader_read(&p, in, &lo, 0, 0, err) :
+	    spaa_load(&p, &o->input, 1, &lo, err))
+		goto out;
+	if (open_output(o, out, err))
+		goto out;
+	svg.title = svg_title(o, title, sizeof(title));
+	if (pw ? spaa_profile_writer_write(pw, &p, profile_source(&p), *out, err) :
+	    o->to == SPAA_CONVERT_SVG ?
+	    spaa_flamegraph_write_profile(&p, o->event, o->metric, &svg, *out, err) :
+	    spaa_folded_write_profile(&p, o->event, o->metric, *out, err))
+		goto out;
+	ret = 0;
+out:
+	spaa_profile_writer_free(pw);
+	spaa_profile_release(&p);
+	return ret;
+}
+
+/*
+ * perf and folded input to SVG: the writer's SPAA (without sample
+ * records) goes to a temporary file read back into the profile model, so
+ * a flame graph shows DSOs, kinds and metrics as of any SPAA input.
+ */
+static int writer_to_svg(const struct spaa_convert_opts *o, struct spaa_writer *w,
+			 struct spaa_output **out, struct spaa_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct spaa_output *tmp = NULL;
+	struct spaa_convert_opts ro = *o;
+	char path[4096], title[1024];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/spaa-convert-XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return spaa_error_at(err, SPAA_E_IO, path, 0,
+				     "cannot create a temporary file: %s", strerror(errno));
+	close(fd);
+	if (spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
+	    spaa_writer_write_spaa(w, tmp, err))
+		goto out;
+	ret = spaa_output_close(tmp, err);
+	tmp = NULL;
+	ro.input = path;
+	ro.svg.title = svg_title(o, title, sizeof(title));
+	if (!ret)
+		ret = convert_profile(&ro, NULL, out, err);
+out:
+	spaa_output_abort(tmp);
+	unlink(path);
+	return ret;
+}
+
+/*
+ * Whether path names SPX reports: 1 (a report by either of its files, or
+ * a directory holding only reports), 0 (a file of another format, or
+ * stdin), 2 (a directory holding SPAA files), -1 with err (no such path).
+ */
+static int spx_input(const char *path, struct spaa_error *err)
+{
+	struct spaa_pathlist list = { 0 };
+	struct stat st;
+	int ret = -1;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	if (spaa_pathlist_expand(path, &list, err))
+		goto out;
+	ret = 1;
+	for (size_t i = 0; i < list.nr && ret; i++) {
+		if (list.kinds[i] == SPAA_PATHLIST_SPX)
+			continue;
+		ret = !stat(path, &st) && S_ISDIR(st.st_mode) ? 2 : 0;
+	}
+out:
+	spaa_pathlist_release(&list);
+	return ret;
+}
+
+static enum spaa_convert_format detect(const char *line, size_t len)
+{
+	size_t i = strspn(line, " \t");
+
+	if (i < len && line[i] == '{')
+		return SPAA_CONVERT_SPAA;
+	if (spaa_perf_script_sniff(line, len))
+		return SPAA_CONVERT_PERF;
+	return SPAA_CONVERT_FOLDED;
+}
+
+/*
+ * Tells the format from the first line that is not blank or a '#'
+ * comment, looked at without consuming it, so every converter (and the
+ * SPAA reader's "header first" rule) sees the input from line 1, stdin
+ * included.  Only the first SNIFF_BYTES are looked at.
+ */
+#define SNIFF_BYTES ((size_t)64 << 10)
+
+static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
+		 struct spaa_error *err)
+{
+	const char *data, *end, *nl;
+	char *line;
+	size_t len;
+
+	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
+		return -1;
+	for (end = data + len; data < end; data = nl + 1) {
+		size_t n, i;
+
+		nl = memchr(data, '\n', (size_t)(end - data));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - data);
+		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
+			;
+		if (i == n || data[i] == '#')
+			continue;
+		if (n && data[n - 1] == '\r')
+			n--;
+		line = spaa_xstrndup(data, n);  /* detect wants a C string */
+		*fmt = detect(line, strlen(line));
+		free(line);
+		return 0;
+	}
+	if (len < SNIFF_BYTES) {
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+			      "the input is empty");
+		return -1;
+	}
+	*fmt = SPAA_CONVERT_FOLDED;      /* only comments so far: folded skips them too */
+	return 0;
+}
+
+/*
+ * The input format, where the path tells it: SPX reports (a report by
+ * either of its files, a directory of them) and directories of SPAA
+ * files, which only the loader reads; AUTO when the content must tell.
+ */
+static int path_format(const struct spaa_convert_opts *o,
+		       enum spaa_convert_format *from, struct spaa_error *err)
+{
+	int spx;
+
+	*from = o->from;
+	if (*from != SPAA_CONVERT_SPX && *from != SPAA_CONVERT_AUTO)
+		return 0;
+	if (*from == SPAA_CONVERT_SPX && !strcmp(o->input, "-"))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "an SPX report is two files (KEY.json, KEY.txt.gz): name one of them, not standard input");
+	if ((spx = spx_input(o->input, err)) < 0)
+		return -1;
+	if (spx == 2 && (*from == SPAA_CONVERT_SPX || o->to == SPAA_CONVERT_SPAA))
+		/* SPAA files of a directory would have to be merged: lossy */
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "%s: a directory converts to SPAA only when it holds SPX reports alone; convert SPAA files one at a time",
+				      o->input);
+	if (spx == 2)
+		*from = SPAA_CONVERT_SPAA;      /* to folded: the loader reads them all */
+	if (*from == SPAA_CONVERT_SPX && !spx)
+		return spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
+				     "not an SPX report: expected KEY.json with KEY.txt.gz beside it (or the reverse), or a directory of such reports");
+	if (spx == 1)
+		*from = SPAA_CONVERT_SPX;
+	return 0;
+}
+
+/* perf script text or folded stacks, read into a writer, then written. */
+static int convert_text(const struct spaa_convert_opts *o, struct spaa_input *in,
+			enum spaa_convert_format from, struct spaa_output **out,
+			struct spaa_error *err)
+{
+	struct spaa_writer_opts wo = {
+		.source_tool = from == SPAA_CONVERT_PERF ? "perf" : "folded",
+		/* the flame graph reads the writer's SPAA back: no samples */
+		.samples = !o->no_samples && o->to != SPAA_CONVERT_SVG,
+	};
+	struct spaa_writer *w = spaa_writer_new(&wo);
+	int ret = -1;
+
+	if (from == SPAA_CONVERT_PERF ?
+	    spaa_perf_script_convert(in, w, o->load.max_depth, &o->load.warn, err) :
+	    spaa_folded_convert(in, w, o->load.max_depth, err))
+		goto out;
+	if (o->to == SPAA_CONVERT_SVG) {
+		ret = writer_to_svg(o, w, out, err);
+		goto out;
+	}
+	if (open_output(o, out, err) ||
+	    (o->to == SPAA_CONVERT_FOLDED ?
+	     spaa_writer_write_folded(w, o->event, o->metric, *out, err) :
+	     spaa_writer_write_spaa(w, *out, err)))
+		goto out;
+	ret = 0;
+out:
+	spaa_writer_free(w);
+	return ret;
+}
+
+int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
+{
+	struct spaa_input_opts io = { .max_line = o->load.max_line };
+	struct spaa_input *in = NULL;
+	struct spaa_output *out = NULL;
+	enum spaa_convert_format from;
+	int ret = -1;
+
+	if (path_format(o, &from, err))
+		goto out;
+	if (from == SPAA_CONVERT_SPX ||
+	    (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA &&
+	     strcmp(o->input, "-"))) {
+		/* a path may be a directory: the loader reads every profile in it */
+		if (convert_profile(o, NULL, &out, err))
+			goto out;
+	} else {
+		if (spaa_input_open(&in, o->input, &io, err) ||
+		    (from == SPAA_CONVERT_AUTO && sniff(in, &from, err)))
+			goto out;
+		if (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA) {
+			if (convert_profile(o, in, &out, err))
+				goto out;
+		} else if (from == SPAA_CONVERT_SPAA) {
+			if (open_output(o, &out, err) || copy_spaa(o, in, out, err))
+				goto out;
+		} else if (convert_text(o, in, from, &out, err)) {
+			goto out;
+		}
+	}
+	ret = spaa_output_close(out, err);
+	out = NULL;
+out:
+	spaa_output_abort(out);
+	spaa_input_close(in);
+	return ret;
+}

@@ -1,0 +1,60 @@
+/*
+ * convert - what spaa-convert does: other profilers' output into SPAA,
+ * and SPAA out again, in one call; the program itself only parses its
+ * command line and reports.
+ *
+ *   perf script text  --> SPAA or folded     (perf_script.h, spaa_writer.h)
+ *   folded stacks     --> SPAA or folded     (folded.h, spaa_writer.h)
+ *   SPX reports       --> SPAA or folded     (load.h, profile_writer.h)
+ *   SPAA              --> SPAA (validated by the reader while each line
+ *                         is copied as it is: unknown fields survive)
+ *                         or folded          (load.h, folded.h)
+ *   any of them       --> a flame graph SVG  (flamegraph.h): perf and
+ *                         folded input through a temporary SPAA file read
+ *                         back into the profile model
+ *
+ * The input format is told by the path for SPX reports (a report by
+ * either of its files, or a directory of them) and by the first line
+ * that is not blank or a '#' comment otherwise: '{' is SPAA, a perf
+ * script sample header is perf, anything else folded stacks.
+ */
+#ifndef SPAA_CONVERT_H
+#define SPAA_CONVERT_H
+
+#include <stdbool.h>
+
+#include "formats/load.h"
+#include "model/error.h"
+#include "report/flamegraph.h"
+
+enum spaa_convert_format {
+	SPAA_CONVERT_AUTO,      /* told from the content (input only) */
+	SPAA_CONVERT_PERF,      /* perf script text (input only) */
+	SPAA_CONVERT_FOLDED,
+	SPAA_CONVERT_SPX,       /* SPX reports (input only) */
+	SPAA_CONVERT_SPAA,
+	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
+};
+
+/* What to convert; the strings are borrowed for the call. */
+struct spaa_convert_opts {
+	enum spaa_convert_format from, to;
+	const char *input;      /* a path, "-" for standard input */
+	const char *output;     /* a path, "-" for standard output */
+	int compress;           /* enum spaa_input_comp; -1: from output's name (.zst, .gz) */
+	bool no_samples;        /* SPAA output without sample records */
+	/* folded and SVG output: the event and metric (NULL: the first, its primary) */
+	const char *event, *metric;
+	/* SVG output: title (NULL: "Flame graph of INPUT"), width, min_width */
+	struct spaa_flamegraph_opts svg;
+	/* the bounds (SPAA_MAX_*) and where the readers' warnings go */
+	struct spaa_load_opts load;
+};
+
+/*
+ * Converts o->input into o->output.  A failed conversion leaves no output
+ * file (output.h).  Errors name the file and line where they can.
+ */
+int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err);
+
+#endif

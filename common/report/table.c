@@ -1,0 +1,254 @@
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/weights.h"
+#include "model/util.h"
+#include "report/table.h"
+
+void spaa_table_init(struct spaa_table *t, struct spaa_lami_results *results,
+		     uint64_t limit)
+{
+	memset(t, 0, sizeof(*t));
+	t->results = results;
+	t->limit = limit;
+	t->sem = (struct spaa_metrics_sem){ SPAA_METRICS_INT, 1.0, "" };
+}
+
+void spaa_table_set_range(struct spaa_table *t, const struct spaa_filter *f,
+			  const struct spaa_profile *p)
+{
+	spaa_filter_range(f, p, &t->begin, &t->end);
+}
+
+/* Appends sep (unless what is empty) and the formatted text to what. */
+static void what_append(struct spaa_table *t, const char *sep, const char *fmt,
+			va_list ap)
+{
+	size_t at = strlen(t->what);
+
+	if (at && at < sizeof(t->what))
+		at += (size_t)snprintf(t->what + at, sizeof(t->what) - at, "%s", sep);
+	if (at < sizeof(t->what))
+		vsnprintf(t->what + at, sizeof(t->what) - at, fmt, ap);
+}
+
+void spaa_table_what_more(struct spaa_table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	what_append(t, ", ", fmt, ap);
+	va_end(ap);
+}
+
+void spaa_table_what_add(struct spaa_table *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	what_append(t, "; ", fmt, ap);
+	va_end(ap);
+}
+
+struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,
+				       const struct spaa_lami_table_class *c,
+				       const char *extra_fmt, ...)
+{
+	struct spaa_lami_table *lt = spaa_lami_table_new(c, t->begin, t->end);
+	char extra[512] = "";
+	va_list ap;
+
+	if (extra_fmt) {
+		va_start(ap, extra_fmt);
+		vsnprintf(extra, sizeof(extra), extra_fmt, ap);
+		va_end(ap);
+	}
+	spaa_lami_table_set_title(lt, "%s (%s%s%s)", c->title, t->what,
+				  extra_fmt ? "; " : "", extra);
+	for (size_t i = 0; i < c->ncolumns; i++) {
+		if (c->columns[i].cls != SPAA_LAMI_MIXED)
+			continue;
+		if (t->net)
+			spaa_table_net_column(lt, i, &t->sem);
+		else
+			spaa_table_weight_column(lt, i, &t->sem);
+	}
+	return lt;
+}
+
+void spaa_table_add(struct spaa_table *t, struct spaa_lami_table *lt)
+{
+	spaa_lami_results_add(t->results, lt);
+}
+
+void spaa_table_weight_column(struct spaa_lami_table *lt, size_t col,
+			      const struct spaa_metrics_sem *m)
+{
+	static const enum spaa_lami_class cls[] = {
+		[SPAA_METRICS_DURATION] = SPAA_LAMI_DURATION,
+		[SPAA_METRICS_SIZE] = SPAA_LAMI_SIZE,
+		[SPAA_METRICS_INT] = SPAA_LAMI_INT,
+		[SPAA_METRICS_NUMBER] = SPAA_LAMI_NUMBER,
+	};
+
+	spaa_lami_table_set_column(lt, col, cls[m->cls],
+				   m->cls == SPAA_METRICS_NUMBER ? m->unit : NULL);
+}
+
+void spaa_table_weight_cell(struct spaa_lami_table *lt,
+			    const struct spaa_metrics_sem *m, uint64_t raw)
+{
+	switch (m->cls) {
+	case SPAA_METRICS_DURATION:
+		spaa_lami_cell_duration(lt, spaa_metrics_scaled(m, raw));
+		break;
+	case SPAA_METRICS_SIZE:
+		spaa_lami_cell_size(lt, spaa_metrics_scaled(m, raw));
+		break;
+	case SPAA_METRICS_INT:
+		spaa_lami_cell_int(lt, spaa_metrics_scaled(m, raw));
+		break;
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_cell_number(lt, (double)raw * m->scale);
+		break;
+	}
+}
+
+void spaa_table_share_cell(struct spaa_lami_table *lt, uint64_t part,
+			   uint64_t whole)
+{
+	if (!whole)
+		spaa_lami_cell_unknown(lt);
+	else
+		spaa_lami_cell_ratio(lt, (double)part / (double)whole);
+}
+
+void spaa_table_weight(const struct spaa_table *t, struct spaa_lami_table *lt,
+		       uint64_t pos, uint64_t neg)
+{
+	if (t->net)
+		spaa_table_net_cell(lt, &t->sem, spaa_weights_net(pos, neg));
+	else
+		spaa_table_weight_cell(lt, &t->sem, pos);
+}
+
+void spaa_table_share(const struct spaa_table *t, struct spaa_lami_table *lt,
+		      uint64_t part_pos, uint64_t part_neg,
+		      uint64_t whole_pos, uint64_t whole_neg)
+{
+	int64_t part, whole;
+
+	if (!t->net) {
+		spaa_table_share_cell(lt, part_pos, whole_pos);
+		return;
+	}
+	part = spaa_weights_net(part_pos, part_neg);
+	whole = spaa_weights_net(whole_pos, whole_neg);
+	if (whole <= 0)
+		spaa_lami_cell_unknown(lt);
+	else
+		spaa_lami_cell_ratio(lt, (double)part / (double)whole);
+}
+
+/* The unit of a number that holds m's weights or their differences. */
+static const char *number_unit(const struct spaa_metrics_sem *m)
+{
+	static const char *const units[] = {
+		[SPAA_METRICS_DURATION] = "ns",
+		[SPAA_METRICS_SIZE] = "bytes",
+		[SPAA_METRICS_INT] = "count",
+	};
+
+	return m->cls == SPAA_METRICS_NUMBER ? m->unit : units[m->cls];
+}
+
+void spaa_table_net_column(struct spaa_lami_table *lt, size_t col,
+			   const struct spaa_metrics_sem *m)
+{
+	spaa_lami_table_set_column(lt, col, SPAA_LAMI_NUMBER, number_unit(m));
+}
+
+void spaa_table_net_cell(struct spaa_lami_table *lt,
+			 const struct spaa_metrics_sem *m, int64_t net)
+{
+	double v = (double)net * m->scale;
+
+	/* durations, sizes and counts are whole units, as their own cells */
+	spaa_lami_cell_number(lt, m->cls == SPAA_METRICS_NUMBER ? v : round(v));
+}
+
+/* Nearest integer, saturated to int64; 0 for NaN. */
+static int64_t round_i64(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 9223372036854775807.0)
+		return INT64_MAX;
+	if (v <= -9223372036854775808.0)
+		return INT64_MIN;
+	return (int64_t)llround(v);
+}
+
+void spaa_table_value_cell(struct spaa_lami_table *lt,
+			   const struct spaa_metrics_sem *m, double v)
+{
+	switch (m->cls) {
+	case SPAA_METRICS_DURATION:
+		spaa_lami_cell_duration(lt, round_i64(v));
+		break;
+	case SPAA_METRICS_SIZE:
+		spaa_lami_cell_size(lt, round_i64(v));
+		break;
+	case SPAA_METRICS_INT:
+		spaa_lami_cell_int(lt, round_i64(v));
+		break;
+	case SPAA_METRICS_NUMBER:
+		spaa_lami_cell_number(lt, v);
+		break;
+	}
+}
+
+void spaa_table_delta_column(struct spaa_lami_table *lt, size_t col,
+			     const struct spaa_metrics_sem *m)
+{
+	if (m->cls == SPAA_METRICS_INT)
+		spaa_lami_table_set_column(lt, col, SPAA_LAMI_INT, NULL);
+	else
+		spaa_lami_table_set_column(lt, col, SPAA_LAMI_NUMBER, number_unit(m));
+}
+
+void spaa_table_delta_cell(struct spaa_lami_table *lt,
+			   const struct spaa_metrics_sem *m, double v)
+{
+	if (m->cls == SPAA_METRICS_INT)
+		spaa_lami_cell_int(lt, round_i64(v));
+	else
+		spaa_lami_cell_number(lt, v == 0 ? 0.0 : v);
+}
+
+void spaa_table_ratio_cell(struct spaa_lami_table *lt, double v)
+{
+	if (isfinite(v))
+		spaa_lami_cell_ratio(lt, v == 0 ? 0.0 : v);
+	else
+		spaa_lami_cell_unknown(lt);
+}
+
+void spaa_table_process_cell(struct spaa_lami_table *lt,
+			     const struct spaa_profile *p, int64_t pid,
+			     int64_t tid, uint32_t comm)
+{
+	uint32_t th;
+
+	if (!comm && pid != SPAA_NO_ID) {
+		th = spaa_profile_find_thread(p, pid, tid == SPAA_NO_ID ? pid : tid);
+		if (th == SPAA_NONE && tid != SPAA_NO_ID)
+			th = spaa_profile_find_thread(p, pid, pid);
+		comm = th == SPAA_NONE ? 0 : p->threads[th].comm;
+	}
+	spaa_lami_cell_process(lt, comm ? spaa_profile_str(p, comm) : NULL,
+			       pid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : pid,
+			       tid == SPAA_NO_ID ? SPAA_LAMI_NO_ID : tid);
+}

@@ -1,0 +1,408 @@
+/*
+ * check_analysis - the command line every analysis shares
+ * (report/analysis.h): the LAMI options, the shared and an analysis' own
+ * options in both "--opt value" and "--opt=value" forms, every usage
+ * error (table-driven), and --help.
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+#include "report/analysis.h"
+#include "testutil.h"
+
+Suite *analysis_suite(void);
+
+/* An analysis' own options, one of each kind. */
+struct extras {
+	bool inverted;
+	const char *function;
+	uint64_t bins;
+	int64_t offset;
+	struct spaa_option_list exclude;
+};
+
+#define AT(field) offsetof(struct extras, field)
+
+static const struct spaa_option extra_opts[] = {
+	{ "inverted", 0, SPAA_OPTION_FLAG, AT(inverted), NULL,
+	  "invert the call stacks", NULL, NULL },
+	{ "function", 0, SPAA_OPTION_STRING, AT(function), "NAME",
+	  "focus on function NAME", NULL, NULL },
+	{ "bins", 0, SPAA_OPTION_U64, AT(bins), "N", "use N time bins", NULL, NULL },
+	{ "offset", 0, SPAA_OPTION_I64, AT(offset), "NS", "shift timestamps by NS",
+	  NULL, NULL },
+	{ "exclude", 0, SPAA_OPTION_LIST, AT(exclude), "PATTERN",
+	  "drop frames matching PATTERN (repeatable)", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+static const struct spaa_analysis test_analysis = {
+	.name = "test", .synopsis = "PATH...",
+	.description = "Tests the help text.",
+	.options = extra_opts, .options_size = sizeof(struct extras),
+};
+
+static const struct spaa_analysis bare_analysis = {
+	.name = "x", .synopsis = "PATH",
+};
+
+static struct extras x;
+
+static void extras_reset(void)
+{
+	spaa_analysis_options_release(&test_analysis, &x);
+	memset(&x, 0, sizeof(x));
+}
+
+/* A one-line summary of everything parsed, compared as a string. */
+static char *summarize(const struct spaa_analysis_opts *o)
+{
+	struct testutil_capture c;
+	size_t i;
+
+	testutil_capture_open(&c);
+	fprintf(c.f, "flags=%s%s%s%s%s", o->metadata ? "M" : "",
+		o->mi_version ? "I" : "", o->help ? "H" : "",
+		o->version ? "V" : "", o->output_progress ? "P" : "");
+	if (o->test_compat)
+		fprintf(c.f, " tc=%s", o->test_compat);
+	if (o->filter.has_begin)
+		fprintf(c.f, " begin=%lld", (long long)o->filter.begin);
+	if (o->filter.has_end)
+		fprintf(c.f, " end=%lld", (long long)o->filter.end);
+	if (o->limit == SPAA_ANALYSIS_UNLIMITED)
+		fputs(" limit=unlimited", c.f);
+	else
+		fprintf(c.f, " limit=%llu", (unsigned long long)o->limit);
+	if (o->format != SPAA_ANALYSIS_LAMI)
+		fprintf(c.f, " format=%s",
+			o->format == SPAA_ANALYSIS_TEXT ? "text" : "csv");
+	for (i = 0; i < o->paths.nr; i++)
+		fprintf(c.f, "%s%s", i ? "," : " paths=", o->paths.items[i]);
+	if (x.inverted)
+		fputs(" inverted", c.f);
+	if (x.function)
+		fprintf(c.f, " function=%s", x.function);
+	if (x.bins)
+		fprintf(c.f, " bins=%llu", (unsigned long long)x.bins);
+	if (x.offset)
+		fprintf(c.f, " offset=%lld", (long long)x.offset);
+	for (i = 0; i < x.exclude.nr; i++)
+		fprintf(c.f, "%s%s", i ? "," : " exclude=", x.exclude.items[i]);
+	testutil_capture_close(&c);
+	return c.buf;
+}
+
+#define MAXARGS 8
+
+static const struct {
+	const char *argv[MAXARGS];      /* after the program name */
+	int rc;
+	const char *expect;             /* summary, or error message */
+} parse_cases[] = {
+	{ { NULL }, 0, "flags= limit=unlimited" },
+	{ { "a.spaa" }, 0, "flags= limit=unlimited paths=a.spaa" },
+	{ { "a", "b", "c" }, 0, "flags= limit=unlimited paths=a,b,c" },
+	{ { "--metadata" }, 0, "flags=M limit=unlimited" },
+	{ { "--mi-version" }, 0, "flags=I limit=unlimited" },
+	{ { "--help" }, 0, "flags=H limit=unlimited" },
+	{ { "-h" }, 0, "flags=H limit=unlimited" },
+	{ { "--version" }, 0, "flags=V limit=unlimited" },
+	{ { "--output-progress", "t" }, 0,
+	  "flags=P limit=unlimited paths=t" },
+	/* TC's form, then the spec's */
+	{ { "--output-progress", "--begin", "5", "--end", "7", "/t" }, 0,
+	  "flags=P begin=5 end=7 limit=unlimited paths=/t" },
+	{ { "--begin=5", "--end=7", "/t" }, 0,
+	  "flags= begin=5 end=7 limit=unlimited paths=/t" },
+	{ { "--begin", "-5", "--end=-1" }, 0,
+	  "flags= begin=-5 end=-1 limit=unlimited" },
+	{ { "--begin", "-9223372036854775808", "--end",
+	    "9223372036854775807" }, 0,
+	  "flags= begin=-9223372036854775808 end=9223372036854775807 "
+	  "limit=unlimited" },
+	{ { "--begin=3", "--end=3" }, 0,
+	  "flags= begin=3 end=3 limit=unlimited" },
+	{ { "--begin=10" }, 0, "flags= begin=10 limit=unlimited" },
+	{ { "--end", "10" }, 0, "flags= end=10 limit=unlimited" },
+	{ { "--limit", "10" }, 0, "flags= limit=10" },
+	{ { "--limit=10" }, 0, "flags= limit=10" },
+	{ { "--limit=1" }, 0, "flags= limit=1" },
+	{ { "--limit", "unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--limit=unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--limit=5", "--limit=unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--test-compatibility", "/t/p" }, 0,
+	  "flags= tc=/t/p limit=unlimited" },
+	{ { "--test-compatibility=/t/p" }, 0,
+	  "flags= tc=/t/p limit=unlimited" },
+	{ { "-" }, 0, "flags= limit=unlimited paths=-" },
+	{ { "--", "--metadata", "-x", "-" }, 0,
+	  "flags= limit=unlimited paths=--metadata,-x,-" },
+	{ { "a", "--", "--", "b" }, 0, "flags= limit=unlimited paths=a,--,b" },
+	{ { "a", "--metadata", "b" }, 0, "flags=M limit=unlimited paths=a,b" },
+	{ { "--inverted" }, 0, "flags= limit=unlimited inverted" },
+	{ { "--function", "main", "x" }, 0,
+	  "flags= limit=unlimited paths=x function=main" },
+	{ { "--function=main", "--function", "foo=bar" }, 0,
+	  "flags= limit=unlimited function=foo=bar" },
+	{ { "--function=" }, 0, "flags= limit=unlimited function=" },
+	{ { "--function", "--metadata" }, 0,
+	  "flags= limit=unlimited function=--metadata" },
+	{ { "--bins", "12" }, 0, "flags= limit=unlimited bins=12" },
+	{ { "--bins=18446744073709551615" }, 0,
+	  "flags= limit=unlimited bins=18446744073709551615" },
+	{ { "--offset", "-3" }, 0, "flags= limit=unlimited offset=-3" },
+	{ { "--offset=42" }, 0, "flags= limit=unlimited offset=42" },
+	{ { "--exclude", "a", "--exclude=b", "--exclude", "c" }, 0,
+	  "flags= limit=unlimited exclude=a,b,c" },
+	{ { "--format", "text", "t" }, 0,
+	  "flags= limit=unlimited format=text paths=t" },
+	{ { "--format=csv" }, 0, "flags= limit=unlimited format=csv" },
+	{ { "--format=text", "--format", "json" }, 0, "flags= limit=unlimited" },
+	{ { "--format=lami" }, 0, "flags= limit=unlimited" },
+	/* protocol modes ignore the format: they are LAMI by definition */
+	{ { "--format=csv", "--metadata" }, 0,
+	  "flags=M limit=unlimited format=csv" },
+	/* errors */
+	{ { "--foo" }, -1, "unknown option '--foo'" },
+	{ { "--format=TEXT" }, -1, "invalid value 'TEXT' for '--format'" },
+	{ { "--format" }, -1, "option '--format' needs a value" },
+	{ { "--format=text", "--output-progress" }, -1,
+	  "'--output-progress' needs '--format lami'" },
+	{ { "--output-progress", "--format", "csv" }, -1,
+	  "'--output-progress' needs '--format lami'" },
+	{ { "x", "--foo=bar" }, -1, "unknown option '--foo'" },
+	{ { "-x" }, -1, "unknown option '-x'" },
+	{ { "-help" }, -1, "unknown option '-help'" },
+	{ { "--meta" }, -1, "unknown option '--meta'" },
+	{ { "--Metadata" }, -1, "unknown option '--Metadata'" },
+	{ { "--=x" }, -1, "unknown option '--'" },
+	{ { "--metadata=x" }, -1, "option '--metadata' takes no value" },
+	{ { "--metadata=" }, -1, "option '--metadata' takes no value" },
+	{ { "--help=1" }, -1, "option '--help' takes no value" },
+	{ { "--inverted=yes" }, -1, "option '--inverted' takes no value" },
+	{ { "--limit" }, -1, "option '--limit' needs a value" },
+	{ { "x", "--begin" }, -1, "option '--begin' needs a value" },
+	{ { "--end" }, -1, "option '--end' needs a value" },
+	{ { "--test-compatibility" }, -1,
+	  "option '--test-compatibility' needs a value" },
+	{ { "--function" }, -1, "option '--function' needs a value" },
+	{ { "--exclude" }, -1, "option '--exclude' needs a value" },
+	{ { "--begin=x" }, -1, "invalid value 'x' for '--begin'" },
+	{ { "--begin", "1.5" }, -1, "invalid value '1.5' for '--begin'" },
+	{ { "--begin", "+5" }, -1, "invalid value '+5' for '--begin'" },
+	{ { "--begin=" }, -1, "invalid value '' for '--begin'" },
+	{ { "--begin", "--end", "5" }, -1,
+	  "invalid value '--end' for '--begin'" },
+	{ { "--end", "9223372036854775808" }, -1,
+	  "invalid value '9223372036854775808' for '--end'" },
+	{ { "--limit", "-1" }, -1, "invalid value '-1' for '--limit'" },
+	{ { "--limit=0" }, -1, "invalid value '0' for '--limit'" },
+	{ { "--limit=ten" }, -1, "invalid value 'ten' for '--limit'" },
+	{ { "--limit=Unlimited" }, -1,
+	  "invalid value 'Unlimited' for '--limit'" },
+	{ { "--limit=18446744073709551616" }, -1,
+	  "invalid value '18446744073709551616' for '--limit'" },
+	{ { "--test-compatibility=" }, -1,
+	  "invalid value '' for '--test-compatibility'" },
+	{ { "--bins=-1" }, -1, "invalid value '-1' for '--bins'" },
+	{ { "--bins", "" }, -1, "invalid value '' for '--bins'" },
+	{ { "--offset=x" }, -1, "invalid value 'x' for '--offset'" },
+	{ { "--begin=7", "--end=5", "t" }, -1,
+	  "'--begin' (7) is after '--end' (5)" },
+	{ { "--begin", "-1", "--end", "-2" }, -1,
+	  "'--begin' (-1) is after '--end' (-2)" },
+	/* the last --begin counts */
+	{ { "--begin=1", "--begin=9", "--end=8" }, -1,
+	  "'--begin' (9) is after '--end' (8)" },
+};
+
+START_TEST(test_parse_args)
+{
+	char *argv[MAXARGS + 2] = { (char *)"spaa-test" };
+	const char *want = parse_cases[_i].expect;
+	struct spaa_error err;
+	struct spaa_analysis_opts o;
+	int argc = 1, rc;
+
+	while (argc <= MAXARGS && parse_cases[_i].argv[argc - 1]) {
+		argv[argc] = (char *)parse_cases[_i].argv[argc - 1];
+		argc++;
+	}
+	argv[argc] = NULL;
+	extras_reset();
+	spaa_error_init(&err);
+	rc = spaa_analysis_parse(&test_analysis, argc, argv, &o, &x, &err);
+
+	ck_assert_msg(rc == parse_cases[_i].rc, "case %d: rc %d (%s)", _i,
+		      rc, err.msg);
+	if (rc) {
+		ck_assert_str_eq(err.code, SPAA_E_USAGE);
+		ck_assert_str_eq(err.msg, want);
+		ck_assert_ptr_null(o.paths.items);
+		ck_assert_uint_eq(o.paths.nr, 0);
+	} else {
+		char *got = summarize(&o);
+
+		ck_assert_str_eq(err.code, "");
+		ck_assert_msg(!strcmp(got, want), "case %d: got '%s', want '%s'",
+			      _i, got, want);
+		free(got);
+	}
+	spaa_analysis_opts_release(&o);
+	spaa_analysis_opts_release(&o);  /* harmless twice */
+	extras_reset();
+}
+END_TEST
+
+START_TEST(test_parse_args_no_extra)
+{
+	char *argv[] = { (char *)"p", (char *)"--inverted", NULL };
+	struct spaa_error err;
+	struct spaa_analysis_opts o;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 2, argv, &o, NULL, &err), -1);
+	ck_assert_str_eq(err.msg, "unknown option '--inverted'");
+	spaa_analysis_opts_release(&o);
+	/* a NULL err drops the message but still fails */
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 2, argv, &o, NULL, NULL), -1);
+	spaa_analysis_opts_release(&o);
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 1, argv, &o, NULL, NULL), 0);
+	ck_assert_uint_eq(o.limit, SPAA_ANALYSIS_UNLIMITED);
+	ck_assert(!o.filter.has_begin && !o.filter.has_end && !o.test_compat);
+	ck_assert(o.filter.pid == SPAA_NO_ID && o.filter.tid == SPAA_NO_ID);
+	spaa_analysis_opts_release(&o);
+}
+END_TEST
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* main reports a usage error in the format asked for before the mistake */
+START_TEST(test_parse_args_format_kept)
+{
+	char *argv[] = { (char *)"spaa-test", (char *)"--format=csv",
+			 (char *)"--bogus", NULL };
+	struct spaa_error err;
+	struct spaa_analysis_opts o;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 3, argv, &o, NULL, &err), -1);
+	ck_assert_int_eq(o.format, SPAA_ANALYSIS_CSV);
+	spaa_analysis_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_help)
+{
+	static const char *const names[] = {
+		"--begin TS", "--end TS", "--limit N", "--format FMT",
+		"--output-progress",
+		"--metadata", "--mi-version", "--test-compatibility PATH",
+		"--version", "-h, --help", "--inverted", "--function NAME",
+		"--bins N", "--offset NS", "--exclude PATTERN",
+	};
+	/* "  " + "--test-compatibility PATH", the widest, + "  " */
+	const size_t help_column = 2 + 25 + 2;
+	struct testutil_capture c;
+	const char *out, *p;
+	size_t i, options = 0;
+
+	testutil_capture_open(&c);
+	spaa_analysis_help(c.f, &test_analysis, "spaa-test");
+	out = testutil_capture_close(&c);
+	ck_assert_msg(!strncmp(out, "usage: spaa-test [OPTIONS] PATH...\n\n"
+			       "Tests the help text.\n\nLAMI options:\n", 72),
+		      "%s", out);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char line[64];
+
+		/* each option starts a line, indented by two spaces */
+		snprintf(line, sizeof(line), "\n  %s ", names[i]);
+		ck_assert_msg(strstr(out, line), "'%s' missing:\n%s", names[i],
+			      out);
+	}
+	/* help texts start in one column */
+	for (p = out; *p; p = strchr(p, '\n') + 1) {
+		if (strncmp(p, "  -", 3))
+			continue;
+		options++;
+		ck_assert_msg(p[help_column - 1] == ' ' &&
+			      p[help_column] >= 'a' && p[help_column] <= 'z',
+			      "misaligned: '%.*s'", (int)(strchr(p, '\n') - p), p);
+	}
+	ck_assert_uint_eq(options, sizeof(names) / sizeof(names[0]));
+	ck_assert_ptr_nonnull(strstr(out, "  --limit N"));
+	ck_assert_ptr_nonnull(strstr(out, "write at most N rows per table, or "
+				     "'unlimited' (the default)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "drop frames matching PATTERN "
+				     "(repeatable)\n"));
+	/* common options before the analysis' own */
+	ck_assert(strstr(out, "--help") < strstr(out, "\nAnalysis options:\n"));
+	ck_assert(strstr(out, "\nAnalysis options:\n") < strstr(out, "--inverted"));
+	ck_assert(ends_with(out, "\n\nSee spaa-test(1).\n"));
+	testutil_capture_free(&c);
+
+	/* no extras, no description */
+	testutil_capture_open(&c);
+	spaa_analysis_help(c.f, &bare_analysis, "spaa-x");
+	out = testutil_capture_close(&c);
+	ck_assert(!strncmp(out, "usage: spaa-x [OPTIONS] PATH\n\nLAMI options:\n",
+			   44));
+	ck_assert_ptr_null(strstr(out, "Analysis options"));
+	ck_assert_ptr_nonnull(strstr(out, "\n  --metadata "));
+	ck_assert(ends_with(out, "\n\nSee spaa-x(1).\n"));
+	testutil_capture_free(&c);
+}
+END_TEST
+
+/* The options of SPAA_ANALYSIS_EVENT and SPAA_ANALYSIS_THREADS. */
+START_TEST(test_shared_options)
+{
+	static const struct spaa_analysis shared = {
+		.name = "s", .flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
+	};
+	char *argv[] = { (char *)"spaa-s", (char *)"--event=cycles",
+			 (char *)"--metric", (char *)"period", (char *)"--pid",
+			 (char *)"-1", (char *)"--tid=7", (char *)"p", NULL };
+	struct spaa_analysis_opts o;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_analysis_parse(&shared, 8, argv, &o, NULL, &err), 0);
+	ck_assert_str_eq(o.event, "cycles");
+	ck_assert_str_eq(o.metric, "period");
+	ck_assert_int_eq(o.filter.pid, -1);
+	ck_assert_int_eq(o.filter.tid, 7);
+	ck_assert_uint_eq(o.paths.nr, 1);
+	spaa_analysis_opts_release(&o);
+	/* an analysis without the flags does not take them */
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 2, argv, &o, NULL, &err), -1);
+	ck_assert_str_eq(err.msg, "unknown option '--event'");
+	spaa_analysis_opts_release(&o);
+}
+END_TEST
+
+Suite *analysis_suite(void)
+{
+	Suite *s = suite_create("analysis");
+	TCase *tc = tcase_create("options");
+
+	tcase_add_loop_test(tc, test_parse_args, 0,
+			    sizeof(parse_cases) / sizeof(parse_cases[0]));
+	tcase_add_test(tc, test_parse_args_no_extra);
+	tcase_add_test(tc, test_parse_args_format_kept);
+	tcase_add_test(tc, test_shared_options);
+	tcase_add_test(tc, test_help);
+	suite_add_tcase(s, tc);
+	return s;
+}
