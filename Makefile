@@ -1,7 +1,7 @@
 # spaa-tools: LAMI stack-profile analyses.
 #
 #   make               the programs (./spaa-*); tests are built by make check
-#   make check         unit, schema, golden, cli tests and fuzz replay: what
+#   make check         layers, unit, schema, golden, cli tests and fuzz replay: what
 #                      CI runs
 #   make asan          rebuild with ASan and UBSan, then the whole check
 #   make tsan          rebuild with ThreadSanitizer, then the whole check
@@ -217,6 +217,7 @@ FORCE:
 # failures; the exit status is non-zero if any failed.
 check: all $(TEST_PROGRAMS)
 	$(Q)failed=; \
+	echo '== layers'; bash tests/layers.sh || failed="$$failed layers"; \
 	echo '== unit tests'; $(UNIT_RUNNER) || failed="$$failed unit"; \
 	echo '== schemas'; PYTHON=$(PYTHON) bash tests/schemas.sh || \
 		failed="$$failed schemas"; \

@@ -36,7 +36,7 @@
 #include "model/util.h"
 #include "testutil.h"
 
-Suite *fastpath_suite(void);
+Suite *spaa_sample_scan_suite(void);
 
 static void setup(void)
 {
@@ -629,9 +629,9 @@ START_TEST(test_scanned_blocks)
 }
 END_TEST
 
-Suite *fastpath_suite(void)
+Suite *spaa_sample_scan_suite(void)
 {
-	Suite *s = suite_create("fastpath");
+	Suite *s = suite_create("spaa_sample_scan");
 	TCase *tc = tcase_create("differential");
 
 	tcase_add_checked_fixture(tc, setup, teardown);

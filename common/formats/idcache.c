@@ -1,0 +1,45 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/idcache.h"
+#include "model/util.h"
+
+static void idcache_put(struct spaa_idcache *c, uint64_t h, const struct spaa_idcache_slot *e)
+{
+	size_t i = h & c->mask;
+
+	while (c->slots[i].str)
+		i = (i + 1) & c->mask;
+	c->slots[i] = *e;
+	c->nr++;
+}
+
+static void idcache_grow(struct spaa_idcache *c)
+{
+	struct spaa_idcache old = *c;
+	size_t n = old.slots ? (old.mask + 1) * 2 : 1024;
+
+	c->slots = spaa_xcalloc(n, sizeof(*c->slots));
+	c->mask = n - 1;
+	c->nr = 0;
+	for (size_t i = 0; old.slots && i <= old.mask; i++)
+		if (old.slots[i].str) {
+			struct spaa_idcache_key k = spaa_idcache_key_of(&old.slots[i]);
+
+			idcache_put(c, spaa_idcache_key_hash(&k), &old.slots[i]);
+		}
+	free(old.slots);
+}
+
+void spaa_idcache_add(struct spaa_idcache *c, uint64_t h, const struct spaa_idcache_slot *e)
+{
+	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
+		idcache_grow(c);
+	idcache_put(c, h, e);
+}
+
+void spaa_idcache_release(struct spaa_idcache *c)
+{
+	free(c->slots);
+	memset(c, 0, sizeof(*c));
+}
