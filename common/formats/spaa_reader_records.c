@@ -551,28 +551,12 @@ static int add_record(struct spaa_reader *r, struct spaa_record *rec)
 	return 0;
 }
 
-int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
-		      struct spaa_error *err)
+/* The frames of stack id into r->fbuf, leaf first; *n of them. */
+static int read_frames(struct spaa_reader *r, const struct spaa_json_value *fr,
+		       uint32_t id, uint32_t *n, struct spaa_error *err)
 {
-	static const char *const types[] = { "unified", "user", "kernel", NULL };
 	struct spaa_profile *p = r->p;
-	const struct spaa_json_value *idv, *fr, *ctx, *weights, *excl, *rel;
-	struct spaa_record rec = {
-		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID, .cpu = SPAA_NO_ID,
-		.excl_frame = SPAA_NONE,
-	};
-	const char *rt = "stack";
-	struct spaa_stack *s;
-	uint32_t id = 0, n = 0, si;
-	uint64_t primary;
-	int type, nw;
 
-	idv = spaa_json_get(v, "id");
-	if (!idv || idv->type == SPAA_JSON_NULL)
-		return spaa_reader_bad(r, err, "'stack' record has no 'id'");
-	if (spaa_reader_stack_id_text(r, idv, rt, "id", &id, err) ||
-	    spaa_reader_field(r, v, rt, "frames", SPAA_JSON_ARRAY, true, &fr, err) < 0)
-		return -1;
 	if (!fr->len)
 		return spaa_reader_bad(r, err, "stack '%s' has no frames", spaa_profile_str(p, id));
 	if (fr->len > r->o->max_depth)
@@ -580,82 +564,128 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
 				     spaa_profile_str(p, id), fr->len, r->o->max_depth);
 	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
+	*n = 0;
 	for (const struct spaa_json_value *f = fr->child; f; f = f->next) {
 		uint64_t fid;
 
-		if (spaa_reader_u64_value(r, f, rt, "frames", &fid, err))
+		if (spaa_reader_u64_value(r, f, "stack", "frames", &fid, err))
 			return -1;
-		r->fbuf[n] = spaa_reader_frame_lookup(r, fid);
-		if (r->fbuf[n] == SPAA_NONE)
+		r->fbuf[*n] = spaa_reader_frame_lookup(r, fid);
+		if (r->fbuf[*n] == SPAA_NONE)
 			return spaa_reader_bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
-				   spaa_profile_str(p, id), fid);
-		n++;
+					       spaa_profile_str(p, id), fid);
+		(*n)++;
 	}
 	if (r->root_to_leaf) {
-		for (uint32_t i = 0; i < n / 2; i++) {
+		for (uint32_t i = 0; i < *n / 2; i++) {
 			uint32_t t = r->fbuf[i];
 
-			r->fbuf[i] = r->fbuf[n - 1 - i];
-			r->fbuf[n - 1 - i] = t;
+			r->fbuf[i] = r->fbuf[*n - 1 - i];
+			r->fbuf[*n - 1 - i] = t;
 		}
 	}
-	if (check_inline_order(r, r->fbuf, n, err) ||
-	    enum_field(r, v, rt, "stack_type", false, types, 0, &type, err) ||
-	    spaa_reader_field(r, v, rt, "context", SPAA_JSON_OBJECT, false, &ctx, err) < 0 ||
-	    read_context(r, ctx, &rec, err))
-		return -1;
+	return check_inline_order(r, r->fbuf, *n, err);
+}
 
-	/* weights, with the event's primary metric */
-	if (spaa_reader_field(r, v, rt, "weights", SPAA_JSON_ARRAY, true, &weights, err) < 0 ||
-	    (nw = read_weights(r, weights, rt, err)) < 0)
+/* The weights of stack id, with its event's primary metric, into rec. */
+static int read_stack_weights(struct spaa_reader *r, const struct spaa_json_value *v,
+			      uint32_t id, struct spaa_record *rec,
+			      struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	uint32_t primary_metric = p->events[rec->event].primary_metric;
+	const struct spaa_json_value *weights;
+	uint64_t primary;
+	int nw;
+
+	if (spaa_reader_field(r, v, "stack", "weights", SPAA_JSON_ARRAY, true, &weights, err) < 0 ||
+	    (nw = read_weights(r, weights, "stack", err)) < 0)
 		return -1;
-	rec.weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
-	rec.nweights = (uint32_t)nw;
-	if (!spaa_profile_weights_get(p, rec.weights, rec.nweights,
-			      p->events[rec.event].primary_metric, &primary))
+	rec->weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
+	rec->nweights = (uint32_t)nw;
+	if (!spaa_profile_weights_get(p, rec->weights, rec->nweights, primary_metric, &primary))
 		return spaa_reader_bad(r, err, "stack '%s' lacks the primary metric '%s' of event '%s' in its weights",
-			   spaa_profile_str(p, id), spaa_profile_str(p, p->events[rec.event].primary_metric),
-			   spaa_profile_str(p, p->events[rec.event].name));
-	for (uint32_t i = 0; i < rec.nweights; i++)
-		if (spaa_profile_add_total(p, rec.event, r->wbuf[i].metric, r->wbuf[i].value))
+				       spaa_profile_str(p, id), spaa_profile_str(p, primary_metric),
+				       spaa_profile_str(p, p->events[rec->event].name));
+	for (uint32_t i = 0; i < rec->nweights; i++)
+		if (spaa_profile_add_total(p, rec->event, r->wbuf[i].metric, r->wbuf[i].value))
 			return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 					     "the total of '%s' over event '%s' overflows 64 bits",
 					     spaa_profile_str(p, r->wbuf[i].metric),
-					     spaa_profile_str(p, p->events[rec.event].name));
+					     spaa_profile_str(p, p->events[rec->event].name));
 	if (!primary)
 		spaa_reader_warn(r, "zero", "stack '%s' has a zero '%s' weight",
-		     spaa_profile_str(p, id), spaa_profile_str(p, p->events[rec.event].primary_metric));
+				 spaa_profile_str(p, id), spaa_profile_str(p, primary_metric));
+	return 0;
+}
 
-	/* exclusive: attributed to the logical leaf */
+/* The exclusive weights of stack id (n frames in r->fbuf), on its leaf. */
+static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v,
+			  uint32_t id, uint32_t n, struct spaa_record *rec,
+			  struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	const struct spaa_json_value *excl, *xf, *xw;
+	const char *rt = "stack";
+	uint64_t fid;
+	uint32_t frame;
+	int nw;
+
 	if (spaa_reader_field(r, v, rt, "exclusive", SPAA_JSON_OBJECT, false, &excl, err) < 0)
 		return -1;
-	if (excl) {
-		const struct spaa_json_value *xf, *xw;
-		uint64_t fid;
-		uint32_t frame;
-
-		if (spaa_reader_field(r, excl, rt, "frame", SPAA_JSON_NUMBER, true, &xf, err) < 0 ||
-		    spaa_reader_u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
-		    spaa_reader_field(r, excl, rt, "weights", SPAA_JSON_ARRAY, true, &xw, err) < 0 ||
-		    (nw = read_weights(r, xw, rt, err)) < 0)
-			return -1;
-		frame = spaa_reader_frame_lookup(r, fid);
-		if (frame == SPAA_NONE)
-			return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
-				   fid, spaa_profile_str(p, id));
-		if (frame != r->fbuf[0]) {
-			if (n > 1 && frame == r->fbuf[n - 1] &&
-			    p->frames[frame].fn != p->frames[r->fbuf[0]].fn)
-				return spaa_reader_bad(r, err, "frame order does not match the header's '%s': the exclusive frame %" PRIu64 " of stack '%s' is at the root end",
-					   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root",
-					   fid, spaa_profile_str(p, id));
-			return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not its leaf frame",
-				   fid, spaa_profile_str(p, id));
-		}
-		rec.excl_frame = frame;
-		rec.excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
-		rec.nexcl = (uint32_t)nw;
+	if (!excl)
+		return 0;
+	if (spaa_reader_field(r, excl, rt, "frame", SPAA_JSON_NUMBER, true, &xf, err) < 0 ||
+	    spaa_reader_u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
+	    spaa_reader_field(r, excl, rt, "weights", SPAA_JSON_ARRAY, true, &xw, err) < 0 ||
+	    (nw = read_weights(r, xw, rt, err)) < 0)
+		return -1;
+	frame = spaa_reader_frame_lookup(r, fid);
+	if (frame == SPAA_NONE)
+		return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
+				       fid, spaa_profile_str(p, id));
+	if (frame != r->fbuf[0]) {
+		if (n > 1 && frame == r->fbuf[n - 1] &&
+		    p->frames[frame].fn != p->frames[r->fbuf[0]].fn)
+			return spaa_reader_bad(r, err, "frame order does not match the header's '%s': the exclusive frame %" PRIu64 " of stack '%s' is at the root end",
+					       r->root_to_leaf ? "root_to_leaf" : "leaf_to_root",
+					       fid, spaa_profile_str(p, id));
+		return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not its leaf frame",
+				       fid, spaa_profile_str(p, id));
 	}
+	rec->excl_frame = frame;
+	rec->excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
+	rec->nexcl = (uint32_t)nw;
+	return 0;
+}
+
+int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
+			   struct spaa_error *err)
+{
+	static const char *const types[] = { "unified", "user", "kernel", NULL };
+	struct spaa_profile *p = r->p;
+	const struct spaa_json_value *idv, *fr, *ctx, *rel;
+	struct spaa_record rec = {
+		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID, .cpu = SPAA_NO_ID,
+		.excl_frame = SPAA_NONE,
+	};
+	const char *rt = "stack";
+	struct spaa_stack *s;
+	uint32_t id = 0, n = 0, si;
+	int type;
+
+	idv = spaa_json_get(v, "id");
+	if (!idv || idv->type == SPAA_JSON_NULL)
+		return spaa_reader_bad(r, err, "'stack' record has no 'id'");
+	if (spaa_reader_stack_id_text(r, idv, rt, "id", &id, err) ||
+	    spaa_reader_field(r, v, rt, "frames", SPAA_JSON_ARRAY, true, &fr, err) < 0 ||
+	    read_frames(r, fr, id, &n, err) ||
+	    enum_field(r, v, rt, "stack_type", false, types, 0, &type, err) ||
+	    spaa_reader_field(r, v, rt, "context", SPAA_JSON_OBJECT, false, &ctx, err) < 0 ||
+	    read_context(r, ctx, &rec, err) ||
+	    read_stack_weights(r, v, id, &rec, err) ||
+	    read_exclusive(r, v, id, n, &rec, err))
+		return -1;
 
 	/* the stack itself: new, a placeholder now defined, or a repeat */
 	si = spaa_reader_stack_ref(r, id, 0);
@@ -664,7 +694,7 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
 		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
 			return spaa_reader_bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
-				   spaa_profile_str(p, id), s->line);
+					       spaa_profile_str(p, id), s->line);
 	} else {
 		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
 		s->nframes = n;

@@ -478,6 +478,13 @@ static inline const unsigned char *scan_number(const unsigned char *s,
 	return s;
 }
 
+/*
+ * One loop over the text with an explicit stack of open containers, not
+ * a recursive descent: nesting costs no C stack, whatever the input, and
+ * the loop's state stays in registers.  That is why this function is
+ * longer than the others: its cases share the state they would otherwise
+ * pass around.
+ */
 const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const char *text,
 				    size_t len, struct spaa_json_error *e)
 {

@@ -760,40 +760,6 @@ static unsigned progress_hundredths(uint64_t done, uint64_t total)
 }
 
 /*
- * Length of the valid UTF-8 character at s, 0 if invalid.  s is
- * NUL-terminated, and NUL is no continuation byte, so reading stops in
- * time.  The checks are those of jsonw.c's decoder.
- */
-static int utf8_char_len(const unsigned char *s)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	int n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	for (i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
-		if (s[i] < lo || s[i] > hi)
-			return 0;
-	return n;
-}
-
-/*
  * A message may hold a file name: a newline in it would start a line TC
  * reads as progress or JSON, and invalid UTF-8 makes the whole stdout
  * invalid.  Control bytes become spaces, invalid bytes U+FFFD.
@@ -802,17 +768,20 @@ static void progress_line(struct spaa_lami_progress *p, const char *value,
 			  const char *msg)
 {
 	const unsigned char *s = (const unsigned char *)msg;
+	const unsigned char *end = s ? s + strlen(msg) : NULL;
 
 	fputs(value, p->out);
 	if (s && *s) {
 		fputc(' ', p->out);
-		while (*s) {
-			int n = utf8_char_len(s);
+		while (s < end) {
+			uint32_t cp;
+			int n = spaa_utf8_seq(s, (size_t)(end - s), &cp);
 
-			if (!n) {
+			if (n < 0) {
+				/* one U+FFFD per maximal invalid subpart, as util.h says */
 				fputs("\xef\xbf\xbd", p->out);
-				n = 1;
-			} else if (n == 1 && (*s < 0x20 || *s == 0x7f)) {
+				n = -n;
+			} else if (cp < 0x20 || cp == 0x7f) {
 				fputc(' ', p->out);
 			} else {
 				fwrite(s, 1, (size_t)n, p->out);

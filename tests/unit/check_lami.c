@@ -755,8 +755,9 @@ START_TEST(test_progress_message)
 	spaa_lami_progress_init(&p, c.f);
 	spaa_lami_progress_update(&p, 1, 2,
 			     "a\nb\rc\td \xff\xe2\x82 caf\xc3\xa9 {\xe2\x80\xa8");
+	/* \xff and the truncated \xe2\x82: one U+FFFD each, as jsonw.h writes them */
 	ck_assert_str_eq(testutil_capture_close(&c),
-		"0.50 a b c d \xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9 "
+		"0.50 a b c d \xef\xbf\xbd\xef\xbf\xbd caf\xc3\xa9 "
 		"{\xe2\x80\xa8\n");
 	testutil_capture_free(&c);
 }
