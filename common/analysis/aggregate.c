@@ -276,17 +276,11 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 	const char *m = spaa_profile_str(p, metric);
 	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
 	bool by_period = !strcmp(m, "period");
-	uint64_t *rec_samples = spaa_xcalloc(p->nrecords, sizeof(uint64_t));
-	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
+	struct spaa_fold_records recs;
 	struct sample_metrics sm = sample_metrics(p);
 	int ret = -1;
 
-	/* every sample of a record, in range or not, is its denominator */
-	for (uint32_t i = 0; i < f->nkeys; i++) {
-		rec_of[i] = spaa_fold_record(p, &f->groups[i].key);
-		if (rec_of[i] != SPAA_NONE)
-			rec_samples[rec_of[i]] += f->groups[i].count;
-	}
+	spaa_fold_records_init(&recs, f, p);
 	for (uint32_t i = 0; i < f->nkeys; i++) {
 		const struct spaa_fold_key *k = &f->groups[i].key;
 		const struct spaa_stack *s = &p->stacks[k->stack];
@@ -296,8 +290,8 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 
 		if (k->event != event || !f->groups[i].in_count || !keep(filter, k->pid, k->tid))
 			continue;
-		if (rec_of[i] == SPAA_NONE ||
-		    !record_occurrence(p, sm, rec_of[i], metric, &o)) {
+		if (recs.of[i] == SPAA_NONE ||
+		    !record_occurrence(p, sm, recs.of[i], metric, &o)) {
 			if (!counts && !(period && f->all_period[i]))
 				continue;       /* no weight to share out */
 			memset(&o, 0, sizeof(o));
@@ -310,8 +304,8 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		} else if (period && f->all_period[i]) {
 			o.weight = o.self = f->groups[i].in_period;
 		} else {
-			o.self = spaa_share_of(o.self, f->groups[i].in_count, rec_samples[rec_of[i]]);
-			o.weight = spaa_share_of(o.weight, f->groups[i].in_count, rec_samples[rec_of[i]]);
+			o.self = spaa_fold_records_share(&recs, f, i, o.self);
+			o.weight = spaa_fold_records_share(&recs, f, i, o.weight);
 		}
 		o.has_samples = true;
 		o.samples = f->groups[i].in_count;
@@ -323,8 +317,7 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 	}
 	ret = 0;
 out:
-	free(rec_samples);
-	free(rec_of);
+	spaa_fold_records_release(&recs);
 	return ret;
 }
 

@@ -164,3 +164,22 @@ int spaa_fold_on_sample(void *fold, const struct spaa_profile *p,
 	(void)p;
 	return spaa_fold_add(fold, s, err);
 }
+
+void spaa_fold_records_init(struct spaa_fold_records *r, const struct spaa_fold *f,
+			    const struct spaa_profile *p)
+{
+	r->samples = spaa_xcalloc((size_t)p->nrecords + 1, sizeof(*r->samples));
+	r->of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(*r->of));
+	/* every sample of a record, in range or not, is its denominator */
+	for (uint32_t i = 0; i < f->nkeys; i++) {
+		r->of[i] = spaa_fold_record(p, &f->groups[i].key);
+		if (r->of[i] != SPAA_NONE)
+			r->samples[r->of[i]] += f->groups[i].count;
+	}
+}
+
+void spaa_fold_records_release(struct spaa_fold_records *r)
+{
+	SPAA_FREE_AND_NULL(r->of);
+	SPAA_FREE_AND_NULL(r->samples);
+}

@@ -20,6 +20,7 @@
 #include "formats/load.h"
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/util.h"
 
 /* What a group of samples shares. */
 struct spaa_fold_key {
@@ -92,6 +93,33 @@ static inline const struct spaa_fold_key *spaa_fold_key(const struct spaa_fold *
  */
 uint32_t spaa_fold_record(const struct spaa_profile *p,
 			  const struct spaa_fold_key *k);
+
+/*
+ * What the groups of a fold stand for among the stack records: the
+ * record of each group (spaa_fold_record, SPAA_NONE when none) and each
+ * record's samples over the whole run, the denominator when a record's
+ * weights are shared out to the samples in range.  Owned arrays, freed
+ * by spaa_fold_records_release.
+ */
+struct spaa_fold_records {
+	uint32_t *of;           /* by group: its record, or SPAA_NONE */
+	uint64_t *samples;      /* by record: samples of all its groups */
+};
+
+void spaa_fold_records_init(struct spaa_fold_records *r, const struct spaa_fold *f,
+			    const struct spaa_profile *p);
+void spaa_fold_records_release(struct spaa_fold_records *r);
+
+/*
+ * The part of v, a weight of group i's record, that the group's samples
+ * in range stand for, rounded to nearest (the group must have a record).
+ */
+static inline uint64_t spaa_fold_records_share(const struct spaa_fold_records *r,
+					       const struct spaa_fold *f,
+					       uint32_t i, uint64_t v)
+{
+	return spaa_share_of(v, f->groups[i].in_count, r->samples[r->of[i]]);
+}
 
 /*
  * An spaa_load_opts.on_sample callback (data: the fold): spaa_fold_add.

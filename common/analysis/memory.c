@@ -287,17 +287,11 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 		    const struct spaa_fold *f, struct spaa_error *err)
 {
 	const struct spaa_profile *p = b->h->p;
-	uint64_t *rec_samples = spaa_xcalloc(p->nrecords + 1, sizeof(uint64_t));
-	uint32_t *rec_of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(uint32_t));
+	struct spaa_fold_records recs;
 	uint64_t v[SPAA_MEMORY_NMETRICS];
 	int ret = -1;
 
-	/* every sample of a record, in range or not, is its denominator */
-	for (uint32_t i = 0; i < f->nkeys; i++) {
-		rec_of[i] = spaa_fold_record(p, spaa_fold_key(f, i));
-		if (rec_of[i] != SPAA_NONE)
-			rec_samples[rec_of[i]] += f->groups[i].count;
-	}
+	spaa_fold_records_init(&recs, f, p);
 	for (uint32_t i = 0; i < f->nkeys; i++) {
 		const struct spaa_fold_key *k = spaa_fold_key(f, i);
 		bool dealloc = p->events[k->event].kind == SPAA_EV_DEALLOCATION;
@@ -309,14 +303,14 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 
 		if (!spaa_memory_event(p, k->event) || !f->groups[i].in_count)
 			continue;
-		if (rec_of[i] != SPAA_NONE) {
-			const struct spaa_record *r = &p->records[rec_of[i]];
+		if (recs.of[i] != SPAA_NONE) {
+			const struct spaa_record *r = &p->records[recs.of[i]];
 
 			present = record_values(p, metric_str, r, v);
 			/* a high-water mark cannot be cut in time */
 			present &= ~SPAA_MEMORY_BIT(SPAA_MEMORY_PEAK_BYTES);
 			for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
-				v[m] = spaa_share_of(v[m], f->groups[i].in_count, rec_samples[rec_of[i]]);
+				v[m] = spaa_fold_records_share(&recs, f, i, v[m]);
 			frames = spaa_profile_record_frames(p, r);
 			nframes = r->nframes;
 			if (pid == SPAA_NO_ID)
@@ -339,8 +333,7 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 	}
 	ret = 0;
 out:
-	free(rec_samples);
-	free(rec_of);
+	spaa_fold_records_release(&recs);
 	return ret;
 }
 
