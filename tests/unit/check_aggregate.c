@@ -2,7 +2,7 @@
  * check_aggregate - the sums of aggregate.h on small SPAA profiles loaded
  * through spaa_load: self and total per function (recursion counted
  * once), exclusive weights, per DSO, folded paths, threads and CPUs;
- * sample folding over a time range; and the ranking order.  Every
+ * samples folded over a time range (fold.h) turned into weights.  Every
  * expected number is worked out by hand in the comments.
  */
 #include <check.h>
@@ -677,53 +677,6 @@ START_TEST(test_fold_counts)
 }
 END_TEST
 
-/*
- * One stack on five CPUs and another stack in between, interleaved: the
- * first two groups of a stack are found from its head, the others along
- * its chain, and each sample still lands in its own group.  Sample i of
- * the loop runs on CPU i % 5 of stack 7 with period i + 1, then once on
- * stack 3; periods of CPU c over i < 20: sum of (c + 1 + 5j), j < 4 =
- * 4c + 4 + 30.
- */
-START_TEST(test_fold_many_groups)
-{
-	struct spaa_fold f;
-	struct spaa_error err;
-
-	spaa_error_init(&err);
-	spaa_fold_init(&f, NULL);
-	for (int i = 0; i < 20; i++) {
-		struct spaa_sample s = {
-			.time = i, .stack = 7, .pid = 1, .tid = 2, .cpu = i % 5,
-			.has_period = true, .period = (uint64_t)i + 1,
-		};
-
-		ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
-		s.stack = 3;
-		s.cpu = 0;
-		s.has_period = i != 4;
-		ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
-	}
-	/* groups by first sight: (7, cpu 0), (3, cpu 0), (7, 1), (7, 2), ... */
-	ck_assert_uint_eq(f.nkeys, 6);
-	ck_assert_uint_eq(f.in_samples, 40);
-	ck_assert_uint_eq(f.groups[1].key.stack, 3);
-	ck_assert_uint_eq(f.groups[1].count, 20);
-	ck_assert(!f.all_period[1]);
-	for (uint32_t g = 0, c = 0; g < 6; g++) {
-		if (g == 1)
-			continue;
-		ck_assert_uint_eq(f.groups[g].key.stack, 7);
-		ck_assert_int_eq(f.groups[g].key.cpu, c);
-		ck_assert_uint_eq(f.groups[g].count, 4);
-		ck_assert_uint_eq(f.groups[g].in_period, 4 * c + 4 + 30);
-		ck_assert(f.all_period[g]);
-		c++;
-	}
-	spaa_fold_release(&f);
-}
-END_TEST
-
 START_TEST(test_fold_samples)
 {
 	struct folded f;
@@ -879,61 +832,6 @@ START_TEST(test_fold_whole_range)
 }
 END_TEST
 
-/* ---- ranking ------------------------------------------------------------- */
-
-static const struct spaa_rank rank_rows[] = {
-	{ 5, 1, "b", 0, 0 },
-	{ 9, 0, "z", 0, 1 },
-	{ 5, 3, "a", 0, 2 },
-	{ 5, 1, "a", 2, 3 },
-	{ 5, 1, "a", 1, 4 },
-	{ 5, 1, NULL, 0, 5 },
-	{ 5, 1, "", -1, 6 },
-	{ 0, 9, "a", 0, 7 },
-	{ UINT64_MAX, 0, "m", 0, 8 },
-	{ 5, 1, "a", INT64_MIN, 9 },
-	{ 5, 1, "ab", 0, 10 },
-	{ 5, 1, "B", 0, 11 },
-};
-
-/*
- * key desc: 8 (2^64-1), 1 (9), then key 5, then 7 (0).
- * key 5, key2 desc: 2 (3), then key2 1 by name ("" = NULL < "B" < "a" <
- * "ab" < "b", bytewise): "" ties: 6 (-1), 5 (0); "B": 11; "a" ties:
- * 9 (INT64_MIN), 4 (1), 3 (2); "ab": 10; "b": 0.
- */
-static const uint32_t rank_want[] = { 8, 1, 2, 6, 5, 11, 9, 4, 3, 10, 0, 7 };
-
-START_TEST(test_rank_sort)
-{
-	const size_t n = sizeof(rank_rows) / sizeof(rank_rows[0]);
-	struct spaa_rank r[sizeof(rank_rows) / sizeof(rank_rows[0])];
-
-	/* every rotation of the input sorts the same way */
-	for (size_t rot = 0; rot < n; rot++) {
-		for (size_t i = 0; i < n; i++)
-			r[i] = rank_rows[(i + rot) % n];
-		if (rot & 1) {  /* and reversed */
-			for (size_t i = 0; i < n / 2; i++) {
-				struct spaa_rank t = r[i];
-
-				r[i] = r[n - 1 - i];
-				r[n - 1 - i] = t;
-			}
-		}
-		spaa_rank_sort(r, n);
-		for (size_t i = 0; i < n; i++)
-			ck_assert_msg(r[i].idx == rank_want[i],
-				      "rotation %zu, position %zu: %u, want %u",
-				      rot, i, r[i].idx, rank_want[i]);
-	}
-	/* zero and one rows */
-	spaa_rank_sort(r, 0);
-	spaa_rank_sort(r, 1);
-	ck_assert_uint_eq(r[0].idx, 8);
-}
-END_TEST
-
 Suite *aggregate_suite(void)
 {
 	Suite *s = suite_create("aggregate");
@@ -955,15 +853,11 @@ Suite *aggregate_suite(void)
 	tc = tcase_create("fold");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_fold_counts);
-	tcase_add_test(tc, test_fold_many_groups);
 	tcase_add_test(tc, test_fold_samples);
 	tcase_add_test(tc, test_fold_period);
 	tcase_add_test(tc, test_fold_other_metric);
 	tcase_add_test(tc, test_fold_whole_range);
 	suite_add_tcase(s, tc);
 
-	tc = tcase_create("rank");
-	tcase_add_test(tc, test_rank_sort);
-	suite_add_tcase(s, tc);
 	return s;
 }

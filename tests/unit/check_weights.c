@@ -51,20 +51,11 @@ static const char profile[] =
 
 static void load(struct spaa_profile *p)
 {
-	const char *path = testutil_write("two.spaa", profile, strlen(profile));
-	struct spaa_load_opts o = { 0 };
-	struct spaa_error err;
-
-	spaa_profile_init(p);
-	spaa_error_init(&err);
-	ck_assert_msg(!spaa_load(p, &path, 1, &o, &err), "%s", err.msg);
+	testutil_load(p, "two.spaa", profile);
 	ck_assert_uint_eq(p->nevents, 2);
 }
 
-static uint32_t str(const struct spaa_profile *p, const char *s)
-{
-	return spaa_strtab_find(&p->strings, s, strlen(s));
-}
+#define str testutil_str
 
 START_TEST(test_left_out)
 {

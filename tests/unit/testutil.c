@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/load.h"
 #include "testutil.h"
 
 static char tmpdir[256];
@@ -98,4 +99,33 @@ void testutil_capture_free(struct testutil_capture *c)
 {
 	free(c->buf);
 	c->buf = NULL;
+}
+
+void testutil_load(struct spaa_profile *p, const char *name, const char *text)
+{
+	const char *path = testutil_write(name, text, strlen(text));
+	struct spaa_load_opts o = { 0 };
+	struct spaa_error err;
+
+	spaa_profile_init(p);
+	spaa_error_init(&err);
+	ck_assert_msg(!spaa_load(p, &path, 1, &o, &err), "%s: %s", name, err.msg);
+}
+
+void testutil_load_quoted(struct spaa_profile *p, const char *name,
+			  const char *text)
+{
+	char *t = strdup(text);
+
+	ck_assert_ptr_nonnull(t);
+	for (char *c = t; *c; c++)
+		if (*c == '\'')
+			*c = '"';
+	testutil_load(p, name, t);
+	free(t);
+}
+
+uint32_t testutil_str(const struct spaa_profile *p, const char *s)
+{
+	return spaa_strtab_find(&p->strings, s, strlen(s));
 }

@@ -11,9 +11,11 @@
 #define SPAA_TESTUTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/filter.h"
+#include "model/profile.h"
 
 /*
  * Filters (analysis/filter.h) for calls that take one: samples in
@@ -35,6 +37,25 @@ const char *testutil_tmpdir(void);
 const char *testutil_path(const char *name);
 /* Writes len bytes of data to name inside it (asserts); returns the path. */
 const char *testutil_write(const char *name, const void *data, size_t len);
+
+/*
+ * Writes text to name inside the directory and loads it into p
+ * (initialized here; the caller releases it); asserts that it loads.
+ */
+void testutil_load(struct spaa_profile *p, const char *name, const char *text);
+
+/* The same, every ' of text read as " (JSON that reads well in C). */
+void testutil_load_quoted(struct spaa_profile *p, const char *name,
+			  const char *text);
+
+/* A SPAA header of frame order leaf_to_root and the events given as JSON. */
+#define TESTUTIL_HEADER(events) \
+	"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf'," \
+	"'frame_order':'leaf_to_root','stack_id_mode':'content_addressable'," \
+	"'events':[" events "]}\n"
+
+/* The string index of s in p (SPAA_NONE when absent). */
+uint32_t testutil_str(const struct spaa_profile *p, const char *s);
 
 /* What a writer under test wrote, through open_memstream. */
 struct testutil_capture {
