@@ -54,10 +54,18 @@ void spaa_sort(void *base, size_t n, size_t size,
 	       int (*cmp)(const void *a, const void *b, const void *ctx),
 	       const void *ctx);
 
-/* Returns 0 and stores a + b in *out, or -1 if the sum overflows. */
+/*
+ * Returns 0 and stores a + b in *out, or -1 if the sum overflows, *out
+ * then unchanged (a total that refuses a value keeps the sum it had).
+ */
 static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 {
-	return __builtin_add_overflow(a, b, out) ? -1 : 0;
+	uint64_t sum;
+
+	if (__builtin_add_overflow(a, b, &sum))
+		return -1;
+	*out = sum;
+	return 0;
 }
 
 /* v * num / den rounded to nearest, exact (128-bit intermediate). */

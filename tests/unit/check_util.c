@@ -1,48 +1,12 @@
 /*
- * check_util - the growing string buffer every text builder shares, and
- * the word-at-a-time byte classes of the JSON scanners, and the sort
- * with a context.
+ * check_util - the word-at-a-time byte classes of the JSON scanners, and
+ * the sort with a context.
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/sbuf.h"
 #include "model/util.h"
-
-START_TEST(test_sbuf_builds_and_detaches)
-{
-	struct spaa_sbuf sb = { 0 };
-	char big[5000];
-	char *s;
-
-	/* nothing added: detach still gives an empty, owned string */
-	s = spaa_sbuf_detach(&sb);
-	ck_assert_str_eq(s, "");
-	free(s);
-
-	spaa_sbuf_adds(&sb, "ab");
-	spaa_sbuf_add(&sb, "cdef", 2);
-	spaa_sbuf_printf(&sb, "-%d-%s", 42, "x");
-	ck_assert_str_eq(sb.s, "abcd-42-x");
-	ck_assert_uint_eq(sb.len, 9);
-
-	/* past the first growth, through printf's measured path */
-	memset(big, 'q', sizeof(big) - 1);
-	big[sizeof(big) - 1] = '\0';
-	spaa_sbuf_printf(&sb, "%s!", big);
-	ck_assert_uint_eq(sb.len, 9 + 4999 + 1);
-	ck_assert_int_eq(sb.s[9], 'q');
-	ck_assert_int_eq(sb.s[sb.len - 1], '!');
-	ck_assert_int_eq(sb.s[sb.len], '\0');
-
-	s = spaa_sbuf_detach(&sb);
-	ck_assert_ptr_null(sb.s);
-	ck_assert_uint_eq(sb.len, 0);
-	ck_assert_uint_eq(strlen(s), 9 + 4999 + 1);
-	free(s);
-}
-END_TEST
 
 /*
  * Every byte value at every place of a word, the other bytes digits or
@@ -132,9 +96,8 @@ END_TEST
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
-	TCase *tc = tcase_create("sbuf");
+	TCase *tc = tcase_create("swar");
 
-	tcase_add_test(tc, test_sbuf_builds_and_detaches);
 	tcase_add_test(tc, test_swar_first_flag_is_exact);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sort");
