@@ -4,11 +4,11 @@
  * Every stack record of an `allocation` or `deallocation` event (spec
  * section 9) is accounted to its site stack: the stack without the
  * allocator frames at its leaf (malloc, operator new, je_*, ...; the
- * regexes of heap.c, --skip adds more, --no-skip drops the defaults),
+ * regexes of memory.c, --skip adds more, --no-skip drops the defaults),
  * in its process.  Frees of deallocation events land on the site stack
  * with the same functions, so they meet the allocations they free.
  * Live bytes and counts are the profile's own where it has them, else
- * allocated - freed; heap.h has the rules.  The tables then sum site
+ * allocated - freed; memory.h has the rules.  The tables then sum site
  * stacks:
  *   - sites: by site function (the first non-allocator frame);
  *   - leaks: by call path, those still holding live bytes;
@@ -19,7 +19,7 @@
  * Titles say which numbers were derived and which are unknown.
  *
  * With --begin/--end the sample records inside the range replace the
- * stack records (heap.h says how); a profile without sample records
+ * stack records (memory.h says how); a profile without sample records
  * covers its whole time and the titles say so.
  */
 #include <inttypes.h>

@@ -2,7 +2,7 @@
  * spaa-phases: how does the behaviour of a run change over time?
  *
  * The sample records of one event (the header's first by default) are
- * binned by timestamp as they stream by (timebin.h).  Each sample adds
+ * binned by timestamp as they stream by (timegrid.h).  Each sample adds
  * its weight (1, or its period when the metric is "period") to its bin
  * under its stack, its thread and its CPU; samples themselves are never
  * kept.  The bin width is a round number (1, 2, 5 x 10^k ns): from

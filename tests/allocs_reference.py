@@ -3,7 +3,7 @@
 
 usage: allocs_reference.py PROGRAM PROFILE...
 
-A second method, written apart from common/heap.c: every stack record of
+A second method, written apart from common/analysis/memory.c: every stack record of
 an allocation event adds its alloc_bytes / alloc_count to its site (the
 first frame from the leaf whose function is not an allocator), every
 record of a deallocation event its free_bytes / free_count to the site

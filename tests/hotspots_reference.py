@@ -2,7 +2,7 @@
 """A second, independent computation of spaa-hotspots' sums.
 
 Reads a SPAA file with Python's json module (no code shared with the C
-reader), aggregates the first event's primary metric the way DESIGN.md and
+reader), aggregates the first event's primary metric the way doc/SPAA.md and
 spaa-hotspots(1) define it, and compares with the program's LAMI output:
 
   - functions: self, total (recursion counted once per stack), self samples;
@@ -97,7 +97,7 @@ def expected(path):
         if 'pid' in ctx or 'tid' in ctx:
             pid = ctx.get('pid', pid_of.get(ctx.get('tid')))
             threads[(pid, ctx.get('tid'))] += w
-    # DESIGN.md's metric table, for the metrics the test profiles use
+    # doc/SPAA.md's metric table, for the metrics the test profiles use
     units = {w.get('unit') for s in stacks for w in s['weights'] if w['metric'] == metric}
     time_units = {'ns': 1, 'nanoseconds': 1, 'us': 1e3, 'microseconds': 1e3,
                   'ms': 1e6, 'milliseconds': 1e6, 's': 1e9, 'seconds': 1e9}

@@ -60,7 +60,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCHEMA_DIR = os.path.join(HERE, "..", "schemas")
 KINDS = ("metadata", "results", "error")
 
-# DESIGN.md: "At most ~100 lines per run"; lami.h writes at most ~101.
+# doc/LAMI.md: "at most about a hundred per run"; lami.h writes at most ~101.
 MAX_PROGRESS_LINES = 110
 MAX_PROBLEMS = 20
 MAX_DIFF_LINES = 120

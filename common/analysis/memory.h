@@ -1,5 +1,6 @@
 /*
- * heap - allocation accounting for memory profiles (spec section 9).
+ * memory - allocation accounting for memory profiles (SPAA spec section 9,
+ * doc/SPAA.md).
  *
  * Who allocates, who frees, what is still live.  The unit of accounting
  * is a *site stack*: the stack of an allocation with its allocator
@@ -30,7 +31,7 @@
  *     spaa_memory.native / .derived say, per metric, where the numbers came
  *     from, so a table title can say it.
  *
- * With a fold (struct spaa_fold, aggregate.h) the records are replaced by the sample
+ * With a fold (struct spaa_fold, fold.h) the records are replaced by the sample
  * records inside a time range: each group of samples (stack, event, pid,
  * tid) stands for its stack record scaled by the share of that record's
  * samples in range, except the bytes of the event (alloc_bytes of an
@@ -142,7 +143,7 @@ void spaa_memory_release(struct spaa_memory *h);
 /* "root;...;site" function names of path, malloc'ed; the caller owns it. */
 char *spaa_memory_path_name(const struct spaa_memory *h, uint32_t path);
 
-/* spaa_rank_sort_joined (aggregate.h) of the site stacks' call paths. */
+/* spaa_rank_sort_joined (rank.h) of the site stacks' call paths. */
 void spaa_memory_rank_paths(const struct spaa_memory *h, struct spaa_rank *r, size_t n);
 
 /* True when an event kind is allocation or deallocation. */

@@ -1,10 +1,10 @@
 /*
- * timebin - sums of a sample stream in time bins of one width, with
+ * timegrid - sums of a sample stream in time bins of one width, with
  * memory bounded by a bin count, whatever the number of samples.
  *
  * Bin b covers [origin + b*width, origin + (b+1)*width) ns; b may be
  * negative, because samples need not arrive in time order.  Beside the
- * grid, a timebin holds one or more series: tables of (bin, key) -> sums
+ * grid, a timegrid holds one or more series: tables of (bin, key) -> sums
  * (count, weight), where the key is whatever the caller groups by within
  * a bin (a stack index, a (pid, tid) pair, a CPU).  All series share the
  * grid, so a sample is placed once and added to each series.
@@ -21,6 +21,13 @@
  * never proportional to the number of samples; with max_cells set, the
  * grid also coarsens when the cells would exceed it, so memory stays
  * under a fixed bound however many distinct keys each bin holds.
+ */
+/*
+ * Why two time modules: timegrid decides its bins while the samples
+ * stream (round widths, keyed series, coarsened as needed) and is what
+ * spaa-phases cuts into phases; timequanta (timequanta.h) keeps exact
+ * sums per quantum and cuts them into N equal bins of a range known only
+ * at the end, what spaa-allocs' timeline shows.
  */
 #ifndef SPAA_TIMEGRID_H
 #define SPAA_TIMEGRID_H

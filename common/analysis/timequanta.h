@@ -1,9 +1,9 @@
 /*
- * timeline - sums of values over time, in bounded memory, binned at the end.
+ * timequanta - sums of values over time, in bounded memory, binned at the end.
  *
  * Samples stream past before the time range of the profile is known
  * (a later file or sample may extend it), so they cannot be put in their
- * final bins as they arrive.  A timeline keeps, per time quantum of 2^k
+ * final bins as they arrive.  A timequanta keeps, per time quantum of 2^k
  * ns, the sums of a fixed number of uint64 values.  k starts at 0 (one
  * quantum per distinct nanosecond: exact) and grows by one, merging
  * neighbouring quanta, whenever more than max_quanta quanta are in use;
@@ -18,6 +18,11 @@
  * exact while k is 0 and otherwise off by less than one quantum at their
  * edges.  Callers add only times inside [begin, end] when they want the
  * bins to hold exactly the samples in range.
+ */
+/*
+ * Not timegrid.h: that one decides its bins as the samples come, in round
+ * widths, for spaa-phases; this one bins at the end, into equal bins of a
+ * range the caller chooses then (spaa-allocs' --bins).
  */
 #ifndef SPAA_TIMEQUANTA_H
 #define SPAA_TIMEQUANTA_H
@@ -47,7 +52,7 @@ void spaa_timequanta_release(struct spaa_timequanta *t);
 
 /*
  * Adds v[0..nvalues) at time; -1 (SPAA_E_LIMIT) if a sum would overflow,
- * after which the timeline is fit only to be released.
+ * after which the timequanta is fit only to be released.
  */
 int spaa_timequanta_add(struct spaa_timequanta *t, int64_t time, const uint64_t *v,
 		      struct spaa_error *err);

@@ -7,7 +7,7 @@
  * samples (perf script, folded); this one starts from spaa_profile.
  *
  * Sample records are not in the model: pass spaa_profile_writer_on_sample as
- * spaa_load_opts.on_sample (data = the pwriter) and they are spooled to a
+ * spaa_load_opts.on_sample (data = the writer) and they are spooled to a
  * temporary file, in load order, as fixed-size binary records (the stack
  * of an SPX slice is only defined at the end of its report, so ids are
  * resolved when written).  Memory: the profile, plus one id per frame,
@@ -56,7 +56,7 @@ struct spaa_profile_writer *spaa_profile_writer_new(void);
 void spaa_profile_writer_free(struct spaa_profile_writer *w);        /* accepts NULL */
 
 /*
- * An spaa_load_opts.on_sample callback (data: the pwriter): spools s.
+ * An spaa_load_opts.on_sample callback (data: the writer): spools s.
  * Returns 0, or -1 with SPAA_E_IO when the spool cannot be written.
  */
 int spaa_profile_writer_on_sample(void *data, const struct spaa_profile *p,

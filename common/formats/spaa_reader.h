@@ -18,7 +18,7 @@
  * unknown record types (skipped and counted), blank lines, related
  * stacks that are never defined.
  *
- * What real producers write and is accepted (see corpus/README.md): keys
+ * What real producers write and is accepted (doc/SPAA.md): keys
  * in any order, the same stack id on several records that share frames
  * but differ in context (each record is kept), numeric stack ids,
  * exclusive weights with fewer metrics than weights, no samples at all.

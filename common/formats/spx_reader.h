@@ -52,7 +52,7 @@
  *     samples by period gives exactly the records' wt; the file's time
  *     range is [exec_ts, exec_ts + last wt].
  *
- * What real SPX writes and is accepted (corpus/spx/README.md): times in
+ * What real SPX writes and is accepted (doc/SPX.md): times in
  * ns; values relative to the first event, negative values printed like
  * "-551.9999" or "-.9999" (rounded to the nearest integer, see
  * spaa_spx_reader_parse_value); any number of metric columns in the order of

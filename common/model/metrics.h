@@ -1,5 +1,5 @@
 /*
- * metrics - what a weight means: the metric-semantics table of DESIGN.md
+ * metrics - what a weight means: the metric-semantics table of doc/SPAA.md
  * in one place, so every analysis shows the same weight the same way.
  *
  *   weight unit ns/us/ms/s (or their long names)     duration, scaled to ns

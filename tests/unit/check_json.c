@@ -1,5 +1,5 @@
 /*
- * Unit tests for common/json.c.
+ * Unit tests for common/io/json.c.
  *
  * Every parse goes through parse_exact(), which copies the text into a
  * heap block of exactly len bytes with no terminator, so a read past

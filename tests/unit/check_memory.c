@@ -1,5 +1,5 @@
 /*
- * check_heap - allocation accounting (heap.h): the default allocator
+ * check_memory - allocation accounting (memory.h): the default allocator
  * patterns, --skip / --no-skip, site stacks, frees matched by stack
  * content, native versus derived live, samples in a time range, and
  * what the tables and spaa-allocs' load use (memory records seen while

@@ -1,5 +1,5 @@
 /*
- * check_fastpath - the differential test of the reader's two paths.
+ * check_spaa_sample_scan - the differential test of the reader's two paths.
  *
  * Sample records of the common shape are read by a fast path that skips
  * the JSON tree (spaa_reader.c), most of them scanned ahead on the
@@ -40,7 +40,7 @@ Suite *spaa_sample_scan_suite(void);
 
 static void setup(void)
 {
-	testutil_tmpdir_setup("check_fastpath");
+	testutil_tmpdir_setup("check_spaa_sample_scan");
 }
 
 static void teardown(void)

@@ -1,5 +1,5 @@
 /*
- * check_timebin - the time grid: bins of negative times (floor, not
+ * check_timegrid - the time grid: bins of negative times (floor, not
  * truncation), coarsening that merges cells and keeps every sum, the
  * bound on cells, round
  * widths, the fixed grid's limit, and overflow reported, never wrapped.

@@ -1,5 +1,5 @@
 /*
- * check_timeline - sums over time (timeline.h): bin edges, exact bins
+ * check_timequanta - sums over time (timequanta.h): bin edges, exact bins
  * while every nanosecond has its own quantum, coarsening past
  * max_quanta (times in order and scrambled), negative times and
  * overflow.
