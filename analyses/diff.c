@@ -591,8 +591,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	summary_table(d);
 	ret = 0;
 out:
-	if (d->tagg.p)
-		spaa_aggregate_release(&d->tagg);
+	spaa_aggregate_release(&d->tagg);
 	spaa_compare_side_release(&d->bside);
 	spaa_compare_side_release(&d->tside);
 	spaa_compare_base_release(&d->base);

@@ -98,7 +98,6 @@ struct hotspots {
 	struct spaa_table tables;       /* title, range, weights: of every table */
 	struct spaa_aggregate agg;
 	struct spaa_aggregate cpu_agg;  /* from samples, when records lack CPUs */
-	bool has_cpu_agg;
 	struct spaa_aggregate neg, cpu_neg;     /* --net: the twin metric's, same keys */
 	uint32_t event, metric, twin;
 };
@@ -407,7 +406,6 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		spaa_aggregate_init(&h->cpu_neg, p);
 		h->cpu_neg.cpus_only = true;
 	}
-	h->has_cpu_agg = true;
 	return add_metric(h, &h->cpu_agg, &h->cpu_neg, fold, err);
 }
 
@@ -440,19 +438,16 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		threads_table(&h);
 	if (h.agg.cpus_known)
 		cpus_table(&h, &h.agg);
-	else if (h.has_cpu_agg && h.cpu_agg.cpus_known)
+	else if (h.cpu_agg.cpus_known)
 		cpus_table(&h, &h.cpu_agg);
 	dsos_table(&h);
 	ret = 0;
 out:
-	if (h.agg.p)
-		spaa_aggregate_release(&h.agg);
-	if (h.neg.p)
-		spaa_aggregate_release(&h.neg);
-	if (h.has_cpu_agg)
-		spaa_aggregate_release(&h.cpu_agg);
-	if (h.cpu_neg.p)
-		spaa_aggregate_release(&h.cpu_neg);
+	/* released whether they were used or not: zeroed, they hold nothing */
+	spaa_aggregate_release(&h.agg);
+	spaa_aggregate_release(&h.neg);
+	spaa_aggregate_release(&h.cpu_agg);
+	spaa_aggregate_release(&h.cpu_neg);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 	return ret;

@@ -822,7 +822,6 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		.run = run, .opts = run->options, .p = &p, .pass = { .o = o, .p = &p },
 	};
 	struct phase_ctx ctx = { 0 };
-	bool has_ctx = false;
 	char width[32];
 	int ret = -1;
 
@@ -857,7 +856,6 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		snprintf(h.grid, sizeof(h.grid), "bins of %s",
 			 spaa_units_format_duration(h.pass.tb.width, width, sizeof(width)));
 		phase_context(&h, &ctx);
-		has_ctx = true;
 		phases_table(&h, &ctx);
 		timeline_table(&h);
 		if (h.opts->by_thread && phase_threads_table(&h, &ctx))
@@ -874,10 +872,8 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	}
 	ret = 0;
 out:
-	if (has_ctx)
-		phase_context_release(&ctx);
-	if (h.pass.started)
-		spaa_timegrid_release(&h.pass.tb);
+	phase_context_release(&ctx);
+	spaa_timegrid_release(&h.pass.tb);
 	spaa_changepoint_result_release(&h.cp);
 	free(h.phase_of);
 	free(h.pass.label);

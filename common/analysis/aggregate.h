@@ -29,6 +29,11 @@
  *   anything else     the matching stack record's weight times the share
  *                     of that record's samples that fall in range.
  * So a range covering the whole run gives exactly the stack records' sums.
+ *
+ * Ownership: an aggregate owns its arrays and maps and borrows its profile,
+ * which must outlive it.  spaa_aggregate_release frees and zeroes it; a
+ * zeroed aggregate may be released (so may a released one).  An
+ * occurrence borrows its frames from the profile.
  */
 #ifndef SPAA_AGGREGATE_H
 #define SPAA_AGGREGATE_H

@@ -31,6 +31,9 @@
  * Ties go to the leftmost pair, so the same input gives the same phases.
  * Each step scans the segments: O(bins^2 x labels) at worst, meant for a
  * few thousand bins.
+ *
+ * Ownership: a result owns its phases and bins; spaa_changepoint_result_release
+ * frees and zeroes it, and a zeroed result may be released.
  */
 #ifndef SPAA_CHANGEPOINT_H
 #define SPAA_CHANGEPOINT_H

@@ -32,6 +32,11 @@
  * signed number with unit "ns" or "bytes", since LAMI durations and sizes
  * cannot be negative.  int deltas of a normalized comparison are rounded
  * to the nearest integer.
+ *
+ * Ownership: keys, sides, sums and the reduced baseline own their tables
+ * and strings; each _release frees and zeroes its struct, and a zeroed
+ * struct may be released.  Names handed out are borrowed from the keys.
+ * The keys borrow their dso_map items, which must outlive them.
  */
 #ifndef SPAA_COMPARE_H
 #define SPAA_COMPARE_H

@@ -41,6 +41,11 @@
  * every sample gives the records' own sums.
  *
  * All sums are uint64; an overflow is an error (SPAA_E_LIMIT).
+ *
+ * Ownership: a struct spaa_memory owns its paths and groups and borrows its
+ * profile (names only, once built); struct spaa_memory_skip owns its
+ * compiled patterns.  Both _release functions free and zero; a zeroed
+ * struct may be released.
  */
 #ifndef SPAA_MEMORY_H
 #define SPAA_MEMORY_H

@@ -1,6 +1,9 @@
 /*
  * rank - the one order of table rows: deterministic, so the same input
  * gives the same rows whatever the order of its records.
+ *
+ * struct spaa_rank is a value; its name is borrowed and must outlive the
+ * sort.
  */
 #ifndef SPAA_RANK_H
 #define SPAA_RANK_H

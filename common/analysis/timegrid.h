@@ -28,6 +28,10 @@
  * spaa-phases cuts into phases; timequanta (timequanta.h) keeps exact
  * sums per quantum and cuts them into N equal bins of a range known only
  * at the end, what spaa-allocs' timeline shows.
+ *
+ * Ownership: a grid owns its series; spaa_timegrid_release frees and zeroes
+ * it, and a zeroed grid may be released.  Cell keys it hands out are
+ * borrowed until the next place, add or coarsening.
  */
 #ifndef SPAA_TIMEGRID_H
 #define SPAA_TIMEGRID_H

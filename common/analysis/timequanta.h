@@ -23,6 +23,9 @@
  * Not timegrid.h: that one decides its bins as the samples come, in round
  * widths, for spaa-phases; this one bins at the end, into equal bins of a
  * range the caller chooses then (spaa-allocs' --bins).
+ *
+ * Ownership: a timequanta owns its sums; spaa_timequanta_release frees and
+ * zeroes it, and a zeroed one may be released.
  */
 #ifndef SPAA_TIMEQUANTA_H
 #define SPAA_TIMEQUANTA_H

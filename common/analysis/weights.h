@@ -3,6 +3,8 @@
  * metric asked for (--event, --metric), the twin of a metric that SPX
  * split in two (--net), and what the analysis leaves out of the other
  * events, so that nothing is dropped silently.
+ *
+ * struct spaa_weights_left_out holds two counts: zero-initialize it.
  */
 #ifndef SPAA_WEIGHTS_H
 #define SPAA_WEIGHTS_H

@@ -12,6 +12,9 @@
  * its `stack` index is valid but the stack may still be a placeholder;
  * resolve stacks after spaa_load returns (an undefined one is an error by
  * then).
+ *
+ * Ownership: the options and their callbacks are the caller's; a struct
+ * spaa_sample handed to on_sample is borrowed for the call.
  */
 #ifndef SPAA_LOAD_H
 #define SPAA_LOAD_H

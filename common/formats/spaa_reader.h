@@ -22,6 +22,9 @@
  * in any order, the same stack id on several records that share frames
  * but differ in context (each record is kept), numeric stack ids,
  * exclusive weights with fewer metrics than weights, no samples at all.
+ *
+ * The profile and the input are the caller's; the reader keeps nothing of
+ * its own once spaa_reader_read returns.
  */
 #ifndef SPAA_READER_H
 #define SPAA_READER_H

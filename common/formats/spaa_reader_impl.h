@@ -12,6 +12,10 @@
  * of a load.  Records are validated as they stream by; the few checks
  * that need the whole file (references to stacks defined later, related
  * stacks) run at its end.
+ *
+ * Ownership: struct spaa_reader owns its maps, buffers and caches (freed at
+ * the end of spaa_reader_read); it borrows the profile, the options and
+ * the input.
  */
 #ifndef SPAA_SPAA_READER_IMPL_H
 #define SPAA_SPAA_READER_IMPL_H

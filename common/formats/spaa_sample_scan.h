@@ -7,6 +7,9 @@
  * reader would reject) is not scanned, and the reader's general path
  * reads the line.  Needs nothing but the line, so the input's decoding
  * thread can run it ahead of the reader (spaa_reader.c, input.h).
+ *
+ * struct spaa_sample_scan is a value: its offsets are into the line it was
+ * scanned from, and id_text is borrowed from that line.
  */
 #ifndef SPAA_SPAA_SAMPLE_SCAN_H
 #define SPAA_SPAA_SAMPLE_SCAN_H

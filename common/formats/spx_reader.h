@@ -80,6 +80,8 @@
  * Memory: one trie node per distinct call path (a hash map keyed by
  * (parent node, function index)), with one int64 per metric; the open
  * calls; the function names.  Never the events.
+ *
+ * The profile is the caller's; the reader keeps nothing once it returns.
  */
 #ifndef SPAA_SPX_READER_H
 #define SPAA_SPX_READER_H

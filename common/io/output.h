@@ -8,6 +8,9 @@
  * never leaves a half-written file under the name asked for (and an input
  * converted onto itself is read whole before it is replaced).  "-" is
  * stdout, which is flushed but never closed.
+ *
+ * Ownership: spaa_output_open hands the caller a stream that only
+ * spaa_output_close or spaa_output_abort frees.
  */
 #ifndef SPAA_OUTPUT_H
 #define SPAA_OUTPUT_H

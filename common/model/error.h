@@ -9,6 +9,9 @@
  * subjects quoted, e.g. "unknown frame id 42 in 'stack' record".  The file
  * and line are kept apart from the message so that both the LAMI object
  * and the human line can be built from them.
+ *
+ * A struct spaa_error owns nothing (its strings are fixed buffers): a
+ * zeroed one, or one after spaa_error_init, means "no error".
  */
 #ifndef SPAA_ERROR_H
 #define SPAA_ERROR_H

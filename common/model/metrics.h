@@ -19,6 +19,9 @@
  *
  * Sums are kept in raw integer units; the scale is applied once, at
  * output, so shares are exact.
+ *
+ * struct spaa_metrics_sem is a plain value: it owns nothing and needs no
+ * release.
  */
 #ifndef SPAA_METRICS_H
 #define SPAA_METRICS_H

@@ -22,6 +22,13 @@
  * (the reader keeps the id maps), the model is shared; events merge by
  * name, DSOs by (name, build id), functions by (name, DSO), threads by
  * (pid, tid).
+ *
+ * Ownership: the profile owns everything it holds; every pointer it hands
+ * out (spaa_profile_str, spaa_profile_record_frames) is borrowed and valid
+ * until the next change of the profile or its release.  spaa_profile_init
+ * makes an empty profile; spaa_profile_release frees everything and zeroes
+ * it, so a zeroed or released profile may be released again.  The record
+ * types below are values inside the profile's arrays, never freed alone.
  */
 #ifndef SPAA_PROFILE_H
 #define SPAA_PROFILE_H

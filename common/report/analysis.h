@@ -25,6 +25,12 @@
  *      and a README example;
  *   5. nothing else: .gitignore ignores /spaa-*, make install installs
  *      every spaa-NAME with its Trace Compass descriptor.
+ *
+ * Ownership: the descriptor and its tables are static; struct
+ * spaa_analysis_opts owns its positional-argument array (released by
+ * spaa_analysis_opts_release, harmless twice) and borrows its strings from
+ * argv; main owns the analysis' own options struct.  A struct
+ * spaa_analysis_run borrows its options; its results are main's.
  */
 #ifndef SPAA_ANALYSIS_H
 #define SPAA_ANALYSIS_H

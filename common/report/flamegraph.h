@@ -44,6 +44,10 @@
  * Names and DSOs carry arbitrary bytes: they are written as valid UTF-8
  * XML text (invalid sequences become U+FFFD, control characters a blank,
  * markup characters entities), so the file is always well-formed.
+ *
+ * Ownership: spaa_flamegraph_new hands the caller a graph freed by
+ * spaa_flamegraph_free (NULL accepted); names and DSOs pushed are copied.
+ * Options and their strings are borrowed for the call.
  */
 #ifndef SPAA_FLAMEGRAPH_H
 #define SPAA_FLAMEGRAPH_H

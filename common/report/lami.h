@@ -17,6 +17,12 @@
  *   - a table without rows is never written;
  *   - progress values are non-decreasing, at most ~100 lines per run,
  *     flushed one by one.
+ *
+ * Ownership: a table is the caller's from spaa_lami_table_new until
+ * spaa_lami_results_add, which takes it; results own their tables, and
+ * spaa_lami_results_release frees them (a zeroed or initialized struct may
+ * be released).  Cell strings are copied.  The table classes and their
+ * columns are borrowed: static storage.
  */
 #ifndef SPAA_LAMI_H
 #define SPAA_LAMI_H

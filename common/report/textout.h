@@ -40,6 +40,8 @@
  * column is two fields ("T begin (ns)", "T end (ns)"), a process column
  * three ("T name", "T pid", "T tid").  Empty and unknown cells are empty
  * fields; bools true/false; invalid UTF-8 becomes U+FFFD, as in the JSON.
+ *
+ * A struct spaa_textout_bar owns nothing; its stream is borrowed.
  */
 #ifndef SPAA_TEXTOUT_H
 #define SPAA_TEXTOUT_H
