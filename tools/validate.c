@@ -16,12 +16,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/pathlist.h"
-#include "model/warn.h"
+#include "formats/load.h"
 #include "io/input.h"
 #include "io/jsonw.h"
-#include "formats/load.h"
+#include "io/pathlist.h"
 #include "model/util.h"
+#include "model/warn.h"
 #include "report/option.h"
 #include "report/version.h"
 

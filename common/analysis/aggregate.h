@@ -41,14 +41,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/error.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/rank.h"
 #include "formats/load.h"
+#include "model/error.h"
 #include "model/map.h"
-#include "model/strtab.h"
 #include "model/profile.h"
+#include "model/strtab.h"
 
 struct spaa_aggregate_occurrence {
 	const uint32_t *frames; /* weak; leaf first */

@@ -46,11 +46,11 @@
 
 #include "analysis/aggregate.h"
 #include "analysis/weights.h"
-#include "model/error.h"
 #include "formats/load.h"
+#include "model/error.h"
 #include "model/metrics.h"
-#include "model/strtab.h"
 #include "model/profile.h"
+#include "model/strtab.h"
 
 struct spaa_compare_keys {
 	struct spaa_strtab fns;         /* "name\0dso" */

@@ -55,11 +55,11 @@
 #include <stdint.h>
 
 #include "analysis/aggregate.h"
-#include "model/error.h"
 #include "formats/load.h"
+#include "model/error.h"
 #include "model/map.h"
-#include "model/strtab.h"
 #include "model/profile.h"
+#include "model/strtab.h"
 
 /* ---- allocator frames ------------------------------------------------- */
 

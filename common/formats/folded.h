@@ -22,11 +22,11 @@
 
 #include "formats/spaa_writer.h"
 #include "io/input.h"
-#include "model/error.h"
-#include "model/profile.h"
-#include "model/map.h"
-#include "model/strtab.h"
 #include "io/output.h"
+#include "model/error.h"
+#include "model/map.h"
+#include "model/profile.h"
+#include "model/strtab.h"
 
 enum spaa_folded_annot { SPAA_FOLDED_PLAIN, SPAA_FOLDED_KERNEL, SPAA_FOLDED_INLINED, SPAA_FOLDED_JIT };
 

@@ -1,9 +1,9 @@
 #include <stdlib.h>
 
-#include "io/input.h"
 #include "formats/load.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
+#include "io/input.h"
 #include "io/pathlist.h"
 #include "model/util.h"
 

@@ -4,10 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/jsonw.h"
-#include "model/map.h"
 #include "formats/profile_writer.h"
 #include "formats/spaa_writer.h"
+#include "io/jsonw.h"
+#include "model/map.h"
 #include "model/util.h"
 
 /* one spooled sample; written and read back by this process only */

@@ -44,9 +44,9 @@
 
 #include <stdbool.h>
 
-#include "model/error.h"
 #include "formats/load.h"
 #include "io/output.h"
+#include "model/error.h"
 #include "model/profile.h"
 
 struct spaa_profile_writer;

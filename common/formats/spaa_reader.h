@@ -29,8 +29,8 @@
 #ifndef SPAA_READER_H
 #define SPAA_READER_H
 
-#include "io/input.h"
 #include "formats/load.h"
+#include "io/input.h"
 
 /*
  * Reads all of in into p as one file (added to p->files).  bytes_base

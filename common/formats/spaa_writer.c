@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "formats/folded.h"
-#include "io/jsonw.h"
 #include "formats/spaa_writer.h"
+#include "io/jsonw.h"
 #include "model/util.h"
 
 struct wevent {

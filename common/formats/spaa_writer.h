@@ -46,8 +46,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "model/error.h"
 #include "io/output.h"
+#include "model/error.h"
 #include "model/profile.h"
 
 struct spaa_writer_opts {

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/spx_reader.h"
 #include "io/input.h"
 #include "io/json.h"
-#include "formats/spx_reader.h"
 #include "model/util.h"
 #include "model/warn.h"
 

@@ -89,8 +89,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/error.h"
 #include "formats/load.h"
+#include "model/error.h"
 #include "model/profile.h"
 
 /* Bound on frames stored for the call paths of one report (256 MiB). */

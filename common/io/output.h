@@ -17,8 +17,8 @@
 
 #include <stddef.h>
 
-#include "model/error.h"
 #include "io/input.h"
+#include "model/error.h"
 
 struct spaa_output;
 

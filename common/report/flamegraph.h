@@ -57,10 +57,10 @@
 #include <stdint.h>
 
 #include "analysis/compare.h"
-#include "model/profile.h"
+#include "io/output.h"
 #include "model/error.h"
 #include "model/metrics.h"
-#include "io/output.h"
+#include "model/profile.h"
 #include "report/option.h"
 
 /* What a frame's code is; each kind has its own hue band. */

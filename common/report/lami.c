@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "io/jsonw.h"
-#include "report/lami.h"
 #include "model/util.h"
+#include "report/lami.h"
 
 /* ---- 1. metadata ------------------------------------------------------ */
 

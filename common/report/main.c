@@ -23,11 +23,11 @@
 #include <malloc.h>
 #endif
 
+#include "model/util.h"
 #include "model/warn.h"
 #include "report/analysis.h"
-#include "report/version.h"
 #include "report/textout.h"
-#include "model/util.h"
+#include "report/version.h"
 
 /* Warnings are capped so stderr stays far below TC's 64 KiB pipe. */
 #define MAX_WARNINGS 50

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "model/sbuf.h"
-#include "report/textout.h"
 #include "model/util.h"
+#include "report/textout.h"
 
 /* ---- human units ---------------------------------------------------- */
 

@@ -5,8 +5,8 @@
  */
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/perf_script.h"
+#include "fuzz.h"
 
 static size_t touch(const char *s)
 {

@@ -10,8 +10,8 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "report/analysis.h"
 #include "fuzz.h"
+#include "report/analysis.h"
 
 static void *compress_gzip(const uint8_t *data, size_t size, size_t *outlen)
 {

@@ -8,8 +8,8 @@
  */
 #include <string.h>
 
-#include "fuzz.h"
 #include "formats/spx_reader.h"
+#include "fuzz.h"
 
 static int touch_sample(void *data, const struct spaa_profile *p,
 			const struct spaa_sample *s, struct spaa_error *err)

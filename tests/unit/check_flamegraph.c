@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/util.h"
 #include "report/flamegraph.h"
 #include "testutil.h"
-#include "model/util.h"
 
 Suite *flamegraph_suite(void);
 

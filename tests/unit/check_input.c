@@ -15,8 +15,8 @@
 #include <zstd.h>
 
 #include "io/input.h"
-#include "testutil.h"
 #include "model/util.h"
+#include "testutil.h"
 
 Suite *input_suite(void);
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/util.h"
 #include "report/lami.h"
 #include "testutil.h"
-#include "model/util.h"
 
 Suite *lami_suite(void);
 

@@ -13,8 +13,8 @@
 
 #include "analysis/memory.h"
 #include "formats/load.h"
-#include "testutil.h"
 #include "model/util.h"
+#include "testutil.h"
 
 Suite *memory_suite(void);
 

@@ -30,8 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/input.h"
 #include "formats/load.h"
+#include "io/input.h"
 #include "model/sbuf.h"
 #include "model/util.h"
 #include "testutil.h"

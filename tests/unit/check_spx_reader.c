@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "analysis/aggregate.h"
-#include "io/input.h"
 #include "formats/load.h"
 #include "formats/spx_reader.h"
+#include "io/input.h"
 #include "io/pathlist.h"
 #include "model/util.h"
 #include "model/warn.h"
