@@ -23,6 +23,7 @@ void spaa_table_set_range(struct spaa_table *t, const struct spaa_filter *f,
 }
 
 /* Appends sep (unless what is empty) and the formatted text to what. */
+__attribute__((format(printf, 3, 0)))
 static void what_append(struct spaa_table *t, const char *sep, const char *fmt,
 			va_list ap)
 {
