@@ -58,13 +58,7 @@ enum { MAIN = 1, PARSE, MEMCPY, COMPUTE };
 
 static void load(struct spaa_profile *p)
 {
-	const char *path = testutil_write("two.spaa", profile, strlen(profile));
-	struct spaa_load_opts o = { 0 };
-	struct spaa_error err;
-
-	spaa_profile_init(p);
-	spaa_error_init(&err);
-	ck_assert_msg(!spaa_load(p, &path, 1, &o, &err), "%s", err.msg);
+	testutil_load(p, "two.spaa", profile);
 }
 
 START_TEST(test_base_every_event)

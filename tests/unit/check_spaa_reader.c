@@ -57,23 +57,11 @@ static char *profile_text(const char *const *lines, size_t *len)
 	return s;
 }
 
-static const char *write_bytes(const char *name, const void *data, size_t len)
-{
-	const char *path = testutil_path(name);
-	FILE *f = fopen(path, "wb");
-
-	ck_assert_ptr_nonnull(f);
-	if (len)
-		ck_assert_uint_eq(fwrite(data, 1, len, f), len);
-	ck_assert_int_eq(fclose(f), 0);
-	return path;
-}
-
 static const char *write_profile(const char *name, const char *const *lines)
 {
 	size_t len;
 	char *text = profile_text(lines, &len);
-	const char *path = write_bytes(name, text, len);
+	const char *path = testutil_write(name, text, len);
 
 	free(text);
 	return path;
@@ -1406,7 +1394,7 @@ START_TEST(test_directory)
 	ck_assert_int_eq(mkdir(dir, 0700), 0);
 	write_profile("d/b.spaa", b);
 	write_profile("d/a.spaa", a);
-	write_bytes("d/notes.txt", "not a profile\n", 14);
+	testutil_write("d/notes.txt", "not a profile\n", 14);
 	path = dir;
 	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), 0);
 	ck_assert_uint_eq(p.nfiles, 2);
@@ -1520,14 +1508,14 @@ START_TEST(test_compressed)
 	struct spaa_profile p;
 	struct spaa_error err;
 
-	paths[0] = spaa_xstrdup(write_bytes("plain.spaa", text, len));
+	paths[0] = spaa_xstrdup(testutil_write("plain.spaa", text, len));
 	gzip_bytes(text, len, &z, &zlen);
 	ck_assert(z[0] == 0x1f && z[1] == 0x8b);
-	paths[1] = spaa_xstrdup(write_bytes("gz.spaa.gz", z, zlen));
+	paths[1] = spaa_xstrdup(testutil_write("gz.spaa.gz", z, zlen));
 	free(z);
 	zstd_bytes(text, len, &z, &zlen);
 	ck_assert(z[0] == 0x28 && z[1] == 0xb5);
-	paths[2] = spaa_xstrdup(write_bytes("zst.spaa.zst", z, zlen));
+	paths[2] = spaa_xstrdup(testutil_write("zst.spaa.zst", z, zlen));
 	free(z);
 	free(text);
 
