@@ -134,9 +134,12 @@ const char *spaa_output_tmpdir(void)
 	return dir && *dir ? dir : "/tmp";
 }
 
-/* mkstemp of DIR/NAME, registered for removal on signals. */
+/*
+ * mkstemp of DIR/NAME, registered for removal on signals; an error names
+ * what (NULL: the temporary file).
+ */
 static int temp_create(char **path, int *slot, const char *dir,
-		       const char *name, struct spaa_error *err)
+		       const char *name, const char *what, struct spaa_error *err)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
 	int fd;
@@ -145,8 +148,12 @@ static int temp_create(char **path, int *slot, const char *dir,
 	snprintf(*path, n, "%s/%s", dir, name);
 	fd = mkstemp(*path);
 	if (fd < 0) {
-		spaa_error_at(err, SPAA_E_IO, *path, 0,
-			      "cannot create a temporary file: %s", strerror(errno));
+		if (what)
+			spaa_error_at(err, SPAA_E_IO, what, 0, "cannot create the output: %s",
+				      strerror(errno));
+		else
+			spaa_error_at(err, SPAA_E_IO, *path, 0,
+				      "cannot create a temporary file: %s", strerror(errno));
 		SPAA_FREE_AND_NULL(*path);
 		return -1;
 	}
@@ -161,7 +168,7 @@ int spaa_output_temp_create(char **path, const char *prefix,
 	int fd, slot;
 
 	snprintf(name, sizeof(name), "%s-XXXXXX", prefix);
-	if ((fd = temp_create(path, &slot, spaa_output_tmpdir(), name, err)) < 0)
+	if ((fd = temp_create(path, &slot, spaa_output_tmpdir(), name, NULL, err)) < 0)
 		return -1;
 	close(fd);
 	return 0;
@@ -184,7 +191,7 @@ FILE *spaa_output_spool(struct spaa_error *err)
 	FILE *fp;
 	int fd, slot;
 
-	fd = temp_create(&path, &slot, spaa_output_tmpdir(), "spaa-spool-XXXXXX", err);
+	fd = temp_create(&path, &slot, spaa_output_tmpdir(), "spaa-spool-XXXXXX", NULL, err);
 	if (fd < 0)
 		return NULL;
 	/* nameless from now on: nothing is left behind, whatever happens */
@@ -314,7 +321,7 @@ static int open_temp_beside(struct spaa_output *o, const struct stat *st,
 				     "cannot write the output: the file is read-only");
 	}
 	snprintf(name, sizeof(name), "%s.tmpXXXXXX", slash ? slash + 1 : o->target);
-	fd = temp_create(&o->tmp, &o->slot, dir, name, err);
+	fd = temp_create(&o->tmp, &o->slot, dir, name, o->path, err);
 	free(dir);
 	if (fd < 0)
 		return -1;
