@@ -15,6 +15,22 @@
 
 #include "formats/load.h"
 #include "formats/spaa_writer.h"
+#include "io/output.h"
+
+/*
+ * Writes SPAA to out for spaa_writer_load_spaa: 0, or -1 with err.
+ */
+typedef int (*spaa_writer_load_fn)(void *ctx, struct spaa_output *out,
+				   struct spaa_error *err);
+
+/*
+ * Reads the SPAA that write writes (a converter writing SPAA itself, as
+ * the pprof reader does) into p as one file named name, like
+ * spaa_writer_load.
+ */
+int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
+			  void *ctx, const char *name,
+			  const struct spaa_load_opts *opts, struct spaa_error *err);
 
 /*
  * Reads what w holds into p as one file named name.  opts as for
