@@ -401,10 +401,13 @@ static int write_header(struct pprof *pp, struct spaa_error *err)
 		spaa_jsonw_kv_u64(jw, "sample_period", (uint64_t)pb->period);
 	spaa_jsonw_object_end(jw);
 	if (alloc) {
-		/* Go's in-use figures are what the collector has not freed */
+		/*
+		 * In-use figures are native, frees are not recorded as
+		 * such: "true" would have them derived as 0 (memory.h)
+		 */
 		spaa_jsonw_key(jw, "allocation_tracking");
 		spaa_jsonw_object_begin(jw);
-		spaa_jsonw_kv_bool(jw, "tracks_frees", true);
+		spaa_jsonw_kv_bool(jw, "tracks_frees", false);
 		spaa_jsonw_kv_bool(jw, "has_timestamps", false);
 		spaa_jsonw_object_end(jw);
 	}
