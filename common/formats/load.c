@@ -10,6 +10,7 @@
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
+#include "model/repeats.h"
 #include "model/util.h"
 
 /* One bound from the environment into *out (at most max). */
@@ -51,8 +52,8 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
  * them, then read back (writer_load.h).
  */
 static int load_converted(struct spaa_profile *p, struct spaa_input *in,
-			  enum spaa_detect_format fmt,
-			  const struct spaa_load_opts *o, struct spaa_error *err)
+			  enum spaa_detect_format fmt, const struct spaa_load_opts *o,
+			  struct spaa_repeats *rep, struct spaa_error *err)
 {
 	struct spaa_writer_opts wo = {
 		.source_tool = fmt == SPAA_DETECT_PERF ? "perf" : "folded",
@@ -65,7 +66,7 @@ static int load_converted(struct spaa_profile *p, struct spaa_input *in,
 	    spaa_perf_script_convert(in, w, o->max_depth, &o->warn, err) :
 	    spaa_folded_convert(in, w, o->max_depth, err))
 		goto out;
-	ret = spaa_writer_load(p, w, spaa_input_name(in), o, err);
+	ret = spaa_writer_load(p, w, spaa_input_name(in), o, rep, err);
 out:
 	spaa_writer_free(w);
 	return ret;
@@ -93,8 +94,8 @@ static void defaults(struct spaa_load_opts *o)
 }
 
 int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, uint64_t base,
-		    uint64_t total, struct spaa_error *err)
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t base, uint64_t total, struct spaa_error *err)
 {
 	struct spaa_load_opts o = *opts;
 	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
@@ -113,15 +114,15 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	switch (fmt) {
 	case SPAA_DETECT_PERF:
 	case SPAA_DETECT_FOLDED:
-		r = load_converted(p, in, fmt, &o, err);
+		r = load_converted(p, in, fmt, &o, rep, err);
 		break;
 	case SPAA_DETECT_PPROF:
 		job.opts.max_depth = o.max_depth;
 		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
-					  &o, err);
+					  &o, rep, err);
 		break;
 	default:
-		return spaa_reader_read(p, in, &o, base, total, err);
+		return spaa_reader_read(p, in, &o, rep, base, total, err);
 	}
 	if (!r && o.on_progress)
 		o.on_progress(o.progress_data, base + spaa_input_bytes_read(in), total);
@@ -134,18 +135,23 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	struct spaa_load_opts o = *opts;
 	struct spaa_input_opts io = { .max_line = opts->max_line };
 	struct spaa_pathlist list = { 0 };
+	struct spaa_repeats rep;
 	uint64_t total, base = 0;
 	int ret = -1;
 
+	spaa_repeats_init(&rep);
 	defaults(&o);
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
+		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct spaa_input *in;
 		int r;
 
+		if (seen)
+			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
 
@@ -157,7 +163,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		r = spaa_load_input(p, in, &o, base, total, err);
+		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)
@@ -166,5 +172,6 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	ret = 0;
 out:
 	spaa_pathlist_release(&list);
+	spaa_repeats_release(&rep);
 	return ret;
 }

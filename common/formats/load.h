@@ -28,6 +28,7 @@
 #include "io/input.h"
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/repeats.h"
 #include "model/warn.h"
 
 /*
@@ -127,6 +128,16 @@ struct spaa_load_opts {
 	 * either way; for the differential test.
 	 */
 	bool no_scanner;
+	/*
+	 * Several files: what a file repeats of earlier ones (frames,
+	 * stacks, stack records of the same context) is stored once,
+	 * weights summed (model/repeats.h), so memory grows with what the
+	 * files hold that differs, not with their number.  Every sum over
+	 * the model is the same; the counts of frames, stacks and records
+	 * are not (the analyses set it; spaa-validate and spaa-convert,
+	 * which count or copy records, do not).
+	 */
+	bool fold_repeats;
 	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows
@@ -156,12 +167,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 /*
  * Loads the open input in (any format but SPX, told from its content)
- * into p as one file, as spaa_load loads each of its files; bytes_base
- * and bytes_total place it in the progress of a whole load.  in is the
- * caller's.  Errors as spaa_load's.
+ * into p as one file, as spaa_load loads each of its files; rep (may be
+ * NULL) as for spaa_reader_read; bytes_base and bytes_total place it in
+ * the progress of a whole load.  in is the caller's.  Errors as
+ * spaa_load's.
  */
 int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, uint64_t bytes_base,
-		    uint64_t bytes_total, struct spaa_error *err);
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err);
 
 #endif

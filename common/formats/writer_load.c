@@ -32,14 +32,15 @@ static int write_writer(void *ctx, struct spaa_output *out, struct spaa_error *e
 
 int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
 		     const char *name, const struct spaa_load_opts *opts,
-		     struct spaa_error *err)
+		     struct spaa_repeats *rep, struct spaa_error *err)
 {
-	return spaa_writer_load_spaa(p, write_writer, w, name, opts, err);
+	return spaa_writer_load_spaa(p, write_writer, w, name, opts, rep, err);
 }
 
 int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
 			  void *ctx, const char *name,
-			  const struct spaa_load_opts *opts, struct spaa_error *err)
+			  const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+			  struct spaa_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	struct renamed rn = { &opts->warn, name };
@@ -68,7 +69,7 @@ int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
 	o.warn = (struct spaa_warn_sink){ warn_renamed, &rn };
 	if (spaa_input_open(&in, path, NULL, err))
 		goto out;
-	if (spaa_reader_read(p, in, &o, 0, 0, err))
+	if (spaa_reader_read(p, in, &o, rep, 0, 0, err))
 		goto out;
 	p->files[p->nfiles - 1].path = spaa_strtab_intern(&p->strings, name,
 							  strlen(name));
