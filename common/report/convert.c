@@ -330,7 +330,8 @@ out:
 
 int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 {
-	struct spaa_input_opts io = { .max_line = o->load.max_line };
+	struct spaa_input_opts io = { .max_line = o->load.max_line,
+				      .max_window = o->load.max_window };
 	struct spaa_input *in = NULL;
 	struct spaa_output *out = NULL;
 	enum spaa_convert_format from;
