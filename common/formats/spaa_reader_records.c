@@ -286,11 +286,16 @@ static int read_event(struct spaa_reader *r, const struct spaa_json_value *ev,
 				     "more than %u events in the header: the limit (SPAA_MAX_EVENTS)",
 				     spaa_reader_max_events(r->o));
 	if (idx == SPAA_NONE) {
+		e.file = r->file;
 		idx = spaa_profile_add_event(p, &e);
-	} else if (p->events[idx].primary_metric != e.primary_metric) {
-		return spaa_reader_bad(r, err, "event '%s' has primary metric '%s' here but '%s' in an earlier file",
-			   spaa_profile_str(p, e.name), spaa_profile_str(p, e.primary_metric),
-			   spaa_profile_str(p, p->events[idx].primary_metric));
+	} else if (p->events[idx].primary_metric != e.primary_metric ||
+		   p->events[idx].kind != e.kind) {
+		/* one name, two meanings: the files cannot be read as one profile */
+		return spaa_reader_bad(r, err, "event '%s' is %s with primary metric '%s' here but %s with primary metric '%s' in %s",
+			   spaa_profile_str(p, e.name), kinds[e.kind],
+			   spaa_profile_str(p, e.primary_metric), kinds[p->events[idx].kind],
+			   spaa_profile_str(p, p->events[idx].primary_metric),
+			   spaa_profile_str(p, p->files[p->events[idx].file].path));
 	}
 	spaa_map_intern(&r->file_events, &idx, NULL);
 	SPAA_ALLOC_GROW(r->events, (size_t)r->nevents + 1, r->events_alloc);

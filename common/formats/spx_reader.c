@@ -256,10 +256,12 @@ static int spx_event(struct spx *s, const char *name, struct spaa_event e,
 
 	if (i == SPAA_NONE) {
 		e.name = spaa_strtab_intern(&p->strings, name, strlen(name));
+		e.file = s->file;
 		i = spaa_profile_add_event(p, &e);
 	} else if (p->events[i].primary_metric != e.primary_metric) {
-		return meta_bad(s, err, "event '%s' has primary metric '%s' in an earlier file, not '%s'",
+		return meta_bad(s, err, "event '%s' has primary metric '%s' in %s, not '%s'",
 				name, spaa_profile_str(p, p->events[i].primary_metric),
+				spaa_profile_str(p, p->files[p->events[i].file].path),
 				spaa_profile_str(p, e.primary_metric));
 	}
 	*out = i;
