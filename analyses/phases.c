@@ -860,6 +860,11 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		timeline_table(&h);
 		if (h.opts->by_thread && phase_threads_table(&h, &ctx))
 			goto out;
+	} else if (spaa_filter_has_range(&o->filter) && p.events[h.event].nsamples) {
+		/* a selection between samples: the window, without phases */
+		spaa_table_empty_window(&h.tables, &p, "the profile");
+		spaa_table_add_empty(&h.tables, &classes[T_PHASES]);
+		spaa_table_add_empty(&h.tables, &classes[T_TIMELINE]);
 	}
 	if (p.nwindows && windows_table(&h, err))
 		goto out;
