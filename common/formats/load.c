@@ -1,8 +1,12 @@
 #include <stdlib.h>
 
+#include "formats/detect.h"
+#include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_script.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
+#include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
 #include "model/util.h"
@@ -38,6 +42,31 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	return 0;
 }
 
+/*
+ * perf script text and folded stacks: converted as spaa-convert converts
+ * them, then read back (writer_load.h).
+ */
+static int load_converted(struct spaa_profile *p, struct spaa_input *in,
+			  enum spaa_detect_format fmt,
+			  const struct spaa_load_opts *o, struct spaa_error *err)
+{
+	struct spaa_writer_opts wo = {
+		.source_tool = fmt == SPAA_DETECT_PERF ? "perf" : "folded",
+		.samples = true,
+	};
+	struct spaa_writer *w = spaa_writer_new(&wo);
+	int ret = -1;
+
+	if (fmt == SPAA_DETECT_PERF ?
+	    spaa_perf_script_convert(in, w, o->max_depth, &o->warn, err) :
+	    spaa_folded_convert(in, w, o->max_depth, err))
+		goto out;
+	ret = spaa_writer_load(p, w, spaa_input_name(in), o, err);
+out:
+	spaa_writer_free(w);
+	return ret;
+}
+
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
@@ -57,6 +86,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
+		enum spaa_detect_format fmt;
 		int r;
 
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
@@ -70,7 +100,20 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		r = spaa_reader_read(p, in, &o, base, total, err);
+		/*
+		 * What is not known is SPAA, whose reader words the error;
+		 * a validating load (spaa-validate) reads only SPAA.
+		 */
+		fmt = SPAA_DETECT_SPAA;
+		r = o.findings.fn ? 0 : spaa_detect(in, &fmt, err);
+		if (!r && (fmt == SPAA_DETECT_PERF || fmt == SPAA_DETECT_FOLDED)) {
+			r = load_converted(p, in, fmt, &o, err);
+			if (!r && o.on_progress)
+				o.on_progress(o.progress_data,
+					      base + spaa_input_bytes_read(in), total);
+		} else if (!r) {
+			r = spaa_reader_read(p, in, &o, base, total, err);
+		}
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)

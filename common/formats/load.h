@@ -3,8 +3,11 @@
  *
  * Each path may be a file (any compression), "-" (stdin) or a directory
  * (every profile in it); all of them load into one struct spaa_profile.
- * The format is decided by content: SPAA NDJSON is read by spaa_reader,
- * SPX reports (input.h says which paths are) by spx_reader.
+ * The format is decided by content (detect.h): SPAA NDJSON is read by
+ * spaa_reader, SPX reports (pathlist.h says which paths are) by
+ * spx_reader, perf script text and folded stacks by their converters
+ * through writer_load.h.  A validating load (findings.fn set) reads
+ * every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
