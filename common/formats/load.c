@@ -9,6 +9,7 @@
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
+#include "model/repeats.h"
 #include "model/util.h"
 
 /* One bound from the environment into *out (at most max). */
@@ -73,9 +74,11 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	struct spaa_load_opts o = *opts;
 	struct spaa_input_opts io = { .max_line = opts->max_line };
 	struct spaa_pathlist list = { 0 };
+	struct spaa_repeats rep;
 	uint64_t total, base = 0;
 	int ret = -1;
 
+	spaa_repeats_init(&rep);
 	if (!o.max_depth)
 		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
 	if (!o.max_strings)
@@ -85,10 +88,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			goto out;
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
+		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct spaa_input *in;
 		enum spaa_detect_format fmt;
 		int r;
 
+		if (seen)
+			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
 
@@ -112,7 +118,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 				o.on_progress(o.progress_data,
 					      base + spaa_input_bytes_read(in), total);
 		} else if (!r) {
-			r = spaa_reader_read(p, in, &o, base, total, err);
+			r = spaa_reader_read(p, in, &o, seen, base, total, err);
 		}
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
@@ -122,5 +128,6 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	ret = 0;
 out:
 	spaa_pathlist_release(&list);
+	spaa_repeats_release(&rep);
 	return ret;
 }

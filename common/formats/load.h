@@ -125,6 +125,16 @@ struct spaa_load_opts {
 	 * either way; for the differential test.
 	 */
 	bool no_scanner;
+	/*
+	 * Several files: what a file repeats of earlier ones (frames,
+	 * stacks, stack records of the same context) is stored once,
+	 * weights summed (model/repeats.h), so memory grows with what the
+	 * files hold that differs, not with their number.  Every sum over
+	 * the model is the same; the counts of frames, stacks and records
+	 * are not (the analyses set it; spaa-validate and spaa-convert,
+	 * which count or copy records, do not).
+	 */
+	bool fold_repeats;
 	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows

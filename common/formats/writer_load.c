@@ -56,7 +56,7 @@ int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
 	o.warn = (struct spaa_warn_sink){ warn_renamed, &rn };
 	if (spaa_input_open(&in, path, NULL, err))
 		goto out;
-	if (spaa_reader_read(p, in, &o, 0, 0, err))
+	if (spaa_reader_read(p, in, &o, NULL, 0, 0, err))
 		goto out;
 	p->files[p->nfiles - 1].path = spaa_strtab_intern(&p->strings, name,
 							  strlen(name));

@@ -75,7 +75,7 @@ static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
 	lo.on_line = copy_line;
 	lo.data = out;
 	spaa_profile_init(&p);
-	ret = spaa_reader_read(&p, in, &lo, 0, 0, err);
+	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -126,7 +126,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
-	if (in ? spaa_reader_read(&p, in, &lo, 0, 0, err) :
+	if (in ? spaa_reader_read(&p, in, &lo, NULL, 0, 0, err) :
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
