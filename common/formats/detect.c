@@ -4,6 +4,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "model/util.h"
 
 static enum spaa_detect_format detect_line(char *line, size_t len)
@@ -33,6 +34,11 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
+	if (spaa_pprof_sniff((const unsigned char *)data, len,
+			     len < SPAA_DETECT_SNIFF_BYTES)) {
+		*fmt = SPAA_DETECT_PPROF;
+		return 0;
+	}
 	for (end = data + len; data < end; data = nl + 1) {
 		size_t n, i;
 

@@ -4,6 +4,7 @@
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
 #include "formats/writer_load.h"
@@ -32,11 +33,14 @@ static int limit_env(const char *name, uint64_t max, uint64_t *out,
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 {
 	uint64_t line = o->max_line, depth = o->max_depth, strings = o->max_strings;
+	uint64_t pprof = o->max_pprof;
 
 	if (limit_env("SPAA_MAX_LINE", SIZE_MAX / 4, &line, err) ||
 	    limit_env("SPAA_MAX_DEPTH", UINT32_MAX, &depth, err) ||
-	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err))
+	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err) ||
+	    limit_env("SPAA_MAX_PPROF", SIZE_MAX / 4, &pprof, err))
 		return -1;
+	o->max_pprof = (size_t)pprof;
 	o->max_line = (size_t)line;
 	o->max_depth = (uint32_t)depth;
 	o->max_strings = (uint32_t)strings;
@@ -48,8 +52,8 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
  * them, then read back (writer_load.h).
  */
 static int load_converted(struct spaa_profile *p, struct spaa_input *in,
-			  enum spaa_detect_format fmt,
-			  const struct spaa_load_opts *o, struct spaa_error *err)
+			  enum spaa_detect_format fmt, const struct spaa_load_opts *o,
+			  struct spaa_repeats *rep, struct spaa_error *err)
 {
 	struct spaa_writer_opts wo = {
 		.source_tool = fmt == SPAA_DETECT_PERF ? "perf" : "folded",
@@ -62,10 +66,67 @@ static int load_converted(struct spaa_profile *p, struct spaa_input *in,
 	    spaa_perf_script_convert(in, w, o->max_depth, &o->warn, err) :
 	    spaa_folded_convert(in, w, o->max_depth, err))
 		goto out;
-	ret = spaa_writer_load(p, w, spaa_input_name(in), o, err);
+	ret = spaa_writer_load(p, w, spaa_input_name(in), o, rep, err);
 out:
 	spaa_writer_free(w);
 	return ret;
+}
+
+struct pprof_job {
+	struct spaa_input *in;
+	struct spaa_pprof_opts opts;
+};
+
+static int write_pprof(void *ctx, struct spaa_output *out, struct spaa_error *err)
+{
+	struct pprof_job *j = ctx;
+
+	return spaa_pprof_convert(j->in, out, &j->opts, err);
+}
+
+/* Fills the bounds left 0 with their defaults. */
+static void defaults(struct spaa_load_opts *o)
+{
+	if (!o->max_depth)
+		o->max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
+	if (!o->max_strings)
+		o->max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
+}
+
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t base, uint64_t total, struct spaa_error *err)
+{
+	struct spaa_load_opts o = *opts;
+	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
+	struct pprof_job job = {
+		in, { opts->max_pprof, opts->max_depth, &opts->warn },
+	};
+	int r;
+
+	defaults(&o);
+	/*
+	 * What is not known is SPAA, whose reader words the error; a
+	 * validating load (spaa-validate) reads only SPAA.
+	 */
+	if (!o.findings.fn && spaa_detect(in, &fmt, err))
+		return -1;
+	switch (fmt) {
+	case SPAA_DETECT_PERF:
+	case SPAA_DETECT_FOLDED:
+		r = load_converted(p, in, fmt, &o, rep, err);
+		break;
+	case SPAA_DETECT_PPROF:
+		job.opts.max_depth = o.max_depth;
+		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
+					  &o, rep, err);
+		break;
+	default:
+		return spaa_reader_read(p, in, &o, rep, base, total, err);
+	}
+	if (!r && o.on_progress)
+		o.on_progress(o.progress_data, base + spaa_input_bytes_read(in), total);
+	return r;
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -79,10 +140,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	int ret = -1;
 
 	spaa_repeats_init(&rep);
-	if (!o.max_depth)
-		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
-	if (!o.max_strings)
-		o.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
+	defaults(&o);
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
@@ -90,7 +148,6 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct spaa_input *in;
-		enum spaa_detect_format fmt;
 		int r;
 
 		if (seen)
@@ -106,20 +163,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		/*
-		 * What is not known is SPAA, whose reader words the error;
-		 * a validating load (spaa-validate) reads only SPAA.
-		 */
-		fmt = SPAA_DETECT_SPAA;
-		r = o.findings.fn ? 0 : spaa_detect(in, &fmt, err);
-		if (!r && (fmt == SPAA_DETECT_PERF || fmt == SPAA_DETECT_FOLDED)) {
-			r = load_converted(p, in, fmt, &o, err);
-			if (!r && o.on_progress)
-				o.on_progress(o.progress_data,
-					      base + spaa_input_bytes_read(in), total);
-		} else if (!r) {
-			r = spaa_reader_read(p, in, &o, seen, base, total, err);
-		}
+		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)

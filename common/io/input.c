@@ -925,6 +925,41 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	return 0;
 }
 
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
+		    struct spaa_error *err)
+{
+	char *out = buf;
+
+	*got = 0;
+	while (*got < n) {
+		size_t avail = in->len - in->pos, k = n - *got;
+		ssize_t r;
+
+		if (avail) {
+			if (k > avail)
+				k = avail;
+			memcpy(out + *got, in->buf + in->pos, k);
+			in->pos += k;
+			*got += k;
+			in->scanned = 0;
+			continue;
+		}
+		if (in->eof)
+			break;
+		r = in->failed ? -1 : input_fill(in, NULL);
+		if (r < 0) {
+			if (err) {
+				*err = in->saved;
+				err->line = 0;  /* a binary input has no lines */
+			}
+			return -1;
+		}
+		if (!r)
+			in->eof = 1;
+	}
+	return 0;
+}
+
 int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s)
 {

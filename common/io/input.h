@@ -74,6 +74,15 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
 
 /*
+ * Reads up to n decoded bytes into buf, as they are (no line structure:
+ * for binary formats), after what peek and getline have left.  *got is n
+ * unless the input ended.  Returns 0, or -1 like getline (SPAA_E_IO,
+ * SPAA_E_DECOMPRESS) but naming no line: a binary input has none.
+ */
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
+		    struct spaa_error *err);
+
+/*
  * A line scanner: work on a line that needs nothing but the line, done a
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or
