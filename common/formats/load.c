@@ -129,11 +129,31 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	return r;
 }
 
+/*
+ * Opens file i of list, if it is one the loop opens, and has the kernel
+ * read it while the file before it is parsed.  An error is left for its
+ * turn, when the open is tried again.
+ */
+static void open_ahead(const struct spaa_pathlist *list, size_t i,
+		       const struct spaa_input_opts *io, struct spaa_input **next)
+{
+	struct spaa_error e;
+
+	if (i >= list->nr || list->kinds[i] == SPAA_PATHLIST_SPX)
+		return;
+	if (spaa_input_open(next, list->paths[i], io, &e))
+		return;
+	spaa_input_readahead(*next);
+}
+
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
 	struct spaa_load_opts o = *opts;
-	struct spaa_input_opts io = { .max_line = opts->max_line };
+	struct spaa_input_opts io = {
+		.max_line = opts->max_line, .thread_min = opts->thread_min,
+	};
+	struct spaa_input *in = NULL, *next = NULL;
 	struct spaa_pathlist list = { 0 };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
@@ -147,7 +167,6 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
-		struct spaa_input *in;
 		int r;
 
 		if (seen)
@@ -161,16 +180,22 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 				goto out;
 			continue;
 		}
-		if (spaa_input_open(&in, list.paths[i], &io, err))
+		in = next;
+		next = NULL;
+		if (!in && spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
+		open_ahead(&list, i + 1, &io, &next);
 		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
+		in = NULL;
 		if (r)
 			goto out;
 	}
 	ret = 0;
 out:
+	spaa_input_close(in);
+	spaa_input_close(next);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);
 	return ret;

@@ -129,6 +129,12 @@ struct spaa_load_opts {
 	 */
 	bool no_scanner;
 	/*
+	 * Files below this size are read without a thread of their own
+	 * (spaa_input_opts.thread_min; 0: the default, 1: every file gets
+	 * one, for the differential test of small files).
+	 */
+	uint64_t thread_min;
+	/*
 	 * Several files: what a file repeats of earlier ones (frames,
 	 * stacks, stack records of the same context) is stored once,
 	 * weights summed (model/repeats.h), so memory grows with what the

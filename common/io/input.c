@@ -886,10 +886,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * Decompression, and the read(2) calls of a plain file (their copy
 	 * out of the page cache is a tenth of an analysis' time), get a
 	 * thread of their own, except on stdin: a pipe may block in read(2)
-	 * forever, and closing early would then wait for it.  If the thread
-	 * cannot start, reading stays inline.
+	 * forever, and closing early would then wait for it, and except on
+	 * a small file (input.h).  If the thread cannot start, reading stays
+	 * inline.
 	 */
-	in->want_pipe = in->own_fd && S_ISREG(st.st_mode);
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size >= (opts && opts->thread_min ? opts->thread_min
+					 : SPAA_INPUT_THREAD_MIN_DEFAULT);
 	*out = in;
 	return 0;
 fail:
@@ -1036,6 +1039,12 @@ enum spaa_input_comp spaa_input_compression(const struct spaa_input *in)
 uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 {
 	return in->bytes_read;
+}
+
+void spaa_input_readahead(struct spaa_input *in)
+{
+	if (in->own_fd && in->size)
+		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_WILLNEED);
 }
 
 uint64_t spaa_input_size(const struct spaa_input *in)

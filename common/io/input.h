@@ -32,8 +32,18 @@ enum spaa_input_comp {
 	SPAA_INPUT_COMP_ZSTD,
 };
 
+/*
+ * A regular file of fewer bytes (compressed bytes when compressed) is
+ * read and decoded inline, without the thread of spaa_input_open: for a
+ * small file, starting the thread and mapping its blocks costs more than
+ * the overlap saves (directories of thousands of small reports).
+ */
+#define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)256 << 10)
+
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
+	uint64_t thread_min;
 };
 
 struct spaa_input;
@@ -47,6 +57,14 @@ struct spaa_input;
  */
 int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * Asks the kernel to read the whole file into the page cache now, in
+ * the background (posix_fadvise WILLNEED): called on the next file of a
+ * directory while this one is parsed, so that its bytes are there when
+ * its turn comes.  Does nothing on standard input or a pipe.
+ */
+void spaa_input_readahead(struct spaa_input *in);
 
 /*
  * Reads the next line.  Returns 1 with *line (NUL-terminated, without the
