@@ -285,15 +285,15 @@ static void allocs_table(struct diff *d)
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, rank[i].name);
 		spaa_lami_cell_path(t, rank[i].name2);
-		spaa_lami_cell_size(t, (int64_t)spaa_compare_get(&bs->alloc, k));
-		spaa_lami_cell_size(t, (int64_t)spaa_compare_get(&ts->alloc, k));
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&bs->alloc, k));
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&ts->alloc, k));
 		spaa_lami_cell_number(t, rank[i].key);
 		if (bs->has_live)
-			spaa_lami_cell_size(t, (int64_t)spaa_compare_get(&bs->live, k));
+			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&bs->live, k));
 		else
 			spaa_lami_cell_unknown(t);
 		if (ts->has_live)
-			spaa_lami_cell_size(t, (int64_t)spaa_compare_get(&ts->live, k));
+			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&ts->live, k));
 		else
 			spaa_lami_cell_unknown(t);
 		if (bs->has_live && ts->has_live)
@@ -329,11 +329,11 @@ static void summary_table(struct diff *d)
 	/* as measured: under normalization the totals' delta is 0 by design */
 	spaa_table_delta_cell(t, &d->tables.sem, ttotal - btotal);
 	if (d->bside.samples_known)
-		spaa_lami_cell_int(t, (int64_t)d->bside.samples);
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, d->bside.samples);
 	else
 		spaa_lami_cell_unknown(t);
 	if (d->tside.samples_known)
-		spaa_lami_cell_int(t, (int64_t)d->tside.samples);
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, d->tside.samples);
 	else
 		spaa_lami_cell_unknown(t);
 	spaa_lami_cell_int(t, matched);

@@ -175,7 +175,7 @@ static void functions_table(struct hotspots *h)
 		weight_cells(h, t, W(a, na, fn_self, f), a, na);
 		weight_cells(h, t, W(a, na, fn_total, f), a, na);
 		if (a->samples_known)
-			spaa_lami_cell_int(t, (int64_t)a->fn_samples[f]);
+			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, a->fn_samples[f]);
 		else
 			spaa_lami_cell_unknown(t);
 		spaa_lami_row_end(t);

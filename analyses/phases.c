@@ -664,7 +664,7 @@ static void phases_table(struct phases *h, const struct phase_ctx *c)
 		spaa_lami_cell_string(t, ph->idle ? "idle" : "active");
 		spaa_lami_cell_time_range(t, b, e);
 		spaa_lami_cell_duration(t, e - b + 1);
-		spaa_lami_cell_int(t, (int64_t)ph->sum.samples);
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, ph->sum.samples);
 		spaa_table_weight_cell(t, &h->tables.sem, ph->sum.weight);
 		top_cells(h, t, &ph->sum, 2);
 		if (c->threads[i] < 0)
@@ -693,7 +693,7 @@ static void timeline_table(struct phases *h)
 		spaa_lami_cell_time_range(t, spaa_timegrid_start(tb, tb->lo + (int64_t)i),
 				     spaa_timegrid_end(tb, tb->lo + (int64_t)i));
 		spaa_lami_cell_int(t, (int64_t)h->phase_of[i] + 1);
-		spaa_lami_cell_int(t, (int64_t)s->samples);
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, s->samples);
 		spaa_table_weight_cell(t, &h->tables.sem, s->weight);
 		top_cells(h, t, s, 1);
 		spaa_lami_row_end(t);

@@ -29,6 +29,7 @@
 #define SPAA_E_PARSE "parse-error"           /* not JSON, not UTF-8 */
 #define SPAA_E_INVALID "invalid-profile"     /* JSON but breaks the SPAA spec */
 #define SPAA_E_NO_DATA "no-data"             /* nothing to report */
+#define SPAA_E_OVERFLOW "overflow"           /* a value LAMI readers cannot hold */
 #define SPAA_E_INCOMPATIBLE "incompatible"   /* --test-compatibility said no */
 #define SPAA_E_INTERNAL "internal-error"
 

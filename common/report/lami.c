@@ -143,8 +143,10 @@ void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m)
  */
 struct spaa_lami_cell {
 	enum spaa_lami_cell_kind kind;
+	unsigned char big;      /* spaa_lami_cell_u64: 1 past INT64_MAX, 2 past UINT64_MAX */
 	union {
 		int64_t i;              /* int, timestamp, duration, size, cpu */
+		uint64_t u;             /* int, duration, size with big */
 		double d;               /* number, ratio */
 		bool b;
 		size_t str;             /* string, path */
@@ -391,6 +393,24 @@ void spaa_lami_cell_size(struct spaa_lami_table *t, int64_t bytes)
 	cell_add(t, SPAA_LAMI_CELL_SIZE)->u.i = bytes;
 }
 
+void spaa_lami_cell_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k,
+			uint64_t v)
+{
+	struct spaa_lami_cell *c;
+
+	assert((k == SPAA_LAMI_CELL_INT || k == SPAA_LAMI_CELL_DURATION ||
+		k == SPAA_LAMI_CELL_SIZE) && "an integer cell");
+	c = cell_add(t, k);
+	c->u.u = v;
+	c->big = v > INT64_MAX;
+}
+
+void spaa_lami_cell_past_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
+{
+	spaa_lami_cell_u64(t, k, UINT64_MAX);
+	t->cells[t->ncells - 1].big = 2;
+}
+
 void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name, int64_t pid,
 		       int64_t tid)
 {
@@ -614,7 +634,9 @@ void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t co
 	case SPAA_LAMI_CELL_DURATION:
 	case SPAA_LAMI_CELL_SIZE:
 	case SPAA_LAMI_CELL_CPU:
-		v->i = c->u.i;
+		v->i = c->big ? INT64_MAX : c->u.i;
+		v->big = c->big;
+		v->u = c->u.u;
 		break;
 	case SPAA_LAMI_CELL_NUMBER:
 	case SPAA_LAMI_CELL_RATIO:
@@ -636,6 +658,62 @@ void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t co
 	case SPAA_LAMI_CELL_UNKNOWN:
 		break;
 	}
+}
+
+/* What names row r of t in a message: its first string, path or process. */
+static void row_name(const struct spaa_lami_table *t, size_t r, char *buf,
+		     size_t size)
+{
+	const struct spaa_lami_cell *row = &t->cells[r * t->cls->ncolumns];
+
+	snprintf(buf, size, "row %zu", r + 1);
+	for (size_t i = 0; i < t->cls->ncolumns; i++) {
+		const struct spaa_lami_cell *c = &row[i];
+
+		if (c->kind == SPAA_LAMI_CELL_STRING || c->kind == SPAA_LAMI_CELL_PATH) {
+			snprintf(buf, size, "row %zu ('%s')", r + 1, t->strs + c->u.str);
+			return;
+		}
+		if (c->kind == SPAA_LAMI_CELL_PROCESS) {
+			char tid[32] = "";
+
+			if (c->u.proc.tid != SPAA_LAMI_NO_ID)
+				snprintf(tid, sizeof(tid), "/%" PRId64, c->u.proc.tid);
+			snprintf(buf, size, "row %zu ('%s' %" PRId64 "%s)", r + 1,
+				 c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : "",
+				 c->u.proc.pid, tid);
+			return;
+		}
+	}
+}
+
+int spaa_lami_results_overflow(const struct spaa_lami_results *r, bool lami,
+			       struct spaa_error *err)
+{
+	for (size_t k = 0; k < r->nr; k++) {
+		const struct spaa_lami_table *t = r->tables[k];
+		size_t ncol = t->cls->ncolumns;
+
+		for (size_t i = 0; i < t->nrows * ncol; i++) {
+			const struct spaa_lami_cell *c = &t->cells[i];
+			const char *col = t->cls->columns[i % ncol].title;
+			char row[300];
+
+			if (!c->big || (!lami && c->big < 2))
+				continue;
+			row_name(t, i / ncol, row, sizeof(row));
+			if (c->big == 2)
+				return spaa_error_set(err, SPAA_E_OVERFLOW,
+						      "table '%s', %s, column '%s': the value is past 2^64 - 1",
+						      spaa_lami_table_title(t), row, col ? col : "");
+			return spaa_error_set(err, SPAA_E_OVERFLOW,
+					      "table '%s', %s, column '%s': %" PRIu64 "%s is past 2^63 - 1, the largest integer Trace Compass reads (a Java long); --format text or csv shows it exactly",
+					      spaa_lami_table_title(t), row, col ? col : "", c->u.u,
+					      c->kind == SPAA_LAMI_CELL_DURATION ? " ns" :
+					      c->kind == SPAA_LAMI_CELL_SIZE ? " bytes" : "");
+		}
+	}
+	return 0;
 }
 
 /*

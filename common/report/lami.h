@@ -95,6 +95,24 @@ void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m);
 /* Absent pid or tid of a process cell. */
 #define SPAA_LAMI_NO_ID INT64_MIN
 
+/* What a cell holds (the LAMI class of its value, or empty or unknown). */
+enum spaa_lami_cell_kind {
+	SPAA_LAMI_CELL_EMPTY,        /* JSON null */
+	SPAA_LAMI_CELL_UNKNOWN,      /* {"class": "unknown"} */
+	SPAA_LAMI_CELL_STRING,
+	SPAA_LAMI_CELL_INT,
+	SPAA_LAMI_CELL_NUMBER,
+	SPAA_LAMI_CELL_BOOL,
+	SPAA_LAMI_CELL_RATIO,
+	SPAA_LAMI_CELL_TIMESTAMP,
+	SPAA_LAMI_CELL_TIME_RANGE,
+	SPAA_LAMI_CELL_DURATION,
+	SPAA_LAMI_CELL_SIZE,
+	SPAA_LAMI_CELL_PROCESS,
+	SPAA_LAMI_CELL_PATH,
+	SPAA_LAMI_CELL_CPU,
+};
+
 struct spaa_lami_table;
 
 /*
@@ -157,6 +175,19 @@ void spaa_lami_cell_timestamp(struct spaa_lami_table *t, int64_t ns);
 void spaa_lami_cell_time_range(struct spaa_lami_table *t, int64_t begin, int64_t end);
 void spaa_lami_cell_duration(struct spaa_lami_table *t, int64_t ns);
 void spaa_lami_cell_size(struct spaa_lami_table *t, int64_t bytes);
+/*
+ * An int, duration or size cell (kind SPAA_LAMI_CELL_INT, _DURATION or
+ * _SIZE, asserted) of an unsigned value, such as a sum of weights.  Up
+ * to INT64_MAX it is an ordinary cell.  Past it, Trace Compass cannot
+ * hold it (it reads integers as Java longs) and nothing may clamp or
+ * wrap it: the cell keeps the exact value for text and CSV (the view's
+ * big and u), and spaa_lami_results_overflow names it.  A value past
+ * UINT64_MAX (a scaled weight) is spaa_lami_cell_past_u64: no format
+ * holds it.
+ */
+void spaa_lami_cell_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k,
+			uint64_t v);
+void spaa_lami_cell_past_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k);
 void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name /* or NULL */,
 		       int64_t pid, int64_t tid /* or SPAA_LAMI_NO_ID */);
 void spaa_lami_cell_path(struct spaa_lami_table *t, const char *path);
@@ -178,6 +209,16 @@ void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *
 void spaa_lami_results_release(struct spaa_lami_results *r);
 
 /*
+ * The first cell of r that the output cannot hold (lami: LAMI, where
+ * integers stop at INT64_MAX; else text or CSV, which stop at
+ * UINT64_MAX): -1 with SPAA_E_OVERFLOW naming the table, the row (its
+ * number and first name-like cell) and the column, else 0.  Checked
+ * before anything is written, so no number is clamped or wrapped.
+ */
+int spaa_lami_results_overflow(const struct spaa_lami_results *r, bool lami,
+			       struct spaa_error *err);
+
+/*
  * Writes {"results": [...]} with "{" alone on the first line, the rest
  * on the second, and a final newline.  r must hold at least one table
  * (asserted: with none, write a no-data error object instead).  A
@@ -194,22 +235,6 @@ void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r);
  * not finite, a time range ending before it begins and a CPU id outside
  * 32 bits are SPAA_LAMI_CELL_UNKNOWN, as they are written as unknown objects.
  */
-enum spaa_lami_cell_kind {
-	SPAA_LAMI_CELL_EMPTY,        /* JSON null */
-	SPAA_LAMI_CELL_UNKNOWN,      /* {"class": "unknown"} */
-	SPAA_LAMI_CELL_STRING,
-	SPAA_LAMI_CELL_INT,
-	SPAA_LAMI_CELL_NUMBER,
-	SPAA_LAMI_CELL_BOOL,
-	SPAA_LAMI_CELL_RATIO,
-	SPAA_LAMI_CELL_TIMESTAMP,
-	SPAA_LAMI_CELL_TIME_RANGE,
-	SPAA_LAMI_CELL_DURATION,
-	SPAA_LAMI_CELL_SIZE,
-	SPAA_LAMI_CELL_PROCESS,
-	SPAA_LAMI_CELL_PATH,
-	SPAA_LAMI_CELL_CPU,
-};
 
 struct spaa_lami_cell_view {
 	enum spaa_lami_cell_kind kind;
@@ -218,6 +243,12 @@ struct spaa_lami_cell_view {
 	double d;               /* number, ratio */
 	bool b;                 /* bool */
 	const char *str;        /* weak: string, path, process name (NULL: none) */
+	/*
+	 * int, duration, size past INT64_MAX (spaa_lami_cell_u64): 1, the
+	 * value in u (i is INT64_MAX); 2 past UINT64_MAX (u is UINT64_MAX)
+	 */
+	int big;
+	uint64_t u;
 	int64_t pid, tid;       /* process; SPAA_LAMI_NO_ID when absent */
 };
 

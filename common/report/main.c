@@ -237,6 +237,8 @@ int main(int argc, char **argv)
 			spaa_error_set(&err, SPAA_E_NO_DATA,
 				       "nothing to report: the profile has no data for this analysis");
 			status = fail(name, &err, lami, false);
+		} else if (spaa_lami_results_overflow(&run.results, lami, &err)) {
+			status = fail(name, &err, lami, false);
 		} else if (lami) {
 			spaa_lami_results_write(stdout, &run.results);
 		} else {

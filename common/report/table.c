@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -117,23 +118,37 @@ void spaa_table_weight_column(struct spaa_lami_table *lt, size_t col,
 				   m->cls == SPAA_METRICS_NUMBER ? m->unit : NULL);
 }
 
+/* The cell kind of an integer class of weights. */
+static enum spaa_lami_cell_kind int_kind(enum spaa_metrics_class c)
+{
+	return c == SPAA_METRICS_DURATION ? SPAA_LAMI_CELL_DURATION :
+	       c == SPAA_METRICS_SIZE ? SPAA_LAMI_CELL_SIZE : SPAA_LAMI_CELL_INT;
+}
+
+/*
+ * A non-negative value in class units, rounded, as an unsigned cell:
+ * sums past INT64_MAX are kept, never clamped (lami.h).
+ */
+static void u64_cell(struct spaa_lami_table *lt, enum spaa_lami_cell_kind k,
+		     double v)
+{
+	if (!(v < 18446744073709551616.0))
+		spaa_lami_cell_past_u64(lt, k);
+	else if (v < 9223372036854775808.0)
+		spaa_lami_cell_u64(lt, k, (uint64_t)llround(v));
+	else
+		spaa_lami_cell_u64(lt, k, (uint64_t)v);  /* an integer at this size */
+}
+
 void spaa_table_weight_cell(struct spaa_lami_table *lt,
 			    const struct spaa_metrics_sem *m, uint64_t raw)
 {
-	switch (m->cls) {
-	case SPAA_METRICS_DURATION:
-		spaa_lami_cell_duration(lt, spaa_metrics_scaled(m, raw));
-		break;
-	case SPAA_METRICS_SIZE:
-		spaa_lami_cell_size(lt, spaa_metrics_scaled(m, raw));
-		break;
-	case SPAA_METRICS_INT:
-		spaa_lami_cell_int(lt, spaa_metrics_scaled(m, raw));
-		break;
-	case SPAA_METRICS_NUMBER:
+	if (m->cls == SPAA_METRICS_NUMBER)
 		spaa_lami_cell_number(lt, (double)raw * m->scale);
-		break;
-	}
+	else if (m->scale == 1)
+		spaa_lami_cell_u64(lt, int_kind(m->cls), raw);   /* exact */
+	else
+		u64_cell(lt, int_kind(m->cls), (double)raw * m->scale);
 }
 
 void spaa_table_share_cell(struct spaa_lami_table *lt, uint64_t part,
@@ -214,20 +229,11 @@ static int64_t round_i64(double v)
 void spaa_table_value_cell(struct spaa_lami_table *lt,
 			   const struct spaa_metrics_sem *m, double v)
 {
-	switch (m->cls) {
-	case SPAA_METRICS_DURATION:
-		spaa_lami_cell_duration(lt, round_i64(v));
-		break;
-	case SPAA_METRICS_SIZE:
-		spaa_lami_cell_size(lt, round_i64(v));
-		break;
-	case SPAA_METRICS_INT:
-		spaa_lami_cell_int(lt, round_i64(v));
-		break;
-	case SPAA_METRICS_NUMBER:
+	assert(!(v < 0) && "weights are never negative");
+	if (m->cls == SPAA_METRICS_NUMBER)
 		spaa_lami_cell_number(lt, v);
-		break;
-	}
+	else
+		u64_cell(lt, int_kind(m->cls), v == v ? v : 0);
 }
 
 void spaa_table_delta_column(struct spaa_lami_table *lt, size_t col,

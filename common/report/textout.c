@@ -314,6 +314,8 @@ static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 		return process_text(v);
 	case SPAA_LAMI_CELL_INT:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
+		if (v->big)
+			snprintf(buf, sizeof(buf), "%" PRIu64, v->u);
 		return with_unit(buf, unit);
 	case SPAA_LAMI_CELL_CPU:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
@@ -336,10 +338,14 @@ static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 			 spaa_textout_timestamp(v->end, b, sizeof(b)));
 		break;
 	case SPAA_LAMI_CELL_DURATION:
-		spaa_textout_duration(v->i, buf, sizeof(buf));
-		break;
 	case SPAA_LAMI_CELL_SIZE:
-		spaa_textout_size(v->i, buf, sizeof(buf));
+		if (v->big)     /* past int64: exact, in the base unit */
+			snprintf(buf, sizeof(buf), "%" PRIu64 " %s", v->u,
+				 v->kind == SPAA_LAMI_CELL_SIZE ? "B" : "ns");
+		else if (v->kind == SPAA_LAMI_CELL_SIZE)
+			spaa_textout_size(v->i, buf, sizeof(buf));
+		else
+			spaa_textout_duration(v->i, buf, sizeof(buf));
 		break;
 	}
 	return spaa_xstrdup(buf);
@@ -536,7 +542,12 @@ static void csv_cell(FILE *out, bool first, const struct spaa_lami_cell_view *v,
 	case SPAA_LAMI_CELL_DURATION:
 	case SPAA_LAMI_CELL_SIZE:
 	case SPAA_LAMI_CELL_CPU:
-		csv_i64(out, first, v->i);
+		if (v->big) {   /* past int64, exact */
+			snprintf(buf, sizeof(buf), "%" PRIu64, v->u);
+			csv_field(out, first, buf);
+		} else {
+			csv_i64(out, first, v->i);
+		}
 		return;
 	case SPAA_LAMI_CELL_NUMBER:
 	case SPAA_LAMI_CELL_RATIO:

@@ -329,6 +329,56 @@ START_TEST(test_results_dynamic)
 }
 END_TEST
 
+START_TEST(test_results_overflow)
+{
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
+	struct spaa_lami_cell_view v;
+	struct spaa_error err;
+
+	spaa_lami_results_init(&r);
+	t = spaa_lami_table_new(&classes[0], 0, 0);
+	spaa_lami_table_set_column(t, 3, SPAA_LAMI_DURATION, NULL);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "main");
+	spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, INT64_MAX);  /* still a long */
+	spaa_lami_cell_ratio(t, 1);
+	spaa_lami_cell_u64(t, SPAA_LAMI_CELL_DURATION, UINT64_C(18000000000000000000));
+	spaa_lami_row_end(t);
+	spaa_lami_results_add(&r, t);
+
+	spaa_lami_table_cell(t, 0, 1, &v);
+	ck_assert(!v.big);
+	ck_assert_int_eq(v.i, INT64_MAX);
+	/* kept exactly for text and CSV, never clamped */
+	spaa_lami_table_cell(t, 0, 3, &v);
+	ck_assert_int_eq(v.big, 1);
+	ck_assert(v.u == UINT64_C(18000000000000000000));
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_lami_results_overflow(&r, false, &err), 0);
+	ck_assert_int_eq(spaa_lami_results_overflow(&r, true, &err), -1);
+	ck_assert_str_eq(err.code, "overflow");
+	ck_assert_str_eq(err.msg, "table 'Functions', row 1 ('main'), column 'Weight': "
+			 "18000000000000000000 ns is past 2^63 - 1, the largest integer "
+			 "Trace Compass reads (a Java long); --format text or csv shows it exactly");
+
+	/* past 2^64: no format holds it */
+	t = spaa_lami_table_new(&classes[0], 0, 0);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "f");
+	spaa_lami_cell_int(t, 1);
+	spaa_lami_cell_ratio(t, 1);
+	spaa_lami_cell_past_u64(t, SPAA_LAMI_CELL_SIZE);
+	spaa_lami_row_end(t);
+	spaa_lami_results_add(&r, t);
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_lami_results_overflow(&r, false, &err), -1);
+	ck_assert_str_eq(err.msg, "table 'Functions', row 1 ('f'), column 'Weight': "
+			 "the value is past 2^64 - 1");
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
 START_TEST(test_results_keep_empty)
 {
 	struct spaa_lami_results r;
@@ -889,6 +939,7 @@ Suite *lami_suite(void)
 	tcase_add_test(tc, test_results_inherit);
 	tcase_add_test(tc, test_results_dynamic);
 	tcase_add_test(tc, test_results_keep_empty);
+	tcase_add_test(tc, test_results_overflow);
 	tcase_add_test(tc, test_results_every_cell);
 	tcase_add_test(tc, test_results_shape);
 	tcase_add_test(tc, test_results_large);

@@ -1,0 +1,1 @@
+./spaa-allocs --format csv tests/data/overflow_alloc.spaa

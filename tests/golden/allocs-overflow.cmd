@@ -1,0 +1,1 @@
+./spaa-allocs tests/data/overflow_alloc.spaa

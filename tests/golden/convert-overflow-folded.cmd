@@ -1,0 +1,1 @@
+./spaa-convert --to folded tests/data/overflow.spaa

@@ -1,0 +1,1 @@
+./spaa-diff tests/data/overflow.spaa tests/data/overflow.spaa

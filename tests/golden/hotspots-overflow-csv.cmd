@@ -1,0 +1,1 @@
+./spaa-hotspots --format csv tests/data/overflow.spaa

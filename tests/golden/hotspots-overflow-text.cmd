@@ -1,0 +1,1 @@
+./spaa-hotspots --format text tests/data/overflow.spaa
