@@ -1,1 +1,1 @@
-./spaa-allocs --format csv tests/data/overflow_alloc.spaa
+./spaa-allocs --format csv tests/data/limits/overflow_alloc.spaa

@@ -1,1 +1,1 @@
-./spaa-allocs tests/data/overflow_alloc.spaa
+./spaa-allocs tests/data/limits/overflow_alloc.spaa

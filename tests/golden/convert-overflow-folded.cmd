@@ -1,1 +1,1 @@
-./spaa-convert --to folded tests/data/overflow.spaa
+./spaa-convert --to folded tests/data/limits/overflow.spaa

@@ -1,1 +1,1 @@
-./spaa-diff tests/data/overflow.spaa tests/data/overflow.spaa
+./spaa-diff tests/data/limits/overflow.spaa tests/data/limits/overflow.spaa

@@ -1,1 +1,1 @@
-./spaa-hotspots --format csv tests/data/overflow.spaa
+./spaa-hotspots --format csv tests/data/limits/overflow.spaa

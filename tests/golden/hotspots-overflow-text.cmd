@@ -1,1 +1,1 @@
-./spaa-hotspots --format text tests/data/overflow.spaa
+./spaa-hotspots --format text tests/data/limits/overflow.spaa

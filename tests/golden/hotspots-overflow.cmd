@@ -1,1 +1,1 @@
-./spaa-hotspots tests/data/overflow.spaa
+./spaa-hotspots tests/data/limits/overflow.spaa
