@@ -68,6 +68,15 @@ struct spaa_load_finding_sink {
 	void *data;
 };
 
+/*
+ * How the sample records of SPAA input were read: by the input's block
+ * scanner, by the fast path line by line, by the general JSON parser
+ * (the fast path's hit rate, which make bench reports).
+ */
+struct spaa_load_stats {
+	uint64_t scanned, fast, general;
+};
+
 struct spaa_load_opts {
 	struct spaa_warn_sink warn;     /* SHOULD-warn findings, resource notes */
 	/*
@@ -134,6 +143,7 @@ struct spaa_load_opts {
 	 * one, for the differential test of small files).
 	 */
 	uint64_t thread_min;
+	struct spaa_load_stats *stats;  /* may be NULL; counts added, the caller's */
 	/*
 	 * Several files: what a file repeats of earlier ones (frames,
 	 * stacks, stack records of the same context) is stored once,
