@@ -60,6 +60,15 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
 
 /*
+ * Opens a reader of fd (a pipe: another program's output), named name in
+ * messages; fd becomes the reader's and is closed by spaa_input_close.
+ * Compression is sniffed as for a file; the reading stays on the
+ * caller's thread.  Errors as spaa_input_open's for reading.
+ */
+int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
+		       const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
  * True when in is a regular file read in the caller's thread (smaller
  * than thread_min): reading it never blocks for long, and no decoding
  * thread will start.

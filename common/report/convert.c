@@ -8,6 +8,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
 #include "formats/profile_writer.h"
@@ -244,6 +245,9 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_PPROF:
 		*fmt = SPAA_CONVERT_PPROF;
 		break;
+	case SPAA_DETECT_PERF_DATA:
+		*fmt = SPAA_CONVERT_PERF_DATA;
+		break;
 	case SPAA_DETECT_FOLDED:
 	case SPAA_DETECT_UNKNOWN:
 		*fmt = SPAA_CONVERT_FOLDED;
@@ -328,6 +332,24 @@ out:
 	return ret;
 }
 
+/* perf.data: the text perf script prints of it, converted as perf text. */
+static int convert_perf_data(const struct spaa_convert_opts *o, struct spaa_input *in,
+			     struct spaa_output **out, struct spaa_error *err)
+{
+	struct spaa_input_opts io = { .max_line = o->load.max_line };
+	struct spaa_perf_data *pd;
+	struct spaa_input *text;
+	int r;
+
+	if (spaa_perf_data_open(&pd, &text, o->input,
+				spaa_input_compression(in) != SPAA_INPUT_COMP_NONE, &io, err))
+		return -1;
+	r = convert_text(o, text, SPAA_CONVERT_PERF, out, err);
+	if (spaa_perf_data_close(pd, r != 0, err))
+		return -1;
+	return r;
+}
+
 int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 {
 	struct spaa_input_opts io = { .max_line = o->load.max_line };
@@ -357,6 +379,9 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {
 			if (open_output(o, &out, err) || copy_spaa(o, in, out, err))
+				goto out;
+		} else if (from == SPAA_CONVERT_PERF_DATA) {
+			if (convert_perf_data(o, in, &out, err))
 				goto out;
 		} else if (convert_text(o, in, from, &out, err)) {
 			goto out;

@@ -7,6 +7,8 @@
  *   folded stacks     --> SPAA or folded     (folded.h, spaa_writer.h)
  *   pprof profiles    --> SPAA               (pprof.h), or folded
  *                         through the loader (load.h)
+ *   perf.data         --> as perf script text, which perf prints of it
+ *                         (perf_data.h)
  *   SPX reports       --> SPAA or folded     (load.h, profile_writer.h)
  *   SPAA              --> SPAA (validated by the reader while each line
  *                         is copied as it is: unknown fields survive)
@@ -36,6 +38,7 @@ enum spaa_convert_format {
 	SPAA_CONVERT_SPX,       /* SPX reports (input only) */
 	SPAA_CONVERT_SPAA,
 	SPAA_CONVERT_PPROF,     /* pprof profiles (input only) */
+	SPAA_CONVERT_PERF_DATA, /* perf.data, through perf script (input only) */
 	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
 };
 
