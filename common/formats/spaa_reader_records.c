@@ -505,6 +505,9 @@ static int read_weights(struct spaa_reader *r, const struct spaa_json_value *arr
  * The frame order check of spec 7: inlined frames sharing an address are
  * written deepest first in leaf-to-root order, so a depth that grows
  * toward the leaf means the frames were written in the other order.
+ * Not after a physical frame (depth 0): there the next frame may begin
+ * the same group again, a recursive call from the same address (pprof
+ * and perf stacks of recursive code with inlined calls).
  */
 static int check_inline_order(struct spaa_reader *r, const uint32_t *fr, uint32_t n,
 			      struct spaa_error *err)
@@ -517,7 +520,7 @@ static int check_inline_order(struct spaa_reader *r, const uint32_t *fr, uint32_
 		if (a->inline_depth >= 0 && b->inline_depth >= 0 && a->ip &&
 		    a->ip == b->ip &&
 		    r->p->functions[a->fn].dso == r->p->functions[b->fn].dso &&
-		    a->inline_depth < b->inline_depth)
+		    a->inline_depth > 0 && a->inline_depth < b->inline_depth)
 			return spaa_reader_bad(r, err, "frame order does not match the header's '%s': inline depth grows toward the leaf",
 				   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root");
 	}
