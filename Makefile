@@ -16,7 +16,8 @@
 #                      build/bench/ (tests/bench/README.md); never fails
 #   make install       PREFIX=/usr/local, DESTDIR=staging directory: programs,
 #                      man pages, schemas, bash completions, Trace Compass
-#                      descriptors (tests/cli_install.py checks the list)
+#                      descriptors and custom parser (tests/cli_install.py
+#                      checks the list)
 #   make uninstall     removes what install installed
 #   make clean
 #
@@ -359,6 +360,8 @@ bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive
 TC_DESCRIPTORS = $(foreach a,$(ANALYSIS_SRCS),\
 	$(shell sh tools/tracecompass-descriptor.sh --file-name $(a)))
 COMPLETION = tools/spaa-completion.bash
+# The Custom Text trace definition that opens a SPAA file as a trace.
+TC_PARSER = tools/tracecompass-parser.xml
 
 install: all
 	$(INSTALL) -d '$(DESTDIR)$(bindir)' '$(DESTDIR)$(schemadir)' \
@@ -372,6 +375,7 @@ install: all
 		$(INSTALL) -m 644 $(COMPLETION) '$(DESTDIR)$(bashcompdir)'/$$p || \
 			exit 1; \
 	done
+	$(INSTALL) -m 644 $(TC_PARSER) '$(DESTDIR)$(tracecompassdir)'
 	$(Q)for a in $(ANALYSIS_SRCS); do \
 		f='$(DESTDIR)$(tracecompassdir)'/$$(sh tools/tracecompass-descriptor.sh \
 			--file-name $$a) && \
@@ -388,7 +392,8 @@ uninstall:
 		$(addprefix '$(DESTDIR)$(mandir)/man1'/,$(notdir $(MAN1))) \
 		$(addprefix '$(DESTDIR)$(mandir)/man7'/,$(notdir $(MAN7))) \
 		$(addprefix '$(DESTDIR)$(bashcompdir)'/,$(PROGRAMS)) \
-		$(addprefix '$(DESTDIR)$(tracecompassdir)'/,$(TC_DESCRIPTORS))
+		$(addprefix '$(DESTDIR)$(tracecompassdir)'/,$(TC_DESCRIPTORS)) \
+		'$(DESTDIR)$(tracecompassdir)'/$(notdir $(TC_PARSER))
 	rmdir '$(DESTDIR)$(schemadir)' '$(DESTDIR)$(tracecompassdir)' \
 		'$(DESTDIR)$(pkgdatadir)' '$(DESTDIR)$(bashcompdir)' \
 		'$(DESTDIR)$(datadir)/bash-completion' '$(DESTDIR)$(mandir)/man1' \

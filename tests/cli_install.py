@@ -121,6 +121,7 @@ def installs_exactly_the_expected_files():
              if f.endswith('.json')]
     want += ['share/bash-completion/completions/' + p for p in PROGRAMS]
     want += ['share/spaa-tools/tracecompass/' + tc_file_name(t) for t in titles().values()]
+    want += ['share/spaa-tools/tracecompass/tracecompass-parser.xml']
     files, _ = tree(DEST)
     assert files == sorted(PREFIX[1:] + '/' + f for f in want), (
         'unexpected: %s; missing: %s' % (
@@ -132,6 +133,9 @@ def installs_exactly_the_expected_files():
     for f in os.listdir('schemas'):
         with open('schemas/' + f, 'rb') as a, open(staged('share/spaa-tools/schemas/' + f), 'rb') as b:
             assert a.read() == b.read(), f
+    with open('tools/tracecompass-parser.xml', 'rb') as a, \
+            open(staged('share/spaa-tools/tracecompass/tracecompass-parser.xml'), 'rb') as b:
+        assert a.read() == b.read()
 
 
 @check

@@ -43,6 +43,7 @@ struct options {
 	const char *output, *event, *metric;
 	int compress;           /* index in compress_names (enum spaa_input_comp); -1: from the name */
 	bool no_samples;
+	bool time_ns;
 	struct spaa_flamegraph_args svg;
 };
 
@@ -61,6 +62,9 @@ static const struct spaa_option options[] = {
 	  compress_names, NULL },
 	{ "no-samples", 0, SPAA_OPTION_FLAG, AT(no_samples), NULL,
 	  "leave out the raw sample records", NULL, NULL },
+	{ "time-ns", 0, SPAA_OPTION_FLAG, AT(time_ns), NULL,
+	  "SPAA output in integer nanoseconds, rewritten from the profile model: what Trace Compass' custom parser reads",
+	  NULL, NULL },
 	{ "event", 0, SPAA_OPTION_STRING, AT(event), "NAME",
 	  "folded, svg output: the event to write (default: the first)", NULL, NULL },
 	{ "metric", 0, SPAA_OPTION_STRING, AT(metric), "NAME",
@@ -94,6 +98,7 @@ static int conversion(const struct options *o, const struct spaa_option_args *ar
 	c->output = o->output ? o->output : "-";
 	c->compress = o->compress;
 	c->no_samples = o->no_samples;
+	c->time_ns = o->time_ns;
 	c->event = o->event;
 	c->metric = o->metric;
 	c->load.warn = (struct spaa_warn_sink){ warn_stderr, NULL };
@@ -106,7 +111,11 @@ static int conversion(const struct options *o, const struct spaa_option_args *ar
 	if (c->ninputs > 1 && o->from >= 0)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--from' applies to one input: several are told apart by content");
-	if (c->from == SPAA_CONVERT_SPAA && c->to == SPAA_CONVERT_SPAA && c->no_samples)
+	if (c->time_ns && c->to != SPAA_CONVERT_SPAA)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--time-ns' applies to SPAA output");
+	if (c->from == SPAA_CONVERT_SPAA && c->to == SPAA_CONVERT_SPAA &&
+	    c->no_samples && !c->time_ns)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--no-samples' does not apply to SPAA input");
 	if (c->to == SPAA_CONVERT_SPAA && (c->event || c->metric))

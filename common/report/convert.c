@@ -154,6 +154,9 @@ static int convert_profile(const struct spaa_convert_opts *o,
 	    spaa_load(&p, o->ninputs > 1 ? o->inputs : &o->input,
 		      o->ninputs > 1 ? o->ninputs : 1, &lo, err))
 		goto out;
+	if (o->time_ns && (o->no_samples || !p.nsamples))
+		spaa_warn(&o->load.warn, o->input, 0,
+			  "no sample records with time stamps: Trace Compass shows the profile as one 'header' event, and only the analyses of the whole profile apply");
 	if (open_output(o, out, err))
 		goto out;
 	svg.title = svg_title(o, title, sizeof(title));
@@ -365,6 +368,7 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 	else if (path_format(o, &from, err))
 		goto out;
 	if (from == SPAA_CONVERT_SPX || from == SPAA_CONVERT_MERGE ||
+	    (o->time_ns && strcmp(o->input, "-")) ||
 	    (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA &&
 	     strcmp(o->input, "-"))) {
 		/* a path may be a directory: the loader reads every profile in it */
@@ -374,7 +378,10 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 		if (spaa_input_open(&in, o->input, &io, err) ||
 		    (from == SPAA_CONVERT_AUTO && sniff(in, &from, err)))
 			goto out;
-		if (from == SPAA_CONVERT_PPROF && o->to == SPAA_CONVERT_SPAA) {
+		if (o->time_ns) {
+			if (convert_profile(o, in, &out, err))
+				goto out;
+		} else if (from == SPAA_CONVERT_PPROF && o->to == SPAA_CONVERT_SPAA) {
 			if (open_output(o, &out, err) || convert_pprof(o, in, out, err))
 				goto out;
 		} else if ((from == SPAA_CONVERT_SPAA || from == SPAA_CONVERT_PPROF) &&

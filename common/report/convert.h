@@ -56,6 +56,14 @@ struct spaa_convert_opts {
 	const char *output;     /* a path, "-" for standard output */
 	int compress;           /* enum spaa_input_comp; -1: from output's name (.zst, .gz) */
 	bool no_samples;        /* SPAA output without sample records */
+	/*
+	 * SPAA output for Trace Compass' custom parser
+	 * (tools/tracecompass-parser.xml), which reads integer nanoseconds:
+	 * every input, SPAA too, is loaded and written from the model, so
+	 * times are ns (header unit and sample timestamps); a profile
+	 * without sample records gets a warning saying what that means.
+	 */
+	bool time_ns;
 	/* folded and SVG output: the event and metric (NULL: the first, its primary) */
 	const char *event, *metric;
 	/* SVG output: title (NULL: "Flame graph of INPUT"), width, min_width */
