@@ -127,6 +127,14 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t);
 
 /*
+ * Marks t as one record about the whole run (a summary), not ranked
+ * rows: text writes it as "column  value" lines when a line is too
+ * narrow for it.  The LAMI output is the same.
+ */
+void spaa_lami_table_set_record(struct spaa_lami_table *t);
+bool spaa_lami_table_is_record(const struct spaa_lami_table *t);
+
+/*
  * A row is spaa_lami_row_begin, exactly one cell call per column, spaa_lami_row_end
  * (asserted).  Strings are copied.  Each cell must fit its column's
  * class (asserted, rule R9 of tools/lami_check.py): a mixed column takes
