@@ -3,8 +3,11 @@
  *
  * Each path may be a file (any compression), "-" (stdin) or a directory
  * (every profile in it); all of them load into one struct spaa_profile.
- * The format is decided by content: SPAA NDJSON is read by spaa_reader,
- * SPX reports (input.h says which paths are) by spx_reader.
+ * The format is decided by content (detect.h): SPAA NDJSON is read by
+ * spaa_reader, SPX reports (pathlist.h says which paths are) by
+ * spx_reader, perf script text, folded stacks and pprof profiles by their
+ * converters through writer_load.h.  A validating load (findings.fn set) reads
+ * every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
@@ -22,8 +25,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/input.h"
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/repeats.h"
 #include "model/warn.h"
 
 /*
@@ -35,6 +40,7 @@
 #define SPAA_LOAD_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
 #define SPAA_LOAD_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
 /* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
+/* SPAA_MAX_PPROF: bytes of one decoded pprof message, SPAA_PPROF_MAX_BYTES_DEFAULT (pprof.h) */
 
 struct spaa_sample {
 	int64_t time;           /* ns, same epoch as the profile's time range */
@@ -60,6 +66,15 @@ struct spaa_sample {
 struct spaa_load_finding_sink {
 	void (*fn)(void *data, const struct spaa_error *e);
 	void *data;
+};
+
+/*
+ * How the sample records of SPAA input were read: by the input's block
+ * scanner, by the fast path line by line, by the general JSON parser
+ * (the fast path's hit rate, which make bench reports).
+ */
+struct spaa_load_stats {
+	uint64_t scanned, fast, general;
 };
 
 struct spaa_load_opts {
@@ -122,6 +137,23 @@ struct spaa_load_opts {
 	 * either way; for the differential test.
 	 */
 	bool no_scanner;
+	/*
+	 * Files below this size are read without a thread of their own
+	 * (spaa_input_opts.thread_min; 0: the default, 1: every file gets
+	 * one, for the differential test of small files).
+	 */
+	uint64_t thread_min;
+	struct spaa_load_stats *stats;  /* may be NULL; counts added, the caller's */
+	/*
+	 * Several files: what a file repeats of earlier ones (frames,
+	 * stacks, stack records of the same context) is stored once,
+	 * weights summed (model/repeats.h), so memory grows with what the
+	 * files hold that differs, not with their number.  Every sum over
+	 * the model is the same; the counts of frames, stacks and records
+	 * are not (the analyses set it; spaa-validate and spaa-convert,
+	 * which count or copy records, do not).
+	 */
+	bool fold_repeats;
 	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows
@@ -129,11 +161,13 @@ struct spaa_load_opts {
 	 * 0 = SPAA_LOAD_MAX_STRINGS_DEFAULT.
 	 */
 	uint32_t max_strings;
+	size_t max_pprof;       /* 0 = SPAA_PPROF_MAX_BYTES_DEFAULT */
 };
 
 /*
  * Sets the resource bounds of o from the environment: SPAA_MAX_LINE
- * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count), each a
+ * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count),
+ * SPAA_MAX_PPROF (bytes), each a
  * positive decimal integer; an unset or empty variable leaves the field
  * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
  */
@@ -146,5 +180,16 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
  */
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err);
+
+/*
+ * Loads the open input in (any format but SPX, told from its content)
+ * into p as one file, as spaa_load loads each of its files; rep (may be
+ * NULL) as for spaa_reader_read; bytes_base and bytes_total place it in
+ * the progress of a whole load.  in is the caller's.  Errors as
+ * spaa_load's.
+ */
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err);
 
 #endif

@@ -149,8 +149,13 @@ struct spaa_input {
 	size_t pos, len, cap, scanned;
 	int eof;                /* no more decoded data will come */
 
-	/* The first error is repeated by later calls instead of going on. */
-	int failed;
+	/*
+	 * The first error is repeated by later calls instead of going on.
+	 * An error of a fill (fill_failed) comes after the whole lines
+	 * decoded before it, which a peek may have left in the buffer, and
+	 * names the line after them.
+	 */
+	int failed, fill_failed;
 	struct spaa_error saved;
 };
 
@@ -659,8 +664,10 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		 * every line before it came out whole (the decoding thread
 		 * runs ahead, but its error is seen only after its data).
 		 */
-		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL))
+		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL)) {
 			e.line = in->lineno + 1;
+			in->fill_failed = 1;
+		}
 		in->saved = e;
 		in->failed = 1;
 		if (err)
@@ -678,10 +685,19 @@ static int line_too_long(struct spaa_input *in, struct spaa_error *err)
 			  in->max_line);
 }
 
+/* Whether the buffer still holds a whole line to return before the error. */
+static int line_before_error(const struct spaa_input *in)
+{
+	return in->fill_failed &&
+	       memchr(in->buf + in->pos, '\n', in->len - in->pos) != NULL;
+}
+
 int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err)
 {
-	if (in->failed) {
+	if (in->failed && !line_before_error(in)) {
+		if (in->fill_failed)
+			in->saved.line = in->lineno + 1;
 		if (err)
 			*err = in->saved;
 		return -1;
@@ -870,10 +886,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * Decompression, and the read(2) calls of a plain file (their copy
 	 * out of the page cache is a tenth of an analysis' time), get a
 	 * thread of their own, except on stdin: a pipe may block in read(2)
-	 * forever, and closing early would then wait for it.  If the thread
-	 * cannot start, reading stays inline.
+	 * forever, and closing early would then wait for it, and except on
+	 * a small file (input.h).  If the thread cannot start, reading stays
+	 * inline.
 	 */
-	in->want_pipe = in->own_fd && S_ISREG(st.st_mode);
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size >= (opts && opts->thread_min ? opts->thread_min
+					 : SPAA_INPUT_THREAD_MIN_DEFAULT);
 	*out = in;
 	return 0;
 fail:
@@ -884,23 +903,63 @@ fail:
 int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err)
 {
-	if (in->failed) {
+	if (in->failed && !line_before_error(in)) {
 		if (err)
 			*err = in->saved;
 		return -1;
 	}
 	/* input_fill moves [pos, len) to the front: nothing returned is lost */
-	while (!in->eof && in->len - in->pos < want &&
+	while (!in->failed && !in->eof && in->len - in->pos < want &&
 	       (in->pos || in->len < in->cap)) {
-		ssize_t r = input_fill(in, err);
+		ssize_t r = input_fill(in, NULL);
 
-		if (r < 0)
+		if (r < 0 && !line_before_error(in)) {
+			if (err)
+				*err = in->saved;
 			return -1;
+		}
+		if (r < 0)
+			break;      /* getline returns those lines, then the error */
 		if (!r)
 			in->eof = 1;
 	}
 	*data = in->buf + in->pos;
 	*len = in->len - in->pos;
+	return 0;
+}
+
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
+		    struct spaa_error *err)
+{
+	char *out = buf;
+
+	*got = 0;
+	while (*got < n) {
+		size_t avail = in->len - in->pos, k = n - *got;
+		ssize_t r;
+
+		if (avail) {
+			if (k > avail)
+				k = avail;
+			memcpy(out + *got, in->buf + in->pos, k);
+			in->pos += k;
+			*got += k;
+			in->scanned = 0;
+			continue;
+		}
+		if (in->eof)
+			break;
+		r = in->failed ? -1 : input_fill(in, NULL);
+		if (r < 0) {
+			if (err) {
+				*err = in->saved;
+				err->line = 0;  /* a binary input has no lines */
+			}
+			return -1;
+		}
+		if (!r)
+			in->eof = 1;
+	}
 	return 0;
 }
 
@@ -980,6 +1039,12 @@ enum spaa_input_comp spaa_input_compression(const struct spaa_input *in)
 uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 {
 	return in->bytes_read;
+}
+
+void spaa_input_readahead(struct spaa_input *in)
+{
+	if (in->own_fd && in->size)
+		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_WILLNEED);
 }
 
 uint64_t spaa_input_size(const struct spaa_input *in)

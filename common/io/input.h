@@ -32,8 +32,18 @@ enum spaa_input_comp {
 	SPAA_INPUT_COMP_ZSTD,
 };
 
+/*
+ * A regular file of fewer bytes (compressed bytes when compressed) is
+ * read and decoded inline, without the thread of spaa_input_open: for a
+ * small file, starting the thread and mapping its blocks costs more than
+ * the overlap saves (directories of thousands of small reports).
+ */
+#define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)256 << 10)
+
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
+	uint64_t thread_min;
 };
 
 struct spaa_input;
@@ -47,6 +57,14 @@ struct spaa_input;
  */
 int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * Asks the kernel to read the whole file into the page cache now, in
+ * the background (posix_fadvise WILLNEED): called on the next file of a
+ * directory while this one is parsed, so that its bytes are there when
+ * its turn comes.  Does nothing on standard input or a pipe.
+ */
+void spaa_input_readahead(struct spaa_input *in);
 
 /*
  * Reads the next line.  Returns 1 with *line (NUL-terminated, without the
@@ -65,10 +83,22 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
  * or the line buffer is full (a peek never grows it); *len says how many.
  * What a program uses to tell a format by content and then read the input
  * from its first line, stdin included.  Returns 0, or -1 like getline
- * (the error is then repeated by later calls).
+ * (the error is then repeated by later calls).  A read or decompression
+ * error met after whole lines is held back: the peek returns the data
+ * before it, getline those lines, then the error naming the line after
+ * them, as if nothing had been peeked.
  */
 int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
+
+/*
+ * Reads up to n decoded bytes into buf, as they are (no line structure:
+ * for binary formats), after what peek and getline have left.  *got is n
+ * unless the input ended.  Returns 0, or -1 like getline (SPAA_E_IO,
+ * SPAA_E_DECOMPRESS) but naming no line: a binary input has none.
+ */
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
+		    struct spaa_error *err);
 
 /*
  * A line scanner: work on a line that needs nothing but the line, done a

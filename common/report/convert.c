@@ -5,9 +5,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "formats/profile_writer.h"
 #include "formats/spaa_reader.h"
 #include "formats/spaa_writer.h"
@@ -74,7 +76,7 @@ static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
 	lo.on_line = copy_line;
 	lo.data = out;
 	spaa_profile_init(&p);
-	ret = spaa_reader_read(&p, in, &lo, 0, 0, err);
+	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -125,7 +127,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
-	if (in ? spaa_reader_read(&p, in, &lo, 0, 0, err) :
+	if (in ? spaa_load_input(&p, in, &lo, NULL, 0, 0, err) :
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
@@ -203,58 +205,35 @@ out:
 	return ret;
 }
 
-static enum spaa_convert_format detect(const char *line, size_t len)
-{
-	size_t i = strspn(line, " \t");
-
-	if (i < len && line[i] == '{')
-		return SPAA_CONVERT_SPAA;
-	if (spaa_perf_script_sniff(line, len))
-		return SPAA_CONVERT_PERF;
-	return SPAA_CONVERT_FOLDED;
-}
-
 /*
- * Tells the format from the first line that is not blank or a '#'
- * comment, looked at without consuming it, so every converter (and the
- * SPAA reader's "header first" rule) sees the input from line 1, stdin
- * included.  Only the first SNIFF_BYTES are looked at.
+ * The format of content not named by --from.  What the detection does not
+ * know is given to the folded parser, whose error names the line.
  */
-#define SNIFF_BYTES ((size_t)64 << 10)
-
 static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 		 struct spaa_error *err)
 {
-	const char *data, *end, *nl;
-	char *line;
-	size_t len;
+	enum spaa_detect_format d;
 
-	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
+	if (spaa_detect(in, &d, err))
 		return -1;
-	for (end = data + len; data < end; data = nl + 1) {
-		size_t n, i;
-
-		nl = memchr(data, '\n', (size_t)(end - data));
-		if (!nl)
-			nl = end;
-		n = (size_t)(nl - data);
-		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
-			;
-		if (i == n || data[i] == '#')
-			continue;
-		if (n && data[n - 1] == '\r')
-			n--;
-		line = spaa_xstrndup(data, n);  /* detect wants a C string */
-		*fmt = detect(line, strlen(line));
-		free(line);
-		return 0;
+	switch (d) {
+	case SPAA_DETECT_EMPTY:
+		return spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+				     "the input is empty");
+	case SPAA_DETECT_SPAA:
+		*fmt = SPAA_CONVERT_SPAA;
+		break;
+	case SPAA_DETECT_PERF:
+		*fmt = SPAA_CONVERT_PERF;
+		break;
+	case SPAA_DETECT_PPROF:
+		*fmt = SPAA_CONVERT_PPROF;
+		break;
+	case SPAA_DETECT_FOLDED:
+	case SPAA_DETECT_UNKNOWN:
+		*fmt = SPAA_CONVERT_FOLDED;
+		break;
 	}
-	if (len < SNIFF_BYTES) {
-		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
-			      "the input is empty");
-		return -1;
-	}
-	*fmt = SPAA_CONVERT_FOLDED;      /* only comments so far: folded skips them too */
 	return 0;
 }
 
@@ -289,6 +268,17 @@ static int path_format(const struct spaa_convert_opts *o,
 	if (spx == 1)
 		*from = SPAA_CONVERT_SPX;
 	return 0;
+}
+
+/* pprof to SPAA: the reader writes SPAA itself. */
+static int convert_pprof(const struct spaa_convert_opts *o, struct spaa_input *in,
+			 struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_pprof_opts po = {
+		o->load.max_pprof, o->load.max_depth, &o->load.warn,
+	};
+
+	return spaa_pprof_convert(in, out, &po, err);
 }
 
 /* perf script text or folded stacks, read into a writer, then written. */
@@ -343,7 +333,11 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 		if (spaa_input_open(&in, o->input, &io, err) ||
 		    (from == SPAA_CONVERT_AUTO && sniff(in, &from, err)))
 			goto out;
-		if (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA) {
+		if (from == SPAA_CONVERT_PPROF && o->to == SPAA_CONVERT_SPAA) {
+			if (open_output(o, &out, err) || convert_pprof(o, in, out, err))
+				goto out;
+		} else if ((from == SPAA_CONVERT_SPAA || from == SPAA_CONVERT_PPROF) &&
+			   o->to != SPAA_CONVERT_SPAA) {
 			if (convert_profile(o, in, &out, err))
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {

@@ -5,6 +5,8 @@
  *
  *   perf script text  --> SPAA or folded     (perf_script.h, spaa_writer.h)
  *   folded stacks     --> SPAA or folded     (folded.h, spaa_writer.h)
+ *   pprof profiles    --> SPAA               (pprof.h), or folded
+ *                         through the loader (load.h)
  *   SPX reports       --> SPAA or folded     (load.h, profile_writer.h)
  *   SPAA              --> SPAA (validated by the reader while each line
  *                         is copied as it is: unknown fields survive)
@@ -14,9 +16,9 @@
  *                         back into the profile model
  *
  * The input format is told by the path for SPX reports (a report by
- * either of its files, or a directory of them) and by the first line
- * that is not blank or a '#' comment otherwise: '{' is SPAA, a perf
- * script sample header is perf, anything else folded stacks.
+ * either of its files, or a directory of them) and by the content
+ * otherwise (detect.h); what the content does not tell is read as
+ * folded stacks, whose parser names the line it cannot read.
  */
 #ifndef SPAA_CONVERT_H
 #define SPAA_CONVERT_H
@@ -33,6 +35,7 @@ enum spaa_convert_format {
 	SPAA_CONVERT_FOLDED,
 	SPAA_CONVERT_SPX,       /* SPX reports (input only) */
 	SPAA_CONVERT_SPAA,
+	SPAA_CONVERT_PPROF,     /* pprof profiles (input only) */
 	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
 };
 

@@ -10,19 +10,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/aggregate.h"
 #include "analysis/weights.h"
 #include "model/map.h"
 #include "model/sbuf.h"
 #include "model/units.h"
 #include "model/util.h"
 #include "report/flamegraph.h"
+#include "report/svg.h"
 
 #define PAD 10          /* px left and right of the frames */
 #define FRAME_H 16      /* px per depth level */
 #define TOP 72          /* px above the frames: title, what, notes */
 #define BOTTOM 28       /* px below: details and matched share */
-#define CHAR_W 6.7      /* px per character of the 11 px monospace labels */
-#define TITLE_CHAR_W 10.4       /* and of the 17 px title */
+#define CHAR_W 6.7      /* SPAA_SVG_CHAR_W, spelled out for the script */
 #define STR_(x) #x
 #define STR(x) STR_(x)  /* the script shares the numbers above */
 
@@ -123,6 +124,49 @@ int spaa_flamegraph_add(struct spaa_flamegraph *fg, uint64_t weight, uint64_t ba
 	return 0;
 }
 
+int spaa_flamegraph_add_paths(struct spaa_flamegraph *fg,
+			      const struct spaa_aggregate *a, bool inverted,
+			      struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t *fn_of = spaa_xmalloc(((size_t)p->strings.nr + 1) * sizeof(*fn_of));
+	int ret = -1;
+
+	/* the first function of each name: its DSO colours the frame */
+	for (uint32_t i = 0; i < p->strings.nr; i++)
+		fn_of[i] = SPAA_NONE;
+	for (uint32_t f = spaa_profile_nfunctions(p); f-- > 0;)
+		fn_of[p->functions[f].name] = f;
+	for (uint32_t k = 0; k < a->paths.nr; k++) {
+		const char *seq = spaa_strtab_get(&a->paths, k);
+		uint32_t n = spaa_strtab_len(&a->paths, k) / sizeof(uint32_t);
+
+		if (k >= a->path_alloc || !a->path_weight[k])
+			continue;
+		spaa_flamegraph_begin(fg);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t name, fn;
+			const struct spaa_dso *dso;
+			const char *s, *d;
+
+			memcpy(&name, seq + (size_t)(inverted ? n - 1 - i : i) * sizeof(name),
+			       sizeof(name));
+			fn = fn_of[name];
+			dso = fn == SPAA_NONE ? NULL : &p->dsos[p->functions[fn].dso];
+			s = spaa_profile_str(p, name);
+			d = dso ? spaa_profile_str(p, dso->name) : NULL;
+			spaa_flamegraph_push(fg, s, strlen(s), d,
+					     spaa_flamegraph_classify(d, dso && dso->is_kernel));
+		}
+		if (spaa_flamegraph_add(fg, a->path_weight[k], 0, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(fn_of);
+	return ret;
+}
+
 uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg)
 {
 	return fg->nodes[0].weight;
@@ -170,120 +214,6 @@ enum spaa_flamegraph_kind spaa_flamegraph_classify(const char *dso, bool kernel)
 	return SPAA_FLAMEGRAPH_USER;
 }
 
-/* ---- text building ------------------------------------------------------ */
-
-/*
- * The length of the character at s[0..n) (> 0) and its code point, U+FFFD
- * for an invalid sequence (its maximal subpart, util.h) and for the two
- * code points XML 1.0 excludes that UTF-8 allows, U+FFFE and U+FFFF.
- */
-static size_t xml_char(const char *s, size_t n, uint32_t *cp)
-{
-	int k = spaa_utf8_seq((const unsigned char *)s, n, cp);
-
-	if (k < 0 || *cp == 0xFFFE || *cp == 0xFFFF)
-		*cp = 0xFFFD;
-	return k < 0 ? (size_t)-k : (size_t)k;
-}
-
-/* Characters s[0..n) shows as. */
-static size_t text_chars(const char *s, size_t n)
-{
-	size_t chars = 0;
-	uint32_t cp;
-
-	for (size_t i = 0; i < n; chars++)
-		i += xml_char(s + i, n - i, &cp);
-	return chars;
-}
-
-/*
- * Appends at most max characters of s[0..n) as XML character data that
- * is also safe inside a double-quoted attribute.
- */
-static void sb_xml(struct spaa_sbuf *sb, const char *s, size_t n, size_t max)
-{
-	for (size_t i = 0, chars = 0; i < n && chars < max; chars++) {
-		uint32_t cp;
-		size_t k = xml_char(s + i, n - i, &cp);
-
-		switch (cp) {
-		case '&': spaa_sbuf_adds(sb, "&amp;"); break;
-		case '<': spaa_sbuf_adds(sb, "&lt;"); break;
-		case '>': spaa_sbuf_adds(sb, "&gt;"); break;
-		case '"': spaa_sbuf_adds(sb, "&quot;"); break;
-		case '\'': spaa_sbuf_adds(sb, "&apos;"); break;
-		case 0xFFFD: spaa_sbuf_adds(sb, "\xEF\xBF\xBD"); break;
-		default:
-			/* XML 1.0 allows no C0 control but tab/LF/CR: all become blanks */
-			if (cp < 0x20 || cp == 0x7F)
-				spaa_sbuf_adds(sb, " ");
-			else
-				spaa_sbuf_add(sb, s + i, k);
-		}
-		i += k;
-	}
-}
-
-static void sb_xml_str(struct spaa_sbuf *sb, const char *s)
-{
-	sb_xml(sb, s, strlen(s), SIZE_MAX);
-}
-
-/* ---- values in human units ---------------------------------------------- */
-
-/* v with 3 significant digits at most, then the unit ("12.3 ms"). */
-static void scaled(struct spaa_sbuf *sb, double v, const char *const *units,
-		   const double *steps, size_t nunits, const char *suffix)
-{
-	double a = fabs(v);
-	size_t u = 0;
-
-	while (u + 1 < nunits && a >= steps[u + 1] * 0.9995)
-		u++;
-	a = v / steps[u];
-	spaa_sbuf_printf(sb, "%.*f %s%s", fabs(a) < 9.995 ? 2 : fabs(a) < 99.95 ? 1 : 0,
-		  a, units[u], suffix);
-}
-
-/* A weight v (class units of sem) for people: "12.3 ms", "4.50 MiB". */
-static void human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem, double v)
-{
-	static const char *const time_u[] = { "ns", "us", "ms", "s" };
-	static const double time_s[] = { 1, 1e3, 1e6, 1e9 };
-	static const char *const size_u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	static const double size_s[] = { 1, 1024.0, 1048576.0, 1073741824.0,
-					 1099511627776.0 };
-	static const char *const si_u[] = { "", "k", "M", "G", "T" };
-	static const double si_s[] = { 1, 1e3, 1e6, 1e9, 1e12 };
-
-	if (sem && sem->cls == SPAA_METRICS_DURATION) {
-		if (fabs(v) < 999.5)
-			spaa_sbuf_printf(sb, "%.0f ns", v);
-		else
-			scaled(sb, v, time_u, time_s, 4, "");
-	} else if (sem && sem->cls == SPAA_METRICS_SIZE) {
-		if (fabs(v) < 1023.5)
-			spaa_sbuf_printf(sb, "%.0f B", v);
-		else
-			scaled(sb, v, size_u, size_s, 5, "");
-	} else {
-		const char *unit = sem && sem->cls == SPAA_METRICS_NUMBER ? sem->unit : "";
-
-		if (fabs(v) < 9999.5)
-			spaa_sbuf_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
-		else
-			scaled(sb, v, si_u, si_s, 5, unit);
-	}
-}
-
-static void signed_human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem,
-			 double v)
-{
-	spaa_sbuf_adds(sb, v > 0 ? "+" : v < 0 ? "-" : "");
-	human(sb, sem, fabs(v));
-}
-
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -291,37 +221,7 @@ static double pct(uint64_t part, uint64_t whole)
 
 /* ---- colours ------------------------------------------------------------ */
 
-struct rgb {
-	unsigned char r, g, b;
-};
-
-static unsigned char channel(double p, double q, double t)
-{
-	double v;
-
-	t -= floor(t);
-	if (t < 1.0 / 6)
-		v = p + (q - p) * 6 * t;
-	else if (t < 0.5)
-		v = q;
-	else if (t < 2.0 / 3)
-		v = p + (q - p) * (2.0 / 3 - t) * 6;
-	else
-		v = p;
-	return (unsigned char)lround(v * 255);
-}
-
-/* h in degrees, s and l in [0, 1] */
-static struct rgb hsl(double h, double s, double l)
-{
-	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
-
-	h /= 360;
-	return (struct rgb){ channel(p, q, h + 1.0 / 3), channel(p, q, h),
-			     channel(p, q, h - 1.0 / 3) };
-}
-
-static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct flame_node *n)
+static struct spaa_svg_rgb kind_colour(const struct spaa_flamegraph *fg, const struct flame_node *n)
 {
 	static const struct { double h0, span, s; } band[] = {
 		[SPAA_FLAMEGRAPH_USER] = { 0, 14, 0.75 },
@@ -336,7 +236,7 @@ static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct fla
 	uint64_t hl = spaa_hash_bytes(spaa_strtab_get(&fg->strs, n->name),
 				      spaa_strtab_len(&fg->strs, n->name));
 
-	return hsl(band[n->kind].h0 + (double)(hh % 1000) / 1000 * band[n->kind].span,
+	return spaa_svg_hsl(band[n->kind].h0 + (double)(hh % 1000) / 1000 * band[n->kind].span,
 		   band[n->kind].s, 0.58 + (double)(hl % 9) * 0.015);
 }
 
@@ -345,15 +245,15 @@ static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct fla
  * so dark that the black label cannot be read (hence 60 at full strength
  * and a blue that leans to sky blue).
  */
-static struct rgb delta_colour(double delta, double max)
+static struct spaa_svg_rgb delta_colour(double delta, double max)
 {
 	unsigned char c = (unsigned char)lround(220 - 160 * (max > 0 ? fabs(delta) / max : 0));
 
 	if (delta > 0)
-		return (struct rgb){ 255, c, c };
+		return (struct spaa_svg_rgb){ 255, c, c };
 	if (delta < 0)
-		return (struct rgb){ c, (unsigned char)((c + 255) / 2), 255 };
-	return (struct rgb){ 224, 224, 224 };
+		return (struct spaa_svg_rgb){ c, (unsigned char)((c + 255) / 2), 255 };
+	return (struct spaa_svg_rgb){ 224, 224, 224 };
 }
 
 /* ---- layout ------------------------------------------------------------- */
@@ -489,23 +389,42 @@ static const char script[] =
 	"var matched = document.getElementById(\"matched\");\n"
 	"var unzoom = document.getElementById(\"unzoom\");\n"
 	"var searchBtn = document.getElementById(\"search\");\n"
-	"var frames = [], re = null;\n"
-	"var gs = document.getElementById(\"frames\").getElementsByTagName(\"g\");\n"
-	"for (var i = 0; i < gs.length; i++) {\n"
-	"  var g = gs[i], r = g.getElementsByTagName(\"rect\")[0];\n"
-	"  var lines = g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\");\n"
-	"  frames.push({ g: g, r: r, t: g.getElementsByTagName(\"text\")[0],\n"
-	"    x: +r.getAttribute(\"x\"), w: +r.getAttribute(\"width\"),\n"
-	"    y: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
-	"    name: lines[0], info: lines.join(\"  |  \") });\n"
+	"var invert = document.getElementById(\"invert\");\n"
+	"var re = null;\n"
+	/* one view per group of frames: the flame graph, the inverted one */
+	"function view(id) {\n"
+	"  var group = document.getElementById(id), frames = [];\n"
+	"  if (!group) return null;\n"
+	"  var gs = group.getElementsByTagName(\"g\");\n"
+	"  for (var i = 0; i < gs.length; i++) {\n"
+	"    var g = gs[i], r = g.getElementsByTagName(\"rect\")[0];\n"
+	"    var lines = g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\");\n"
+	"    frames.push({ g: g, r: r, t: g.getElementsByTagName(\"text\")[0],\n"
+	"      x: +r.getAttribute(\"x\"), w: +r.getAttribute(\"width\"),\n"
+	"      y: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
+	"      name: lines[0], info: lines.join(\"  |  \") });\n"
+	"  }\n"
+	"  frames.forEach(function (f) {\n"
+	"    f.depth = Math.round(Math.abs(frames[0].y - f.y) / FRAME_H);\n"
+	"    f.g.addEventListener(\"mouseover\", function () { details.textContent = f.info; });\n"
+	"    f.g.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
+	"    f.g.addEventListener(\"click\", function () { zoom(f); });\n"
+	"  });\n"
+	"  return { group: group, frames: frames };\n"
 	"}\n"
-	"var root = frames[0];\n"
-	"frames.forEach(function (f) {\n"
-	"  f.depth = Math.round((root.y - f.y) / FRAME_H);\n"
-	"  f.g.addEventListener(\"mouseover\", function () { details.textContent = f.info; });\n"
-	"  f.g.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
-	"  f.g.addEventListener(\"click\", function () { zoom(f); });\n"
-	"});\n"
+	"var views = [view(\"frames\"), view(\"inverted\")], shown = 0;\n"
+	"var frames = views[0].frames, root = frames[0];\n"
+	"function toggle() {\n"
+	"  zoom(root);\n"
+	"  search(null);\n"
+	"  views[shown].group.setAttribute(\"display\", \"none\");\n"
+	"  shown = 1 - shown;\n"
+	"  views[shown].group.removeAttribute(\"display\");\n"
+	"  frames = views[shown].frames;\n"
+	"  root = frames[0];\n"
+	"  invert.textContent = shown ? \"Flame graph\" : \"Inverted (callers)\";\n"
+	"}\n"
+	"if (invert && views[1]) invert.addEventListener(\"click\", toggle);\n"
 	/* the same truncation as the C writer's label() */
 	"function label(f, w) {\n"
 	"  var c = Array.from(f.name), room = w - 6;\n"
@@ -574,26 +493,6 @@ static const char script[] =
 	"})();\n"
 	"]]></script>\n";
 
-/*
- * s[0..len) as XML text if it fits room px at char_w px per character,
- * else its start and "..", or nothing when not even one character fits.
- */
-static void fit(struct spaa_sbuf *sb, const char *s, size_t len, double room,
-		double char_w)
-{
-	long k;
-
-	if ((double)text_chars(s, len) * char_w <= room) {
-		sb_xml(sb, s, len, SIZE_MAX);
-		return;
-	}
-	k = (long)floor(room / char_w) - 2;
-	if (k < 1)
-		return;
-	sb_xml(sb, s, len, (size_t)k);
-	spaa_sbuf_adds(sb, "..");
-}
-
 /* The hover text: name, where the code is, then the numbers. */
 static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 			const struct spaa_flamegraph_opts *o, const struct layout *l,
@@ -603,10 +502,10 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	uint64_t total = fg->nodes[0].weight;
 	double scale = o->sem ? o->sem->scale : 1;
 
-	sb_xml_str(sb, spaa_strtab_get(&fg->strs, n->name));
+	spaa_svg_text_str(sb, spaa_strtab_get(&fg->strs, n->name));
 	if (i) {
 		spaa_sbuf_adds(sb, "\n");
-		sb_xml_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
+		spaa_svg_text_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
 		spaa_sbuf_printf(sb, " (%s)", kind_names[n->kind]);
 	}
 	spaa_sbuf_adds(sb, "\n");
@@ -615,11 +514,11 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 
 		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		spaa_sbuf_adds(sb, "target ");
-		human(sb, o->sem, d.target);
+		spaa_svg_human(sb, o->sem, d.target);
 		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
-		human(sb, o->sem, d.base);
+		spaa_svg_human(sb, o->sem, d.base);
 		spaa_sbuf_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
-		signed_human(sb, o->sem, d.delta);
+		spaa_svg_signed_human(sb, o->sem, d.delta);
 		if (isfinite(d.relative))
 			spaa_sbuf_printf(sb, " (%+.1f %%)", 100 * d.relative);
 		else
@@ -628,27 +527,31 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		if (l->gone[i]) {
 			spaa_compare_compute(o->cmp, l->gone[i], 0, &d);
 			spaa_sbuf_adds(sb, "\ngone below, baseline ");
-			human(sb, o->sem, d.base);
+			spaa_svg_human(sb, o->sem, d.base);
 			spaa_sbuf_printf(sb, " (%.2f %%)", 100 * d.bshare);
 		}
 	} else {
 		spaa_sbuf_adds(sb, "total ");
-		human(sb, o->sem, (double)n->weight * scale);
+		spaa_svg_human(sb, o->sem, (double)n->weight * scale);
 		spaa_sbuf_printf(sb, " (%.2f %%), self ", pct(n->weight, total));
-		human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
+		spaa_svg_human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
 		spaa_sbuf_printf(sb, " (%.2f %%)", pct(n->weight - l->child_sum[i], total));
 	}
 }
 
+/*
+ * Frame i at depth d is drawn at y = top + (deepest - d) FRAME_H, or in an
+ * icicle (deepest 0) at top + d FRAME_H.
+ */
 static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		  const struct spaa_flamegraph_opts *o, const struct layout *l,
-		  uint32_t i, double usable)
+		  uint32_t i, double usable, unsigned top, uint32_t deepest)
 {
 	const struct flame_node *n = &fg->nodes[i];
 	uint64_t total = fg->nodes[0].weight;
 	double x = PAD + px(l->x[i], total, usable), w = px(n->weight, total, usable);
-	unsigned y = TOP + (l->max_depth - n->depth) * FRAME_H;
-	struct rgb c;
+	unsigned y = top + (deepest ? deepest - n->depth : n->depth) * FRAME_H;
+	struct spaa_svg_rgb c;
 
 	if (o->cmp) {
 		struct spaa_compare_delta d;
@@ -656,7 +559,7 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		c = delta_colour(d.delta, l->max_delta);
 	} else {
-		c = i ? kind_colour(fg, n) : (struct rgb){ 200, 200, 200 };
+		c = i ? kind_colour(fg, n) : (struct spaa_svg_rgb){ 200, 200, 200 };
 	}
 	spaa_sbuf_adds(sb, "<g><title>");
 	frame_title(sb, fg, o, l, i);
@@ -664,8 +567,8 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		  "fill=\"#%02x%02x%02x\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 		  x, y, w, FRAME_H - 1, c.r, c.g, c.b, x + 3, y + 11.5);
 	/* the same room as label() of the script */
-	fit(sb, spaa_strtab_get(&fg->strs, n->name),
-	    spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
+	spaa_svg_fit(sb, spaa_strtab_get(&fg->strs, n->name),
+		     spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
 	spaa_sbuf_adds(sb, "</text></g>\n");
 }
 
@@ -679,13 +582,13 @@ static void what_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	}
 	if (o->cmp) {
 		spaa_sbuf_adds(sb, "target total ");
-		human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
+		spaa_svg_human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
 		spaa_sbuf_adds(sb, ", baseline total ");
-		human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
+		spaa_svg_human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
 		spaa_sbuf_adds(sb, "; red grew, blue shrank");
 	} else {
 		spaa_sbuf_adds(sb, "total ");
-		human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
+		spaa_svg_human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
 	}
 }
 
@@ -704,11 +607,57 @@ static void note_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 			  l->gone_paths == 1 ? "" : "s", pct(l->gone_weight, fg->nodes[0].base));
 }
 
-static int flush(struct spaa_sbuf *sb, struct spaa_output *out, struct spaa_error *err)
+/* Frames of l drawn (the root included). */
+static uint64_t drawn_frames(const struct layout *l)
 {
-	int ret = spaa_output_write(out, sb->s, sb->len, err);
+	uint64_t n = 0;
 
-	sb->len = 0;
+	for (uint32_t i = 0; i < l->n; i++)
+		n += l->drawn[i];
+	return n;
+}
+
+/*
+ * Lays fg out, raising o->min_width (x 2 at a time) until at most
+ * SPAA_FLAMEGRAPH_MAX_FRAMES frames are drawn (or no frame but the root
+ * could be); the note then says the width used.
+ */
+static void layout_bounded(const struct spaa_flamegraph *fg, struct spaa_flamegraph_opts *o,
+			   double usable, struct layout *l)
+{
+	layout(fg, o, usable, l);
+	while (drawn_frames(l) > SPAA_FLAMEGRAPH_MAX_FRAMES && o->min_width < usable) {
+		layout_release(l);
+		memset(l, 0, sizeof(*l));
+		o->min_width = o->min_width > 0 ? o->min_width * 2 : 0.1;
+		layout(fg, o, usable, l);
+	}
+}
+
+/* One view of frames, depth first, siblings in name order (no recursion). */
+static int frames_group(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+			const struct spaa_flamegraph_opts *o, const struct layout *l,
+			double usable, unsigned top, uint32_t deepest,
+			struct spaa_output *out, struct spaa_error *err)
+{
+	uint32_t *todo = spaa_xmalloc((size_t)l->n * sizeof(*todo));
+	size_t ntodo = 0;
+	int ret = -1;
+
+	todo[ntodo++] = 0;
+	while (ntodo) {
+		uint32_t i = todo[--ntodo];
+
+		frame(sb, fg, o, l, i, usable, top, deepest);
+		for (uint32_t k = l->first[i + 1]; k-- > l->first[i];)
+			if (l->drawn[l->kids[k].node])
+				todo[ntodo++] = l->kids[k].node;
+		if (sb->len >= 1 << 16 && spaa_svg_flush(sb, out, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(todo);
 	return ret;
 }
 
@@ -716,12 +665,12 @@ int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err)
 {
-	struct spaa_flamegraph_opts o = *opts;
-	struct layout l = { 0 };
-	struct spaa_sbuf sb = { 0 }, line = { 0 };
-	uint32_t *todo = NULL;
-	size_t ntodo = 0;
-	unsigned height;
+	struct spaa_flamegraph_opts o = *opts, io;
+	struct layout l = { 0 }, il = { 0 };
+	struct spaa_sbuf sb = { 0 }, what = { 0 }, note = { 0 };
+	const struct spaa_flamegraph *inv = o.cmp ? NULL : o.inverted;
+	unsigned height, top = inv ? TOP + FRAME_H : TOP;
+	uint32_t deepest;
 	double usable;
 	int ret = -1;
 
@@ -742,71 +691,59 @@ int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		return spaa_error_set(err, SPAA_E_NO_DATA,
 				      "nothing to draw: the total weight is 0");
 	usable = o.width - 2 * PAD;
-	layout(fg, &o, usable, &l);
-	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
+	io = o;
+	layout_bounded(fg, &o, usable, &l);
+	deepest = l.max_depth;
+	if (inv) {
+		layout_bounded(inv, &io, usable, &il);
+		if (il.max_depth > deepest)
+			deepest = il.max_depth;
+	}
+	height = top + (deepest + 1) * FRAME_H + BOTTOM;
 
-	spaa_sbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		  "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-		  "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>",
-		  o.width, height, o.width, height);
-	sb_xml_str(&sb, o.title);
-	spaa_sbuf_adds(&sb, "</title>\n<style>\n"
-	       "text { font-family: monospace; font-size: 11px; fill: #000; }\n"
-	       "#title { font-size: 17px; }\n"
-	       "#what, #note { fill: #555; }\n"
-	       ".button { fill: #1a4f9c; cursor: pointer; }\n"
-	       "#frames g { cursor: pointer; }\n"
-	       "#frames text { pointer-events: none; }\n"
-	       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-	       "</style>\n");
-	spaa_sbuf_printf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f0\"/>\n"
-		  "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
-		  o.width, height, o.width / 2);
-	/* the buttons take about 100 px on each side of the title */
-	fit(&sb, o.title, strlen(o.title), usable - 200, TITLE_CHAR_W);
-	spaa_sbuf_printf(&sb, "</text>\n<text id=\"what\" x=\"%u\" y=\"42\" text-anchor=\"middle\">",
-		  o.width / 2);
-	what_line(&line, fg, &o);
-	fit(&sb, line.s, line.len, usable, CHAR_W);
-	line.len = 0;
-	spaa_sbuf_printf(&sb, "</text>\n<text id=\"note\" x=\"%u\" y=\"58\" text-anchor=\"middle\">",
-		  o.width / 2);
-	note_line(&line, fg, &o, &l);
-	fit(&sb, line.s ? line.s : "", line.len, usable, CHAR_W);
-	spaa_sbuf_printf(&sb, "</text>\n"
-		  "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
+	spaa_svg_begin(&sb, o.width, height, o.title,
+		       "#frames g, #inverted g { cursor: pointer; }\n"
+		       "#frames text, #inverted text { pointer-events: none; }\n"
+		       "#frames g:hover rect, #inverted g:hover rect { stroke: #000; stroke-width: 0.5; }\n");
+	what_line(&what, fg, &o);
+	note_line(&note, fg, &o, &l);
+	if (o.min_width != opts->min_width || io.min_width != opts->min_width)
+		spaa_sbuf_printf(&note, "%sat most %u frames in a view", note.len ? "; " : "",
+				 SPAA_FLAMEGRAPH_MAX_FRAMES);
+	if (inv && il.dropped) {
+		spaa_sbuf_adds(&note, note.len ? "; inverted: " : "inverted: ");
+		note_line(&note, inv, &io, &il);
+	}
+	spaa_svg_header(&sb, o.width, o.title, what.s, note.s);
+	spaa_sbuf_printf(&sb, "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
 		  "<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		  "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n"
-		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n"
-		  "<g id=\"frames\">\n",
+		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
 		  PAD, o.width - PAD, PAD, height - 10, o.width - PAD, height - 10);
-	if (flush(&sb, out, err))
+	if (inv)
+		spaa_sbuf_printf(&sb, "<text id=\"invert\" class=\"button\" x=\"%d\" y=\"%u\">"
+				 "Inverted (callers)</text>\n", PAD, TOP + 4);
+	spaa_sbuf_adds(&sb, "<g id=\"frames\">\n");
+	if (frames_group(&sb, fg, &o, &l, usable, top, deepest, out, err))
 		goto out;
-
-	/* depth first, siblings in name order, with an explicit stack */
-	todo = spaa_xmalloc((size_t)l.n * sizeof(*todo));
-	todo[ntodo++] = 0;
-	while (ntodo) {
-		uint32_t i = todo[--ntodo];
-
-		frame(&sb, fg, &o, &l, i, usable);
-		for (uint32_t k = l.first[i + 1]; k-- > l.first[i];)
-			if (l.drawn[l.kids[k].node])
-				todo[ntodo++] = l.kids[k].node;
-		if (sb.len >= 1 << 16 && flush(&sb, out, err))
-			goto out;
-	}
 	spaa_sbuf_adds(&sb, "</g>\n");
+	if (inv) {
+		spaa_sbuf_adds(&sb, "<g id=\"inverted\" display=\"none\">\n");
+		if (frames_group(&sb, inv, &io, &il, usable, top, 0, out, err))
+			goto out;
+		spaa_sbuf_adds(&sb, "</g>\n");
+	}
 	spaa_sbuf_adds(&sb, script);
 	spaa_sbuf_adds(&sb, "</svg>\n");
-	if (flush(&sb, out, err))
+	if (spaa_svg_flush(&sb, out, err))
 		goto out;
 	ret = 0;
 out:
-	free(todo);
 	free(sb.s);
-	free(line.s);
+	free(what.s);
+	free(note.s);
 	layout_release(&l);
+	layout_release(&il);
 	return ret;
 }
 
@@ -877,4 +814,30 @@ int spaa_flamegraph_args_apply(const struct spaa_flamegraph_args *a,
 				      "'--svg-min-width' must be a non-negative number of pixels, not '%s'",
 				      a->min_width);
 	return 0;
+}
+
+int spaa_flamegraph_args_check(const char *path,
+			       const struct spaa_flamegraph_args *a,
+			       struct spaa_flamegraph_opts *o,
+			       struct spaa_error *err)
+{
+	if (spaa_svg_path_check(path, spaa_flamegraph_args_given(a),
+				"'--svg-title', '--svg-width' and '--svg-min-width'", err))
+		return -1;
+	return spaa_flamegraph_args_apply(a, o, err);
+}
+
+int spaa_flamegraph_write_file(const struct spaa_flamegraph *fg,
+			       const struct spaa_flamegraph_opts *opts,
+			       const char *path, struct spaa_error *err)
+{
+	struct spaa_output *out = NULL;
+
+	if (spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err))
+		return -1;
+	if (spaa_flamegraph_write(fg, opts, out, err)) {
+		spaa_output_abort(out);
+		return -1;
+	}
+	return spaa_output_close(out, err);
 }

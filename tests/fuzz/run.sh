@@ -52,6 +52,12 @@ seed() {
 		done ;;
 	folded)
 		put "$dir" tests/data/*.folded ;;
+	pprof)
+		# plain protobuf: the Go profiles decompressed
+		put "$dir" tests/data/pprof/*.pb tests/data/bad/pprof_*
+		for f in tests/data/pprof/*.pb.gz; do
+			zcat "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
+		done ;;
 	lami)
 		# the arguments of every golden command, NUL-separated
 		/usr/bin/python3 - "$dir" <<'PY'
