@@ -8,6 +8,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
 #include "formats/profile_writer.h"
@@ -16,6 +17,7 @@
 #include "io/input.h"
 #include "io/output.h"
 #include "io/pathlist.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 #include "report/convert.h"
 #include "report/flamegraph.h"
@@ -46,23 +48,40 @@ static int open_output(const struct spaa_convert_opts *o,
  * checks and writes, and a bad input is an error whose partial output the
  * caller discards.  A line is copied as it is (unknown fields, key order,
  * numbers as written, record order) except that the line ending becomes
- * LF, blanks around the record go and blank lines are dropped.
+ * LF, blanks around the record go and blank lines are dropped.  on_line
+ * sees a line before the reader has judged it, so each line waits in
+ * pending until the next one arrives (or the input ends well): standard
+ * output, which nothing can take back, never gets the rejected record.
  */
+struct copy {
+	struct spaa_output *out;
+	struct spaa_sbuf pending;
+};
+
+static int copy_pending(struct copy *c, struct spaa_error *err)
+{
+	if (!c->pending.len)
+		return 0;
+	if (spaa_output_write(c->out, c->pending.s, c->pending.len, err) ||
+	    spaa_output_write(c->out, "\n", 1, err))
+		return -1;
+	c->pending.len = 0;
+	return 0;
+}
+
 static int copy_line(void *data, const char *line, size_t len,
 		     struct spaa_error *err)
 {
-	struct spaa_output *out = data;
+	struct copy *c = data;
 
+	if (copy_pending(c, err))
+		return -1;
 	while (len && (*line == ' ' || *line == '\t'))
 		line++, len--;
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
 		       line[len - 1] == '\r'))
 		len--;
-	if (!len)
-		return 0;       /* the reader warns about it */
-	if (spaa_output_write(out, line, len, err) ||
-	    spaa_output_write(out, "\n", 1, err))
-		return -1;
+	spaa_sbuf_add(&c->pending, line, len);  /* blank: the reader warns about it */
 	return 0;
 }
 
@@ -71,13 +90,15 @@ static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
 {
 	struct spaa_profile p;
 	struct spaa_load_opts lo = o->load;
+	struct copy c = { .out = out };
 	int ret;
 
 	lo.on_line = copy_line;
-	lo.data = out;
+	lo.data = &c;
 	spaa_profile_init(&p);
-	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err);
+	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err) || copy_pending(&c, err) ? -1 : 0;
 	spaa_profile_release(&p);
+	free(c.pending.s);
 	return ret;
 }
 
@@ -127,8 +148,11 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
+	/* several files are one profile: what they repeat is stored once */
+	lo.fold_repeats = true;
 	if (in ? spaa_load_input(&p, in, &lo, NULL, 0, 0, err) :
-	    spaa_load(&p, &o->input, 1, &lo, err))
+	    spaa_load(&p, o->ninputs > 1 ? o->inputs : &o->input,
+		      o->ninputs > 1 ? o->ninputs : 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
 		goto out;
@@ -153,18 +177,13 @@ out:
 static int writer_to_svg(const struct spaa_convert_opts *o, struct spaa_writer *w,
 			 struct spaa_output **out, struct spaa_error *err)
 {
-	const char *dir = getenv("TMPDIR");
 	struct spaa_output *tmp = NULL;
 	struct spaa_convert_opts ro = *o;
-	char path[4096], title[1024];
-	int fd, ret = -1;
+	char *path = NULL, title[1024];
+	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/spaa-convert-XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		return spaa_error_at(err, SPAA_E_IO, path, 0,
-				     "cannot create a temporary file: %s", strerror(errno));
-	close(fd);
-	if (spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
+	if (spaa_output_temp_create(&path, "spaa-convert", err) ||
+	    spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
 	    spaa_writer_write_spaa(w, tmp, err))
 		goto out;
 	ret = spaa_output_close(tmp, err);
@@ -175,7 +194,7 @@ static int writer_to_svg(const struct spaa_convert_opts *o, struct spaa_writer *
 		ret = convert_profile(&ro, NULL, out, err);
 out:
 	spaa_output_abort(tmp);
-	unlink(path);
+	spaa_output_temp_remove(path);
 	return ret;
 }
 
@@ -229,6 +248,9 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_PPROF:
 		*fmt = SPAA_CONVERT_PPROF;
 		break;
+	case SPAA_DETECT_PERF_DATA:
+		*fmt = SPAA_CONVERT_PERF_DATA;
+		break;
 	case SPAA_DETECT_FOLDED:
 	case SPAA_DETECT_UNKNOWN:
 		*fmt = SPAA_CONVERT_FOLDED;
@@ -255,13 +277,11 @@ static int path_format(const struct spaa_convert_opts *o,
 				      "an SPX report is two files (KEY.json, KEY.txt.gz): name one of them, not standard input");
 	if ((spx = spx_input(o->input, err)) < 0)
 		return -1;
-	if (spx == 2 && (*from == SPAA_CONVERT_SPX || o->to == SPAA_CONVERT_SPAA))
-		/* SPAA files of a directory would have to be merged: lossy */
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "%s: a directory converts to SPAA only when it holds SPX reports alone; convert SPAA files one at a time",
-				      o->input);
+	if (spx == 2 && *from == SPAA_CONVERT_SPX)
+		return spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
+				     "not an SPX report: a directory holding other profiles");
 	if (spx == 2)
-		*from = SPAA_CONVERT_SPAA;      /* to folded: the loader reads them all */
+		*from = SPAA_CONVERT_MERGE;     /* the loader reads them all */
 	if (*from == SPAA_CONVERT_SPX && !spx)
 		return spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
 				     "not an SPX report: expected KEY.json with KEY.txt.gz beside it (or the reverse), or a directory of such reports");
@@ -313,6 +333,24 @@ out:
 	return ret;
 }
 
+/* perf.data: the text perf script prints of it, converted as perf text. */
+static int convert_perf_data(const struct spaa_convert_opts *o, struct spaa_input *in,
+			     struct spaa_output **out, struct spaa_error *err)
+{
+	struct spaa_input_opts io = { .max_line = o->load.max_line };
+	struct spaa_perf_data *pd;
+	struct spaa_input *text;
+	int r;
+
+	if (spaa_perf_data_open(&pd, &text, o->input,
+				spaa_input_compression(in) != SPAA_INPUT_COMP_NONE, &io, err))
+		return -1;
+	r = convert_text(o, text, SPAA_CONVERT_PERF, out, err);
+	if (spaa_perf_data_close(pd, r != 0, err))
+		return -1;
+	return r;
+}
+
 int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 {
 	struct spaa_input_opts io = { .max_line = o->load.max_line };
@@ -321,9 +359,11 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 	enum spaa_convert_format from;
 	int ret = -1;
 
-	if (path_format(o, &from, err))
+	if (o->ninputs > 1)
+		from = SPAA_CONVERT_MERGE;
+	else if (path_format(o, &from, err))
 		goto out;
-	if (from == SPAA_CONVERT_SPX ||
+	if (from == SPAA_CONVERT_SPX || from == SPAA_CONVERT_MERGE ||
 	    (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA &&
 	     strcmp(o->input, "-"))) {
 		/* a path may be a directory: the loader reads every profile in it */
@@ -342,6 +382,9 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {
 			if (open_output(o, &out, err) || copy_spaa(o, in, out, err))
+				goto out;
+		} else if (from == SPAA_CONVERT_PERF_DATA) {
+			if (convert_perf_data(o, in, &out, err))
 				goto out;
 		} else if (convert_text(o, in, from, &out, err)) {
 			goto out;
