@@ -6,6 +6,8 @@
  *   0  success (results written; or compatible, metadata, help, version)
  *   1  the input or the analysis failed (LAMI error object on stdout)
  *   2  usage error (LAMI error object on stdout)
+ *   3  results written, and they hold a condition the user asked to fail
+ *      on (spaa-diff --fail-if; analysis.h, SPAA_ANALYSIS_CONDITION)
  * On failure the error object goes to stdout (LAMI) and the same message
  * to stderr, because Trace Compass shows only stderr after a non-zero exit.
  * With --format text or csv, stdout is for people and spreadsheets: a
@@ -86,6 +88,23 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
 		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
 		lo->samples, choose ? " (see --event)" : "");
+}
+
+/*
+ * Trace Compass hands an external analysis run on an experiment the
+ * experiment's name where a trace's path goes: a bare name that is not
+ * there is most likely one.
+ */
+static void hint_experiment(struct spaa_error *err, const char *trace)
+{
+	size_t n = strlen(err->msg);
+
+	if (!trace || strcmp(err->code, SPAA_E_NOT_FOUND) ||
+	    strcmp(err->file, trace) || strchr(trace, '/'))
+		return;
+	snprintf(err->msg + n, sizeof(err->msg) - n,
+		 " (if Trace Compass ran this on an experiment, '%s' is the experiment's name, not a file: run the analysis on one of its traces)",
+		 trace);
 }
 
 /* lami: the error object on stdout; quiet: nothing on stderr. */
@@ -185,10 +204,13 @@ int main(int argc, char **argv)
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
-		if (spaa_load_limits_env(&quiet, &err) ||
+		if ((a->probe_options && a->probe_options(options, &err)) ||
+		    spaa_load_limits_env(&quiet, &err) ||
 		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
-		    a->compatible(&p, opts.test_compat, &err))
+		    a->compatible(&p, opts.test_compat, &err)) {
+			hint_experiment(&err, opts.test_compat);
 			status = fail(name, &err, true, true);
+		}
 		spaa_profile_release(&p);
 	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.paths.nr != 1) {
 		/* two-input analyses count their own paths (--baseline PATH) */
@@ -210,6 +232,9 @@ int main(int argc, char **argv)
 		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
+			/* TC puts the trace's path last */
+			hint_experiment(&err, opts.paths.nr ?
+					opts.paths.items[opts.paths.nr - 1] : NULL);
 			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
 			spaa_error_set(&err, SPAA_E_NO_DATA,
@@ -228,6 +253,10 @@ int main(int argc, char **argv)
 			note_left_out(name, a, &run.left_out);
 		if (run.load.stats)
 			print_stats(name, &stats);
+		if (!status && run.status) {
+			fprintf(stderr, "%s: %s\n", name, run.status_note);
+			status = run.status;
+		}
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);

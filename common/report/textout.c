@@ -546,7 +546,7 @@ static void hide_uninformative(struct text_col *c, size_t ncol, size_t nrows)
 {
 	size_t shown = ncol;
 
-	for (size_t i = 1; i < ncol && shown > 1; i++) {
+	for (size_t i = 1; i < ncol && shown > 1 && nrows; i++) {
 		bool blank = true, same = nrows > 1 && c[i].cls == SPAA_LAMI_PATH;
 
 		for (size_t r = 0; r < nrows; r++) {
