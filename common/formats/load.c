@@ -123,12 +123,11 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 {
 	struct spaa_load_opts o = *opts;
 	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
-	struct pprof_job job = {
-		in, { opts->max_pprof, opts->max_depth, &opts->warn },
-	};
+	struct pprof_job job;
 	int r;
 
 	defaults(&o);
+	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
 	 * What is not known is SPAA, whose reader words the error; a
 	 * validating load (spaa-validate) reads only SPAA.
@@ -144,7 +143,6 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		r = load_perf_data(p, in, &o, rep, err);
 		break;
 	case SPAA_DETECT_PPROF:
-		job.opts.max_depth = o.max_depth;
 		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
 					  &o, rep, err);
 		break;

@@ -48,6 +48,8 @@ static int format_of(const char *value, enum spaa_analysis_format *f)
 		*f = SPAA_ANALYSIS_TEXT;
 	else if (!strcmp(value, "csv"))
 		*f = SPAA_ANALYSIS_CSV;
+	else if (!strcmp(value, "html"))
+		*f = SPAA_ANALYSIS_HTML;
 	else
 		return -1;
 	return 0;
@@ -85,7 +87,7 @@ static int default_format(struct spaa_analysis_opts *o, struct spaa_error *err)
 	o->format = isatty(STDOUT_FILENO) ? SPAA_ANALYSIS_TEXT : SPAA_ANALYSIS_LAMI;
 	if (env && *env && format_of(env, &o->format))
 		return spaa_error_set(err, SPAA_E_USAGE,
-				      "invalid value '%s' for SPAA_FORMAT (lami, json, text or csv)",
+				      "invalid value '%s' for SPAA_FORMAT (lami, json, text, csv or html)",
 				      env);
 	return 0;
 }
@@ -109,7 +111,7 @@ static const struct spaa_option lami_options[] = {
 	  "write at most N rows per table; 0 or 'unlimited' (the default): all",
 	  NULL, parse_limit },
 	{ "format", 0, SPAA_OPTION_CUSTOM, 0, "FMT",
-	  "lami (also: json), text or csv; default: text on a terminal, else lami",
+	  "lami (also: json), text, csv or html; default: text on a terminal, else lami",
 	  NULL, parse_format },
 	{ "width", 0, SPAA_OPTION_CUSTOM, 0, "N",
 	  "text fits N columns (default: COLUMNS, the terminal's width, or 100)",

@@ -51,6 +51,7 @@ enum spaa_analysis_format {
 	SPAA_ANALYSIS_LAMI,     /* "lami" or "json": the LAMI results object */
 	SPAA_ANALYSIS_TEXT,     /* "text": aligned tables (textout.h) */
 	SPAA_ANALYSIS_CSV,      /* "csv": one CSV block per table */
+	SPAA_ANALYSIS_HTML,     /* "html": one self-contained page (htmlout.h) */
 };
 
 #define SPAA_ANALYSIS_UNLIMITED UINT64_MAX
@@ -117,6 +118,8 @@ struct spaa_analysis_run {
 	 */
 	int status;
 	char status_note[256];
+	/* an SVG file the run wrote (--svg), which --format html inlines */
+	const char *picture;
 	struct spaa_weights_left_out left_out;  /* records of events not analysed */
 };
 
@@ -166,9 +169,9 @@ extern const struct spaa_analysis spaa_this_analysis;
  *   "'--begin' (7) is after '--end' (5)"
  *   "'--output-progress' needs '--format lami'"
  * --limit takes a count, 0 or "unlimited" (no limit); --begin/--end
- * decimal int64; --format lami, json, text or csv, and so does
- * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text or
- * csv)"); --width a count of 20 or more.  On failure o->format keeps a
+ * decimal int64; --format lami, json, text, csv or html, and so does
+ * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text,
+ * csv or html)"); --width a count of 20 or more.  On failure o->format keeps a
  * --format read before the mistake, so main can still report the error
  * that way.  Release o with spaa_analysis_opts_release (harmless twice),
  * and the options' lists with spaa_analysis_options_release, after a

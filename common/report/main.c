@@ -10,13 +10,14 @@
  *      on (spaa-diff --fail-if; analysis.h, SPAA_ANALYSIS_CONDITION)
  * On failure the error object goes to stdout (LAMI) and the same message
  * to stderr, because Trace Compass shows only stderr after a non-zero exit.
- * With --format text or csv, stdout is for people and spreadsheets: a
+ * With --format text, csv or html, stdout is for people and spreadsheets: a
  * failure leaves it empty and says why on stderr only (same status), and
  * on a terminal a progress bar is drawn on stderr while the input is read
  * (text only), erased before anything else is written.
  * In --mi-version, --metadata and --test-compatibility modes TC merges
  * stderr into stdout, so nothing is written to stderr there.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,9 @@
 
 #include "model/util.h"
 #include "model/warn.h"
+#include "model/sbuf.h"
 #include "report/analysis.h"
+#include "report/htmlout.h"
 #include "report/textout.h"
 #include "report/version.h"
 
@@ -160,6 +163,34 @@ static void map_big_blocks(void)
 #endif
 }
 
+/* --format html: the page, with the picture the run drew inlined. */
+static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_opts *o,
+		      const struct spaa_analysis_run *run, struct spaa_error *err)
+{
+	struct spaa_htmlout_page page = {
+		.title = a->title, .sources = o->paths.items, .nsources = o->paths.nr,
+	};
+	struct spaa_sbuf svg = { 0 };
+	char buf[65536];
+	size_t n;
+	FILE *f;
+
+	if (run->picture) {
+		f = fopen(run->picture, "rb");
+		if (!f)
+			return spaa_error_at(err, SPAA_E_IO, run->picture, 0,
+					     "cannot read the picture back: %s", strerror(errno));
+		while ((n = fread(buf, 1, sizeof(buf), f)))
+			spaa_sbuf_add(&svg, buf, n);
+		fclose(f);
+		page.picture = svg.s;
+		page.picture_len = svg.len;
+	}
+	spaa_htmlout_write(stdout, &run->results, &page);
+	free(svg.s);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &spaa_this_analysis;
@@ -242,6 +273,10 @@ int main(int argc, char **argv)
 			status = fail(name, &err, lami, false);
 		} else if (lami) {
 			spaa_lami_results_write(stdout, &run.results);
+		} else if (opts.format == SPAA_ANALYSIS_HTML) {
+			status = write_html(a, &opts, &run, &err);
+			if (status)
+				status = fail(name, &err, false, false);
 		} else {
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?

@@ -471,6 +471,18 @@ static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 	return spaa_xstrdup(buf);
 }
 
+char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
+{
+	char *s = text_cell(v, unit), *with;
+
+	if ((v->kind != SPAA_LAMI_CELL_INT && v->kind != SPAA_LAMI_CELL_NUMBER) ||
+	    !unit_in_header(v->kind == SPAA_LAMI_CELL_INT ? SPAA_LAMI_INT : SPAA_LAMI_NUMBER, unit))
+		return s;
+	with = joined(s, strlen(s), " ", unit);
+	free(s);
+	return with;
+}
+
 /* One column of a text table. */
 struct text_col {
 	char *head;             /* owned: the title, with the column's unit */
@@ -957,7 +969,7 @@ static void csv_cell(FILE *out, bool first, const struct spaa_lami_cell_view *v,
 		return;
 	default:
 		/* a time range or process in a mixed column: one field */
-		text = text_cell(v, NULL);
+		text = spaa_textout_cell(v, NULL);
 		csv_field(out, first, text);
 		free(text);
 		return;
