@@ -354,6 +354,7 @@ static void summary_table(struct diff *d)
 	spaa_lami_cell_int(t, added);
 	spaa_lami_cell_int(t, gone);
 	spaa_lami_row_end(t);
+	spaa_lami_table_set_record(t);
 	spaa_table_add(&d->tables, t);
 }
 
@@ -609,6 +610,8 @@ static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
 	svg.what = d->tables.what;
 	svg.cmp = &d->cmp;
 	ret = spaa_flamegraph_write_file(fg, &svg, o->svg, err);
+	if (!ret)
+		d->run->picture = o->svg;
 out:
 	spaa_flamegraph_free(fg);
 	return ret;

@@ -128,6 +128,14 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t);
 
 /*
+ * Marks t as one record about the whole run (a summary), not ranked
+ * rows: text writes it as "column  value" lines when a line is too
+ * narrow for it.  The LAMI output is the same.
+ */
+void spaa_lami_table_set_record(struct spaa_lami_table *t);
+bool spaa_lami_table_is_record(const struct spaa_lami_table *t);
+
+/*
  * Has t written even if it gets no rows, against v0.1's "at least one
  * row": for a --begin/--end window without samples, which Trace Compass
  * shows as empty tables whose titles say why, rather than as an error.
@@ -223,6 +231,8 @@ struct spaa_lami_cell_view {
 
 /* The title written for t: its own (spaa_lami_table_set_title) or its class'. */
 const char *spaa_lami_table_title(const struct spaa_lami_table *t);
+/* The time range [*begin, *end] ns t covers. */
+void spaa_lami_table_range(const struct spaa_lami_table *t, int64_t *begin, int64_t *end);
 /* The class t was created with (weak: static storage). */
 const struct spaa_lami_table_class *spaa_lami_table_class_of(const struct spaa_lami_table *t);
 /*
