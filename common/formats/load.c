@@ -194,6 +194,9 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
+	for (size_t i = 0; i < list.nskipped; i++)
+		spaa_warn(&o.warn, list.skipped[i].path, 0,
+			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
 	pf = prefetch_start(&list, &io, &want);
 	for (size_t i = 0; i < list.nr; i++) {

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -61,14 +62,16 @@ static void print_warning(void *data, const char *file, unsigned long line,
 			  const char *msg)
 {
 	struct chatter *w = data;
+	char text[2400];
 
 	if (++w->warnings > MAX_WARNINGS)
 		return;
 	spaa_textout_bar_clear(&w->bar);
 	if (line)
-		fprintf(stderr, "%s: warning: %s:%lu: %s\n", w->prog, file, line, msg);
+		snprintf(text, sizeof(text), "%s:%lu: %s", file, line, msg);
 	else
-		fprintf(stderr, "%s: warning: %s: %s\n", w->prog, file, msg);
+		snprintf(text, sizeof(text), "%s: %s", file, msg);
+	fprintf(stderr, "%s: warning: %s\n", w->prog, spaa_clean_controls(text));
 }
 
 static void progress(void *data, uint64_t done, uint64_t total)
@@ -88,8 +91,9 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 	if (!lo->records && !lo->samples)
 		return;
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
-		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
-		lo->samples, choose ? " (see --event)" : "");
+		PRIu64 " samples of events not analysed: %s%s\n", prog,
+		lo->records, lo->samples, lo->events,
+		choose ? " (pick one with --event NAME)" : "");
 }
 
 /*
@@ -120,7 +124,7 @@ static int fail(const char *prog, const struct spaa_error *err, bool lami,
 		spaa_lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
 	fflush(stdout);
 	if (!quiet)
-		fprintf(stderr, "%s: error: %s\n", prog, msg);
+		fprintf(stderr, "%s: error: %s\n", prog, spaa_clean_controls(msg));
 	return !strcmp(err->code, SPAA_E_USAGE) ? 2 : 1;
 }
 
@@ -279,7 +283,9 @@ int main(int argc, char **argv)
 		} else {
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?
-					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT);
+					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT,
+					   opts.wide ? 0 : opts.width ? opts.width :
+					   spaa_textout_width(STDOUT_FILENO));
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);
