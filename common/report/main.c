@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -90,8 +91,9 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 	if (!lo->records && !lo->samples)
 		return;
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
-		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
-		lo->samples, choose ? " (see --event)" : "");
+		PRIu64 " samples of events not analysed: %s%s\n", prog,
+		lo->records, lo->samples, lo->events,
+		choose ? " (pick one with --event NAME)" : "");
 }
 
 /*
@@ -283,7 +285,9 @@ int main(int argc, char **argv)
 		} else {
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?
-					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT);
+					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT,
+					   opts.wide ? 0 : opts.width ? opts.width :
+					   spaa_textout_width(STDOUT_FILENO));
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);
