@@ -241,7 +241,8 @@ check: all $(TEST_PROGRAMS)
 	echo '== golden tests'; PYTHON=$(PYTHON) bash tests/golden.sh || \
 		failed="$$failed golden"; \
 	if [ -f tests/cli.sh ]; then \
-		echo '== cli tests'; bash tests/cli.sh || failed="$$failed cli"; \
+		echo '== cli tests'; SPAA_SANITIZE='$(SANITIZE)' bash tests/cli.sh || \
+			failed="$$failed cli"; \
 	fi; \
 	echo '== fuzz replay'; bash tests/fuzz/run.sh --replay || \
 		failed="$$failed fuzz-replay"; \

@@ -182,7 +182,6 @@ static uint32_t tid_lookup(struct spaa_reader *r, int64_t tid)
 	return r->tid_cache[i].thread;
 }
 
-/* The stack named by id text, creating a placeholder on first sight. */
 uint32_t *spaa_reader_stack_slot(struct spaa_reader *r, uint32_t id)
 {
 	if (id >= r->stack_of_alloc) {
