@@ -3,6 +3,7 @@
 #include "formats/load.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
+#include "formats/v8_cpu.h"
 #include "io/input.h"
 #include "io/pathlist.h"
 #include "model/util.h"
@@ -38,6 +39,30 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	return 0;
 }
 
+/* Enough of the start to tell a JSON document's first member name. */
+#define SNIFF_BYTES 4096
+
+bool spaa_load_sniff_foreign(const char *data, size_t len)
+{
+	return spaa_v8_sniff(data, len) != SPAA_V8_NONE;
+}
+
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, uint64_t bytes_base,
+		    uint64_t bytes_total, struct spaa_error *err)
+{
+	enum spaa_v8_kind v8;
+	const char *data;
+	size_t len;
+
+	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
+		return -1;
+	v8 = spaa_v8_sniff(data, len);
+	if (v8 == SPAA_V8_CPUPROFILE || v8 == SPAA_V8_TRACE)
+		return spaa_v8_cpu_read(p, in, v8, opts, bytes_base, bytes_total, err);
+	return spaa_reader_read(p, in, opts, bytes_base, bytes_total, err);
+}
+
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
@@ -70,7 +95,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		r = spaa_reader_read(p, in, &o, base, total, err);
+		r = spaa_load_input(p, in, &o, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)

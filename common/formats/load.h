@@ -4,7 +4,8 @@
  * Each path may be a file (any compression), "-" (stdin) or a directory
  * (every profile in it); all of them load into one struct spaa_profile.
  * The format is decided by content: SPAA NDJSON is read by spaa_reader,
- * SPX reports (input.h says which paths are) by spx_reader.
+ * SPX reports (input.h says which paths are) by spx_reader, V8 CPU
+ * profiles and traces by v8_cpu.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
@@ -22,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "io/input.h"
 #include "model/error.h"
 #include "model/profile.h"
 #include "model/warn.h"
@@ -138,6 +140,22 @@ struct spaa_load_opts {
  * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
  */
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
+
+/*
+ * Whether data[0..len), the first bytes of an input, begin a format the
+ * loader reads other than SPAA (a V8 profile or trace), for a program
+ * that must tell SPAA from the rest (spaa-convert).
+ */
+bool spaa_load_sniff_foreign(const char *data, size_t len);
+
+/*
+ * Loads the open input in into p, its format told by its content (any
+ * but SPX).  bytes_base and bytes_total place it in the progress of a
+ * whole load (0, 0 alone).  Returns 0, or -1 with err.
+ */
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, uint64_t bytes_base,
+		    uint64_t bytes_total, struct spaa_error *err);
 
 /*
  * Loads every profile named by paths into p (initialized by the caller).

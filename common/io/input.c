@@ -904,6 +904,32 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	return 0;
 }
 
+int spaa_input_read(struct spaa_input *in, const char **data, size_t *len,
+		    struct spaa_error *err)
+{
+	if (in->failed) {
+		if (err)
+			*err = in->saved;
+		return -1;
+	}
+	while (in->pos == in->len) {
+		ssize_t r;
+
+		if (in->eof)
+			return 0;
+		r = input_fill(in, err);
+		if (r < 0)
+			return -1;
+		if (!r)
+			in->eof = 1;
+	}
+	*data = in->buf + in->pos;
+	*len = in->len - in->pos;
+	in->pos = in->len;
+	in->scanned = 0;
+	return 1;
+}
+
 int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s)
 {

@@ -71,6 +71,16 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
 
 /*
+ * Reads the next chunk of decoded bytes, for formats that are not lines
+ * (one JSON document on a single line of any length).  Returns 1 with
+ * *data (weak: valid until the next call on in) and *len (> 0) set, 0 at
+ * the end of input, -1 like getline.  The bytes are consumed: mixing it
+ * with getline is fine, but lines are no longer counted.
+ */
+int spaa_input_read(struct spaa_input *in, const char **data, size_t *len,
+		    struct spaa_error *err);
+
+/*
  * A line scanner: work on a line that needs nothing but the line, done a
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or

@@ -125,7 +125,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
-	if (in ? spaa_reader_read(&p, in, &lo, 0, 0, err) :
+	if (in ? spaa_load_input(&p, in, &lo, 0, 0, err) :
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
@@ -231,6 +231,10 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 
 	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
 		return -1;
+	if (spaa_load_sniff_foreign(data, len)) {
+		*fmt = SPAA_CONVERT_LOADER;
+		return 0;
+	}
 	for (end = data + len; data < end; data = nl + 1) {
 		size_t n, i;
 
@@ -343,7 +347,8 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 		if (spaa_input_open(&in, o->input, &io, err) ||
 		    (from == SPAA_CONVERT_AUTO && sniff(in, &from, err)))
 			goto out;
-		if (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA) {
+		if ((from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA) ||
+		    from == SPAA_CONVERT_LOADER) {
 			if (convert_profile(o, in, &out, err))
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {

@@ -34,6 +34,7 @@ enum spaa_convert_format {
 	SPAA_CONVERT_SPX,       /* SPX reports (input only) */
 	SPAA_CONVERT_SPAA,
 	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
+	SPAA_CONVERT_LOADER,    /* what only the loader reads: V8 (input only, by content) */
 };
 
 /* What to convert; the strings are borrowed for the call. */

@@ -52,6 +52,11 @@ seed() {
 		done ;;
 	folded)
 		put "$dir" tests/data/*.folded ;;
+	v8)
+		put "$dir" tests/data/bad/v8_*.json tests/data/bad/v8_*.cpuprofile
+		for f in tests/data/v8/*.cpuprofile* tests/data/v8/*.json*; do
+			zcat -f "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
+		done ;;
 	lami)
 		# the arguments of every golden command, NUL-separated
 		/usr/bin/python3 - "$dir" <<'PY'
