@@ -41,14 +41,15 @@ void spaa_calltree_release(struct spaa_calltree *t)
 }
 
 uint32_t spaa_calltree_frame(struct spaa_profile *p, const char *name, size_t len,
-			     const char *dso_name, const char *srcline)
+			     const char *dso_name, const char *srcline,
+			     enum spaa_frame_kind kind)
 {
 	struct spaa_frame f = {
-		.kind = SPAA_FRAME_USER, .func_resolved = true, .inline_depth = -1,
+		.kind = kind, .func_resolved = true, .inline_depth = -1,
 	};
 	uint32_t dso = spaa_profile_intern_dso(p, spaa_strtab_intern(&p->strings, dso_name,
 								     strlen(dso_name)),
-					       0, false);
+					       0, kind == SPAA_FRAME_KERNEL);
 
 	f.fn = spaa_profile_intern_function(p, spaa_strtab_intern(&p->strings, name, len), dso);
 	if (srcline)

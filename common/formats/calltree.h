@@ -61,11 +61,12 @@ void spaa_calltree_init(struct spaa_calltree *t, struct spaa_profile *p,
 void spaa_calltree_release(struct spaa_calltree *t);
 
 /*
- * A new frame of function name[0..len) in DSO dso_name (a user frame,
- * resolved); srcline may be NULL.  Returns its index in p->frames.
+ * A new frame of function name[0..len) in DSO dso_name (a kernel DSO for
+ * a kernel frame); srcline may be NULL.  Returns its index in p->frames.
  */
 uint32_t spaa_calltree_frame(struct spaa_profile *p, const char *name, size_t len,
-			     const char *dso_name, const char *srcline);
+			     const char *dso_name, const char *srcline,
+			     enum spaa_frame_kind kind);
 
 /* A new node of frame under parent (SPAA_NONE: a root); its index. */
 uint32_t spaa_calltree_node(struct spaa_calltree *t, uint32_t parent, uint32_t frame);

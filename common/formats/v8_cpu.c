@@ -198,7 +198,7 @@ static int add_node(struct v8 *v, struct prof *pr, const struct spaa_json_value 
 		free(src.s);
 		return fail(v, err, "node id %" PRId64 " is defined twice", id);
 	}
-	frame = spaa_calltree_frame(v->p, name, name_len, dso, src.s);
+	frame = spaa_calltree_frame(v->p, name, name_len, dso, src.s, SPAA_FRAME_USER);
 	free(src.s);
 	spaa_calltree_node(&pr->t, SPAA_NONE, frame);
 	if (!strcmp(name, "(root)") && !(url && url->len) && parent == INT64_MIN &&

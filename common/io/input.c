@@ -659,8 +659,14 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		 * every line before it came out whole (the decoding thread
 		 * runs ahead, but its error is seen only after its data).
 		 */
-		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL))
+		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL)) {
+			/* after the lines a peek holds, if any */
+			const char *q = in->buf + in->pos, *end = in->buf + in->len;
+
 			e.line = in->lineno + 1;
+			while ((q = memchr(q, '\n', (size_t)(end - q))))
+				q++, e.line++;
+		}
 		in->saved = e;
 		in->failed = 1;
 		if (err)
