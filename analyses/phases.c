@@ -35,6 +35,7 @@
 #include "model/warn.h"
 #include "report/analysis.h"
 #include "report/table.h"
+#include "report/timechart.h"
 
 #define MAX_BINS 10000u         /* segmentation is quadratic in bins */
 #define DEFAULT_MAX_BINS 1000u
@@ -54,6 +55,7 @@ struct options {
 	uint64_t bins, max_phases;
 	const char *bin_width, *min_phase, *penalty, *focus;
 	bool by_thread;
+	struct spaa_timechart_args svg;
 };
 
 #define AT(field) offsetof(struct options, field)
@@ -74,6 +76,8 @@ static const struct spaa_option options[] = {
 	  "attribute samples to the leaf-most function matching REGEX", NULL, NULL },
 	{ "by-thread", 0, SPAA_OPTION_FLAG, AT(by_thread), NULL,
 	  "add the weight of each thread in each phase", NULL, NULL },
+	SPAA_TIMECHART_OPTIONS(struct options, svg,
+			       "also draw the timeline as stacked bars of the top functions, phases marked (SVG), to FILE"),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -185,8 +189,11 @@ struct phases {
 	double penalty;         /* --penalty */
 	int64_t min_phase;      /* --min-phase, ns (0 when not given) */
 	uint32_t nolabel;       /* the label of a stack without a function */
+	struct spaa_changepoint_obs *obs;       /* (bin, function) weights */
+	uint32_t nobs;
 	struct spaa_changepoint_result cp;
 	uint32_t *phase_of;     /* phase per bin */
+	struct spaa_timechart_opts chart;       /* --svg */
 	char grid[64];          /* "bins of 100ms" */
 };
 
@@ -473,7 +480,6 @@ static int segment(struct phases *h, struct spaa_error *err)
 	struct spaa_changepoint_opts co = { .penalty = h->penalty };
 	int64_t min_phase = h->min_phase;
 	uint32_t nbins = (uint32_t)spaa_timegrid_nbins(tb);
-	int ret = -1;
 
 	/* a bin straddling a boundary must not become a phase: two bins by default */
 	co.min_bins = h->opts->min_phase ? (uint32_t)((min_phase + tb->width - 1) / tb->width) : 2;
@@ -494,15 +500,56 @@ static int segment(struct phases *h, struct spaa_error *err)
 			h->by_period ? sum.weight : sum.count, sum.count,
 		};
 	}
+	h->obs = obs;
+	h->nobs = n;
 	if (spaa_changepoint_segment(obs, n, nbins, &co, &h->cp, err))
-		goto out;
+		return -1;
 	h->phase_of = spaa_xmalloc(((size_t)nbins + 1) * sizeof(*h->phase_of));
 	for (uint32_t ph = 0; ph < h->cp.nphases; ph++)
 		for (uint32_t b = h->cp.phases[ph].first; b <= h->cp.phases[ph].last; b++)
 			h->phase_of[b] = ph;
-	ret = 0;
+	return 0;
+}
+
+/*
+ * The timeline as a picture (--svg): each bin's weight over its
+ * functions, each phase labelled with its number and top function.
+ */
+static int draw_timeline(struct phases *h, struct spaa_error *err)
+{
+	const struct spaa_timegrid *tb = &h->pass.tb;
+	struct spaa_timechart *tc = spaa_timechart_new(spaa_timegrid_start(tb, tb->lo),
+						       tb->width, h->cp.nbins);
+	struct spaa_timechart_opts o = h->chart;
+	char title[1024], what[1024];
+	int ret = -1;
+
+	for (uint32_t i = 0; i < h->nobs; i++) {
+		const char *name = label_name(h, h->obs[i].label);
+
+		if (spaa_timechart_add(tc, h->obs[i].bin, name, strlen(name),
+				       h->obs[i].weight, err))
+			goto out;
+	}
+	for (uint32_t i = 0; i < h->cp.nphases; i++) {
+		const struct spaa_changepoint_phase *ph = &h->cp.phases[i];
+		const char *top = label_name(h, ph->sum.top[0]);
+
+		snprintf(title, sizeof(title), "%" PRIu32 ": %s", i + 1,
+			 ph->idle || !top ? "idle" : top);
+		spaa_timechart_span(tc, ph->first, ph->last, title);
+	}
+	snprintf(title, sizeof(title), "Phases of %s", h->run->opts->paths.items[0]);
+	snprintf(what, sizeof(what), "%s; %s; %" PRIu32 " phase%s", h->tables.what,
+		 h->grid, h->cp.nphases, h->cp.nphases == 1 ? "" : "s");
+	if (!o.title)
+		o.title = title;
+	o.what = what;
+	o.sem = &h->tables.sem;
+	o.other = "other functions";
+	ret = spaa_timechart_write_file(tc, &o, h->opts->svg.path, err);
 out:
-	free(obs);
+	spaa_timechart_free(tc);
 	return ret;
 }
 
@@ -798,6 +845,8 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 				      "invalid value '%s' for '--min-phase' (a duration such as 500ms)",
 				      o->min_phase);
 	ps->fine_bins = ps->width ? MAX_BINS : o->bins * 4 > FINE_BINS ? (uint32_t)o->bins * 4 : FINE_BINS;
+	if (spaa_timechart_args_apply(&o->svg, &h->chart, err))
+		return -1;
 	if (o->focus) {
 		rc = regcomp(&h->focus, o->focus, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
@@ -860,6 +909,14 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		timeline_table(&h);
 		if (h.opts->by_thread && phase_threads_table(&h, &ctx))
 			goto out;
+		if (h.opts->svg.path && draw_timeline(&h, err))
+			goto out;
+	}
+	if (h.opts->svg.path && !h.pass.samples) {
+		spaa_error_set(err, SPAA_E_NO_DATA,
+			       "'--svg' draws samples, and there are none of event '%s'",
+			       spaa_profile_str(&p, p.events[h.event].name));
+		goto out;
 	}
 	if (p.nwindows && windows_table(&h, err))
 		goto out;
@@ -876,6 +933,7 @@ out:
 	spaa_timegrid_release(&h.pass.tb);
 	spaa_changepoint_result_release(&h.cp);
 	free(h.phase_of);
+	free(h.obs);
 	free(h.pass.label);
 	free(h.pass.early);
 	if (h.has_focus)

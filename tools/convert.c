@@ -18,7 +18,8 @@
 #define PROG "spaa-convert"
 
 static const char description[] =
-	"Converts perf script text, folded stacks and SPX reports to SPAA,\n"
+	"Converts perf script text, folded stacks, SPX reports and V8 CPU\n"
+	"profiles to SPAA,\n"
 	"any of them or SPAA to folded stacks or to a flame graph (SVG), and\n"
 	"SPAA to SPAA (validated, recompressed).  INPUT may be compressed (gzip,\n"
 	"zstd); - is standard input; an SPX report is KEY.json or KEY.txt.gz,\n"

@@ -1,11 +1,16 @@
 #include <stdlib.h>
 
+#include "formats/detect.h"
+#include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_script.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
 #include "formats/v8_cpu.h"
+#include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
+#include "model/repeats.h"
 #include "model/util.h"
 
 /* One bound from the environment into *out (at most max). */
@@ -39,28 +44,74 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	return 0;
 }
 
-/* Enough of the start to tell a JSON document's first member name. */
-#define SNIFF_BYTES 4096
-
-bool spaa_load_sniff_foreign(const char *data, size_t len)
+/*
+ * perf script text and folded stacks: converted as spaa-convert converts
+ * them, then read back (writer_load.h).
+ */
+static int load_converted(struct spaa_profile *p, struct spaa_input *in,
+			  enum spaa_detect_format fmt,
+			  const struct spaa_load_opts *o, struct spaa_error *err)
 {
-	return spaa_v8_sniff(data, len) != SPAA_V8_NONE;
+	struct spaa_writer_opts wo = {
+		.source_tool = fmt == SPAA_DETECT_PERF ? "perf" : "folded",
+		.samples = true,
+	};
+	struct spaa_writer *w = spaa_writer_new(&wo);
+	int ret = -1;
+
+	if (fmt == SPAA_DETECT_PERF ?
+	    spaa_perf_script_convert(in, w, o->max_depth, &o->warn, err) :
+	    spaa_folded_convert(in, w, o->max_depth, err))
+		goto out;
+	ret = spaa_writer_load(p, w, spaa_input_name(in), o, err);
+out:
+	spaa_writer_free(w);
+	return ret;
+}
+
+/*
+ * One input, its format told by its content.  What is not known is SPAA,
+ * whose reader words the error; a validating load (spaa-validate) reads
+ * only SPAA.
+ */
+static int load_input(struct spaa_profile *p, struct spaa_input *in,
+		      const struct spaa_load_opts *o, struct spaa_repeats *seen,
+		      uint64_t base, uint64_t total, struct spaa_error *err)
+{
+	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
+	const char *data;
+	size_t len;
+	int r;
+
+	if (!o->findings.fn && spaa_detect(in, &fmt, err))
+		return -1;
+	switch (fmt) {
+	case SPAA_DETECT_PERF:
+	case SPAA_DETECT_FOLDED:
+		r = load_converted(p, in, fmt, o, err);
+		if (!r && o->on_progress)
+			o->on_progress(o->progress_data, base + spaa_input_bytes_read(in), total);
+		return r;
+	case SPAA_DETECT_V8:
+		/* which V8 document: the detector has peeked at it already */
+		if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
+			return -1;
+		return spaa_v8_cpu_read(p, in, spaa_v8_sniff(data, len), o, base, total, err);
+	default:
+		return spaa_reader_read(p, in, o, seen, base, total, err);
+	}
 }
 
 int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, uint64_t bytes_base,
-		    uint64_t bytes_total, struct spaa_error *err)
+		    const struct spaa_load_opts *opts, struct spaa_error *err)
 {
-	enum spaa_v8_kind v8;
-	const char *data;
-	size_t len;
+	struct spaa_load_opts o = *opts;
 
-	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
-		return -1;
-	v8 = spaa_v8_sniff(data, len);
-	if (v8 == SPAA_V8_CPUPROFILE || v8 == SPAA_V8_TRACE)
-		return spaa_v8_cpu_read(p, in, v8, opts, bytes_base, bytes_total, err);
-	return spaa_reader_read(p, in, opts, bytes_base, bytes_total, err);
+	if (!o.max_depth)
+		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
+	if (!o.max_strings)
+		o.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
+	return load_input(p, in, &o, NULL, 0, 0, err);
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -69,9 +120,11 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	struct spaa_load_opts o = *opts;
 	struct spaa_input_opts io = { .max_line = opts->max_line };
 	struct spaa_pathlist list = { 0 };
+	struct spaa_repeats rep;
 	uint64_t total, base = 0;
 	int ret = -1;
 
+	spaa_repeats_init(&rep);
 	if (!o.max_depth)
 		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
 	if (!o.max_strings)
@@ -81,9 +134,12 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			goto out;
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
+		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct spaa_input *in;
 		int r;
 
+		if (seen)
+			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
 
@@ -95,7 +151,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		}
 		if (spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		r = spaa_load_input(p, in, &o, base, total, err);
+		r = load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)
@@ -104,5 +160,6 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	ret = 0;
 out:
 	spaa_pathlist_release(&list);
+	spaa_repeats_release(&rep);
 	return ret;
 }

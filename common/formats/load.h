@@ -3,9 +3,11 @@
  *
  * Each path may be a file (any compression), "-" (stdin) or a directory
  * (every profile in it); all of them load into one struct spaa_profile.
- * The format is decided by content: SPAA NDJSON is read by spaa_reader,
- * SPX reports (input.h says which paths are) by spx_reader, V8 CPU
- * profiles and traces by v8_cpu.
+ * The format is decided by content (detect.h): SPAA NDJSON is read by
+ * spaa_reader, SPX reports (pathlist.h says which paths are) by
+ * spx_reader, perf script text and folded stacks by their converters
+ * through writer_load.h, V8 CPU profiles and traces by v8_cpu.  A validating load (findings.fn set) reads
+ * every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
@@ -124,6 +126,16 @@ struct spaa_load_opts {
 	 * either way; for the differential test.
 	 */
 	bool no_scanner;
+	/*
+	 * Several files: what a file repeats of earlier ones (frames,
+	 * stacks, stack records of the same context) is stored once,
+	 * weights summed (model/repeats.h), so memory grows with what the
+	 * files hold that differs, not with their number.  Every sum over
+	 * the model is the same; the counts of frames, stacks and records
+	 * are not (the analyses set it; spaa-validate and spaa-convert,
+	 * which count or copy records, do not).
+	 */
+	bool fold_repeats;
 	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
 	 * Distinct strings of the model (names, ids, paths): what grows
@@ -142,20 +154,13 @@ struct spaa_load_opts {
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
 
 /*
- * Whether data[0..len), the first bytes of an input, begin a format the
- * loader reads other than SPAA (a V8 profile or trace), for a program
- * that must tell SPAA from the rest (spaa-convert).
- */
-bool spaa_load_sniff_foreign(const char *data, size_t len);
-
-/*
- * Loads the open input in into p, its format told by its content (any
- * but SPX).  bytes_base and bytes_total place it in the progress of a
- * whole load (0, 0 alone).  Returns 0, or -1 with err.
+ * Loads the open input in (a file, not an SPX report) into p, its format
+ * told by its content: for a program that has opened and looked at the
+ * input itself (spaa-convert, standard input included).  Returns 0, or
+ * -1 with err.
  */
 int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, uint64_t bytes_base,
-		    uint64_t bytes_total, struct spaa_error *err);
+		    const struct spaa_load_opts *opts, struct spaa_error *err);
 
 /*
  * Loads every profile named by paths into p (initialized by the caller).

@@ -178,11 +178,8 @@ static uint32_t tid_lookup(struct spaa_reader *r, int64_t tid)
 }
 
 /* The stack named by id text, creating a placeholder on first sight. */
-uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how)
+uint32_t *spaa_reader_stack_slot(struct spaa_reader *r, uint32_t id)
 {
-	struct spaa_profile *p = r->p;
-	uint32_t s;
-
 	if (id >= r->stack_of_alloc) {
 		size_t old = r->stack_of_alloc;
 
@@ -190,7 +187,16 @@ uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how)
 		for (size_t i = old; i < r->stack_of_alloc; i++)
 			r->stack_of[i] = SPAA_NONE;
 	}
-	s = r->stack_of[id];
+	return &r->stack_of[id];
+}
+
+uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how)
+{
+	struct spaa_profile *p = r->p;
+	uint32_t s = *spaa_reader_stack_slot(r, id);
+
+	if (s != SPAA_NONE && s < r->stack_base)
+		return s;       /* an earlier file's stack: defined, nothing to note */
 	if (s == SPAA_NONE) {
 		s = p->nstacks++;
 		SPAA_ALLOC_GROW(p->stacks, p->nstacks, p->stacks_alloc);
@@ -626,7 +632,8 @@ static void join_related(struct spaa_reader *r)
 		rec->frames = off;
 		rec->nframes = n;
 		rec->excl_frame = SPAA_NONE;    /* the logical leaf is now the kernel's */
-		for (uint32_t kr = k->first_record; kr != SPAA_NONE;
+		/* newest first: stop at the records of earlier files */
+		for (uint32_t kr = k->first_record; kr != SPAA_NONE && kr >= r->record_base;
 		     kr = p->records[kr].next_same_stack) {
 			struct spaa_record *x = &p->records[kr];
 
@@ -694,6 +701,9 @@ static int reader_finish(struct spaa_reader *r, struct spaa_error *err)
 		if (t != SPAA_NONE)
 			rec->comm = p->threads[t].comm;
 	}
+	if (r->rep)
+		spaa_repeats_merge_records(r->rep, p, r->record_base,
+					   r->window_entry_base, r->weight_base);
 	return 0;
 }
 
@@ -707,6 +717,7 @@ static void reader_release(struct spaa_reader *r)
 	free(r->frame_of);
 	free(r->frame_direct);
 	free(r->stack_of);
+	free(r->shared_line);
 	spaa_idcache_release(&r->ids);
 	free(r->period_total);
 	free(r->ref);
@@ -720,11 +731,11 @@ static void reader_release(struct spaa_reader *r)
 }
 
 int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
-		     const struct spaa_load_opts *opts, uint64_t bytes_base,
-		     uint64_t bytes_total, struct spaa_error *err)
+		     const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		     uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err)
 {
 	struct spaa_reader r = {
-		.p = p, .o = opts, .in = in, .path = spaa_input_name(in),
+		.p = p, .o = opts, .in = in, .path = spaa_input_name(in), .rep = rep,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
 		.time_exp10 = 9,
 	};
@@ -743,6 +754,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	r.jp = spaa_json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;
+	r.weight_base = p->nweight_pool;
+	r.window_entry_base = p->nwindow_entries;
 	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
 	r.file = p->nfiles++;
 	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);

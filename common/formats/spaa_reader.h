@@ -31,13 +31,16 @@
 
 #include "formats/load.h"
 #include "io/input.h"
+#include "model/repeats.h"
 
 /*
  * Reads all of in into p as one file (added to p->files).  bytes_base
  * and bytes_total place this file in the progress of the whole load.
+ * rep (may be NULL, borrowed) indexes what earlier files of the load put
+ * in p: what this file repeats of it is stored once (repeats.h).
  */
 int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
-		     const struct spaa_load_opts *opts, uint64_t bytes_base,
-		     uint64_t bytes_total, struct spaa_error *err);
+		     const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		     uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err);
 
 #endif

@@ -31,6 +31,7 @@
 #include "model/error.h"
 #include "model/map.h"
 #include "model/profile.h"
+#include "model/repeats.h"
 
 
 #define SPAA_READER_WARN_KINDS 16
@@ -96,6 +97,15 @@ struct spaa_reader {
 	 */
 	uint32_t *stack_of;
 	size_t stack_of_alloc;
+	/*
+	 * Content of earlier files of the load (repeats.h), or NULL: frames
+	 * and stacks defined here bind to equal ones found there, and the
+	 * records merge into equal ones at the end of the file.
+	 */
+	struct spaa_repeats *rep;
+	/* where an id bound to an earlier file's stack was defined here, by id */
+	unsigned long *shared_line;
+	size_t shared_line_alloc;
 	struct spaa_idcache ids;            /* the fast path's id text -> string */
 	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
 	size_t prov_stack_alloc;
@@ -104,6 +114,8 @@ struct spaa_reader {
 	unsigned soon_at;
 	uint32_t stack_base;            /* first stack index of this file */
 	uint32_t record_base;           /* first record index of this file */
+	uint32_t weight_base;           /* first weight_pool entry of this file */
+	uint32_t window_entry_base;     /* first window entry of this file */
 	uint32_t period_metric;         /* a name that is no metric: sample periods */
 	uint8_t *ref;                   /* REF_* by stack - stack_base */
 	size_t ref_alloc;
@@ -165,6 +177,9 @@ uint32_t spaa_reader_lookup(const struct spaa_map *m, const uint32_t *values,
 /* The event a record names (NULL: the first), or an error. */
 int spaa_reader_record_event(struct spaa_reader *r, const struct spaa_json_value *name,
 			const char *rtype, uint32_t *out, struct spaa_error *err);
+
+/* The stack bound to id text in this file (SPAA_NONE: none yet), to set. */
+uint32_t *spaa_reader_stack_slot(struct spaa_reader *r, uint32_t id);
 
 /* The stack named by id text, creating a placeholder on first sight. */
 uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how);

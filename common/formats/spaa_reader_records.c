@@ -391,7 +391,7 @@ int spaa_reader_read_frame(struct spaa_reader *r, const struct spaa_json_value *
 	const struct spaa_json_value *idv, *dsov, *depth;
 	struct spaa_frame f = { .inline_depth = -1 };
 	uint64_t id, dso_id;
-	uint32_t func, dso;
+	uint32_t func, dso, fi;
 	int kind, ret;
 
 	if (spaa_reader_field(r, v, "frame", "id", SPAA_JSON_NUMBER, true, &idv, err) < 0 ||
@@ -426,8 +426,11 @@ int spaa_reader_read_frame(struct spaa_reader *r, const struct spaa_json_value *
 	}
 	f.fn = spaa_profile_intern_function(p, func, dso);
 
-	if (!spaa_reader_bind_frame(r, id, p->nframes))
+	fi = r->rep ? spaa_repeats_frame(r->rep, &f) : SPAA_NONE;
+	if (!spaa_reader_bind_frame(r, id, fi != SPAA_NONE ? fi : p->nframes))
 		return spaa_reader_bad(r, err, "duplicate frame id %" PRIu64, id);
+	if (fi != SPAA_NONE)
+		return 0;
 	SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
 	p->frames[p->nframes++] = f;
 	return 0;
@@ -659,6 +662,26 @@ static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v
 	return 0;
 }
 
+/*
+ * An earlier file's stack equal to the n frames in r->fbuf, which id,
+ * not yet seen in this file, is then bound to; or SPAA_NONE.
+ */
+static uint32_t shared_stack(struct spaa_reader *r, uint32_t id,
+			     enum spaa_stack_type type, uint32_t n)
+{
+	uint32_t s;
+
+	if (!r->rep || (id < r->stack_of_alloc && r->stack_of[id] != SPAA_NONE))
+		return SPAA_NONE;
+	s = spaa_repeats_stack(r->rep, type, r->fbuf, n);
+	if (s == SPAA_NONE)
+		return SPAA_NONE;
+	*spaa_reader_stack_slot(r, id) = s;
+	SPAA_ALLOC_GROW(r->shared_line, (size_t)id + 1, r->shared_line_alloc);
+	r->shared_line[id] = r->line;
+	return s;
+}
+
 int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
 			   struct spaa_error *err)
 {
@@ -688,13 +711,16 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 		return -1;
 
 	/* the stack itself: new, a placeholder now defined, or a repeat */
-	si = spaa_reader_stack_ref(r, id, 0);
+	si = shared_stack(r, id, (enum spaa_stack_type)type, n);
+	if (si == SPAA_NONE)
+		si = spaa_reader_stack_ref(r, id, 0);
 	s = &p->stacks[si];
 	if (s->defined) {
 		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
 		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
 			return spaa_reader_bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
-					       spaa_profile_str(p, id), s->line);
+					       spaa_profile_str(p, id),
+					       si < r->stack_base ? r->shared_line[id] : s->line);
 	} else {
 		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
 		s->nframes = n;

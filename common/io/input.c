@@ -149,8 +149,13 @@ struct spaa_input {
 	size_t pos, len, cap, scanned;
 	int eof;                /* no more decoded data will come */
 
-	/* The first error is repeated by later calls instead of going on. */
-	int failed;
+	/*
+	 * The first error is repeated by later calls instead of going on.
+	 * An error of a fill (fill_failed) comes after the whole lines
+	 * decoded before it, which a peek may have left in the buffer, and
+	 * names the line after them.
+	 */
+	int failed, fill_failed;
 	struct spaa_error saved;
 };
 
@@ -660,12 +665,8 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		 * runs ahead, but its error is seen only after its data).
 		 */
 		if (!e.line && strcmp(e.code, SPAA_E_INTERNAL)) {
-			/* after the lines a peek holds, if any */
-			const char *q = in->buf + in->pos, *end = in->buf + in->len;
-
 			e.line = in->lineno + 1;
-			while ((q = memchr(q, '\n', (size_t)(end - q))))
-				q++, e.line++;
+			in->fill_failed = 1;
 		}
 		in->saved = e;
 		in->failed = 1;
@@ -684,10 +685,19 @@ static int line_too_long(struct spaa_input *in, struct spaa_error *err)
 			  in->max_line);
 }
 
+/* Whether the buffer still holds a whole line to return before the error. */
+static int line_before_error(const struct spaa_input *in)
+{
+	return in->fill_failed &&
+	       memchr(in->buf + in->pos, '\n', in->len - in->pos) != NULL;
+}
+
 int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err)
 {
-	if (in->failed) {
+	if (in->failed && !line_before_error(in)) {
+		if (in->fill_failed)
+			in->saved.line = in->lineno + 1;
 		if (err)
 			*err = in->saved;
 		return -1;
@@ -890,18 +900,23 @@ fail:
 int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err)
 {
-	if (in->failed) {
+	if (in->failed && !line_before_error(in)) {
 		if (err)
 			*err = in->saved;
 		return -1;
 	}
 	/* input_fill moves [pos, len) to the front: nothing returned is lost */
-	while (!in->eof && in->len - in->pos < want &&
+	while (!in->failed && !in->eof && in->len - in->pos < want &&
 	       (in->pos || in->len < in->cap)) {
-		ssize_t r = input_fill(in, err);
+		ssize_t r = input_fill(in, NULL);
 
-		if (r < 0)
+		if (r < 0 && !line_before_error(in)) {
+			if (err)
+				*err = in->saved;
 			return -1;
+		}
+		if (r < 0)
+			break;      /* getline returns those lines, then the error */
 		if (!r)
 			in->eof = 1;
 	}

@@ -65,7 +65,10 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
  * or the line buffer is full (a peek never grows it); *len says how many.
  * What a program uses to tell a format by content and then read the input
  * from its first line, stdin included.  Returns 0, or -1 like getline
- * (the error is then repeated by later calls).
+ * (the error is then repeated by later calls).  A read or decompression
+ * error met after whole lines is held back: the peek returns the data
+ * before it, getline those lines, then the error naming the line after
+ * them, as if nothing had been peeked.
  */
 int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);

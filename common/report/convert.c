@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_script.h"
@@ -74,7 +75,7 @@ static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
 	lo.on_line = copy_line;
 	lo.data = out;
 	spaa_profile_init(&p);
-	ret = spaa_reader_read(&p, in, &lo, 0, 0, err);
+	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -125,7 +126,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
-	if (in ? spaa_load_input(&p, in, &lo, 0, 0, err) :
+	if (in ? spaa_load_input(&p, in, &lo, err) :
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
@@ -203,62 +204,35 @@ out:
 	return ret;
 }
 
-static enum spaa_convert_format detect(const char *line, size_t len)
-{
-	size_t i = strspn(line, " \t");
-
-	if (i < len && line[i] == '{')
-		return SPAA_CONVERT_SPAA;
-	if (spaa_perf_script_sniff(line, len))
-		return SPAA_CONVERT_PERF;
-	return SPAA_CONVERT_FOLDED;
-}
-
 /*
- * Tells the format from the first line that is not blank or a '#'
- * comment, looked at without consuming it, so every converter (and the
- * SPAA reader's "header first" rule) sees the input from line 1, stdin
- * included.  Only the first SNIFF_BYTES are looked at.
+ * The format of content not named by --from.  What the detection does not
+ * know is given to the folded parser, whose error names the line.
  */
-#define SNIFF_BYTES ((size_t)64 << 10)
-
 static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 		 struct spaa_error *err)
 {
-	const char *data, *end, *nl;
-	char *line;
-	size_t len;
+	enum spaa_detect_format d;
 
-	if (spaa_input_peek(in, SNIFF_BYTES, &data, &len, err))
+	if (spaa_detect(in, &d, err))
 		return -1;
-	if (spaa_load_sniff_foreign(data, len)) {
+	switch (d) {
+	case SPAA_DETECT_EMPTY:
+		return spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+				     "the input is empty");
+	case SPAA_DETECT_SPAA:
+		*fmt = SPAA_CONVERT_SPAA;
+		break;
+	case SPAA_DETECT_PERF:
+		*fmt = SPAA_CONVERT_PERF;
+		break;
+	case SPAA_DETECT_V8:
 		*fmt = SPAA_CONVERT_LOADER;
-		return 0;
+		break;
+	case SPAA_DETECT_FOLDED:
+	case SPAA_DETECT_UNKNOWN:
+		*fmt = SPAA_CONVERT_FOLDED;
+		break;
 	}
-	for (end = data + len; data < end; data = nl + 1) {
-		size_t n, i;
-
-		nl = memchr(data, '\n', (size_t)(end - data));
-		if (!nl)
-			nl = end;
-		n = (size_t)(nl - data);
-		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
-			;
-		if (i == n || data[i] == '#')
-			continue;
-		if (n && data[n - 1] == '\r')
-			n--;
-		line = spaa_xstrndup(data, n);  /* detect wants a C string */
-		*fmt = detect(line, strlen(line));
-		free(line);
-		return 0;
-	}
-	if (len < SNIFF_BYTES) {
-		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
-			      "the input is empty");
-		return -1;
-	}
-	*fmt = SPAA_CONVERT_FOLDED;      /* only comments so far: folded skips them too */
 	return 0;
 }
 

@@ -14,9 +14,9 @@
  *                         back into the profile model
  *
  * The input format is told by the path for SPX reports (a report by
- * either of its files, or a directory of them) and by the first line
- * that is not blank or a '#' comment otherwise: '{' is SPAA, a perf
- * script sample header is perf, anything else folded stacks.
+ * either of its files, or a directory of them) and by the content
+ * otherwise (detect.h); what the content does not tell is read as
+ * folded stacks, whose parser names the line it cannot read.
  */
 #ifndef SPAA_CONVERT_H
 #define SPAA_CONVERT_H

@@ -16,13 +16,13 @@
 #include "model/units.h"
 #include "model/util.h"
 #include "report/flamegraph.h"
+#include "report/svg.h"
 
 #define PAD 10          /* px left and right of the frames */
 #define FRAME_H 16      /* px per depth level */
 #define TOP 72          /* px above the frames: title, what, notes */
 #define BOTTOM 28       /* px below: details and matched share */
-#define CHAR_W 6.7      /* px per character of the 11 px monospace labels */
-#define TITLE_CHAR_W 10.4       /* and of the 17 px title */
+#define CHAR_W 6.7      /* SPAA_SVG_CHAR_W, spelled out for the script */
 #define STR_(x) #x
 #define STR(x) STR_(x)  /* the script shares the numbers above */
 
@@ -170,120 +170,6 @@ enum spaa_flamegraph_kind spaa_flamegraph_classify(const char *dso, bool kernel)
 	return SPAA_FLAMEGRAPH_USER;
 }
 
-/* ---- text building ------------------------------------------------------ */
-
-/*
- * The length of the character at s[0..n) (> 0) and its code point, U+FFFD
- * for an invalid sequence (its maximal subpart, util.h) and for the two
- * code points XML 1.0 excludes that UTF-8 allows, U+FFFE and U+FFFF.
- */
-static size_t xml_char(const char *s, size_t n, uint32_t *cp)
-{
-	int k = spaa_utf8_seq((const unsigned char *)s, n, cp);
-
-	if (k < 0 || *cp == 0xFFFE || *cp == 0xFFFF)
-		*cp = 0xFFFD;
-	return k < 0 ? (size_t)-k : (size_t)k;
-}
-
-/* Characters s[0..n) shows as. */
-static size_t text_chars(const char *s, size_t n)
-{
-	size_t chars = 0;
-	uint32_t cp;
-
-	for (size_t i = 0; i < n; chars++)
-		i += xml_char(s + i, n - i, &cp);
-	return chars;
-}
-
-/*
- * Appends at most max characters of s[0..n) as XML character data that
- * is also safe inside a double-quoted attribute.
- */
-static void sb_xml(struct spaa_sbuf *sb, const char *s, size_t n, size_t max)
-{
-	for (size_t i = 0, chars = 0; i < n && chars < max; chars++) {
-		uint32_t cp;
-		size_t k = xml_char(s + i, n - i, &cp);
-
-		switch (cp) {
-		case '&': spaa_sbuf_adds(sb, "&amp;"); break;
-		case '<': spaa_sbuf_adds(sb, "&lt;"); break;
-		case '>': spaa_sbuf_adds(sb, "&gt;"); break;
-		case '"': spaa_sbuf_adds(sb, "&quot;"); break;
-		case '\'': spaa_sbuf_adds(sb, "&apos;"); break;
-		case 0xFFFD: spaa_sbuf_adds(sb, "\xEF\xBF\xBD"); break;
-		default:
-			/* XML 1.0 allows no C0 control but tab/LF/CR: all become blanks */
-			if (cp < 0x20 || cp == 0x7F)
-				spaa_sbuf_adds(sb, " ");
-			else
-				spaa_sbuf_add(sb, s + i, k);
-		}
-		i += k;
-	}
-}
-
-static void sb_xml_str(struct spaa_sbuf *sb, const char *s)
-{
-	sb_xml(sb, s, strlen(s), SIZE_MAX);
-}
-
-/* ---- values in human units ---------------------------------------------- */
-
-/* v with 3 significant digits at most, then the unit ("12.3 ms"). */
-static void scaled(struct spaa_sbuf *sb, double v, const char *const *units,
-		   const double *steps, size_t nunits, const char *suffix)
-{
-	double a = fabs(v);
-	size_t u = 0;
-
-	while (u + 1 < nunits && a >= steps[u + 1] * 0.9995)
-		u++;
-	a = v / steps[u];
-	spaa_sbuf_printf(sb, "%.*f %s%s", fabs(a) < 9.995 ? 2 : fabs(a) < 99.95 ? 1 : 0,
-		  a, units[u], suffix);
-}
-
-/* A weight v (class units of sem) for people: "12.3 ms", "4.50 MiB". */
-static void human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem, double v)
-{
-	static const char *const time_u[] = { "ns", "us", "ms", "s" };
-	static const double time_s[] = { 1, 1e3, 1e6, 1e9 };
-	static const char *const size_u[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	static const double size_s[] = { 1, 1024.0, 1048576.0, 1073741824.0,
-					 1099511627776.0 };
-	static const char *const si_u[] = { "", "k", "M", "G", "T" };
-	static const double si_s[] = { 1, 1e3, 1e6, 1e9, 1e12 };
-
-	if (sem && sem->cls == SPAA_METRICS_DURATION) {
-		if (fabs(v) < 999.5)
-			spaa_sbuf_printf(sb, "%.0f ns", v);
-		else
-			scaled(sb, v, time_u, time_s, 4, "");
-	} else if (sem && sem->cls == SPAA_METRICS_SIZE) {
-		if (fabs(v) < 1023.5)
-			spaa_sbuf_printf(sb, "%.0f B", v);
-		else
-			scaled(sb, v, size_u, size_s, 5, "");
-	} else {
-		const char *unit = sem && sem->cls == SPAA_METRICS_NUMBER ? sem->unit : "";
-
-		if (fabs(v) < 9999.5)
-			spaa_sbuf_printf(sb, "%.0f%s%s", v, *unit ? " " : "", unit);
-		else
-			scaled(sb, v, si_u, si_s, 5, unit);
-	}
-}
-
-static void signed_human(struct spaa_sbuf *sb, const struct spaa_metrics_sem *sem,
-			 double v)
-{
-	spaa_sbuf_adds(sb, v > 0 ? "+" : v < 0 ? "-" : "");
-	human(sb, sem, fabs(v));
-}
-
 static double pct(uint64_t part, uint64_t whole)
 {
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
@@ -291,37 +177,7 @@ static double pct(uint64_t part, uint64_t whole)
 
 /* ---- colours ------------------------------------------------------------ */
 
-struct rgb {
-	unsigned char r, g, b;
-};
-
-static unsigned char channel(double p, double q, double t)
-{
-	double v;
-
-	t -= floor(t);
-	if (t < 1.0 / 6)
-		v = p + (q - p) * 6 * t;
-	else if (t < 0.5)
-		v = q;
-	else if (t < 2.0 / 3)
-		v = p + (q - p) * (2.0 / 3 - t) * 6;
-	else
-		v = p;
-	return (unsigned char)lround(v * 255);
-}
-
-/* h in degrees, s and l in [0, 1] */
-static struct rgb hsl(double h, double s, double l)
-{
-	double q = l < 0.5 ? l * (1 + s) : l + s - l * s, p = 2 * l - q;
-
-	h /= 360;
-	return (struct rgb){ channel(p, q, h + 1.0 / 3), channel(p, q, h),
-			     channel(p, q, h - 1.0 / 3) };
-}
-
-static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct flame_node *n)
+static struct spaa_svg_rgb kind_colour(const struct spaa_flamegraph *fg, const struct flame_node *n)
 {
 	static const struct { double h0, span, s; } band[] = {
 		[SPAA_FLAMEGRAPH_USER] = { 0, 14, 0.75 },
@@ -336,7 +192,7 @@ static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct fla
 	uint64_t hl = spaa_hash_bytes(spaa_strtab_get(&fg->strs, n->name),
 				      spaa_strtab_len(&fg->strs, n->name));
 
-	return hsl(band[n->kind].h0 + (double)(hh % 1000) / 1000 * band[n->kind].span,
+	return spaa_svg_hsl(band[n->kind].h0 + (double)(hh % 1000) / 1000 * band[n->kind].span,
 		   band[n->kind].s, 0.58 + (double)(hl % 9) * 0.015);
 }
 
@@ -345,15 +201,15 @@ static struct rgb kind_colour(const struct spaa_flamegraph *fg, const struct fla
  * so dark that the black label cannot be read (hence 60 at full strength
  * and a blue that leans to sky blue).
  */
-static struct rgb delta_colour(double delta, double max)
+static struct spaa_svg_rgb delta_colour(double delta, double max)
 {
 	unsigned char c = (unsigned char)lround(220 - 160 * (max > 0 ? fabs(delta) / max : 0));
 
 	if (delta > 0)
-		return (struct rgb){ 255, c, c };
+		return (struct spaa_svg_rgb){ 255, c, c };
 	if (delta < 0)
-		return (struct rgb){ c, (unsigned char)((c + 255) / 2), 255 };
-	return (struct rgb){ 224, 224, 224 };
+		return (struct spaa_svg_rgb){ c, (unsigned char)((c + 255) / 2), 255 };
+	return (struct spaa_svg_rgb){ 224, 224, 224 };
 }
 
 /* ---- layout ------------------------------------------------------------- */
@@ -574,26 +430,6 @@ static const char script[] =
 	"})();\n"
 	"]]></script>\n";
 
-/*
- * s[0..len) as XML text if it fits room px at char_w px per character,
- * else its start and "..", or nothing when not even one character fits.
- */
-static void fit(struct spaa_sbuf *sb, const char *s, size_t len, double room,
-		double char_w)
-{
-	long k;
-
-	if ((double)text_chars(s, len) * char_w <= room) {
-		sb_xml(sb, s, len, SIZE_MAX);
-		return;
-	}
-	k = (long)floor(room / char_w) - 2;
-	if (k < 1)
-		return;
-	sb_xml(sb, s, len, (size_t)k);
-	spaa_sbuf_adds(sb, "..");
-}
-
 /* The hover text: name, where the code is, then the numbers. */
 static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 			const struct spaa_flamegraph_opts *o, const struct layout *l,
@@ -603,10 +439,10 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	uint64_t total = fg->nodes[0].weight;
 	double scale = o->sem ? o->sem->scale : 1;
 
-	sb_xml_str(sb, spaa_strtab_get(&fg->strs, n->name));
+	spaa_svg_text_str(sb, spaa_strtab_get(&fg->strs, n->name));
 	if (i) {
 		spaa_sbuf_adds(sb, "\n");
-		sb_xml_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
+		spaa_svg_text_str(sb, n->dso ? spaa_strtab_get(&fg->strs, n->dso) : "unknown DSO");
 		spaa_sbuf_printf(sb, " (%s)", kind_names[n->kind]);
 	}
 	spaa_sbuf_adds(sb, "\n");
@@ -615,11 +451,11 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 
 		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		spaa_sbuf_adds(sb, "target ");
-		human(sb, o->sem, d.target);
+		spaa_svg_human(sb, o->sem, d.target);
 		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
-		human(sb, o->sem, d.base);
+		spaa_svg_human(sb, o->sem, d.base);
 		spaa_sbuf_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
-		signed_human(sb, o->sem, d.delta);
+		spaa_svg_signed_human(sb, o->sem, d.delta);
 		if (isfinite(d.relative))
 			spaa_sbuf_printf(sb, " (%+.1f %%)", 100 * d.relative);
 		else
@@ -628,14 +464,14 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		if (l->gone[i]) {
 			spaa_compare_compute(o->cmp, l->gone[i], 0, &d);
 			spaa_sbuf_adds(sb, "\ngone below, baseline ");
-			human(sb, o->sem, d.base);
+			spaa_svg_human(sb, o->sem, d.base);
 			spaa_sbuf_printf(sb, " (%.2f %%)", 100 * d.bshare);
 		}
 	} else {
 		spaa_sbuf_adds(sb, "total ");
-		human(sb, o->sem, (double)n->weight * scale);
+		spaa_svg_human(sb, o->sem, (double)n->weight * scale);
 		spaa_sbuf_printf(sb, " (%.2f %%), self ", pct(n->weight, total));
-		human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
+		spaa_svg_human(sb, o->sem, (double)(n->weight - l->child_sum[i]) * scale);
 		spaa_sbuf_printf(sb, " (%.2f %%)", pct(n->weight - l->child_sum[i], total));
 	}
 }
@@ -648,7 +484,7 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	uint64_t total = fg->nodes[0].weight;
 	double x = PAD + px(l->x[i], total, usable), w = px(n->weight, total, usable);
 	unsigned y = TOP + (l->max_depth - n->depth) * FRAME_H;
-	struct rgb c;
+	struct spaa_svg_rgb c;
 
 	if (o->cmp) {
 		struct spaa_compare_delta d;
@@ -656,7 +492,7 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		spaa_compare_compute(o->cmp, n->base, n->weight, &d);
 		c = delta_colour(d.delta, l->max_delta);
 	} else {
-		c = i ? kind_colour(fg, n) : (struct rgb){ 200, 200, 200 };
+		c = i ? kind_colour(fg, n) : (struct spaa_svg_rgb){ 200, 200, 200 };
 	}
 	spaa_sbuf_adds(sb, "<g><title>");
 	frame_title(sb, fg, o, l, i);
@@ -664,8 +500,8 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		  "fill=\"#%02x%02x%02x\" rx=\"2\"/><text x=\"%.2f\" y=\"%.1f\">",
 		  x, y, w, FRAME_H - 1, c.r, c.g, c.b, x + 3, y + 11.5);
 	/* the same room as label() of the script */
-	fit(sb, spaa_strtab_get(&fg->strs, n->name),
-	    spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
+	spaa_svg_fit(sb, spaa_strtab_get(&fg->strs, n->name),
+		     spaa_strtab_len(&fg->strs, n->name), w - 6, CHAR_W);
 	spaa_sbuf_adds(sb, "</text></g>\n");
 }
 
@@ -679,13 +515,13 @@ static void what_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	}
 	if (o->cmp) {
 		spaa_sbuf_adds(sb, "target total ");
-		human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
+		spaa_svg_human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
 		spaa_sbuf_adds(sb, ", baseline total ");
-		human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
+		spaa_svg_human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
 		spaa_sbuf_adds(sb, "; red grew, blue shrank");
 	} else {
 		spaa_sbuf_adds(sb, "total ");
-		human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
+		spaa_svg_human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));
 	}
 }
 
@@ -704,21 +540,13 @@ static void note_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 			  l->gone_paths == 1 ? "" : "s", pct(l->gone_weight, fg->nodes[0].base));
 }
 
-static int flush(struct spaa_sbuf *sb, struct spaa_output *out, struct spaa_error *err)
-{
-	int ret = spaa_output_write(out, sb->s, sb->len, err);
-
-	sb->len = 0;
-	return ret;
-}
-
 int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err)
 {
 	struct spaa_flamegraph_opts o = *opts;
 	struct layout l = { 0 };
-	struct spaa_sbuf sb = { 0 }, line = { 0 };
+	struct spaa_sbuf sb = { 0 }, what = { 0 }, note = { 0 };
 	uint32_t *todo = NULL;
 	size_t ntodo = 0;
 	unsigned height;
@@ -745,42 +573,20 @@ int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 	layout(fg, &o, usable, &l);
 	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
 
-	spaa_sbuf_printf(&sb, "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-		  "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
-		  "width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\">\n<title>",
-		  o.width, height, o.width, height);
-	sb_xml_str(&sb, o.title);
-	spaa_sbuf_adds(&sb, "</title>\n<style>\n"
-	       "text { font-family: monospace; font-size: 11px; fill: #000; }\n"
-	       "#title { font-size: 17px; }\n"
-	       "#what, #note { fill: #555; }\n"
-	       ".button { fill: #1a4f9c; cursor: pointer; }\n"
-	       "#frames g { cursor: pointer; }\n"
-	       "#frames text { pointer-events: none; }\n"
-	       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n"
-	       "</style>\n");
-	spaa_sbuf_printf(&sb, "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#f6f6f0\"/>\n"
-		  "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\">",
-		  o.width, height, o.width / 2);
-	/* the buttons take about 100 px on each side of the title */
-	fit(&sb, o.title, strlen(o.title), usable - 200, TITLE_CHAR_W);
-	spaa_sbuf_printf(&sb, "</text>\n<text id=\"what\" x=\"%u\" y=\"42\" text-anchor=\"middle\">",
-		  o.width / 2);
-	what_line(&line, fg, &o);
-	fit(&sb, line.s, line.len, usable, CHAR_W);
-	line.len = 0;
-	spaa_sbuf_printf(&sb, "</text>\n<text id=\"note\" x=\"%u\" y=\"58\" text-anchor=\"middle\">",
-		  o.width / 2);
-	note_line(&line, fg, &o, &l);
-	fit(&sb, line.s ? line.s : "", line.len, usable, CHAR_W);
-	spaa_sbuf_printf(&sb, "</text>\n"
-		  "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
+	spaa_svg_begin(&sb, o.width, height, o.title,
+		       "#frames g { cursor: pointer; }\n"
+		       "#frames text { pointer-events: none; }\n"
+		       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n");
+	what_line(&what, fg, &o);
+	note_line(&note, fg, &o, &l);
+	spaa_svg_header(&sb, o.width, o.title, what.s, note.s);
+	spaa_sbuf_printf(&sb, "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
 		  "<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		  "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n"
 		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n"
 		  "<g id=\"frames\">\n",
 		  PAD, o.width - PAD, PAD, height - 10, o.width - PAD, height - 10);
-	if (flush(&sb, out, err))
+	if (spaa_svg_flush(&sb, out, err))
 		goto out;
 
 	/* depth first, siblings in name order, with an explicit stack */
@@ -793,19 +599,20 @@ int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		for (uint32_t k = l.first[i + 1]; k-- > l.first[i];)
 			if (l.drawn[l.kids[k].node])
 				todo[ntodo++] = l.kids[k].node;
-		if (sb.len >= 1 << 16 && flush(&sb, out, err))
+		if (sb.len >= 1 << 16 && spaa_svg_flush(&sb, out, err))
 			goto out;
 	}
 	spaa_sbuf_adds(&sb, "</g>\n");
 	spaa_sbuf_adds(&sb, script);
 	spaa_sbuf_adds(&sb, "</svg>\n");
-	if (flush(&sb, out, err))
+	if (spaa_svg_flush(&sb, out, err))
 		goto out;
 	ret = 0;
 out:
 	free(todo);
 	free(sb.s);
-	free(line.s);
+	free(what.s);
+	free(note.s);
 	layout_release(&l);
 	return ret;
 }

@@ -189,6 +189,7 @@ int main(int argc, char **argv)
 				      stderr : NULL);
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
+		run.load.fold_repeats = true;
 		run.load.progress_data = &ch;
 		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		spaa_textout_bar_clear(&ch.bar);

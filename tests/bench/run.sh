@@ -11,6 +11,8 @@
 #                it also runs on 4x and 16x (0 skips the check)
 # BENCH_PERF     seconds of perf record for the perf script figure (10;
 #                0 skips it)
+# BENCH_FILES    files of the many-files check (2000; ten times as many
+#                too; 0 skips it)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
@@ -269,6 +271,60 @@ if [ "${BENCH_BIG:-0}" = 1 ]; then
 	note "$line"
 else
 	note "  (BENCH_BIG=1 adds the 10x-samples memory growth check: ~2.5 GB of disk)"
+fi
+
+# Many files: hard links to one small real profile (perf, 443 lines,
+# 116 kB plain, zstd) in directories of FILES_FEW and FILES_MANY, and for
+# the bytes alone one zstd file of the same stack records FILES_FEW times
+# (one header and dictionary): what a file costs beyond its bytes is the
+# CPU time of the directory minus that file's, per file.  Then a
+# directory of SPX reports (links to one report pair).
+FILES_FEW=${BENCH_FILES:-2000}
+FILES_MANY=$((10 * FILES_FEW))
+SMALL=tests/data/diff_cwork_baseline.spaa.zst
+SPXSRC=tests/data/spx/corpus/04_oop_wt_ct_it
+links_dir() { # DIR N SOURCE...: N hard links to each SOURCE, made once
+	local d=$1 n=$2 i s
+	shift 2
+	[ -f "$d/done" ] && return 0
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	for ((i = 0; i < n; i++)); do
+		for s in "$@"; do
+			ln "$s" "$d/$(printf 'p%06d' "$i")-${s##*/}" || return 1
+		done
+	done
+	touch "$d/done"
+}
+if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
+	note ""
+	SMALLSIZE=$(zstd -dc "$SMALL" | wc -c)
+	mkdir -p "$DIR/files" && cp "$SMALL" "$DIR/files/one.spaa.zst"
+	CONCAT=$DIR/files/concat-$FILES_FEW.spaa.zst
+	if [ ! -s "$CONCAT" ]; then
+		{ zstd -dc "$SMALL" | grep -v '"type":"stack"'
+		  for ((i = 0; i < FILES_FEW; i++)); do zstd -dc "$SMALL" | grep '"type":"stack"'; done
+		} | zstd -3 -q -c >"$CONCAT.tmp" && mv "$CONCAT.tmp" "$CONCAT"
+	fi
+	links_dir "$DIR/files/few" "$FILES_FEW" "$DIR/files/one.spaa.zst" &&
+	links_dir "$DIR/files/many" "$FILES_MANY" "$DIR/files/one.spaa.zst" &&
+	links_dir "$DIR/files/spx" "$FILES_FEW" "$SPXSRC"/*.json "$SPXSRC"/*.txt.gz || note "bench: cannot make the directories of links"
+	SPXSIZE=$(( $(cat "$SPXSRC"/*.json | wc -c) + $(zcat "$SPXSRC"/*.txt.gz | wc -c) ))
+	CSIZE=$(zstd -dc "$CONCAT" | wc -c)
+	note "many files: $FILES_FEW and $FILES_MANY links to $SMALL ($SMALLSIZE bytes plain), one file of its stack records $FILES_FEW times; $FILES_FEW SPX reports ($SPXSRC, $SPXSIZE bytes):"
+	header
+	measure files.one "$SMALLSIZE" "spaa-hotspots" 1 "./spaa-hotspots $DIR/files/one.spaa.zst"
+	measure files.few "$((FILES_FEW * SMALLSIZE))" "spaa-hotspots" "$FILES_FEW" "./spaa-hotspots $DIR/files/few"
+	measure files.many "$((FILES_MANY * SMALLSIZE))" "spaa-hotspots" "$FILES_MANY" "./spaa-hotspots $DIR/files/many"
+	measure files.concat "$CSIZE" "spaa-hotspots (one file)" concat "./spaa-hotspots $CONCAT"
+	measure files.spx "$((FILES_FEW * SPXSIZE))" "spaa-hotspots" "spx" "./spaa-hotspots $DIR/files/spx"
+	lim=$(awk -v a="${RSS[files.one]}" 'BEGIN { printf "%.1f", (1.2 * a + 8192) / 1024 }')
+	mb=$(awk -v a="${RSS[files.few]}" 'BEGIN { printf "%.1f", a / 1024 }')
+	note "  peak RSS of $FILES_FEW files $mb MB, target <= 1.2 x one file + 8 MiB = $lim MB: $(verdict "$mb" '<=' "$lim")"
+	g=$(awk -v a="${RSS[files.many]}" -v b="${RSS[files.few]}" 'BEGIN { if (b > 0) printf "%.1f", (a / b - 1) * 100; else printf "n/a" }')
+	note "  peak RSS growth $FILES_FEW -> $FILES_MANY files ${g}% (target < 10 %): $(verdict "$g" '<' 10)"
+	ms=$(awk -v a="${CPU[files.few]}" -v b="${CPU[files.concat]}" -v n="$FILES_FEW" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", (a - b) / n * 1000; else printf "n/a" }')
+	note "  CPU per file beyond its bytes (($FILES_FEW files - one file of their records) / $FILES_FEW): $ms ms (target < 0.3): $(verdict "$ms" '<' 0.3)"
+	note "  SPX: $FILES_FEW reports, peak RSS $(awk -v a="${RSS[files.spx]}" 'BEGIN { printf "%.1f", a / 1024 }') MB, $(awk -v a="${CPU[files.spx]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
 
 # Scaling: the same stacks, 1x, 4x and 16x the samples.  Time should grow

@@ -491,6 +491,61 @@ START_TEST(test_damaged)
 END_TEST
 
 /*
+ * A peek that meets the damage holds the error back: getline returns the
+ * same lines and then the same error, naming the same line, as without
+ * the peek (a format is told by a peek before the reader reads).
+ */
+static unsigned long lines_before_error(const char *path, size_t peek,
+					struct spaa_error *err)
+{
+	struct spaa_input *in;
+	unsigned long n = 0;
+	const char *data;
+	char *line;
+	size_t len;
+
+	ck_assert_int_eq(spaa_input_open(&in, path, NULL, err), 0);
+	/* a peek fails at once only when no whole line came before the damage */
+	if (!peek || !spaa_input_peek(in, peek, &data, &len, err))
+		while (spaa_input_getline(in, &line, &len, err) == 1)
+			n++;
+	spaa_input_close(in);
+	return n;
+}
+
+START_TEST(test_damaged_after_peek)
+{
+	const struct damage_case *c = &damage_cases[_i];
+	struct bytes text = { 0 }, b = { 0 };
+	struct spaa_error plain, peeked;
+	const char *path;
+	unsigned long n;
+
+	if (c->damage != APPEND_GARBAGE && c->damage != CUT_TAIL)
+		return;
+	spaa_error_init(&plain);
+	spaa_error_init(&peeked);
+	/* small enough for one peek to reach the damage */
+	for (int i = 0; i < 300; i++)
+		bytes_adds(&text, i % 3 ? "a short line\n" : "another line\r\n");
+	compress_into(&b, c->comp, text.p, text.len);
+	if (c->damage == APPEND_GARBAGE)
+		bytes_adds(&b, "garbage\n");
+	else
+		b.len -= 10;
+	path = testutil_write("damaged", b.p, b.len);
+	n = lines_before_error(path, 0, &plain);
+	ck_assert_int_eq(lines_before_error(path, text.len * 2, &peeked), n);
+	ck_assert_str_eq(peeked.code, plain.code);
+	ck_assert_str_eq(peeked.msg, plain.msg);
+	ck_assert_uint_eq(peeked.line, plain.line);
+	ck_assert_uint_eq(peeked.line, n + 1);
+	bytes_release(&text);
+	bytes_release(&b);
+}
+END_TEST
+
+/*
  * A hand-made frame: no content size, not single-segment, so the window
  * descriptor (10 + exponent, in log2) is what the decoder must reserve;
  * then one raw last block holding "ab\n".  Exponent 21 asks for 2 GiB and
@@ -881,6 +936,8 @@ Suite *input_suite(void)
 			    (int)(sizeof(short_cases) / sizeof(short_cases[0])));
 	tcase_add_test(tc, test_gzip_members);
 	tcase_add_test(tc, test_zstd_frames);
+	tcase_add_loop_test(tc, test_damaged_after_peek, 0,
+			    (int)(sizeof(damage_cases) / sizeof(damage_cases[0])));
 	tcase_add_loop_test(tc, test_damaged, 0,
 			    (int)(sizeof(damage_cases) / sizeof(damage_cases[0])));
 	tcase_add_test(tc, test_zstd_window_limit);

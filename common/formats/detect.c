@@ -1,0 +1,62 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/detect.h"
+#include "formats/folded.h"
+#include "formats/perf_script.h"
+#include "formats/v8_cpu.h"
+#include "model/util.h"
+
+static enum spaa_detect_format detect_line(char *line, size_t len)
+{
+	size_t i = strspn(line, " \t");
+	struct spaa_folded_parser fp;
+	uint32_t nframes;
+	uint64_t count;
+	int folded;
+
+	if (i < len && line[i] == '{')
+		return SPAA_DETECT_SPAA;
+	if (spaa_perf_script_sniff(line, len))
+		return SPAA_DETECT_PERF;
+	spaa_folded_parser_init(&fp);
+	folded = spaa_folded_parse(&fp, line, len, "", 1, &nframes, &count, NULL);
+	spaa_folded_parser_release(&fp);
+	return folded == 1 ? SPAA_DETECT_FOLDED : SPAA_DETECT_UNKNOWN;
+}
+
+int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
+		struct spaa_error *err)
+{
+	const char *data, *end, *nl;
+	char *line;
+	size_t len;
+
+	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
+		return -1;
+	if (spaa_v8_sniff(data, len) != SPAA_V8_NONE) {
+		*fmt = SPAA_DETECT_V8;
+		return 0;
+	}
+	for (end = data + len; data < end; data = nl + 1) {
+		size_t n, i;
+
+		nl = memchr(data, '\n', (size_t)(end - data));
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - data);
+		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
+			;
+		if (i == n || data[i] == '#')
+			continue;
+		if (n && data[n - 1] == '\r')
+			n--;
+		line = spaa_xstrndup(data, n);  /* the sniffers want a C string */
+		*fmt = detect_line(line, strlen(line));
+		free(line);
+		return 0;
+	}
+	/* only comments so far: folded skips them too */
+	*fmt = len < SPAA_DETECT_SNIFF_BYTES ? SPAA_DETECT_EMPTY : SPAA_DETECT_FOLDED;
+	return 0;
+}

@@ -1,0 +1,41 @@
+/*
+ * detect - which format an input holds, told from its content, never from
+ * its name (the loader and spaa-convert share this one decision).
+ *
+ * The input is looked at with spaa_input_peek, so nothing is consumed and
+ * the chosen reader sees it from its first byte, standard input included.
+ * Compression (gzip, zstd) is already undone by the input: the decoded
+ * bytes are what is looked at.
+ *
+ * A V8 profile or trace is told by its first member name (v8_cpu.h).
+ * Text formats are told by the first line that is not blank or a '#'
+ * comment, among the first SPAA_DETECT_SNIFF_BYTES: '{' is SPAA, a perf
+ * script sample header is perf script, a line that parses as folded
+ * stacks ("a;b;c 42") is folded.  Anything else is unknown: the caller
+ * picks the reader whose error message helps most (the loader: SPAA's;
+ * spaa-convert: folded's, as it always did).
+ */
+#ifndef SPAA_DETECT_H
+#define SPAA_DETECT_H
+
+#include <stddef.h>
+
+#include "io/input.h"
+#include "model/error.h"
+
+#define SPAA_DETECT_SNIFF_BYTES ((size_t)64 << 10)
+
+enum spaa_detect_format {
+	SPAA_DETECT_UNKNOWN,    /* none of these */
+	SPAA_DETECT_EMPTY,      /* only blank and '#' lines */
+	SPAA_DETECT_SPAA,
+	SPAA_DETECT_PERF,       /* perf script text */
+	SPAA_DETECT_FOLDED,     /* folded stacks */
+	SPAA_DETECT_V8,         /* a V8 JSON document (v8_cpu.h: spaa_v8_sniff) */
+};
+
+/* Sets *fmt from the content of in.  Errors: those of the input. */
+int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
+		struct spaa_error *err);
+
+#endif

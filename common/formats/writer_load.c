@@ -1,0 +1,73 @@
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "formats/spaa_reader.h"
+#include "formats/writer_load.h"
+#include "io/input.h"
+#include "io/output.h"
+
+/* The reader's warnings, with the input's name for the temporary file's. */
+struct renamed {
+	const struct spaa_warn_sink *sink;
+	const char *name;
+};
+
+static void warn_renamed(void *data, const char *file, unsigned long line,
+			 const char *msg)
+{
+	const struct renamed *r = data;
+
+	(void)file;
+	(void)line;
+	spaa_warn(r->sink, r->name, 0, "%s", msg);
+}
+
+int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
+		     const char *name, const struct spaa_load_opts *opts,
+		     struct spaa_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct renamed rn = { &opts->warn, name };
+	struct spaa_load_opts o = *opts;
+	struct spaa_output *out = NULL;
+	struct spaa_input *in = NULL;
+	char path[4096];
+	int fd, ret = -1;
+
+	snprintf(path, sizeof(path), "%s/spaa-load-XXXXXX", dir && *dir ? dir : "/tmp");
+	if ((fd = mkstemp(path)) < 0)
+		return spaa_error_at(err, SPAA_E_IO, name, 0,
+				     "cannot create a temporary file in %s: %s",
+				     dir && *dir ? dir : "/tmp", strerror(errno));
+	close(fd);
+	if (spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err) ||
+	    spaa_writer_write_spaa(w, out, err))
+		goto out;
+	ret = spaa_output_close(out, err);
+	out = NULL;
+	if (ret)
+		goto out;
+	ret = -1;
+	o.on_line = NULL;
+	o.on_progress = NULL;
+	o.warn = (struct spaa_warn_sink){ warn_renamed, &rn };
+	if (spaa_input_open(&in, path, NULL, err))
+		goto out;
+	if (spaa_reader_read(p, in, &o, NULL, 0, 0, err))
+		goto out;
+	p->files[p->nfiles - 1].path = spaa_strtab_intern(&p->strings, name,
+							  strlen(name));
+	ret = 0;
+out:
+	if (ret && !strcmp(err->file, path)) {
+		snprintf(err->file, sizeof(err->file), "%s", name);
+		err->line = 0;
+	}
+	spaa_input_close(in);
+	spaa_output_abort(out);
+	unlink(path);
+	return ret;
+}

@@ -1,0 +1,268 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/repeats.h"
+#include "model/util.h"
+
+/* The fields of a frame, padding zeroed (map.h compares keys with memcmp). */
+struct frame_key {
+	uint32_t fn, srcline, ip;
+	int32_t inline_depth;
+	uint8_t kind, inlined, func_resolved, pad;
+};
+
+/* The context of a record, first part of its key; its metrics follow. */
+struct record_head {
+	int64_t pid, tid, cpu;
+	uint32_t stack, event, comm, excl_frame;
+	uint32_t absorbed, nweights, nexcl, pad;
+};
+
+void spaa_repeats_init(struct spaa_repeats *r)
+{
+	memset(r, 0, sizeof(*r));
+	spaa_map_init(&r->frames, sizeof(struct frame_key));
+	spaa_strtab_init(&r->stacks);
+	spaa_strtab_init(&r->records);
+}
+
+void spaa_repeats_release(struct spaa_repeats *r)
+{
+	spaa_map_release(&r->frames);
+	free(r->frame_of);
+	spaa_strtab_release(&r->stacks);
+	free(r->stack_of);
+	spaa_strtab_release(&r->records);
+	free(r->record_of);
+	free(r->key);
+	memset(r, 0, sizeof(*r));
+	spaa_map_init(&r->frames, sizeof(struct frame_key));
+}
+
+static struct frame_key frame_key(const struct spaa_frame *f)
+{
+	struct frame_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.fn = f->fn;
+	k.srcline = f->srcline;
+	k.ip = f->ip;
+	k.inline_depth = f->inline_depth;
+	k.kind = (uint8_t)f->kind;
+	k.inlined = f->inlined;
+	k.func_resolved = f->func_resolved;
+	return k;
+}
+
+static size_t stack_key(struct spaa_repeats *r, enum spaa_stack_type type,
+			const uint32_t *frames, uint32_t n)
+{
+	size_t len = ((size_t)n + 1) * sizeof(uint32_t);
+	uint32_t t = type;
+
+	SPAA_ALLOC_GROW(r->key, len, r->key_alloc);
+	memcpy(r->key, &t, sizeof(t));
+	if (n)
+		memcpy(r->key + sizeof(t), frames, (size_t)n * sizeof(uint32_t));
+	return len;
+}
+
+/* A record whose frames are not its stack's was joined with a related stack. */
+static bool joined(const struct spaa_profile *p, const struct spaa_record *rec)
+{
+	const struct spaa_stack *s = &p->stacks[rec->stack];
+
+	return rec->frames != s->frames || rec->nframes != s->nframes;
+}
+
+/* Appends the metrics and units of n weights to the key at *len. */
+static void key_metrics(struct spaa_repeats *r, size_t *len,
+			const struct spaa_weight *w, uint32_t n)
+{
+	SPAA_ALLOC_GROW(r->key, *len + (size_t)n * 2 * sizeof(uint32_t), r->key_alloc);
+	for (uint32_t i = 0; i < n; i++) {
+		memcpy(r->key + *len, &w[i].metric, sizeof(uint32_t));
+		memcpy(r->key + *len + sizeof(uint32_t), &w[i].unit, sizeof(uint32_t));
+		*len += 2 * sizeof(uint32_t);
+	}
+}
+
+/* The key of rec, whose weights and exclusive weights are w and x. */
+static size_t record_key(struct spaa_repeats *r, const struct spaa_record *rec,
+			 const struct spaa_weight *w, const struct spaa_weight *x)
+{
+	struct record_head h;
+	size_t len = sizeof(h);
+
+	memset(&h, 0, sizeof(h));
+	h.pid = rec->pid;
+	h.tid = rec->tid;
+	h.cpu = rec->cpu;
+	h.stack = rec->stack;
+	h.event = rec->event;
+	h.comm = rec->comm;
+	h.excl_frame = rec->excl_frame;
+	h.absorbed = rec->absorbed;
+	h.nweights = rec->nweights;
+	h.nexcl = rec->nexcl;
+	SPAA_ALLOC_GROW(r->key, len, r->key_alloc);
+	memcpy(r->key, &h, sizeof(h));
+	key_metrics(r, &len, w, rec->nweights);
+	key_metrics(r, &len, x, rec->nexcl);
+	return len;
+}
+
+static const struct spaa_weight *pool_at(const struct spaa_weight *pool,
+					 uint32_t off, uint32_t n)
+{
+	return n ? pool + off : NULL;
+}
+
+void spaa_repeats_index(struct spaa_repeats *r, const struct spaa_profile *p)
+{
+	bool created;
+	uint32_t k;
+
+	for (; r->nframes < p->nframes; r->nframes++) {
+		struct frame_key fk = frame_key(&p->frames[r->nframes]);
+
+		k = spaa_map_intern(&r->frames, &fk, &created);
+		if (created) {
+			SPAA_ALLOC_GROW(r->frame_of, (size_t)k + 1, r->frame_of_alloc);
+			r->frame_of[k] = r->nframes;
+		}
+	}
+	for (; r->nstacks < p->nstacks; r->nstacks++) {
+		const struct spaa_stack *s = &p->stacks[r->nstacks];
+		size_t len;
+
+		if (!s->defined)
+			continue;
+		len = stack_key(r, s->type, p->frame_pool + s->frames, s->nframes);
+		k = spaa_strtab_intern(&r->stacks, r->key, len);
+		if (k + 1 == r->stacks.nr) {
+			SPAA_ALLOC_GROW(r->stack_of, (size_t)k + 1, r->stack_of_alloc);
+			r->stack_of[k] = r->nstacks;
+		}
+	}
+	for (; r->nrecords < p->nrecords; r->nrecords++) {
+		const struct spaa_record *rec = &p->records[r->nrecords];
+		uint32_t before = r->records.nr;
+		size_t len;
+
+		if (joined(p, rec))
+			continue;
+		len = record_key(r, rec, pool_at(p->weight_pool, rec->weights, rec->nweights),
+				 pool_at(p->weight_pool, rec->excl, rec->nexcl));
+		k = spaa_strtab_intern(&r->records, r->key, len);
+		if (r->records.nr != before) {
+			SPAA_ALLOC_GROW(r->record_of, (size_t)k + 1, r->record_of_alloc);
+			r->record_of[k] = r->nrecords;
+		}
+	}
+}
+
+uint32_t spaa_repeats_frame(struct spaa_repeats *r, const struct spaa_frame *f)
+{
+	struct frame_key fk = frame_key(f);
+	uint32_t k = spaa_map_find(&r->frames, &fk);
+
+	return k == SPAA_NONE ? SPAA_NONE : r->frame_of[k];
+}
+
+uint32_t spaa_repeats_stack(struct spaa_repeats *r, enum spaa_stack_type type,
+			    const uint32_t *frames, uint32_t n)
+{
+	size_t len;
+	uint32_t k;
+
+	if (r->stacks.nr <= 1)
+		return SPAA_NONE;
+	len = stack_key(r, type, frames, n);
+	k = spaa_strtab_find(&r->stacks, r->key, len);
+	return k == SPAA_NONE ? SPAA_NONE : r->stack_of[k];
+}
+
+/* Adds n weights w to those at pool offset off, all or none (-1: overflow). */
+static int add_values(struct spaa_profile *p, uint32_t off, const struct spaa_weight *w,
+		      uint32_t n)
+{
+	uint64_t sum;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (spaa_add_u64(p->weight_pool[off + i].value, w[i].value, &sum))
+			return -1;
+	for (uint32_t i = 0; i < n; i++)
+		p->weight_pool[off + i].value += w[i].value;
+	return 0;
+}
+
+/* The indexed record rec (weights w, x) merges into, or SPAA_NONE. */
+static uint32_t merge_target(struct spaa_repeats *r, struct spaa_profile *p,
+			     const struct spaa_record *rec,
+			     const struct spaa_weight *w, const struct spaa_weight *x)
+{
+	uint32_t k, into;
+	uint64_t sum;
+
+	if (r->records.nr <= 1 || joined(p, rec))
+		return SPAA_NONE;
+	k = spaa_strtab_find(&r->records, r->key, record_key(r, rec, w, x));
+	if (k == SPAA_NONE)
+		return SPAA_NONE;
+	into = r->record_of[k];
+	/* checked before adding, so that an overflow leaves both records whole */
+	for (uint32_t i = 0; i < rec->nexcl; i++)
+		if (spaa_add_u64(p->weight_pool[p->records[into].excl + i].value, x[i].value, &sum))
+			return SPAA_NONE;
+	return into;
+}
+
+uint32_t spaa_repeats_merge_records(struct spaa_repeats *r, struct spaa_profile *p,
+				    uint32_t record_base, uint32_t window_entry_base,
+				    uint32_t weight_base)
+{
+	size_t nw = p->nweight_pool - weight_base;
+	struct spaa_weight *old;
+	uint32_t out = record_base, merged = 0;
+
+	if (r->records.nr <= 1 || record_base >= p->nrecords)
+		return 0;
+	/* this file's records head their stacks' lists: unlink them */
+	for (uint32_t i = record_base; i < p->nrecords; i++) {
+		struct spaa_stack *s = &p->stacks[p->records[i].stack];
+
+		while (s->first_record != SPAA_NONE && s->first_record >= record_base)
+			s->first_record = p->records[s->first_record].next_same_stack;
+	}
+	old = spaa_xmalloc((nw + 1) * sizeof(*old));
+	if (nw)
+		memcpy(old, p->weight_pool + weight_base, nw * sizeof(*old));
+	p->nweight_pool = weight_base;
+	for (uint32_t i = record_base; i < p->nrecords; i++) {
+		struct spaa_record rec = p->records[i];
+		const struct spaa_weight *w = pool_at(old, rec.weights - weight_base, rec.nweights);
+		const struct spaa_weight *x = pool_at(old, rec.excl - weight_base, rec.nexcl);
+		uint32_t into = merge_target(r, p, &rec, w, x);
+
+		if (into != SPAA_NONE && !add_values(p, p->records[into].weights, w, rec.nweights)) {
+			add_values(p, p->records[into].excl, x, rec.nexcl);
+			merged++;
+			continue;
+		}
+		rec.weights = spaa_profile_add_weights(p, w, rec.nweights);
+		rec.excl = spaa_profile_add_weights(p, x, rec.nexcl);
+		rec.next_same_stack = p->stacks[rec.stack].first_record;
+		p->stacks[rec.stack].first_record = out;
+		p->records[out++] = rec;
+	}
+	for (uint32_t i = window_entry_base; i < p->nwindow_entries; i++) {
+		struct spaa_window_entry *e = &p->window_entries[i];
+
+		e->weights = spaa_profile_add_weights(p, pool_at(old, e->weights - weight_base, e->nweights),
+						      e->nweights);
+	}
+	p->nrecords = out;
+	free(old);
+	return merged;
+}

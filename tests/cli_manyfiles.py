@@ -1,0 +1,71 @@
+"""Directories of many profiles: memory grows with what differs, not with
+the number of files (spaa_load_opts.fold_repeats).
+
+Hard links to one profile make directories of 200 and 2,000 files in a
+scratch directory; spaa-hotspots' peak RSS (ru_maxrss of the child, not
+time) on the two must differ by less than 4 MiB (the model of each copy
+kept apart costs ~40 kB a file: 70 MB here), and the weights of the
+2,000 copies must be 2,000 times those of one.
+"""
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+from clitest import check, finish, lami
+
+PROFILE = 'tests/data/diff_cwork_baseline.spaa.zst'
+
+
+def links(root, name, n, src):
+    """A directory of n hard links to src."""
+    d = os.path.join(root, name)
+    os.mkdir(d)
+    for i in range(n):
+        os.link(src, os.path.join(d, 'p%05d.spaa.zst' % i))
+    return d
+
+
+def peak_rss_kb(args):
+    """Peak RSS of args run as a child, in kB, and its stdout."""
+    with open(os.devnull, 'rb') as null:
+        p = subprocess.Popen(args, stdin=null, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL)
+        out = p.stdout.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    if p.returncode:
+        raise AssertionError('%s: exit %d' % (' '.join(args), p.returncode))
+    return usage.ru_maxrss, json.loads(out)
+
+
+def self_weights(doc):
+    """(function, DSO) -> self weight, from the functions by self weight."""
+    return {(r[0], r[1]['path']): r[2]['value'] for r in doc['results'][0]['data']}
+
+
+root = tempfile.mkdtemp(prefix='cli_manyfiles.')
+try:
+    src = os.path.join(root, 'src.spaa.zst')
+    shutil.copy(PROFILE, src)
+    few = links(root, 'few', 200, src)
+    many = links(root, 'many', 2000, src)
+
+    @check
+    def many_files_flat_memory():
+        rss_few, _ = peak_rss_kb(['./spaa-hotspots', few])
+        rss_many, _ = peak_rss_kb(['./spaa-hotspots', many])
+        assert rss_many - rss_few < 4096, \
+            'peak RSS %d kB for 2,000 files, %d kB for 200' % (rss_many, rss_few)
+
+    @check
+    def many_files_sum_their_weights():
+        one = self_weights(lami(['./spaa-hotspots', '--limit', 'unlimited', PROFILE]))
+        all_ = self_weights(lami(['./spaa-hotspots', '--limit', 'unlimited', many]))
+        assert one and set(one) == set(all_), (sorted(one), sorted(all_))
+        for fn, w in one.items():
+            assert all_[fn] == 2000 * w, (fn, w, all_[fn])
+finally:
+    shutil.rmtree(root)
+finish()
