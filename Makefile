@@ -26,6 +26,8 @@
 # Layout, picked up by wildcard (adding a file needs no edit here):
 #   common/LAYER/*.c        -> build/libspaa.a (common/report/main.c apart:
 #                              it owns main() of the analyses)
+#   common/LAYER/NAME.proto -> build/gen/LAYER/NAME.pb-c.[ch] (protoc-c), in
+#                              build/libspaa.a; included as "LAYER/NAME.pb-c.h"
 #   analyses/NAME.c         -> spaa-NAME, with common/report/main.c
 #   tools/NAME.c            -> spaa-NAME, with its own main()
 #   tests/unit/check_MOD.c  -> build/tests/unit/check_spaa, which runs every
@@ -59,9 +61,10 @@ INSTALL ?= install
 
 # Recursively expanded on purpose: pkg-config runs when a recipe needs the
 # flags, after deps has installed what was missing.  The library needs
-# zstd and zlib; cJSON is only the tests' second JSON parser (and the
-# bench's naive reader).
-LIB_PKGS = libzstd zlib
+# zstd, zlib and protobuf-c (the pprof reader); cJSON is only the tests'
+# second JSON parser (and the bench's naive reader).
+LIB_PKGS = libzstd zlib libprotobuf-c
+PROTOC_C ?= protoc-c
 PKG_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(LIB_PKGS))
 PKG_LIBS = $(shell $(PKG_CONFIG) --libs $(LIB_PKGS))
 CHECK_CFLAGS = $(shell $(PKG_CONFIG) --cflags check libcjson)
@@ -72,7 +75,7 @@ B = build
 SPAA_CFLAGS = -std=c11 -D_DEFAULT_SOURCE -D_FILE_OFFSET_BITS=64 \
 	-Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wformat=2 -Wvla -Wwrite-strings \
-	-Icommon -MMD -MP $(PKG_CFLAGS)
+	-Icommon -I$(B)/gen -MMD -MP $(PKG_CFLAGS)
 
 # SANITIZE=address,undefined adds the sanitizers (make asan sets it).
 SANITIZE =
@@ -93,7 +96,10 @@ SUITE_DECLS = '-DSUITE(m)=struct Suite *m\#\#_suite(void);' \
 LAYERS = model io formats analysis report
 MAIN_SRC = common/report/main.c
 LIB_SRCS = $(filter-out $(MAIN_SRC),$(foreach l,$(LAYERS),$(wildcard common/$(l)/*.c)))
-LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o)
+PROTO_SRCS = $(foreach l,$(LAYERS),$(wildcard common/$(l)/*.proto))
+PROTO_C = $(PROTO_SRCS:common/%.proto=$(B)/gen/%.pb-c.c)
+PROTO_H = $(PROTO_C:.c=.h)
+LIB_OBJS = $(LIB_SRCS:%.c=$(B)/%.o) $(PROTO_C:.c=.o)
 LIB = $(B)/libspaa.a
 ANALYSIS_SRCS = $(wildcard analyses/*.c)
 TOOL_SRCS = $(wildcard tools/*.c)
@@ -172,6 +178,15 @@ $(B)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
+# protoc-c writes NAME.pb-c.c and NAME.pb-c.h at once.
+$(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: common/%.proto | deps
+	$(Q)mkdir -p $(B)/gen
+	@echo '  PROTOC  $<'
+	$(Q)$(PROTOC_C) --proto_path=common --c_out=$(B)/gen $<
+
+$(B)/gen/%.o: $(B)/gen/%.c
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
 $(B)/tests/unit/runner.o: tests/unit/runner.c $(SUITES_INC)
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) -I$(B)/tests/unit -c -o $@ $<
@@ -192,7 +207,7 @@ $(SUITES_INC): FORCE
 	if cmp -s $@+ $@; then rm -f $@+; \
 	else mv $@+ $@ && echo '  GEN     $@'; fi
 
-$(ALL_OBJS): build/flavour | deps
+$(ALL_OBJS): build/flavour | deps $(PROTO_H)
 
 # Rewritten only when the compiler or the flags change, so that switching
 # between normal and sanitizer builds rebuilds everything.
@@ -268,9 +283,15 @@ FUZZ_CC = clang
 FUZZ_DIR = build/fuzz
 FUZZ_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -g -O1 -pthread
-FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
+FUZZ_LIB_OBJS = $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o) \
+	$(PROTO_C:$(B)/gen/%.c=$(FUZZ_DIR)/gen/%.o)
 
-$(FUZZ_DIR)/%.o: %.c | deps
+$(FUZZ_DIR)/%.o: %.c | deps $(PROTO_H)
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(FUZZ_CC) $(SPAA_CFLAGS) $(FUZZ_FLAGS) \
+		-fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/gen/%.o: $(B)/gen/%.c | deps
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(FUZZ_CC) $(SPAA_CFLAGS) $(FUZZ_FLAGS) \
 		-fsanitize=fuzzer-no-link -c -o $@ $<

@@ -18,15 +18,15 @@
 #define PROG "spaa-convert"
 
 static const char description[] =
-	"Converts perf script text, folded stacks, SPX reports and V8 CPU\n"
-	"profiles to SPAA,\n"
-	"any of them or SPAA to folded stacks or to a flame graph (SVG), and\n"
-	"SPAA to SPAA (validated, recompressed).  INPUT may be compressed (gzip,\n"
-	"zstd); - is standard input; an SPX report is KEY.json or KEY.txt.gz,\n"
-	"or a directory of them.";
+	"Converts perf script text, folded stacks, pprof profiles, V8 CPU\n"
+	"profiles and SPX reports to SPAA, any of them or SPAA to folded stacks\n"
+	"or to a flame graph (SVG), and SPAA to SPAA (validated, recompressed).\n"
+	"INPUT may be\n"
+	"compressed (gzip, zstd); - is standard input; an SPX report is\n"
+	"KEY.json or KEY.txt.gz, or a directory of them.";
 
 /* The names of --from and --to, in the order of enum spaa_convert_format from PERF on. */
-static const char *const from_names[] = { "perf", "folded", "spx", "spaa", NULL };
+static const char *const from_names[] = { "perf", "folded", "spx", "spaa", "pprof", NULL };
 static const char *const to_names[] = { "spaa", "folded", "svg", NULL };
 static const enum spaa_convert_format to_formats[] = {
 	SPAA_CONVERT_SPAA, SPAA_CONVERT_FOLDED, SPAA_CONVERT_SVG,
@@ -46,7 +46,7 @@ struct options {
 #define AT(field) offsetof(struct options, field)
 
 static const struct spaa_option options[] = {
-	{ "from", 0, SPAA_OPTION_CHOICE, AT(from), "perf|folded|spx|spaa",
+	{ "from", 0, SPAA_OPTION_CHOICE, AT(from), "perf|folded|spx|spaa|pprof",
 	  "input format (default: detected from the content)", from_names, NULL },
 	{ "to", 0, SPAA_OPTION_CHOICE, AT(to), "spaa|folded|svg",
 	  "output format: spaa (default), folded or svg (an interactive flame graph)",

@@ -4,7 +4,9 @@
 # usage: tools/install-deps.sh [--valgrind | --bench]
 #
 # Run by "make" (target deps) before anything is built.  Checks for
-# pkg-config, the libcjson, libzstd, zlib and check pkg-config modules,
+# pkg-config, the libcjson, libzstd, zlib, libprotobuf-c and check
+# pkg-config modules, protoc-c (the pprof reader's .proto is compiled at
+# build time),
 # /usr/bin/python3 with jsonschema (the test scripts' interpreter), groff
 # (the man page checks), rsvg-convert and node (the flame graph tests render
 # the SVG to PNG and run its embedded script); with --valgrind also for
@@ -24,8 +26,9 @@
 set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
-python3-jsonschema valgrind zstd groff-base librsvg2-bin nodejs"
-MODULES="libcjson libzstd zlib check"
+python3-jsonschema valgrind zstd groff-base librsvg2-bin nodejs
+libprotobuf-c-dev protobuf-c-compiler"
+MODULES="libcjson libzstd zlib check libprotobuf-c"
 
 need_valgrind=no
 need_bench=no
@@ -47,6 +50,7 @@ missing() {
 	fi
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
 		echo "/usr/bin/python3 with jsonschema"
+	command -v protoc-c >/dev/null 2>&1 || echo "protoc-c"
 	command -v groff >/dev/null 2>&1 || echo "groff"
 	command -v rsvg-convert >/dev/null 2>&1 || echo "rsvg-convert"
 	command -v node >/dev/null 2>&1 || echo "node"

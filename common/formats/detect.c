@@ -4,6 +4,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "formats/v8_cpu.h"
 #include "model/util.h"
 
@@ -34,6 +35,11 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
+	if (spaa_pprof_sniff((const unsigned char *)data, len,
+			     len < SPAA_DETECT_SNIFF_BYTES)) {
+		*fmt = SPAA_DETECT_PPROF;
+		return 0;
+	}
 	if (spaa_v8_sniff(data, len) != SPAA_V8_NONE) {
 		*fmt = SPAA_DETECT_V8;
 		return 0;

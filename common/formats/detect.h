@@ -7,6 +7,8 @@
  * Compression (gzip, zstd) is already undone by the input: the decoded
  * bytes are what is looked at.
  *
+ * Binary formats come first: a pprof profile is a protobuf message whose
+ * first field is a well-formed sample type (spaa_pprof_sniff).
  * A V8 profile or trace is told by its first member name (v8_cpu.h).
  * Text formats are told by the first line that is not blank or a '#'
  * comment, among the first SPAA_DETECT_SNIFF_BYTES: '{' is SPAA, a perf
@@ -31,6 +33,7 @@ enum spaa_detect_format {
 	SPAA_DETECT_SPAA,
 	SPAA_DETECT_PERF,       /* perf script text */
 	SPAA_DETECT_FOLDED,     /* folded stacks */
+	SPAA_DETECT_PPROF,      /* a pprof protobuf message (pprof.h) */
 	SPAA_DETECT_V8,         /* a V8 JSON document (v8_cpu.h: spaa_v8_sniff) */
 };
 

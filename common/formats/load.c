@@ -4,6 +4,7 @@
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
 #include "formats/v8_cpu.h"
@@ -33,11 +34,14 @@ static int limit_env(const char *name, uint64_t max, uint64_t *out,
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 {
 	uint64_t line = o->max_line, depth = o->max_depth, strings = o->max_strings;
+	uint64_t pprof = o->max_pprof;
 
 	if (limit_env("SPAA_MAX_LINE", SIZE_MAX / 4, &line, err) ||
 	    limit_env("SPAA_MAX_DEPTH", UINT32_MAX, &depth, err) ||
-	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err))
+	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err) ||
+	    limit_env("SPAA_MAX_PPROF", SIZE_MAX / 4, &pprof, err))
 		return -1;
+	o->max_pprof = (size_t)pprof;
 	o->max_line = (size_t)line;
 	o->max_depth = (uint32_t)depth;
 	o->max_strings = (uint32_t)strings;
@@ -49,8 +53,8 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
  * them, then read back (writer_load.h).
  */
 static int load_converted(struct spaa_profile *p, struct spaa_input *in,
-			  enum spaa_detect_format fmt,
-			  const struct spaa_load_opts *o, struct spaa_error *err)
+			  enum spaa_detect_format fmt, const struct spaa_load_opts *o,
+			  struct spaa_repeats *rep, struct spaa_error *err)
 {
 	struct spaa_writer_opts wo = {
 		.source_tool = fmt == SPAA_DETECT_PERF ? "perf" : "folded",
@@ -63,79 +67,114 @@ static int load_converted(struct spaa_profile *p, struct spaa_input *in,
 	    spaa_perf_script_convert(in, w, o->max_depth, &o->warn, err) :
 	    spaa_folded_convert(in, w, o->max_depth, err))
 		goto out;
-	ret = spaa_writer_load(p, w, spaa_input_name(in), o, err);
+	ret = spaa_writer_load(p, w, spaa_input_name(in), o, rep, err);
 out:
 	spaa_writer_free(w);
 	return ret;
 }
 
-/*
- * One input, its format told by its content.  What is not known is SPAA,
- * whose reader words the error; a validating load (spaa-validate) reads
- * only SPAA.
- */
-static int load_input(struct spaa_profile *p, struct spaa_input *in,
-		      const struct spaa_load_opts *o, struct spaa_repeats *seen,
-		      uint64_t base, uint64_t total, struct spaa_error *err)
+struct pprof_job {
+	struct spaa_input *in;
+	struct spaa_pprof_opts opts;
+};
+
+static int write_pprof(void *ctx, struct spaa_output *out, struct spaa_error *err)
 {
+	struct pprof_job *j = ctx;
+
+	return spaa_pprof_convert(j->in, out, &j->opts, err);
+}
+
+/* Fills the bounds left 0 with their defaults. */
+static void defaults(struct spaa_load_opts *o)
+{
+	if (!o->max_depth)
+		o->max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
+	if (!o->max_strings)
+		o->max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
+}
+
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t base, uint64_t total, struct spaa_error *err)
+{
+	struct spaa_load_opts o = *opts;
 	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
 	const char *data;
 	size_t len;
+	struct pprof_job job = {
+		in, { opts->max_pprof, opts->max_depth, &opts->warn },
+	};
 	int r;
 
-	if (!o->findings.fn && spaa_detect(in, &fmt, err))
+	defaults(&o);
+	/*
+	 * What is not known is SPAA, whose reader words the error; a
+	 * validating load (spaa-validate) reads only SPAA.
+	 */
+	if (!o.findings.fn && spaa_detect(in, &fmt, err))
 		return -1;
 	switch (fmt) {
 	case SPAA_DETECT_PERF:
 	case SPAA_DETECT_FOLDED:
-		r = load_converted(p, in, fmt, o, err);
-		if (!r && o->on_progress)
-			o->on_progress(o->progress_data, base + spaa_input_bytes_read(in), total);
-		return r;
+		r = load_converted(p, in, fmt, &o, rep, err);
+		break;
+	case SPAA_DETECT_PPROF:
+		job.opts.max_depth = o.max_depth;
+		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
+					  &o, rep, err);
+		break;
 	case SPAA_DETECT_V8:
 		/* which V8 document: the detector has peeked at it already */
 		if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 			return -1;
-		return spaa_v8_cpu_read(p, in, spaa_v8_sniff(data, len), o, base, total, err);
+		return spaa_v8_cpu_read(p, in, spaa_v8_sniff(data, len), &o, base, total, err);
 	default:
-		return spaa_reader_read(p, in, o, seen, base, total, err);
+		return spaa_reader_read(p, in, &o, rep, base, total, err);
 	}
+	if (!r && o.on_progress)
+		o.on_progress(o.progress_data, base + spaa_input_bytes_read(in), total);
+	return r;
 }
 
-int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, struct spaa_error *err)
+/*
+ * Opens file i of list, if it is one the loop opens, and has the kernel
+ * read it while the file before it is parsed.  An error is left for its
+ * turn, when the open is tried again.
+ */
+static void open_ahead(const struct spaa_pathlist *list, size_t i,
+		       const struct spaa_input_opts *io, struct spaa_input **next)
 {
-	struct spaa_load_opts o = *opts;
+	struct spaa_error e;
 
-	if (!o.max_depth)
-		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
-	if (!o.max_strings)
-		o.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
-	return load_input(p, in, &o, NULL, 0, 0, err);
+	if (i >= list->nr || list->kinds[i] == SPAA_PATHLIST_SPX)
+		return;
+	if (spaa_input_open(next, list->paths[i], io, &e))
+		return;
+	spaa_input_readahead(*next);
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
 	struct spaa_load_opts o = *opts;
-	struct spaa_input_opts io = { .max_line = opts->max_line };
+	struct spaa_input_opts io = {
+		.max_line = opts->max_line, .thread_min = opts->thread_min,
+	};
+	struct spaa_input *in = NULL, *next = NULL;
 	struct spaa_pathlist list = { 0 };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
 	int ret = -1;
 
 	spaa_repeats_init(&rep);
-	if (!o.max_depth)
-		o.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
-	if (!o.max_strings)
-		o.max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
+	defaults(&o);
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
 	total = spaa_pathlist_size(&list);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
-		struct spaa_input *in;
 		int r;
 
 		if (seen)
@@ -149,16 +188,22 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 				goto out;
 			continue;
 		}
-		if (spaa_input_open(&in, list.paths[i], &io, err))
+		in = next;
+		next = NULL;
+		if (!in && spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		r = load_input(p, in, &o, seen, base, total, err);
+		open_ahead(&list, i + 1, &io, &next);
+		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
+		in = NULL;
 		if (r)
 			goto out;
 	}
 	ret = 0;
 out:
+	spaa_input_close(in);
+	spaa_input_close(next);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);
 	return ret;

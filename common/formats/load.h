@@ -5,8 +5,8 @@
  * (every profile in it); all of them load into one struct spaa_profile.
  * The format is decided by content (detect.h): SPAA NDJSON is read by
  * spaa_reader, SPX reports (pathlist.h says which paths are) by
- * spx_reader, perf script text and folded stacks by their converters
- * through writer_load.h, V8 CPU profiles and traces by v8_cpu.  A validating load (findings.fn set) reads
+ * spx_reader, perf script text, folded stacks and pprof profiles by their
+ * converters through writer_load.h.  A validating load (findings.fn set) reads
  * every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
@@ -28,6 +28,7 @@
 #include "io/input.h"
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/repeats.h"
 #include "model/warn.h"
 
 /*
@@ -39,6 +40,7 @@
 #define SPAA_LOAD_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
 #define SPAA_LOAD_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
 /* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
+/* SPAA_MAX_PPROF: bytes of one decoded pprof message, SPAA_PPROF_MAX_BYTES_DEFAULT (pprof.h) */
 
 struct spaa_sample {
 	int64_t time;           /* ns, same epoch as the profile's time range */
@@ -127,6 +129,12 @@ struct spaa_load_opts {
 	 */
 	bool no_scanner;
 	/*
+	 * Files below this size are read without a thread of their own
+	 * (spaa_input_opts.thread_min; 0: the default, 1: every file gets
+	 * one, for the differential test of small files).
+	 */
+	uint64_t thread_min;
+	/*
 	 * Several files: what a file repeats of earlier ones (frames,
 	 * stacks, stack records of the same context) is stored once,
 	 * weights summed (model/repeats.h), so memory grows with what the
@@ -143,24 +151,17 @@ struct spaa_load_opts {
 	 * 0 = SPAA_LOAD_MAX_STRINGS_DEFAULT.
 	 */
 	uint32_t max_strings;
+	size_t max_pprof;       /* 0 = SPAA_PPROF_MAX_BYTES_DEFAULT */
 };
 
 /*
  * Sets the resource bounds of o from the environment: SPAA_MAX_LINE
- * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count), each a
+ * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count),
+ * SPAA_MAX_PPROF (bytes), each a
  * positive decimal integer; an unset or empty variable leaves the field
  * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
  */
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
-
-/*
- * Loads the open input in (a file, not an SPX report) into p, its format
- * told by its content: for a program that has opened and looked at the
- * input itself (spaa-convert, standard input included).  Returns 0, or
- * -1 with err.
- */
-int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
-		    const struct spaa_load_opts *opts, struct spaa_error *err);
 
 /*
  * Loads every profile named by paths into p (initialized by the caller).
@@ -169,5 +170,16 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
  */
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err);
+
+/*
+ * Loads the open input in (any format but SPX, told from its content)
+ * into p as one file, as spaa_load loads each of its files; rep (may be
+ * NULL) as for spaa_reader_read; bytes_base and bytes_total place it in
+ * the progress of a whole load.  in is the caller's.  Errors as
+ * spaa_load's.
+ */
+int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err);
 
 #endif

@@ -16,7 +16,9 @@ static const char *const known_tools[] = {
 
 static const char *const known_context[] = {
 	"event", "pid", "tid", "cpu", "comm", "probe", "execname", "uid",
-	"zonename", "trace_fields", NULL,
+	"zonename", "trace_fields",
+	"labels",       /* pprof's sample labels (formats/pprof.h) */
+	NULL,
 };
 
 static bool in_list(const char *const *list, const char *s)

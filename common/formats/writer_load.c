@@ -25,9 +25,22 @@ static void warn_renamed(void *data, const char *file, unsigned long line,
 	spaa_warn(r->sink, r->name, 0, "%s", msg);
 }
 
+static int write_writer(void *ctx, struct spaa_output *out, struct spaa_error *err)
+{
+	return spaa_writer_write_spaa(ctx, out, err);
+}
+
 int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
 		     const char *name, const struct spaa_load_opts *opts,
-		     struct spaa_error *err)
+		     struct spaa_repeats *rep, struct spaa_error *err)
+{
+	return spaa_writer_load_spaa(p, write_writer, w, name, opts, rep, err);
+}
+
+int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
+			  void *ctx, const char *name,
+			  const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+			  struct spaa_error *err)
 {
 	const char *dir = getenv("TMPDIR");
 	struct renamed rn = { &opts->warn, name };
@@ -44,7 +57,7 @@ int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
 				     dir && *dir ? dir : "/tmp", strerror(errno));
 	close(fd);
 	if (spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err) ||
-	    spaa_writer_write_spaa(w, out, err))
+	    write(ctx, out, err))
 		goto out;
 	ret = spaa_output_close(out, err);
 	out = NULL;
@@ -56,7 +69,7 @@ int spaa_writer_load(struct spaa_profile *p, struct spaa_writer *w,
 	o.warn = (struct spaa_warn_sink){ warn_renamed, &rn };
 	if (spaa_input_open(&in, path, NULL, err))
 		goto out;
-	if (spaa_reader_read(p, in, &o, NULL, 0, 0, err))
+	if (spaa_reader_read(p, in, &o, rep, 0, 0, err))
 		goto out;
 	p->files[p->nfiles - 1].path = spaa_strtab_intern(&p->strings, name,
 							  strlen(name));

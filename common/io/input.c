@@ -886,10 +886,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * Decompression, and the read(2) calls of a plain file (their copy
 	 * out of the page cache is a tenth of an analysis' time), get a
 	 * thread of their own, except on stdin: a pipe may block in read(2)
-	 * forever, and closing early would then wait for it.  If the thread
-	 * cannot start, reading stays inline.
+	 * forever, and closing early would then wait for it, and except on
+	 * a small file (input.h).  If the thread cannot start, reading stays
+	 * inline.
 	 */
-	in->want_pipe = in->own_fd && S_ISREG(st.st_mode);
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size >= (opts && opts->thread_min ? opts->thread_min
+					 : SPAA_INPUT_THREAD_MIN_DEFAULT);
 	*out = in;
 	return 0;
 fail:
@@ -925,22 +928,57 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	return 0;
 }
 
-int spaa_input_read(struct spaa_input *in, const char **data, size_t *len,
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
 		    struct spaa_error *err)
 {
-	if (in->failed) {
-		if (err)
-			*err = in->saved;
-		return -1;
+	char *out = buf;
+
+	*got = 0;
+	while (*got < n) {
+		size_t avail = in->len - in->pos, k = n - *got;
+		ssize_t r;
+
+		if (avail) {
+			if (k > avail)
+				k = avail;
+			memcpy(out + *got, in->buf + in->pos, k);
+			in->pos += k;
+			*got += k;
+			in->scanned = 0;
+			continue;
+		}
+		if (in->eof)
+			break;
+		r = in->failed ? -1 : input_fill(in, NULL);
+		if (r < 0) {
+			if (err) {
+				*err = in->saved;
+				err->line = 0;  /* a binary input has no lines */
+			}
+			return -1;
+		}
+		if (!r)
+			in->eof = 1;
 	}
+	return 0;
+}
+
+int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
+		     struct spaa_error *err)
+{
 	while (in->pos == in->len) {
 		ssize_t r;
 
 		if (in->eof)
 			return 0;
-		r = input_fill(in, err);
-		if (r < 0)
+		r = in->failed ? -1 : input_fill(in, NULL);
+		if (r < 0) {
+			if (err) {
+				*err = in->saved;
+				err->line = 0;  /* the reader knows where it is */
+			}
 			return -1;
+		}
 		if (!r)
 			in->eof = 1;
 	}
@@ -1027,6 +1065,12 @@ enum spaa_input_comp spaa_input_compression(const struct spaa_input *in)
 uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 {
 	return in->bytes_read;
+}
+
+void spaa_input_readahead(struct spaa_input *in)
+{
+	if (in->own_fd && in->size)
+		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_WILLNEED);
 }
 
 uint64_t spaa_input_size(const struct spaa_input *in)

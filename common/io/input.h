@@ -32,8 +32,18 @@ enum spaa_input_comp {
 	SPAA_INPUT_COMP_ZSTD,
 };
 
+/*
+ * A regular file of fewer bytes (compressed bytes when compressed) is
+ * read and decoded inline, without the thread of spaa_input_open: for a
+ * small file, starting the thread and mapping its blocks costs more than
+ * the overlap saves (directories of thousands of small reports).
+ */
+#define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)256 << 10)
+
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
+	uint64_t thread_min;
 };
 
 struct spaa_input;
@@ -47,6 +57,14 @@ struct spaa_input;
  */
 int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * Asks the kernel to read the whole file into the page cache now, in
+ * the background (posix_fadvise WILLNEED): called on the next file of a
+ * directory while this one is parsed, so that its bytes are there when
+ * its turn comes.  Does nothing on standard input or a pipe.
+ */
+void spaa_input_readahead(struct spaa_input *in);
 
 /*
  * Reads the next line.  Returns 1 with *line (NUL-terminated, without the
@@ -74,14 +92,23 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 		    size_t *len, struct spaa_error *err);
 
 /*
- * Reads the next chunk of decoded bytes, for formats that are not lines
- * (one JSON document on a single line of any length).  Returns 1 with
- * *data (weak: valid until the next call on in) and *len (> 0) set, 0 at
- * the end of input, -1 like getline.  The bytes are consumed: mixing it
- * with getline is fine, but lines are no longer counted.
+ * Reads up to n decoded bytes into buf, as they are (no line structure:
+ * for binary formats), after what peek and getline have left.  *got is n
+ * unless the input ended.  Returns 0, or -1 like getline (SPAA_E_IO,
+ * SPAA_E_DECOMPRESS) but naming no line: a binary input has none.
  */
-int spaa_input_read(struct spaa_input *in, const char **data, size_t *len,
+int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
 		    struct spaa_error *err);
+
+/*
+ * Reads the next chunk of decoded bytes without copying them, for a
+ * document that is not lines (V8's JSON on a single line of any
+ * length).  Returns 1 with *data (weak: valid until the next call on in)
+ * and *len (> 0), 0 at the end of input, -1 with err (the input's error,
+ * with no line: see spaa_input_read).  Consumes what it returns.
+ */
+int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
+		     struct spaa_error *err);
 
 /*
  * A line scanner: work on a line that needs nothing but the line, done a

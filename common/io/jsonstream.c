@@ -134,7 +134,7 @@ static int peek(struct spaa_jsonstream *js, struct spaa_error *err)
 			spaa_sbuf_add(&js->cap, js->cap_from, (size_t)(js->p - js->cap_from));
 		}
 		js->offset += (uint64_t)(js->p - js->chunk);
-		r = spaa_input_read(js->in, &data, &len, err);
+		r = spaa_input_chunk(js->in, &data, &len, err);
 		if (r < 0)
 			return -2;
 		if (!r) {

@@ -9,6 +9,7 @@
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_script.h"
+#include "formats/pprof.h"
 #include "formats/profile_writer.h"
 #include "formats/spaa_reader.h"
 #include "formats/spaa_writer.h"
@@ -126,7 +127,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
-	if (in ? spaa_load_input(&p, in, &lo, err) :
+	if (in ? spaa_load_input(&p, in, &lo, NULL, 0, 0, err) :
 	    spaa_load(&p, &o->input, 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
@@ -225,6 +226,9 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_PERF:
 		*fmt = SPAA_CONVERT_PERF;
 		break;
+	case SPAA_DETECT_PPROF:
+		*fmt = SPAA_CONVERT_PPROF;
+		break;
 	case SPAA_DETECT_V8:
 		*fmt = SPAA_CONVERT_LOADER;
 		break;
@@ -267,6 +271,17 @@ static int path_format(const struct spaa_convert_opts *o,
 	if (spx == 1)
 		*from = SPAA_CONVERT_SPX;
 	return 0;
+}
+
+/* pprof to SPAA: the reader writes SPAA itself. */
+static int convert_pprof(const struct spaa_convert_opts *o, struct spaa_input *in,
+			 struct spaa_output *out, struct spaa_error *err)
+{
+	struct spaa_pprof_opts po = {
+		o->load.max_pprof, o->load.max_depth, &o->load.warn,
+	};
+
+	return spaa_pprof_convert(in, out, &po, err);
 }
 
 /* perf script text or folded stacks, read into a writer, then written. */
@@ -321,8 +336,11 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 		if (spaa_input_open(&in, o->input, &io, err) ||
 		    (from == SPAA_CONVERT_AUTO && sniff(in, &from, err)))
 			goto out;
-		if ((from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA) ||
-		    from == SPAA_CONVERT_LOADER) {
+		if (from == SPAA_CONVERT_PPROF && o->to == SPAA_CONVERT_SPAA) {
+			if (open_output(o, &out, err) || convert_pprof(o, in, out, err))
+				goto out;
+		} else if (((from == SPAA_CONVERT_SPAA || from == SPAA_CONVERT_PPROF) &&
+			    o->to != SPAA_CONVERT_SPAA) || from == SPAA_CONVERT_LOADER) {
 			if (convert_profile(o, in, &out, err))
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {

@@ -5,6 +5,8 @@
  *
  *   perf script text  --> SPAA or folded     (perf_script.h, spaa_writer.h)
  *   folded stacks     --> SPAA or folded     (folded.h, spaa_writer.h)
+ *   pprof profiles    --> SPAA               (pprof.h), or folded
+ *                         through the loader (load.h)
  *   SPX reports       --> SPAA or folded     (load.h, profile_writer.h)
  *   SPAA              --> SPAA (validated by the reader while each line
  *                         is copied as it is: unknown fields survive)
@@ -33,6 +35,7 @@ enum spaa_convert_format {
 	SPAA_CONVERT_FOLDED,
 	SPAA_CONVERT_SPX,       /* SPX reports (input only) */
 	SPAA_CONVERT_SPAA,
+	SPAA_CONVERT_PPROF,     /* pprof profiles (input only) */
 	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
 	SPAA_CONVERT_LOADER,    /* what only the loader reads: V8 (input only, by content) */
 };

@@ -57,6 +57,12 @@ seed() {
 		for f in tests/data/v8/*.cpuprofile* tests/data/v8/*.json*; do
 			zcat -f "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
 		done ;;
+	pprof)
+		# plain protobuf: the Go profiles decompressed
+		put "$dir" tests/data/pprof/*.pb tests/data/bad/pprof_*
+		for f in tests/data/pprof/*.pb.gz; do
+			zcat "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
+		done ;;
 	lami)
 		# the arguments of every golden command, NUL-separated
 		/usr/bin/python3 - "$dir" <<'PY'

@@ -30,9 +30,45 @@ static const struct detect_case {
 	{ "main;work three\n", SPAA_DETECT_UNKNOWN },
 	{ "\xef\xbb\xbf{\"type\":\"header\"}\n", SPAA_DETECT_UNKNOWN },
 	{ "3\n", SPAA_DETECT_UNKNOWN },
+	/* a '\n', a length, then no ValueType: text, not pprof */
+	{ "\n\nHello world\n", SPAA_DETECT_UNKNOWN },
+	{ "\n\n\tmain;work 3\n", SPAA_DETECT_FOLDED },
 	{ "", SPAA_DETECT_EMPTY },
 	{ "\n\n# only a comment\n", SPAA_DETECT_EMPTY },
 };
+
+/*
+ * pprof by content: the hand-made profile (plain), the same gzip'd, Go's
+ * own (time_nanos before sample_type), a damaged one; text that starts
+ * with '\n' and protobuf-like bytes is not pprof.
+ */
+static const struct pprof_case {
+	const char *path;
+	enum spaa_detect_format want;
+} pprof_cases[] = {
+	{ "tests/data/pprof/synthetic.pb", SPAA_DETECT_PPROF },
+	{ "tests/data/pprof/synthetic_last.pb.gz", SPAA_DETECT_PPROF },
+	{ "tests/data/pprof/go_cpu.pb.gz", SPAA_DETECT_PPROF },
+	{ "tests/data/bad/pprof_truncated.pb", SPAA_DETECT_PPROF },
+	{ "tests/data/bad/pprof_wire_type.pb", SPAA_DETECT_PPROF },
+	{ "tests/data/convert_small.folded", SPAA_DETECT_FOLDED },
+	{ "tests/data/basic.spaa.gz", SPAA_DETECT_SPAA },
+};
+
+START_TEST(test_detect_pprof)
+{
+	const struct pprof_case *c = &pprof_cases[_i];
+	enum spaa_detect_format fmt = (enum spaa_detect_format)-1;
+	struct spaa_error err;
+	struct spaa_input *in;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_input_open(&in, c->path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_detect(in, &fmt, &err), 0);
+	ck_assert_msg(fmt == c->want, "%s: got %d, want %d", c->path, fmt, c->want);
+	spaa_input_close(in);
+}
+END_TEST
 
 START_TEST(test_detect)
 {
@@ -66,6 +102,8 @@ Suite *detect_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_detect, 0,
 			    (int)(sizeof(detect_cases) / sizeof(detect_cases[0])));
+	tcase_add_loop_test(tc, test_detect_pprof, 0,
+			    (int)(sizeof(pprof_cases) / sizeof(pprof_cases[0])));
 	suite_add_tcase(s, tc);
 	return s;
 }

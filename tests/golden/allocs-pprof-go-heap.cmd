@@ -1,0 +1,1 @@
+./spaa-allocs --limit 5 tests/data/pprof/go_heap.pb.gz

@@ -1,0 +1,1 @@
+./spaa-convert tests/data/pprof/synthetic.pb
