@@ -443,19 +443,6 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 				 &t->sem, d->tside.total, err);
 }
 
-/* The --svg options, checked before anything is loaded. */
-static int svg_options(const struct options *o,
-		       struct spaa_flamegraph_opts *svg, struct spaa_error *err)
-{
-	if (spaa_flamegraph_args_given(&o->svg_args) && !o->svg)
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg-title', '--svg-width' and '--svg-min-width' need '--svg FILE'");
-	if (o->svg && (!*o->svg || !strcmp(o->svg, "-")))
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg' needs a file name: standard output carries the LAMI results");
-	return spaa_flamegraph_args_apply(&o->svg_args, svg, err);
-}
-
 /* The differential flame graph: every compared call path, target widths. */
 static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
 		     struct spaa_error *err)
@@ -463,7 +450,6 @@ static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
 	const struct options *o = d->run->options;
 	struct spaa_flamegraph *fg = spaa_flamegraph_new();
 	struct spaa_flamegraph_opts svg = *opts;
-	struct spaa_output *out = NULL;
 	char title[2048];
 	int ret = -1;
 
@@ -491,13 +477,8 @@ static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
 		svg.title = title;
 	svg.what = d->tables.what;
 	svg.cmp = &d->cmp;
-	if (spaa_output_open(&out, o->svg, SPAA_INPUT_COMP_NONE, 0, err) ||
-	    spaa_flamegraph_write(fg, &svg, out, err))
-		goto out;
-	ret = spaa_output_close(out, err);
-	out = NULL;
+	ret = spaa_flamegraph_write_file(fg, &svg, o->svg, err);
 out:
-	spaa_output_abort(out);
 	spaa_flamegraph_free(fg);
 	return ret;
 }
@@ -554,7 +535,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		tlo.data = &fold;
 	}
 	if (paths(d, err) ||
-	    svg_options(o, &svg, err) ||
+	    spaa_flamegraph_args_check(o->svg, &o->svg_args, &svg, err) ||
 	    spaa_compare_dso_map_check(o->dso_map.items, o->dso_map.nr, err) ||
 	    spaa_compare_load(&base, d->bpath, 0, 2, &blo, err))
 		goto out;

@@ -30,16 +30,22 @@
 #include "analysis/aggregate.h"
 #include "model/util.h"
 #include "report/analysis.h"
+#include "report/flamegraph.h"
 #include "report/table.h"
 
 struct options {
 	bool net;
+	const char *svg;
+	struct spaa_flamegraph_args svg_args;
 };
 
 static const struct spaa_option options[] = {
 	{ "net", 0, SPAA_OPTION_FLAG, offsetof(struct options, net), NULL,
 	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)",
 	  NULL, NULL },
+	{ "svg", 0, SPAA_OPTION_STRING, offsetof(struct options, svg), "FILE",
+	  "also write a flame graph with an inverted view (SVG) to FILE", NULL, NULL },
+	SPAA_FLAMEGRAPH_OPTIONS(struct options, svg_args),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -409,6 +415,35 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	return add_metric(h, &h->cpu_agg, &h->cpu_neg, fold, err);
 }
 
+/*
+ * --svg: the flame graph of the call paths summed (so --begin/--end and
+ * --pid/--tid apply), and the same paths leaf first as the inverted view.
+ */
+static int write_svg(struct hotspots *h, const struct spaa_flamegraph_opts *opts,
+		     struct spaa_error *err)
+{
+	const struct options *own = h->run->options;
+	struct spaa_flamegraph *fg = spaa_flamegraph_new(), *inv = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = *opts;
+	char title[2048];
+	int ret = -1;
+
+	if (spaa_flamegraph_add_paths(fg, &h->agg, false, err) ||
+	    spaa_flamegraph_add_paths(inv, &h->agg, true, err))
+		goto out;
+	snprintf(title, sizeof(title), "Flame graph of %s", h->run->opts->paths.items[0]);
+	if (!o.title)
+		o.title = title;
+	o.what = h->tables.what;
+	o.sem = &h->tables.sem;
+	o.inverted = inv;
+	ret = spaa_flamegraph_write_file(fg, &o, own->svg, err);
+out:
+	spaa_flamegraph_free(fg);
+	spaa_flamegraph_free(inv);
+	return ret;
+}
+
 static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
 	const struct spaa_analysis_opts *o = run->opts;
@@ -416,11 +451,20 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	struct spaa_profile p;
 	struct spaa_fold fold;
 	struct hotspots h = { .run = run, .p = &p };
+	const struct options *own = run->options;
+	struct spaa_flamegraph_opts svg = { 0 };
 	int ret = -1;
 
 	spaa_profile_init(&p);
 	spaa_table_init(&h.tables, &run->results, o->limit);
 	spaa_fold_init(&fold, &o->filter);
+	if (spaa_flamegraph_args_check(own->svg, &own->svg_args, &svg, err))
+		goto out;
+	if (own->svg && own->net) {
+		spaa_error_set(err, SPAA_E_USAGE,
+			       "'--svg' draws weights, not the signed nets of '--net'");
+		goto out;
+	}
 	lo.on_sample = spaa_fold_on_sample;
 	lo.on_sample_soon = spaa_fold_prefetch;
 	lo.data = &fold;
@@ -428,6 +472,8 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	    aggregate(&h, &fold, err))
 		goto out;
 	spaa_weights_left_out_event(&run->left_out, &p, h.event);
+	if (own->svg && write_svg(&h, &svg, err))
+		goto out;
 	/* the tables need only the aggregates and names: a lower peak */
 	spaa_fold_release(&fold);
 	spaa_profile_release_stacks(&p);

@@ -22,6 +22,7 @@ from pictures import png_decode
 
 CONV = './spaa-convert'
 DIFF = './spaa-diff'
+HOTSPOTS = './spaa-hotspots'
 DATA = 'tests/data'
 FLAME = os.path.join(DATA, 'flame.spaa')
 BASE = os.path.join(DATA, 'flame_base.spaa')
@@ -43,10 +44,10 @@ def svg_of(args, out):
     return ET.parse(out)
 
 
-def frames(tree):
+def frames(tree, view='frames'):
     """[(name, title, x, y, width, fill)] of the frames, document order."""
     out = []
-    for g in tree.getroot().find(NS + 'g[@id="frames"]'):
+    for g in tree.getroot().find(NS + 'g[@id="%s"]' % view):
         title = g.find(NS + 'title').text
         r = g.find(NS + 'rect')
         out.append((title.split('\n')[0], title, float(r.get('x')), int(r.get('y')),
@@ -202,14 +203,18 @@ def script_states(svg, actions):
     """What the embedded script does (tests/flamegraph_script.js, node)."""
     root = ET.parse(svg).getroot()
     script = root.find(NS + 'script').text
-    fr = []
-    for g in root.find(NS + 'g[@id="frames"]'):
-        r = g.find(NS + 'rect')
-        fr.append({'title': g.find(NS + 'title').text, 'x': float(r.get('x')),
-                   'y': float(r.get('y')), 'width': float(r.get('width')),
-                   'fill': r.get('fill'), 'text': g.find(NS + 'text').text or ''})
-    doc = json.dumps({'width': root.get('width'), 'script': script, 'frames': fr,
-                      'actions': actions})
+    doc = {'width': root.get('width'), 'script': script, 'actions': actions}
+    for view in ('frames', 'inverted'):
+        group = root.find(NS + 'g[@id="%s"]' % view)
+        if group is None:
+            continue
+        doc[view] = []
+        for g in group:
+            r = g.find(NS + 'rect')
+            doc[view].append({'title': g.find(NS + 'title').text, 'x': float(r.get('x')),
+                              'y': float(r.get('y')), 'width': float(r.get('width')),
+                              'fill': r.get('fill'), 'text': g.find(NS + 'text').text or ''})
+    doc = json.dumps(doc)
     p = subprocess.run(['node', 'tests/flamegraph_script.js'], input=doc.encode(),
                        capture_output=True, timeout=60)
     assert p.returncode == 0, p.stderr.decode()
@@ -289,6 +294,61 @@ def rendered_pictures_are_flame_graphs():
         for name, _, x, y, width, fill in fr[:3]:
             px = rows[y + 2][int(x + width / 2)][:3]
             assert px == rgb(fill), (svg, name, px, fill)
+
+
+@check
+def hotspots_draws_the_graph_and_its_inversion():
+    # the same frames as spaa-convert's, one row lower (the toolbar row)
+    conv = frames(svg_of([FLAME], tmp('conv.svg')))
+    ok([HOTSPOTS, '--svg', tmp('hot.svg'), FLAME])
+    tree = ET.parse(tmp('hot.svg'))
+    hot = frames(tree)
+    assert [(f[0], f[1], f[2], f[3] + FRAME_H, f[4], f[5]) for f in conv] == hot, hot
+    root = tree.getroot()
+    assert root.get('height') == str(TOP + FRAME_H + 4 * FRAME_H + BOTTOM)
+    assert root.find(NS + 'g[@id="inverted"]').get('display') == 'none'
+    # inverted (README-flamegraph.md): each leaf under the root, its
+    # callers below: (depth, x ms, width ms) in name order
+    want = [('all', 0, 0, 11), ('memcpy', 1, 0, 5), ('parse', 2, 0, 5), ('main', 3, 0, 5),
+            ('parse', 1, 5, 2), ('main', 2, 5, 2), ('run', 1, 7, 3), ('jitfn', 2, 7, 3),
+            ('main', 3, 7, 3), ('sys_read', 1, 10, 1), ('main', 2, 10, 1)]
+    inv = frames(tree, 'inverted')
+    assert [f[0] for f in inv] == [w[0] for w in want], inv
+    unit = 1180 / 11
+    for f, (name, depth, x, w) in zip(inv, want):
+        assert f[3] == TOP + FRAME_H + depth * FRAME_H, (name, f[3])
+        close(f[2], PAD + x * unit, name + ' x')
+        close(f[4], w * unit, name + ' width')
+    assert inv[1][5] == conv[5][5]      # memcpy: one colour in both views
+    assert texts(tree)['invert'] == 'Inverted (callers)'
+    # --tid 2: only main;parse;memcpy 1 ms and main;jitfn;run 3 ms
+    ok([HOTSPOTS, '--svg', tmp('tid.svg'), '--tid', '2', FLAME])
+    f = by_name(frames(ET.parse(tmp('tid.svg'))))
+    assert sorted(f) == ['all', 'jitfn', 'main', 'memcpy', 'parse', 'run'], sorted(f)
+    close(f['memcpy'][4], 1180 / 4, 'memcpy of tid 2')
+    assert f['all'][1].endswith('total 4.00 ms (100.00 %), self 0 ns (0.00 %)'), f['all'][1]
+    for args, msg in ((['--svg', tmp('n.svg'), '--net'], "not the signed nets"),
+                      (['--svg-title', 'x'], "need '--svg FILE'"),
+                      (['--svg', '-'], 'needs a file name')):
+        rc, out, err = run([HOTSPOTS] + args + [FLAME])
+        assert rc == 2 and msg in err, (args, rc, err)
+
+
+@check
+def script_switches_to_the_inverted_view():
+    assert shutil.which('node'), 'node is missing (tools/install-deps.sh installs nodejs)'
+    inv, zoom, back = script_states(tmp('hot.svg'), [['invert'], ['iclick', 6], ['invert']])
+    assert inv['shown'] == ['none', None] and inv['invert'] == 'Flame graph', inv['shown']
+    # run (3 of 11) zoomed in the inverted view: its caller jitfn and main
+    # full width, the root dimmed, the other leaves hidden
+    f = zoom['inverted']
+    close(f[6]['width'], 1180, 'zoomed run')
+    assert [f[i]['width'] for i in (7, 8)] == [1180, 1180], f
+    assert f[0]['opacity'] == '0.5' and f[1]['display'] == 'none', f[:2]
+    assert back['shown'] == [None, 'none'] and back['invert'] == 'Inverted (callers)'
+    # leaving a view resets its zoom
+    close(back['inverted'][6]['width'], 3 * 1180 / 11, 'run after switching back')
+    close(back['frames'][0]['width'], 1180, 'root after switching back')
 
 
 shutil.rmtree(TMP, ignore_errors=True)

@@ -6,8 +6,8 @@
  * The format is decided by content (detect.h): SPAA NDJSON is read by
  * spaa_reader, SPX reports (pathlist.h says which paths are) by
  * spx_reader, perf script text, folded stacks and pprof profiles by their
- * converters through writer_load.h.  A validating load (findings.fn set) reads
- * every file as SPAA.
+ * converters through writer_load.h, V8 CPU profiles and traces by
+ * v8_cpu.  A validating load (findings.fn set) reads every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,
@@ -66,6 +66,15 @@ struct spaa_sample {
 struct spaa_load_finding_sink {
 	void (*fn)(void *data, const struct spaa_error *e);
 	void *data;
+};
+
+/*
+ * How the sample records of SPAA input were read: by the input's block
+ * scanner, by the fast path line by line, by the general JSON parser
+ * (the fast path's hit rate, which make bench reports).
+ */
+struct spaa_load_stats {
+	uint64_t scanned, fast, general;
 };
 
 struct spaa_load_opts {
@@ -134,6 +143,7 @@ struct spaa_load_opts {
 	 * one, for the differential test of small files).
 	 */
 	uint64_t thread_min;
+	struct spaa_load_stats *stats;  /* may be NULL; counts added, the caller's */
 	/*
 	 * Several files: what a file repeats of earlier ones (frames,
 	 * stacks, stack records of the same context) is stored once,

@@ -346,6 +346,8 @@ static int read_sample(struct spaa_reader *r, const struct spaa_json_value *v,
 	 */
 	if (spaa_reader_str_field(r, v, rt, "x_period_metric", false, &s.period_metric, err))
 		return -1;
+	if (r->o->stats)
+		r->o->stats->general++;
 	return add_sample(r, &s, id, err);
 }
 
@@ -527,15 +529,22 @@ static int fast_sample(struct spaa_reader *r, const char *line, size_t len,
 {
 	const struct spaa_sample_scan *pre = spaa_input_scanned(r->in);
 	struct spaa_sample_scan sc;
+	int ret;
 
 	if (pre) {
 		if (r->o->on_sample_soon)
 			sample_soon(r);
-		return commit_sample(r, line, pre, err);
+		ret = commit_sample(r, line, pre, err);
+		if (ret > 0 && r->o->stats)
+			r->o->stats->scanned++;
+		return ret;
 	}
 	if (!spaa_sample_scan_line(line, len, &sc))
 		return 0;
-	return commit_sample(r, line, &sc, err);
+	ret = commit_sample(r, line, &sc, err);
+	if (ret > 0 && r->o->stats)
+		r->o->stats->fast++;
+	return ret;
 }
 
 static int read_record(struct spaa_reader *r, const struct spaa_json_value *v,

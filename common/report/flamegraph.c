@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/aggregate.h"
 #include "analysis/weights.h"
 #include "model/map.h"
 #include "model/sbuf.h"
@@ -121,6 +122,49 @@ int spaa_flamegraph_add(struct spaa_flamegraph *fg, uint64_t weight, uint64_t ba
 	root->weight = w;
 	root->base = b;
 	return 0;
+}
+
+int spaa_flamegraph_add_paths(struct spaa_flamegraph *fg,
+			      const struct spaa_aggregate *a, bool inverted,
+			      struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t *fn_of = spaa_xmalloc(((size_t)p->strings.nr + 1) * sizeof(*fn_of));
+	int ret = -1;
+
+	/* the first function of each name: its DSO colours the frame */
+	for (uint32_t i = 0; i < p->strings.nr; i++)
+		fn_of[i] = SPAA_NONE;
+	for (uint32_t f = spaa_profile_nfunctions(p); f-- > 0;)
+		fn_of[p->functions[f].name] = f;
+	for (uint32_t k = 0; k < a->paths.nr; k++) {
+		const char *seq = spaa_strtab_get(&a->paths, k);
+		uint32_t n = spaa_strtab_len(&a->paths, k) / sizeof(uint32_t);
+
+		if (k >= a->path_alloc || !a->path_weight[k])
+			continue;
+		spaa_flamegraph_begin(fg);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t name, fn;
+			const struct spaa_dso *dso;
+			const char *s, *d;
+
+			memcpy(&name, seq + (size_t)(inverted ? n - 1 - i : i) * sizeof(name),
+			       sizeof(name));
+			fn = fn_of[name];
+			dso = fn == SPAA_NONE ? NULL : &p->dsos[p->functions[fn].dso];
+			s = spaa_profile_str(p, name);
+			d = dso ? spaa_profile_str(p, dso->name) : NULL;
+			spaa_flamegraph_push(fg, s, strlen(s), d,
+					     spaa_flamegraph_classify(d, dso && dso->is_kernel));
+		}
+		if (spaa_flamegraph_add(fg, a->path_weight[k], 0, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(fn_of);
+	return ret;
 }
 
 uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg)
@@ -345,23 +389,42 @@ static const char script[] =
 	"var matched = document.getElementById(\"matched\");\n"
 	"var unzoom = document.getElementById(\"unzoom\");\n"
 	"var searchBtn = document.getElementById(\"search\");\n"
-	"var frames = [], re = null;\n"
-	"var gs = document.getElementById(\"frames\").getElementsByTagName(\"g\");\n"
-	"for (var i = 0; i < gs.length; i++) {\n"
-	"  var g = gs[i], r = g.getElementsByTagName(\"rect\")[0];\n"
-	"  var lines = g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\");\n"
-	"  frames.push({ g: g, r: r, t: g.getElementsByTagName(\"text\")[0],\n"
-	"    x: +r.getAttribute(\"x\"), w: +r.getAttribute(\"width\"),\n"
-	"    y: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
-	"    name: lines[0], info: lines.join(\"  |  \") });\n"
+	"var invert = document.getElementById(\"invert\");\n"
+	"var re = null;\n"
+	/* one view per group of frames: the flame graph, the inverted one */
+	"function view(id) {\n"
+	"  var group = document.getElementById(id), frames = [];\n"
+	"  if (!group) return null;\n"
+	"  var gs = group.getElementsByTagName(\"g\");\n"
+	"  for (var i = 0; i < gs.length; i++) {\n"
+	"    var g = gs[i], r = g.getElementsByTagName(\"rect\")[0];\n"
+	"    var lines = g.getElementsByTagName(\"title\")[0].textContent.split(\"\\n\");\n"
+	"    frames.push({ g: g, r: r, t: g.getElementsByTagName(\"text\")[0],\n"
+	"      x: +r.getAttribute(\"x\"), w: +r.getAttribute(\"width\"),\n"
+	"      y: +r.getAttribute(\"y\"), fill: r.getAttribute(\"fill\"),\n"
+	"      name: lines[0], info: lines.join(\"  |  \") });\n"
+	"  }\n"
+	"  frames.forEach(function (f) {\n"
+	"    f.depth = Math.round(Math.abs(frames[0].y - f.y) / FRAME_H);\n"
+	"    f.g.addEventListener(\"mouseover\", function () { details.textContent = f.info; });\n"
+	"    f.g.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
+	"    f.g.addEventListener(\"click\", function () { zoom(f); });\n"
+	"  });\n"
+	"  return { group: group, frames: frames };\n"
 	"}\n"
-	"var root = frames[0];\n"
-	"frames.forEach(function (f) {\n"
-	"  f.depth = Math.round((root.y - f.y) / FRAME_H);\n"
-	"  f.g.addEventListener(\"mouseover\", function () { details.textContent = f.info; });\n"
-	"  f.g.addEventListener(\"mouseout\", function () { details.textContent = \" \"; });\n"
-	"  f.g.addEventListener(\"click\", function () { zoom(f); });\n"
-	"});\n"
+	"var views = [view(\"frames\"), view(\"inverted\")], shown = 0;\n"
+	"var frames = views[0].frames, root = frames[0];\n"
+	"function toggle() {\n"
+	"  zoom(root);\n"
+	"  search(null);\n"
+	"  views[shown].group.setAttribute(\"display\", \"none\");\n"
+	"  shown = 1 - shown;\n"
+	"  views[shown].group.removeAttribute(\"display\");\n"
+	"  frames = views[shown].frames;\n"
+	"  root = frames[0];\n"
+	"  invert.textContent = shown ? \"Flame graph\" : \"Inverted (callers)\";\n"
+	"}\n"
+	"if (invert && views[1]) invert.addEventListener(\"click\", toggle);\n"
 	/* the same truncation as the C writer's label() */
 	"function label(f, w) {\n"
 	"  var c = Array.from(f.name), room = w - 6;\n"
@@ -476,14 +539,18 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 	}
 }
 
+/*
+ * Frame i at depth d is drawn at y = top + (deepest - d) FRAME_H, or in an
+ * icicle (deepest 0) at top + d FRAME_H.
+ */
 static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		  const struct spaa_flamegraph_opts *o, const struct layout *l,
-		  uint32_t i, double usable)
+		  uint32_t i, double usable, unsigned top, uint32_t deepest)
 {
 	const struct flame_node *n = &fg->nodes[i];
 	uint64_t total = fg->nodes[0].weight;
 	double x = PAD + px(l->x[i], total, usable), w = px(n->weight, total, usable);
-	unsigned y = TOP + (l->max_depth - n->depth) * FRAME_H;
+	unsigned y = top + (deepest ? deepest - n->depth : n->depth) * FRAME_H;
 	struct spaa_svg_rgb c;
 
 	if (o->cmp) {
@@ -540,16 +607,70 @@ static void note_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 			  l->gone_paths == 1 ? "" : "s", pct(l->gone_weight, fg->nodes[0].base));
 }
 
+/* Frames of l drawn (the root included). */
+static uint64_t drawn_frames(const struct layout *l)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < l->n; i++)
+		n += l->drawn[i];
+	return n;
+}
+
+/*
+ * Lays fg out, raising o->min_width (x 2 at a time) until at most
+ * SPAA_FLAMEGRAPH_MAX_FRAMES frames are drawn (or no frame but the root
+ * could be); the note then says the width used.
+ */
+static void layout_bounded(const struct spaa_flamegraph *fg, struct spaa_flamegraph_opts *o,
+			   double usable, struct layout *l)
+{
+	layout(fg, o, usable, l);
+	while (drawn_frames(l) > SPAA_FLAMEGRAPH_MAX_FRAMES && o->min_width < usable) {
+		layout_release(l);
+		memset(l, 0, sizeof(*l));
+		o->min_width = o->min_width > 0 ? o->min_width * 2 : 0.1;
+		layout(fg, o, usable, l);
+	}
+}
+
+/* One view of frames, depth first, siblings in name order (no recursion). */
+static int frames_group(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
+			const struct spaa_flamegraph_opts *o, const struct layout *l,
+			double usable, unsigned top, uint32_t deepest,
+			struct spaa_output *out, struct spaa_error *err)
+{
+	uint32_t *todo = spaa_xmalloc((size_t)l->n * sizeof(*todo));
+	size_t ntodo = 0;
+	int ret = -1;
+
+	todo[ntodo++] = 0;
+	while (ntodo) {
+		uint32_t i = todo[--ntodo];
+
+		frame(sb, fg, o, l, i, usable, top, deepest);
+		for (uint32_t k = l->first[i + 1]; k-- > l->first[i];)
+			if (l->drawn[l->kids[k].node])
+				todo[ntodo++] = l->kids[k].node;
+		if (sb->len >= 1 << 16 && spaa_svg_flush(sb, out, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(todo);
+	return ret;
+}
+
 int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err)
 {
-	struct spaa_flamegraph_opts o = *opts;
-	struct layout l = { 0 };
+	struct spaa_flamegraph_opts o = *opts, io;
+	struct layout l = { 0 }, il = { 0 };
 	struct spaa_sbuf sb = { 0 }, what = { 0 }, note = { 0 };
-	uint32_t *todo = NULL;
-	size_t ntodo = 0;
-	unsigned height;
+	const struct spaa_flamegraph *inv = o.cmp ? NULL : o.inverted;
+	unsigned height, top = inv ? TOP + FRAME_H : TOP;
+	uint32_t deepest;
 	double usable;
 	int ret = -1;
 
@@ -570,50 +691,59 @@ int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		return spaa_error_set(err, SPAA_E_NO_DATA,
 				      "nothing to draw: the total weight is 0");
 	usable = o.width - 2 * PAD;
-	layout(fg, &o, usable, &l);
-	height = TOP + (l.max_depth + 1) * FRAME_H + BOTTOM;
+	io = o;
+	layout_bounded(fg, &o, usable, &l);
+	deepest = l.max_depth;
+	if (inv) {
+		layout_bounded(inv, &io, usable, &il);
+		if (il.max_depth > deepest)
+			deepest = il.max_depth;
+	}
+	height = top + (deepest + 1) * FRAME_H + BOTTOM;
 
 	spaa_svg_begin(&sb, o.width, height, o.title,
-		       "#frames g { cursor: pointer; }\n"
-		       "#frames text { pointer-events: none; }\n"
-		       "#frames g:hover rect { stroke: #000; stroke-width: 0.5; }\n");
+		       "#frames g, #inverted g { cursor: pointer; }\n"
+		       "#frames text, #inverted text { pointer-events: none; }\n"
+		       "#frames g:hover rect, #inverted g:hover rect { stroke: #000; stroke-width: 0.5; }\n");
 	what_line(&what, fg, &o);
 	note_line(&note, fg, &o, &l);
+	if (o.min_width != opts->min_width || io.min_width != opts->min_width)
+		spaa_sbuf_printf(&note, "%sat most %u frames in a view", note.len ? "; " : "",
+				 SPAA_FLAMEGRAPH_MAX_FRAMES);
+	if (inv && il.dropped) {
+		spaa_sbuf_adds(&note, note.len ? "; inverted: " : "inverted: ");
+		note_line(&note, inv, &io, &il);
+	}
 	spaa_svg_header(&sb, o.width, o.title, what.s, note.s);
 	spaa_sbuf_printf(&sb, "<text id=\"unzoom\" class=\"button\" x=\"%d\" y=\"24\" display=\"none\">Reset zoom</text>\n"
 		  "<text id=\"search\" class=\"button\" x=\"%u\" y=\"24\" text-anchor=\"end\">Search</text>\n"
 		  "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n"
-		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n"
-		  "<g id=\"frames\">\n",
+		  "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
 		  PAD, o.width - PAD, PAD, height - 10, o.width - PAD, height - 10);
-	if (spaa_svg_flush(&sb, out, err))
+	if (inv)
+		spaa_sbuf_printf(&sb, "<text id=\"invert\" class=\"button\" x=\"%d\" y=\"%u\">"
+				 "Inverted (callers)</text>\n", PAD, TOP + 4);
+	spaa_sbuf_adds(&sb, "<g id=\"frames\">\n");
+	if (frames_group(&sb, fg, &o, &l, usable, top, deepest, out, err))
 		goto out;
-
-	/* depth first, siblings in name order, with an explicit stack */
-	todo = spaa_xmalloc((size_t)l.n * sizeof(*todo));
-	todo[ntodo++] = 0;
-	while (ntodo) {
-		uint32_t i = todo[--ntodo];
-
-		frame(&sb, fg, &o, &l, i, usable);
-		for (uint32_t k = l.first[i + 1]; k-- > l.first[i];)
-			if (l.drawn[l.kids[k].node])
-				todo[ntodo++] = l.kids[k].node;
-		if (sb.len >= 1 << 16 && spaa_svg_flush(&sb, out, err))
-			goto out;
-	}
 	spaa_sbuf_adds(&sb, "</g>\n");
+	if (inv) {
+		spaa_sbuf_adds(&sb, "<g id=\"inverted\" display=\"none\">\n");
+		if (frames_group(&sb, inv, &io, &il, usable, top, 0, out, err))
+			goto out;
+		spaa_sbuf_adds(&sb, "</g>\n");
+	}
 	spaa_sbuf_adds(&sb, script);
 	spaa_sbuf_adds(&sb, "</svg>\n");
 	if (spaa_svg_flush(&sb, out, err))
 		goto out;
 	ret = 0;
 out:
-	free(todo);
 	free(sb.s);
 	free(what.s);
 	free(note.s);
 	layout_release(&l);
+	layout_release(&il);
 	return ret;
 }
 
@@ -684,4 +814,30 @@ int spaa_flamegraph_args_apply(const struct spaa_flamegraph_args *a,
 				      "'--svg-min-width' must be a non-negative number of pixels, not '%s'",
 				      a->min_width);
 	return 0;
+}
+
+int spaa_flamegraph_args_check(const char *path,
+			       const struct spaa_flamegraph_args *a,
+			       struct spaa_flamegraph_opts *o,
+			       struct spaa_error *err)
+{
+	if (spaa_svg_path_check(path, spaa_flamegraph_args_given(a),
+				"'--svg-title', '--svg-width' and '--svg-min-width'", err))
+		return -1;
+	return spaa_flamegraph_args_apply(a, o, err);
+}
+
+int spaa_flamegraph_write_file(const struct spaa_flamegraph *fg,
+			       const struct spaa_flamegraph_opts *opts,
+			       const char *path, struct spaa_error *err)
+{
+	struct spaa_output *out = NULL;
+
+	if (spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err))
+		return -1;
+	if (spaa_flamegraph_write(fg, opts, out, err)) {
+		spaa_output_abort(out);
+		return -1;
+	}
+	return spaa_output_close(out, err);
 }

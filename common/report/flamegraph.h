@@ -15,9 +15,11 @@
  * Layout (spaa_flamegraph_write): siblings sorted by name (bytewise), so the
  * same tree draws the same whatever the input order; x and width in px
  * are weight * (width - 20) / total, written with two decimals; depth d
- * sits 16 px above depth d - 1.  Frames narrower than min_width px (and
- * everything above them) are left out and counted in a note under the
- * title.  Nothing recurses: deep stacks cost heap, not C stack.
+ * sits 16 px above depth d - 1 (below it in the inverted view, which
+ * starts 16 px lower, under its button).  Frames narrower than min_width
+ * px (and everything above them) are left out and counted in a note
+ * under the title; so are frames past SPAA_FLAMEGRAPH_MAX_FRAMES.
+ * Nothing recurses: deep stacks cost heap, not C stack.
  *
  * Colours: a hue band per kind of code (below), a hue within the band
  * from a hash of the DSO name (of the function name when the DSO is
@@ -62,6 +64,9 @@
 #include "model/metrics.h"
 #include "model/profile.h"
 #include "report/option.h"
+#include "report/svg.h"
+
+struct spaa_aggregate;
 
 /* What a frame's code is; each kind has its own hue band. */
 enum spaa_flamegraph_kind {
@@ -92,6 +97,13 @@ struct spaa_flamegraph_opts {
 	double min_width;       /* px; frames narrower are left out */
 	const struct spaa_metrics_sem *sem;      /* how weights read; NULL: counts */
 	const struct spaa_compare *cmp;     /* set: differential (baseline weights) */
+	/*
+	 * Set (not with cmp): also draw this graph, fed leaf first
+	 * (spaa_flamegraph_add_paths), as an icicle behind an "Inverted
+	 * (callers)" button: the root on top, each leaf function under it,
+	 * their callers below.  Scripts show one view at a time.
+	 */
+	const struct spaa_flamegraph *inverted;
 };
 
 /*
@@ -131,11 +143,27 @@ int spaa_flamegraph_args_apply(const struct spaa_flamegraph_args *a,
 			       struct spaa_flamegraph_opts *o,
 			       struct spaa_error *err);
 
+/*
+ * The same for a program whose --svg FILE (path, NULL when not given)
+ * draws a flame graph: also checks the path (spaa_svg_path_check).
+ */
+int spaa_flamegraph_args_check(const char *path,
+			       const struct spaa_flamegraph_args *a,
+			       struct spaa_flamegraph_opts *o,
+			       struct spaa_error *err);
+
 #define SPAA_FLAMEGRAPH_WIDTH_DEFAULT 1200u
 /* widths the tools accept: narrower is unreadable, wider no screen shows */
 #define SPAA_FLAMEGRAPH_WIDTH_MIN 100u
 #define SPAA_FLAMEGRAPH_WIDTH_MAX 100000u
 #define SPAA_FLAMEGRAPH_MIN_WIDTH_DEFAULT 0.1
+/*
+ * Frames one view draws at most: past it, min_width doubles until they
+ * fit (or frames would have to be wider than the graph), and the note
+ * says the width used.  Higher than svg.h's bound on bars: a deep stack
+ * is one frame per level, and 100000 frames are about 25 MB of SVG.
+ */
+#define SPAA_FLAMEGRAPH_MAX_FRAMES 100000u
 
 struct spaa_flamegraph;
 
@@ -162,6 +190,17 @@ void spaa_flamegraph_push(struct spaa_flamegraph *fg, const char *name, size_t l
 int spaa_flamegraph_add(struct spaa_flamegraph *fg, uint64_t weight, uint64_t baseline,
 		   struct spaa_error *err);
 
+/*
+ * Adds the call paths of a (aggregate.h, paths by name) to fg with their
+ * weights, root first, or leaf first when inverted (the graph of the
+ * callers of each leaf function).  A frame's DSO and kind are those of
+ * the first function of a's profile with its name.  Errors: those of
+ * spaa_flamegraph_add.
+ */
+int spaa_flamegraph_add_paths(struct spaa_flamegraph *fg,
+			      const struct spaa_aggregate *a, bool inverted,
+			      struct spaa_error *err);
+
 /* Total weight added so far (the root's). */
 uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg);
 
@@ -173,6 +212,11 @@ uint64_t spaa_flamegraph_total(const struct spaa_flamegraph *fg);
 int spaa_flamegraph_write(const struct spaa_flamegraph *fg,
 		     const struct spaa_flamegraph_opts *opts,
 		     struct spaa_output *out, struct spaa_error *err);
+
+/* spaa_flamegraph_write into a new file at path (replaced only on success). */
+int spaa_flamegraph_write_file(const struct spaa_flamegraph *fg,
+			       const struct spaa_flamegraph_opts *opts,
+			       const char *path, struct spaa_error *err);
 
 /*
  * The flame graph of one event and metric of a loaded profile, selected

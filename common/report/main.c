@@ -40,6 +40,18 @@ struct chatter {
 	struct spaa_textout_bar bar;         /* --format text on a terminal */
 };
 
+/* SPAA_STATS set: how the sample records were read, for make bench. */
+static void print_stats(const char *prog, const struct spaa_load_stats *st)
+{
+	uint64_t n = st->scanned + st->fast + st->general;
+
+	fprintf(stderr, "%s: stats: %" PRIu64 " sample records: %" PRIu64
+		" scanned in blocks, %" PRIu64 " by the fast path line by line, %"
+		PRIu64 " by the JSON parser; fast path %.1f %%\n", prog, n,
+		st->scanned, st->fast, st->general,
+		n ? 100.0 * (double)(st->scanned + st->fast) / (double)n : 0.0);
+}
+
 static void print_warning(void *data, const char *file, unsigned long line,
 			  const char *msg)
 {
@@ -132,6 +144,7 @@ int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &spaa_this_analysis;
 	struct spaa_analysis_run run = { 0 };
+	struct spaa_load_stats stats = { 0, 0, 0 };
 	struct spaa_analysis_opts opts;
 	void *options = spaa_xcalloc(1, a->options_size ? a->options_size : 1);
 	struct chatter ch = { 0 };
@@ -191,6 +204,8 @@ int main(int argc, char **argv)
 		run.load.on_progress = progress;
 		run.load.fold_repeats = true;
 		run.load.progress_data = &ch;
+		if (getenv("SPAA_STATS"))
+			run.load.stats = &stats;
 		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
@@ -208,6 +223,8 @@ int main(int argc, char **argv)
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);
+		if (run.load.stats)
+			print_stats(name, &stats);
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);

@@ -227,6 +227,17 @@ void spaa_svg_header(struct spaa_sbuf *sb, unsigned width, const char *title,
 	spaa_sbuf_adds(sb, "</text>\n");
 }
 
+int spaa_svg_path_check(const char *path, bool others_given, const char *others,
+			struct spaa_error *err)
+{
+	if (others_given && !path)
+		return spaa_error_set(err, SPAA_E_USAGE, "%s need '--svg FILE'", others);
+	if (path && (!*path || !strcmp(path, "-")))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--svg' needs a file name: standard output carries the results");
+	return 0;
+}
+
 int spaa_svg_flush(struct spaa_sbuf *sb, struct spaa_output *out,
 		   struct spaa_error *err)
 {

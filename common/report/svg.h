@@ -26,6 +26,7 @@
 #ifndef SPAA_SVG_H
 #define SPAA_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -114,6 +115,15 @@ void spaa_svg_begin(struct spaa_sbuf *sb, unsigned width, unsigned height,
  */
 void spaa_svg_header(struct spaa_sbuf *sb, unsigned width, const char *title,
 		     const char *what, const char *note);
+
+/*
+ * The checks of a program's --svg FILE option: path NULL while others
+ * (the names of the options that shape the picture, e.g. "'--svg-title'
+ * and '--svg-width'") were given, or a path of "" or "-" (standard output
+ * carries the results) are SPAA_E_USAGE.
+ */
+int spaa_svg_path_check(const char *path, bool others_given, const char *others,
+			struct spaa_error *err);
 
 /* Writes sb to out and empties it. */
 int spaa_svg_flush(struct spaa_sbuf *sb, struct spaa_output *out,

@@ -567,12 +567,9 @@ int spaa_timechart_args_apply(const struct spaa_timechart_args *a,
 			      struct spaa_timechart_opts *o,
 			      struct spaa_error *err)
 {
-	if ((a->title || a->width) && !a->path)
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg-title' and '--svg-width' need '--svg FILE'");
-	if (a->path && (!*a->path || !strcmp(a->path, "-")))
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "'--svg' needs a file name: standard output carries the results");
+	if (spaa_svg_path_check(a->path, a->title || a->width,
+				"'--svg-title' and '--svg-width'", err))
+		return -1;
 	if (a->width && (a->width < 300 || a->width > 100000))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg-width' must be from 300 to 100000 pixels");

@@ -2,7 +2,7 @@
  * gen.c - deterministic generator of a realistic SPAA CPU profile for the
  * benchmark (make bench).  Not part of make check.
  *
- * usage: gen [-s SEED] [-k STACKS] SAMPLES > FILE.spaa
+ * usage: gen [-s SEED] [-k STACKS] [-m] SAMPLES > FILE.spaa
  *
  * STACKS defaults to min(50000, SAMPLES / 30); -k keeps the stacks of a
  * smaller profile when SAMPLES grows (the memory growth check).
@@ -16,6 +16,14 @@
  * reference it, its exclusive weight is on its leaf, and the header's
  * time_range covers the samples.  Which stacks are hot drifts over four
  * phases, so spaa-phases has something to find.
+ *
+ * -m (mixed): a second event, "cycles" (every fourth sample), so stack
+ * records come per stack and event; a window record after every
+ * WINDOW samples (the first 8 stacks sampled in it, with their counts);
+ * every fifth sample record with its keys in another order, and one in
+ * a hundred with an escape in its event name (which the reader's fast
+ * path leaves to the JSON parser): the fast path measured on more than
+ * one shape.
  *
  * Two passes over the same random sequence (the stacks' totals first, then
  * the sample records) keep memory independent of SAMPLES.  The same seed
@@ -40,6 +48,10 @@
 #define PID 41000
 #define START_NS 1000000000000ull /* 1000 s */
 #define HZ 999
+#define WINDOW 20000
+#define WINDOW_STACKS 8
+
+static const char *const ev_names[2] = { "cpu-clock:ppp", "cycles" };
 
 /* splitmix64: small, fast, deterministic everywhere. */
 static uint64_t rng_next(uint64_t *s)
@@ -76,6 +88,7 @@ struct stack {
 	uint16_t frames[MAX_DEPTH]; /* leaf first */
 	uint64_t id;
 	uint64_t samples, period;
+	uint64_t ev_samples[2], ev_period[2];   /* -m: per event */
 };
 
 static const char *const dso_names[N_DSOS] = {
@@ -254,10 +267,82 @@ static struct sample next_sample(uint64_t *rng, uint64_t *ns, uint64_t i,
 	return s;
 }
 
+/* -m: the event of the i-th sample. */
+static unsigned event_of(int mixed, uint64_t i)
+{
+	return mixed && i % 4 == 3;
+}
+
+/* The sample record of s (the i-th), in the common shape or (-m) others. */
+static void print_sample(int mixed, uint64_t i, const struct sample *s)
+{
+	const struct stack *st = &stacks[s->stack];
+	unsigned ev = event_of(mixed, i);
+	const char *evname = mixed && i % 100 == 6 ? "cpu\\u002dclock:ppp" : ev_names[ev];
+
+	if (ev)
+		evname = ev_names[1];
+	if (mixed && i % 5 == 1) {
+		printf("{\"stack_id\":\"0x%016" PRIx64 "\",\"event\":\"%s\",\"period\":%u,"
+		       "\"cpu\":%u,\"tid\":%u,\"pid\":%d,\"timestamp\":%" PRIu64 ".%09" PRIu64
+		       ",\"type\":\"sample\"}\n", st->id, evname, s->period, s->cpu,
+		       PID + st->thread, PID, s->ns / 1000000000u, s->ns % 1000000000u);
+		return;
+	}
+	printf("{\"type\":\"sample\",\"timestamp\":%" PRIu64 ".%09" PRIu64
+	       ",\"pid\":%d,\"tid\":%u,\"cpu\":%u,\"event\":\"%s\","
+	       "\"period\":%u,\"stack_id\":\"0x%016" PRIx64 "\"}\n",
+	       s->ns / 1000000000u, s->ns % 1000000000u, PID,
+	       PID + st->thread, s->cpu, evname, s->period, st->id);
+}
+
+/* -m: the stacks sampled in the current window, with their counts. */
+struct window {
+	uint64_t start, end, id;
+	uint32_t stack[WINDOW_STACKS];
+	uint64_t count[WINDOW_STACKS];
+	unsigned n;
+};
+
+static void window_add(struct window *w, const struct sample *s)
+{
+	unsigned k;
+
+	if (!w->n && !w->count[0])
+		w->start = s->ns;
+	w->end = s->ns;
+	for (k = 0; k < w->n && w->stack[k] != s->stack; k++)
+		;
+	if (k == w->n) {
+		if (w->n == WINDOW_STACKS)
+			return;
+		w->stack[w->n++] = s->stack;
+	}
+	w->count[k]++;
+}
+
+static void window_print(struct window *w)
+{
+	printf("{\"type\":\"window\",\"id\":\"w%" PRIu64 "\",\"start\":%" PRIu64
+	       ".%09" PRIu64 ",\"end\":%" PRIu64 ".%09" PRIu64 ",\"by_stack\":[",
+	       w->id, w->start / 1000000000u, w->start % 1000000000u,
+	       w->end / 1000000000u, w->end % 1000000000u);
+	for (unsigned k = 0; k < w->n; k++)
+		printf("%s{\"stack_id\":\"0x%016" PRIx64 "\",\"weights\":[{\"metric\":"
+		       "\"samples\",\"value\":%" PRIu64 "}]}", k ? "," : "",
+		       stacks[w->stack[k]].id, w->count[k]);
+	printf("]}\n");
+	*w = (struct window){ .id = w->id + 1 };
+}
+
 int main(int argc, char **argv)
 {
 	uint64_t seed = 20260101, k_opt = 0;
-	int a = 1;
+	int a = 1, mixed = 0;
+	if (a < argc && !strcmp(argv[a], "-m")) {
+		mixed = 1;
+		a++;
+	}
 	while (a + 1 < argc && (!strcmp(argv[a], "-s") || !strcmp(argv[a], "-k"))) {
 		uint64_t v = strtoull(argv[a + 1], NULL, 0);
 		if (argv[a][1] == 's')
@@ -265,9 +350,13 @@ int main(int argc, char **argv)
 		else
 			k_opt = v;
 		a += 2;
+		if (a < argc && !strcmp(argv[a], "-m")) {
+			mixed = 1;
+			a++;
+		}
 	}
 	if (a + 1 != argc) {
-		fprintf(stderr, "usage: gen [-s SEED] [-k STACKS] SAMPLES > FILE.spaa\n");
+		fprintf(stderr, "usage: gen [-s SEED] [-k STACKS] [-m] SAMPLES > FILE.spaa\n");
 		return 2;
 	}
 	uint64_t n = strtoull(argv[a], NULL, 10);
@@ -292,6 +381,8 @@ int main(int argc, char **argv)
 		struct sample s = next_sample(&r, &ns, i, n);
 		stacks[s.stack].samples++;
 		stacks[s.stack].period += s.period;
+		stacks[s.stack].ev_samples[event_of(mixed, i)]++;
+		stacks[s.stack].ev_period[event_of(mixed, i)] += s.period;
 	}
 	uint64_t end_ns = ns;
 
@@ -301,11 +392,13 @@ int main(int argc, char **argv)
 	       "\"source_tool\":\"perf\",\"frame_order\":\"leaf_to_root\","
 	       "\"events\":[{\"name\":\"cpu-clock:ppp\",\"kind\":\"software\","
 	       "\"sampling\":{\"mode\":\"frequency\",\"primary_metric\":\"period\","
-	       "\"frequency_hz\":%d}}],"
+	       "\"frequency_hz\":%d}}%s],"
 	       "\"time_range\":{\"start\":%" PRIu64 ".%09" PRIu64 ",\"end\":%" PRIu64
 	       ".%09" PRIu64 ",\"unit\":\"seconds\"},"
 	       "\"stack_id_mode\":\"content_addressable\"}\n",
-	       HZ, (uint64_t)START_NS / 1000000000u, (uint64_t)START_NS % 1000000000u,
+	       HZ, mixed ? ",{\"name\":\"cycles\",\"kind\":\"hardware\",\"sampling\":"
+	       "{\"mode\":\"period\",\"primary_metric\":\"period\"}}" : "",
+	       (uint64_t)START_NS / 1000000000u, (uint64_t)START_NS % 1000000000u,
 	       end_ns / 1000000000u, end_ns % 1000000000u);
 	for (unsigned d = 0; d < N_DSOS; d++)
 		printf("{\"type\":\"dso\",\"id\":%u,\"name\":\"%s\",\"is_kernel\":%s}\n",
@@ -342,34 +435,39 @@ int main(int argc, char **argv)
 		       PID, PID + t, t == 0 ? "benchd" : "benchd-w", t);
 	for (uint32_t i = 0; i < n_stacks; i++) {
 		const struct stack *s = &stacks[i];
-		if (!s->samples)
-			continue;
-		printf("{\"type\":\"stack\",\"id\":\"0x%016" PRIx64 "\",\"frames\":[",
-		       s->id);
-		for (unsigned k = 0; k < s->depth; k++)
-			printf("%s%u", k ? "," : "", s->frames[k] + 1u);
-		printf("],\"context\":{\"event\":\"cpu-clock:ppp\",\"pid\":%d,\"tid\":%u,"
-		       "\"comm\":\"%s%u\"},"
-		       "\"weights\":[{\"metric\":\"samples\",\"value\":%" PRIu64 "},"
-		       "{\"metric\":\"period\",\"value\":%" PRIu64 ",\"unit\":\"events\"}],"
-		       "\"exclusive\":{\"frame\":%u,\"weights\":[{\"metric\":\"period\","
-		       "\"value\":%" PRIu64 ",\"unit\":\"events\"}]}}\n",
-		       PID, PID + s->thread, s->thread == 0 ? "benchd" : "benchd-w",
-		       (unsigned)s->thread, s->samples, s->period, s->frames[0] + 1u,
-		       s->period);
+		for (unsigned e = 0; e < 2; e++) {
+			uint64_t samples = mixed ? s->ev_samples[e] : e ? 0 : s->samples;
+			uint64_t period = mixed ? s->ev_period[e] : s->period;
+
+			if (!samples)
+				continue;
+			printf("{\"type\":\"stack\",\"id\":\"0x%016" PRIx64 "\",\"frames\":[",
+			       s->id);
+			for (unsigned k = 0; k < s->depth; k++)
+				printf("%s%u", k ? "," : "", s->frames[k] + 1u);
+			printf("],\"context\":{\"event\":\"%s\",\"pid\":%d,\"tid\":%u,"
+			       "\"comm\":\"%s%u\"},"
+			       "\"weights\":[{\"metric\":\"samples\",\"value\":%" PRIu64 "},"
+			       "{\"metric\":\"period\",\"value\":%" PRIu64 ",\"unit\":\"events\"}],"
+			       "\"exclusive\":{\"frame\":%u,\"weights\":[{\"metric\":\"period\","
+			       "\"value\":%" PRIu64 ",\"unit\":\"events\"}]}}\n",
+			       ev_names[e], PID, PID + s->thread, s->thread == 0 ? "benchd" : "benchd-w",
+			       (unsigned)s->thread, samples, period, s->frames[0] + 1u, period);
+		}
 	}
 
 	/* pass 2: the same random sequence, written out */
 	r = rng_samples;
 	ns = START_NS;
+	struct window w = { .id = 1 };
 	for (uint64_t i = 0; i < n; i++) {
 		struct sample s = next_sample(&r, &ns, i, n);
-		printf("{\"type\":\"sample\",\"timestamp\":%" PRIu64 ".%09" PRIu64
-		       ",\"pid\":%d,\"tid\":%u,\"cpu\":%u,\"event\":\"cpu-clock:ppp\","
-		       "\"period\":%u,\"stack_id\":\"0x%016" PRIx64 "\"}\n",
-		       s.ns / 1000000000u, s.ns % 1000000000u, PID,
-		       PID + stacks[s.stack].thread, s.cpu, s.period,
-		       stacks[s.stack].id);
+		print_sample(mixed, i, &s);
+		if (mixed) {
+			window_add(&w, &s);
+			if ((i + 1) % WINDOW == 0 || i + 1 == n)
+				window_print(&w);
+		}
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		perror("gen: write");

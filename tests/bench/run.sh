@@ -13,6 +13,7 @@
 #                0 skips it)
 # BENCH_FILES    files of the many-files check (2000; ten times as many
 #                too; 0 skips it)
+# BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
@@ -273,6 +274,58 @@ else
 	note "  (BENCH_BIG=1 adds the 10x-samples memory growth check: ~2.5 GB of disk)"
 fi
 
+# The mixed shape (gen -m): two events, window records, a fifth of the
+# sample records with their keys in another order and one in a hundred
+# with an escape; the fast path's hit rate from SPAA_STATS, and the
+# targets of issue 18 on it.
+if [ "${BENCH_MIXED:-1}" = 1 ]; then
+	note ""
+	MIXED=$DIR/bench-mixed-$N-k$KSTACKS.spaa
+	if [ ! -s "$MIXED" ]; then
+		note "bench: generating $MIXED" >&2
+		"$GEN" -m -k "$KSTACKS" "$N" >"$MIXED.tmp" && mv "$MIXED.tmp" "$MIXED"
+	fi
+	[ -s "$MIXED.zst" ] || { zstd -3 -q -c "$MIXED" >"$MIXED.zst.tmp" && mv "$MIXED.zst.tmp" "$MIXED.zst"; }
+	MSLICE=$MIXED.jq-slice-1-in-$K.spaa
+	if [ ! -s "$MSLICE" ] && command -v jq >/dev/null 2>&1; then
+		awk -v k="$K" 'NR == 1 || NR % k == 0' "$MIXED" >"$MSLICE.tmp" && mv "$MSLICE.tmp" "$MSLICE"
+	fi
+	MSIZE=$(stat -c %s "$MIXED")
+	note "mixed shape: $MIXED ($(awk -v b="$MSIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB: 2 events, window records, 20 % of samples in another key order, 1 % with an escape):"
+	header
+	cat "$MIXED" "$MIXED.zst" >/dev/null
+	measure mixed.plain "$MSIZE" "spaa-hotspots" plain "SPAA_STATS=1 ./spaa-hotspots $(printf %q "$MIXED")"
+	hit=$(sed -n 's/.*stats: .* fast path \([0-9.]*\) %.*/\1/p' "$TMP/err")
+	measure mixed.zst "$MSIZE" "spaa-hotspots" zst "./spaa-hotspots $(printf %q "$MIXED.zst")"
+	measure mixed.naive "$MSIZE" "naive cJSON loop" plain "$NAIVE $(printf %q "$MIXED")"
+	measure mixed.zstd "$MSIZE" "zstd -dc FILE | wc -l" zst "zstd -dc $(printf %q "$MIXED.zst") | wc -l"
+	MJQ=0
+	if [ -s "$MSLICE" ]; then
+		MSLICE_SIZE=$(stat -c %s "$MSLICE")
+		measure mixed.jq "$MSLICE_SIZE" "jq select(stack) | wc -l, slice" plain \
+			"jq -c 'select(.type==\"stack\")' $(printf %q "$MSLICE") | wc -l"
+		MJQ=$(awk -v w="${WALL[mixed.jq]}" -v a="$MSIZE" -v b="$MSLICE_SIZE" 'BEGIN { printf "%.2f", w * a / b }')
+	fi
+	note "  fast path hit rate (sample records not read by the JSON parser): ${hit:-n/a} %"
+	r=$(ratio "${CPU[mixed.naive]}" "${CPU[mixed.plain]}")
+	note "  hotspots vs naive cJSON, CPU time: $r (wall $(ratio "${WALL[mixed.naive]}" "${WALL[mixed.plain]}"))  target >= 2.5: $(verdict "$r" '>=' 2.5)"
+	r=$(ratio "$MJQ" "${WALL[mixed.plain]}")
+	note "  hotspots vs jq (scaled from the slice), wall: $r  target >= 12: $(verdict "$r" '>=' 12)"
+	r=$(ratio "${WALL[mixed.zstd]}" "${WALL[mixed.zst]}")
+	note "  hotspots on zstd vs zstd -dc | wc -l, wall: $r  target >= 0.5: $(verdict "$r" '>=' 0.5)"
+fi
+
+# A second core: the same runs pinned to one CPU and to two.
+if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	note ""
+	note "cores: spaa-hotspots pinned with taskset -c 0 and -c 0,1:"
+	header
+	measure core1.plain "$SIZE" "spaa-hotspots, 1 core" plain "taskset -c 0 ./spaa-hotspots $(printf %q "$PLAIN")"
+	measure core2.plain "$SIZE" "spaa-hotspots, 2 cores" plain "taskset -c 0,1 ./spaa-hotspots $(printf %q "$PLAIN")"
+	r=$(ratio "${WALL[core1.plain]}" "${WALL[core2.plain]}")
+	note "  wall speed-up of the second core, plain file: $r  target >= 1.7: $(verdict "$r" '>=' 1.7)"
+fi
+
 # Many files: hard links to one small real profile (perf, 443 lines,
 # 116 kB plain, zstd) in directories of FILES_FEW and FILES_MANY, and for
 # the bytes alone one zstd file of the same stack records FILES_FEW times
@@ -298,25 +351,30 @@ links_dir() { # DIR N SOURCE...: N hard links to each SOURCE, made once
 if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	note ""
 	SMALLSIZE=$(zstd -dc "$SMALL" | wc -c)
-	mkdir -p "$DIR/files" && cp "$SMALL" "$DIR/files/one.spaa.zst"
+	mkdir -p "$DIR/files"
+	[ -s "$DIR/files/one.spaa.zst" ] || cp "$SMALL" "$DIR/files/one.spaa.zst"
 	CONCAT=$DIR/files/concat-$FILES_FEW.spaa.zst
 	if [ ! -s "$CONCAT" ]; then
 		{ zstd -dc "$SMALL" | grep -v '"type":"stack"'
 		  for ((i = 0; i < FILES_FEW; i++)); do zstd -dc "$SMALL" | grep '"type":"stack"'; done
 		} | zstd -3 -q -c >"$CONCAT.tmp" && mv "$CONCAT.tmp" "$CONCAT"
 	fi
-	links_dir "$DIR/files/few" "$FILES_FEW" "$DIR/files/one.spaa.zst" &&
-	links_dir "$DIR/files/many" "$FILES_MANY" "$DIR/files/one.spaa.zst" &&
-	links_dir "$DIR/files/spx" "$FILES_FEW" "$SPXSRC"/*.json "$SPXSRC"/*.txt.gz || note "bench: cannot make the directories of links"
+	links_dir "$DIR/files/links-$FILES_FEW" "$FILES_FEW" "$DIR/files/one.spaa.zst" &&
+	links_dir "$DIR/files/links-$FILES_MANY" "$FILES_MANY" "$DIR/files/one.spaa.zst" &&
+	links_dir "$DIR/files/spx-$FILES_FEW" "$FILES_FEW" "$SPXSRC"/*.json "$SPXSRC"/*.txt.gz || note "bench: cannot make the directories of links"
 	SPXSIZE=$(( $(cat "$SPXSRC"/*.json | wc -c) + $(zcat "$SPXSRC"/*.txt.gz | wc -c) ))
 	CSIZE=$(zstd -dc "$CONCAT" | wc -c)
 	note "many files: $FILES_FEW and $FILES_MANY links to $SMALL ($SMALLSIZE bytes plain), one file of its stack records $FILES_FEW times; $FILES_FEW SPX reports ($SPXSRC, $SPXSIZE bytes):"
 	header
 	measure files.one "$SMALLSIZE" "spaa-hotspots" 1 "./spaa-hotspots $DIR/files/one.spaa.zst"
-	measure files.few "$((FILES_FEW * SMALLSIZE))" "spaa-hotspots" "$FILES_FEW" "./spaa-hotspots $DIR/files/few"
-	measure files.many "$((FILES_MANY * SMALLSIZE))" "spaa-hotspots" "$FILES_MANY" "./spaa-hotspots $DIR/files/many"
+	measure files.few "$((FILES_FEW * SMALLSIZE))" "spaa-hotspots" "$FILES_FEW" "./spaa-hotspots $DIR/files/links-$FILES_FEW"
+	measure files.many "$((FILES_MANY * SMALLSIZE))" "spaa-hotspots" "$FILES_MANY" "./spaa-hotspots $DIR/files/links-$FILES_MANY"
 	measure files.concat "$CSIZE" "spaa-hotspots (one file)" concat "./spaa-hotspots $CONCAT"
-	measure files.spx "$((FILES_FEW * SPXSIZE))" "spaa-hotspots" "spx" "./spaa-hotspots $DIR/files/spx"
+	measure files.spx "$((FILES_FEW * SPXSIZE))" "spaa-hotspots" "spx" "./spaa-hotspots $DIR/files/spx-$FILES_FEW"
+	if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+		measure files.core1 "$((FILES_FEW * SMALLSIZE))" "spaa-hotspots, 1 core" "$FILES_FEW" "taskset -c 0 ./spaa-hotspots $DIR/files/links-$FILES_FEW"
+		measure files.core2 "$((FILES_FEW * SMALLSIZE))" "spaa-hotspots, 2 cores" "$FILES_FEW" "taskset -c 0,1 ./spaa-hotspots $DIR/files/links-$FILES_FEW"
+	fi
 	lim=$(awk -v a="${RSS[files.one]}" 'BEGIN { printf "%.1f", (1.2 * a + 8192) / 1024 }')
 	mb=$(awk -v a="${RSS[files.few]}" 'BEGIN { printf "%.1f", a / 1024 }')
 	note "  peak RSS of $FILES_FEW files $mb MB, target <= 1.2 x one file + 8 MiB = $lim MB: $(verdict "$mb" '<=' "$lim")"
@@ -324,6 +382,8 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	note "  peak RSS growth $FILES_FEW -> $FILES_MANY files ${g}% (target < 10 %): $(verdict "$g" '<' 10)"
 	ms=$(awk -v a="${CPU[files.few]}" -v b="${CPU[files.concat]}" -v n="$FILES_FEW" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", (a - b) / n * 1000; else printf "n/a" }')
 	note "  CPU per file beyond its bytes (($FILES_FEW files - one file of their records) / $FILES_FEW): $ms ms (target < 0.3): $(verdict "$ms" '<' 0.3)"
+	[ -n "${WALL[files.core1]:-}" ] &&
+		note "  wall speed-up of the second core, $FILES_FEW files: $(ratio "${WALL[files.core1]}" "${WALL[files.core2]}")  target >= 1.7: $(verdict "$(ratio "${WALL[files.core1]}" "${WALL[files.core2]}")" '>=' 1.7)"
 	note "  SPX: $FILES_FEW reports, peak RSS $(awk -v a="${RSS[files.spx]}" 'BEGIN { printf "%.1f", a / 1024 }') MB, $(awk -v a="${CPU[files.spx]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
 

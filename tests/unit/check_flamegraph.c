@@ -168,6 +168,35 @@ START_TEST(test_hostile_names)
 }
 END_TEST
 
+START_TEST(test_frames_bound)
+{
+	/*
+	 * 100001 leaves of weight 1 under the root, no minimum width: 100002
+	 * frames, past the bound; at 0.1 px (the first width tried) each
+	 * leaf, 1180 / 100001 px wide, is left out.
+	 */
+	struct spaa_flamegraph *fg = spaa_flamegraph_new();
+	struct spaa_flamegraph_opts o = { 0 };
+	struct spaa_error err;
+	char *doc, name[16];
+	int ret;
+
+	for (int i = 0; i < 100001; i++) {
+		spaa_flamegraph_begin(fg);
+		snprintf(name, sizeof(name), "f%d", i);
+		push(fg, name);
+		ck_assert_int_eq(spaa_flamegraph_add(fg, 1, 0, &err), 0);
+	}
+	doc = render(fg, &o, &ret, &err);
+	ck_assert_int_eq(ret, 0);
+	ck_assert_ptr_nonnull(strstr(doc, ">100001 frames narrower than 0.1 px (100.00 %) not "
+				     "drawn; at most 100000 frames in a view<"));
+	ck_assert_ptr_null(strstr(doc, "<title>f0\n"));
+	free(doc);
+	spaa_flamegraph_free(fg);
+}
+END_TEST
+
 START_TEST(test_deep_stack)
 {
 	struct spaa_flamegraph *fg = spaa_flamegraph_new();
@@ -203,6 +232,7 @@ Suite *flamegraph_suite(void)
 	tcase_add_test(tc, test_sums_and_limits);
 	tcase_add_test(tc, test_hostile_names);
 	tcase_add_test(tc, test_deep_stack);
+	tcase_add_test(tc, test_frames_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -23,7 +23,13 @@ Suite *input_suite(void);
 /*
  * Every test works in its own mkdtemp directory and builds its inputs
  * there with the zlib and zstd APIs, so no binary fixtures are needed.
+ * Regular files are opened with THREADED, so that the decoding thread
+ * reads even the small ones (by default they are read inline, which the
+ * golden tests and standard input exercise); test_small_files_inline
+ * checks the default.
  */
+static const struct spaa_input_opts threaded = { .thread_min = 1 };
+#define THREADED (&threaded)
 static void setup(void)
 {
 	testutil_tmpdir_setup("check_input");
@@ -138,7 +144,7 @@ static const char *write_compressed(const char *name,
 static int slurp(const char *path, size_t max_line, struct bytes *out,
 		 unsigned long *nlines, struct spaa_error *err)
 {
-	struct spaa_input_opts opts = { .max_line = max_line };
+	struct spaa_input_opts opts = { .max_line = max_line, .thread_min = 1 };
 	struct spaa_input *in;
 	char *line;
 	size_t len;
@@ -283,7 +289,7 @@ START_TEST(test_roundtrip)
 	want_lines = expected_lines(text.p, text.len, &want);
 	path = write_compressed("in", comp, text.p, text.len);
 
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), comp);
 	ck_assert_str_eq(spaa_input_name(in), path);
 	ck_assert_uint_eq(spaa_input_lineno(in), 0);
@@ -312,7 +318,7 @@ START_TEST(test_empty)
 	const char *path = write_compressed("empty", comp, "", 0);
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), comp);
 	ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
 	ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
@@ -349,7 +355,7 @@ START_TEST(test_short_file)
 	const char *path = testutil_write("short", c->data, c->len);
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), c->comp);
 	ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), c->rc);
 	if (c->rc == 1) {
@@ -407,7 +413,7 @@ START_TEST(test_zstd_frames)
 	zstd_add(&b, "continued\nthree\n", 16, 1);
 	zstd_add(&b, "", 0, 0);
 	path = testutil_write("cat.zst", b.p, b.len);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), SPAA_INPUT_COMP_ZSTD);
 	spaa_input_close(in);
 	ck_assert_int_eq(slurp(path, 0, &got, &n, &err), 0);
@@ -473,7 +479,7 @@ START_TEST(test_damaged)
 		break;
 	}
 	path = testutil_write("damaged", b.p, b.len);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	while ((r = spaa_input_getline(in, &line, &len, &err)) == 1)
 		;
 	ck_assert_int_eq(r, -1);
@@ -504,7 +510,7 @@ static unsigned long lines_before_error(const char *path, size_t peek,
 	char *line;
 	size_t len;
 
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, err), 0);
 	/* a peek fails at once only when no whole line came before the damage */
 	if (!peek || !spaa_input_peek(in, peek, &data, &len, err))
 		while (spaa_input_getline(in, &line, &len, err) == 1)
@@ -571,7 +577,7 @@ START_TEST(test_zstd_window_limit)
 		spaa_error_init(&err);
 		frame[5] = big ? 21 << 3 : 0;
 		path = testutil_write("window.zst", frame, sizeof(frame));
-		ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+		ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 		if (big) {
 			ck_assert_int_eq(spaa_input_getline(in, &line, &len,
 							    &err), -1);
@@ -660,7 +666,7 @@ START_TEST(test_progress)
 	gen_mixed(&text);
 	path = write_compressed("progress", comp, text.p, text.len);
 	ck_assert_int_eq(stat(path, &st), 0);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_uint_eq(spaa_input_size(in), (uint64_t)st.st_size);
 	while ((r = spaa_input_getline(in, &line, &len, &err)) == 1) {
 		uint64_t now = spaa_input_bytes_read(in);
@@ -673,6 +679,50 @@ START_TEST(test_progress)
 	ck_assert_uint_eq(spaa_input_bytes_read(in), (uint64_t)st.st_size);
 	spaa_input_close(in);
 	bytes_release(&text);
+}
+END_TEST
+
+static int scan_nothing(void *ctx, const char *line, size_t len, void *rec)
+{
+	(void)ctx;
+	(void)line;
+	(void)len;
+	(void)rec;
+	return 0;
+}
+
+/*
+ * A file below thread_min is read inline (no thread: nothing would be
+ * scanned), one at it gets the thread; read ahead or not, the lines are
+ * the same.
+ */
+START_TEST(test_small_files_inline)
+{
+	static const char text[] = "one\ntwo\nthree";
+	const struct spaa_input_scanner sc = { .scan = scan_nothing, .rec_size = 8 };
+	const char *path = testutil_write("small.txt", text, strlen(text));
+	const struct spaa_input_opts at = { .thread_min = strlen(text) };
+	const struct spaa_input_opts above = { .thread_min = strlen(text) + 1 };
+	const struct spaa_input_opts *opts[] = { NULL, &above, &at };
+	struct spaa_error err;
+
+	for (int i = 0; i < 3; i++) {
+		struct spaa_input *in;
+		char *line;
+		size_t len;
+
+		ck_assert_int_eq(spaa_input_open(&in, path, opts[i], &err), 0);
+		spaa_input_readahead(in);
+		ck_assert_int_eq(spaa_input_set_scanner(in, &sc), i == 2);
+		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
+		ck_assert_str_eq(line, "one");
+		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
+		ck_assert_str_eq(line, "two");
+		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
+		ck_assert_str_eq(line, "three");
+		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
+		spaa_input_close(in);
+	}
 }
 END_TEST
 
@@ -705,7 +755,7 @@ START_TEST(test_decoder_thread)
 	ck_assert_uint_eq(got.len, text.len);
 	ck_assert(!memcmp(got.p, text.p, text.len));
 
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), 0);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), 0);
 	ck_assert_int_eq(spaa_input_getline(in, &l, &len, &err), 1);
 	ck_assert_str_eq(l, "line 0 of the decoder test");
 	usleep(100000);         /* the thread fills every block and waits */
@@ -852,7 +902,7 @@ START_TEST(test_open_missing)
 	const char *path = testutil_path("missing.spaa");
 
 	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_input_open(&in, path, NULL, &err), -1);
+	ck_assert_int_eq(spaa_input_open(&in, path, THREADED, &err), -1);
 	ck_assert_ptr_null(in);
 	ck_assert_str_eq(err.code, SPAA_E_NOT_FOUND);
 	ck_assert_str_eq(err.msg, "no such file or directory");
@@ -877,7 +927,7 @@ END_TEST
 static int open_unreadable(const char *path, struct spaa_error *err)
 {
 	struct spaa_input *in;
-	int r = spaa_input_open(&in, path, NULL, err);
+	int r = spaa_input_open(&in, path, THREADED, err);
 
 	spaa_input_close(r ? NULL : in);
 	return r;
@@ -944,6 +994,7 @@ Suite *input_suite(void)
 	tcase_add_loop_test(tc, test_line_limit, 0,
 			    (int)(sizeof(limit_cases) / sizeof(limit_cases[0])) * 3);
 	tcase_add_loop_test(tc, test_progress, 0, 3);
+	tcase_add_test(tc, test_small_files_inline);
 	tcase_add_loop_test(tc, test_decoder_thread, 0, 2);
 	tcase_add_loop_test(tc, test_stdin_pipe, 0, 3);
 	tcase_add_test(tc, test_stdin_file);

@@ -151,6 +151,35 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/*
+ * The next file of a directory is opened while one is read: an error
+ * still names the file it is in, and the files after it are not read.
+ */
+START_TEST(test_directory_stops_at_the_bad_file)
+{
+	const char *paths[] = { testutil_path("d") };
+	struct seen seen = { 0 };
+	struct spaa_load_opts o = { .on_sample = on_sample, .data = &seen };
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	ck_assert_int_eq(mkdir(paths[0], 0755), 0);
+	testutil_write("d/a.spaa", file_a, strlen(file_a));
+	testutil_write("d/b.spaa", HEADER(EV("faults")) "{\"type\":\"dso\"}\n",
+		       strlen(HEADER(EV("faults")) "{\"type\":\"dso\"}\n"));
+	testutil_write("d/c.spaa", file_b, strlen(file_b));
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_load(&p, paths, 1, &o, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_INVALID);
+	ck_assert_str_eq(err.file, testutil_path("d/b.spaa"));
+	ck_assert_uint_eq(err.line, 2);
+	ck_assert_uint_eq(seen.samples, 2);
+	ck_assert_uint_eq(p.nfiles, 2);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_limits_env)
 {
 	struct spaa_load_opts o = { .max_depth = 7 };
@@ -185,6 +214,7 @@ Suite *load_suite(void)
 	tcase_add_test(tc, test_files_and_directories_merge);
 	tcase_add_test(tc, test_spx_by_content);
 	tcase_add_test(tc, test_errors);
+	tcase_add_test(tc, test_directory_stops_at_the_bad_file);
 	tcase_add_test(tc, test_limits_env);
 	suite_add_tcase(s, tc);
 	return s;

@@ -173,6 +173,7 @@ static char *load_text(const char *path, enum path how, bool validating)
 		.on_sample_soon = on_sample_soon,
 		.no_fast_path = how == GENERAL,
 		.no_scanner = how == FAST_LINES,
+		.thread_min = 1,        /* small files too: the scanner is the point */
 	};
 	int ret;
 
