@@ -7,6 +7,7 @@
 #include "formats/profile_writer.h"
 #include "formats/spaa_writer.h"
 #include "io/jsonw.h"
+#include "io/output.h"
 #include "model/map.h"
 #include "model/util.h"
 
@@ -87,10 +88,8 @@ int spaa_profile_writer_on_sample(void *data, const struct spaa_profile *p,
 	r.period_metric = s->period_metric;
 	r.event = s->event;
 	r.stack = s->stack;
-	if (!w->spool && !(w->spool = tmpfile()))
-		return spaa_error_set(err, SPAA_E_IO,
-				      "cannot create a temporary file for the samples: %s",
-				      strerror(errno));
+	if (!w->spool && !(w->spool = spaa_output_spool(err)))
+		return -1;
 	if (fwrite(&r, sizeof(r), 1, w->spool) != 1)
 		return spaa_error_set(err, SPAA_E_IO, "cannot write the sample spool: %s",
 				      strerror(errno));

@@ -7,6 +7,7 @@
 #include "formats/folded.h"
 #include "formats/spaa_writer.h"
 #include "io/jsonw.h"
+#include "io/output.h"
 #include "model/util.h"
 
 struct wevent {
@@ -216,13 +217,8 @@ static int spool_sample(struct spaa_writer *w, const struct spaa_writer_sample *
 	struct spaa_jsonw *jw = &w->jw;
 	char id[24];
 
-	if (!w->spool) {
-		w->spool = tmpfile();
-		if (!w->spool)
-			return spaa_error_set(err, SPAA_E_IO,
-					      "cannot create a temporary file for the samples: %s",
-					      strerror(errno));
-	}
+	if (!w->spool && !(w->spool = spaa_output_spool(err)))
+		return -1;
 	stack_id(w, stack, id);
 	spaa_jsonw_reset(jw);
 	spaa_jsonw_object_begin(jw);

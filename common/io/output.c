@@ -1,4 +1,7 @@
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdarg.h>
@@ -18,8 +21,10 @@
 
 struct spaa_output {
 	FILE *fp;               /* owned unless stdout */
-	char *path;             /* owned; final name, NULL for stdout */
-	char *tmp;              /* owned; temporary name, NULL for stdout */
+	char *path;             /* owned; the name given, NULL for stdout */
+	char *target;           /* owned; where its symbolic links lead */
+	char *tmp;              /* owned; temporary name, NULL when in place */
+	int slot;               /* tmp's slot in temps[], -1 if none */
 	enum spaa_input_comp comp;
 	z_stream zs;
 	bool zs_live;
@@ -54,6 +59,291 @@ int spaa_output_comp_parse(const char *name)
 	return -1;
 }
 
+/*
+ * Temporary files that a SIGINT, SIGTERM or SIGHUP must remove: fixed
+ * slots, because the handler may only read memory and call
+ * async-signal-safe functions (unlink, raise).  The one piece of global
+ * state in common/: a signal handler has nowhere else to look.
+ */
+#define TEMP_SLOTS 8
+
+static struct {
+	char path[PATH_MAX];
+	volatile sig_atomic_t live;
+} temps[TEMP_SLOTS];
+
+static void on_fatal_signal(int sig)
+{
+	for (size_t i = 0; i < TEMP_SLOTS; i++)
+		if (temps[i].live)
+			unlink(temps[i].path);
+	/* SA_RESETHAND restored the default action: die of the signal */
+	raise(sig);
+}
+
+/* Installs on_fatal_signal where the program left the default action. */
+static void catch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_fatal_signal,
+				.sa_flags = SA_RESETHAND };
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+
+		/* an ignored SIGHUP (nohup) stays ignored */
+		if (!sigaction(sigs[i], NULL, &old) && old.sa_handler == SIG_DFL)
+			sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* Slot for path, or -1 when none is free (the file is then not guarded). */
+static int temp_register(const char *path)
+{
+	size_t n = strlen(path);
+
+	catch_signals();
+	for (int i = 0; i < TEMP_SLOTS; i++) {
+		if (temps[i].live || n >= sizeof(temps[i].path))
+			continue;
+		memcpy(temps[i].path, path, n + 1);
+		temps[i].live = 1;
+		return i;
+	}
+	return -1;
+}
+
+static void temp_unregister(int *slot)
+{
+	if (*slot >= 0)
+		temps[*slot].live = 0;
+	*slot = -1;
+}
+
+const char *spaa_output_tmpdir(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	return dir && *dir ? dir : "/tmp";
+}
+
+/*
+ * mkstemp of DIR/NAME, registered for removal on signals; an error names
+ * what (NULL: the temporary file).
+ */
+static int temp_create(char **path, int *slot, const char *dir,
+		       const char *name, const char *what, struct spaa_error *err)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	int fd;
+
+	*path = spaa_xmalloc(n);
+	snprintf(*path, n, "%s/%s", dir, name);
+	fd = mkstemp(*path);
+	if (fd < 0) {
+		if (what)
+			spaa_error_at(err, SPAA_E_IO, what, 0, "cannot create the output: %s",
+				      strerror(errno));
+		else
+			spaa_error_at(err, SPAA_E_IO, *path, 0,
+				      "cannot create a temporary file: %s", strerror(errno));
+		SPAA_FREE_AND_NULL(*path);
+		return -1;
+	}
+	*slot = temp_register(*path);
+	return fd;
+}
+
+int spaa_output_temp_create(char **path, const char *prefix,
+			    struct spaa_error *err)
+{
+	char name[64];
+	int fd, slot;
+
+	snprintf(name, sizeof(name), "%s-XXXXXX", prefix);
+	if ((fd = temp_create(path, &slot, spaa_output_tmpdir(), name, NULL, err)) < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+void spaa_output_temp_remove(char *path)
+{
+	if (!path)
+		return;
+	for (int i = 0; i < TEMP_SLOTS; i++)
+		if (temps[i].live && !strcmp(temps[i].path, path))
+			temps[i].live = 0;
+	unlink(path);
+	free(path);
+}
+
+FILE *spaa_output_spool(struct spaa_error *err)
+{
+	char *path;
+	FILE *fp;
+	int fd, slot;
+
+	fd = temp_create(&path, &slot, spaa_output_tmpdir(), "spaa-spool-XXXXXX", NULL, err);
+	if (fd < 0)
+		return NULL;
+	/* nameless from now on: nothing is left behind, whatever happens */
+	unlink(path);
+	temp_unregister(&slot);
+	if (!(fp = fdopen(fd, "w+b"))) {
+		spaa_error_at(err, SPAA_E_IO, path, 0, "cannot create a temporary file: %s",
+			      strerror(errno));
+		close(fd);
+	}
+	free(path);
+	return fp;
+}
+
+/*
+ * "/proc/PID/fd/N" of this process -> N (the descriptor /dev/stdout and
+ * /dev/fd/N stand for), else -1.
+ */
+static int own_fd(const char *dir, const char *name)
+{
+	char self[64];
+	char *end;
+	long n;
+
+	snprintf(self, sizeof(self), "/proc/%ld/fd", (long)getpid());
+	if (strcmp(dir, self))
+		return -1;
+	errno = 0;
+	n = strtol(name, &end, 10);
+	return !errno && end != name && !*end && n >= 0 && n <= INT_MAX ? (int)n : -1;
+}
+
+/*
+ * What writing to path means.  Symbolic links are followed one by one:
+ * a link inside /proc (/dev/stdout, /dev/fd/N) is a "magic" link to an
+ * open file, never a path to replace, so it is written in place (a
+ * descriptor of ours is duplicated, keeping its offset and append mode).
+ * Otherwise *target is where the chain ends: a regular file or nothing
+ * (written through a temporary file and renamed, *st->st_mode 0 when new),
+ * or something else (a device, a FIFO, a socket: written in place).
+ */
+enum target_kind { TARGET_RENAME, TARGET_IN_PLACE, TARGET_FD };
+
+static int resolve(const char *path, char **target, struct stat *st, int *fd,
+		   enum target_kind *kind, struct spaa_error *err)
+{
+	char *cur = spaa_xstrdup(path);
+
+	for (int hop = 0; hop < 40; hop++) {
+		char link[PATH_MAX], *dir, *slash, *real;
+		ssize_t n;
+
+		if (lstat(cur, st)) {
+			if (errno != ENOENT)
+				break;
+			memset(st, 0, sizeof(*st));
+			*kind = TARGET_RENAME;
+			*target = cur;
+			return 0;
+		}
+		if (!S_ISLNK(st->st_mode)) {
+			if (S_ISDIR(st->st_mode)) {
+				errno = EISDIR;
+				break;
+			}
+			*kind = S_ISREG(st->st_mode) ? TARGET_RENAME : TARGET_IN_PLACE;
+			*target = cur;
+			return 0;
+		}
+		if ((n = readlink(cur, link, sizeof(link) - 1)) < 0)
+			break;
+		link[n] = 0;
+		slash = strrchr(cur, '/');
+		dir = slash ? spaa_xstrndup(cur, (size_t)(slash - cur) + (slash == cur)) :
+		      spaa_xstrdup(".");
+		real = realpath(dir, NULL);
+		free(dir);
+		if (!real)
+			break;
+		if (!strncmp(real, "/proc/", 6)) {
+			*fd = own_fd(real, slash ? slash + 1 : cur);
+			*kind = *fd >= 0 ? TARGET_FD : TARGET_IN_PLACE;
+			free(real);
+			free(cur);
+			*target = spaa_xstrdup(path);
+			return 0;
+		}
+		free(cur);
+		if (link[0] == '/') {
+			cur = spaa_xstrdup(link);
+		} else {
+			size_t m = strlen(real) + strlen(link) + 2;
+
+			cur = spaa_xmalloc(m);
+			snprintf(cur, m, "%s/%s", real, link);
+		}
+		free(real);
+		if (hop == 39)
+			errno = ELOOP;
+	}
+	spaa_error_at(err, SPAA_E_IO, path, 0, "cannot write the output: %s",
+		      strerror(errno));
+	free(cur);
+	return -1;
+}
+
+/*
+ * The temporary file beside target that replaces it: same owner (where we
+ * may) and mode as the file it replaces, else what the umask gives a new
+ * file.  A file the user could not write in place is refused, not
+ * replaced (root may write anything, so a file without any write
+ * permission counts as read-only for root too).
+ */
+static int open_temp_beside(struct spaa_output *o, const struct stat *st,
+			    struct spaa_error *err)
+{
+	const char *slash = strrchr(o->target, '/');
+	char *dir = slash ? spaa_xstrndup(o->target, (size_t)(slash - o->target) + (slash == o->target)) :
+		    spaa_xstrdup(".");
+	char name[NAME_MAX + 16];
+	int fd;
+	mode_t mode;
+
+	if (st->st_mode && (!(st->st_mode & 0222) || access(o->target, W_OK))) {
+		free(dir);
+		return spaa_error_at(err, SPAA_E_IO, o->path, 0,
+				     "cannot write the output: the file is read-only");
+	}
+	snprintf(name, sizeof(name), "%s.tmpXXXXXX", slash ? slash + 1 : o->target);
+	fd = temp_create(&o->tmp, &o->slot, dir, name, o->path, err);
+	free(dir);
+	if (fd < 0)
+		return -1;
+	if (st->st_mode) {
+		if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+		    fchown(fd, st->st_uid, st->st_gid)) {
+			/* not ours to give away: the new file stays ours */
+		}
+		mode = st->st_mode & 07777;
+	} else {
+		mode_t mask = umask(0);
+
+		umask(mask);
+		mode = 0666 & ~mask;    /* mkstemp makes it 0600 */
+	}
+	if (fchmod(fd, mode) || !(o->fp = fdopen(fd, "wb"))) {
+		close(fd);
+		return io_error(o, err);
+	}
+	return 0;
+}
+
 int spaa_output_open(struct spaa_output **out, const char *path,
 		     enum spaa_input_comp comp, int level,
 		     struct spaa_error *err)
@@ -61,38 +351,29 @@ int spaa_output_open(struct spaa_output **out, const char *path,
 	struct spaa_output *o = spaa_xcalloc(1, sizeof(*o));
 
 	o->comp = comp;
+	o->slot = -1;
 	if (!strcmp(path, "-")) {
 		o->fp = stdout;
 	} else {
-		size_t n = strlen(path) + 16;
-		int fd;
+		enum target_kind kind;
+		struct stat st;
+		int fd = -1;
 
 		o->path = spaa_xstrdup(path);
-		o->tmp = spaa_xmalloc(n);
-		snprintf(o->tmp, n, "%s.tmpXXXXXX", path);
-		fd = mkstemp(o->tmp);
-		if (fd < 0) {
-			spaa_error_at(err, SPAA_E_IO, path, 0, "cannot create the output: %s",
-				      strerror(errno));
-			SPAA_FREE_AND_NULL(o->tmp);
+		if (resolve(path, &o->target, &st, &fd, &kind, err))
 			goto fail;
-		}
-		{
-			/* mkstemp makes it 0600; a plain output file follows the umask */
-			mode_t mask = umask(0);
-
-			umask(mask);
-			if (fchmod(fd, 0666 & ~mask)) {
-				close(fd);
+		if (kind == TARGET_RENAME) {
+			if (open_temp_beside(o, &st, err))
+				goto fail;
+		} else {
+			fd = kind == TARGET_FD ? dup(fd) :
+			     open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			if (fd < 0 || !(o->fp = fdopen(fd, "wb"))) {
+				if (fd >= 0)
+					close(fd);
 				io_error(o, err);
 				goto fail;
 			}
-		}
-		o->fp = fdopen(fd, "wb");
-		if (!o->fp) {
-			close(fd);
-			io_error(o, err);
-			goto fail;
 		}
 	}
 	if (comp != SPAA_INPUT_COMP_NONE)
@@ -206,10 +487,12 @@ int spaa_output_close(struct spaa_output *o, struct spaa_error *err)
 		if (fclose(o->fp) && !ret)
 			ret = io_error(o, err);
 		o->fp = NULL;
-		if (!ret && rename(o->tmp, o->path))
+		if (!ret && o->tmp && rename(o->tmp, o->target))
 			ret = io_error(o, err);
-		if (!ret)
+		if (!ret) {
+			temp_unregister(&o->slot);
 			SPAA_FREE_AND_NULL(o->tmp);
+		}
 	}
 	spaa_output_abort(o);
 	return ret;
@@ -223,12 +506,14 @@ void spaa_output_abort(struct spaa_output *o)
 		fclose(o->fp);
 	if (o->tmp)
 		unlink(o->tmp);
+	temp_unregister(&o->slot);
 	if (o->zs_live)
 		deflateEnd(&o->zs);
 	ZSTD_freeCCtx(o->zc);
 	free(o->cbuf);
 	free(o->fmt);
 	free(o->path);
+	free(o->target);
 	free(o->tmp);
 	free(o);
 }

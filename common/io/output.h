@@ -3,11 +3,23 @@
  *
  * The counterpart of input: bytes go through a fixed buffer into zlib's
  * deflate (gzip framing) or zstd's streaming compressor, so memory does not
- * grow with the output.  A file is written under a temporary name beside
- * it and renamed into place by spaa_output_close, so a failed conversion
- * never leaves a half-written file under the name asked for (and an input
- * converted onto itself is read whole before it is replaced).  "-" is
- * stdout, which is flushed but never closed.
+ * grow with the output.  What the path names decides how it is written
+ * (doc/ARCHITECTURE.md, Output targets):
+ * - a regular file, or a new name, is written under a temporary name
+ *   beside it and renamed into place by spaa_output_close, so a failed
+ *   conversion never leaves a half-written file under the name asked for
+ *   (and an input converted onto itself is read whole before it is
+ *   replaced).  Symbolic links are followed first: the link stays and the
+ *   file it leads to is replaced, keeping its mode (and owner where we
+ *   may).  A file without write permission is refused, never replaced;
+ * - anything else (a device, a FIFO, /dev/stdout and /dev/fd/N, which
+ *   lead into /proc) is written in place, and its write errors are errors
+ *   (/dev/full: "No space left on device");
+ * - "-" is stdout, which is flushed but never closed.
+ * Temporary files, these and spaa_output_temp_create's, are removed when
+ * SIGINT, SIGTERM or SIGHUP arrives, and the program then dies of the
+ * signal (the first such file installs the handlers, only where the
+ * action was the default one).
  *
  * Ownership: spaa_output_open hands the caller a stream that only
  * spaa_output_close or spaa_output_abort frees.
@@ -16,6 +28,7 @@
 #define SPAA_OUTPUT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "io/input.h"
 #include "model/error.h"
@@ -50,6 +63,26 @@ int spaa_output_close(struct spaa_output *out, struct spaa_error *err);
 
 /* Frees out, removing a temporary file; accepts NULL. */
 void spaa_output_abort(struct spaa_output *out);
+
+/* Where temporary files go: $TMPDIR when set and not empty, else /tmp. */
+const char *spaa_output_tmpdir(void);
+
+/*
+ * An empty file spaa_output_tmpdir()/PREFIX-XXXXXX, removed if a signal
+ * ends the program.  *path is the caller's: spaa_output_temp_remove
+ * removes the file and frees it.  Errors: SPAA_E_IO.
+ */
+int spaa_output_temp_create(char **path, const char *prefix,
+			    struct spaa_error *err);
+
+/* Removes the file and frees path; accepts NULL. */
+void spaa_output_temp_remove(char *path);
+
+/*
+ * A nameless read-write file in spaa_output_tmpdir() for spooling, owned
+ * by the caller (fclose frees it and its space).  NULL with SPAA_E_IO.
+ */
+FILE *spaa_output_spool(struct spaa_error *err);
 
 /* "none", "gzip", "zstd" -> compression; -1 for anything else. */
 int spaa_output_comp_parse(const char *name);

@@ -16,6 +16,7 @@
 #include "io/input.h"
 #include "io/output.h"
 #include "io/pathlist.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 #include "report/convert.h"
 #include "report/flamegraph.h"
@@ -46,23 +47,40 @@ static int open_output(const struct spaa_convert_opts *o,
  * checks and writes, and a bad input is an error whose partial output the
  * caller discards.  A line is copied as it is (unknown fields, key order,
  * numbers as written, record order) except that the line ending becomes
- * LF, blanks around the record go and blank lines are dropped.
+ * LF, blanks around the record go and blank lines are dropped.  on_line
+ * sees a line before the reader has judged it, so each line waits in
+ * pending until the next one arrives (or the input ends well): standard
+ * output, which nothing can take back, never gets the rejected record.
  */
+struct copy {
+	struct spaa_output *out;
+	struct spaa_sbuf pending;
+};
+
+static int copy_pending(struct copy *c, struct spaa_error *err)
+{
+	if (!c->pending.len)
+		return 0;
+	if (spaa_output_write(c->out, c->pending.s, c->pending.len, err) ||
+	    spaa_output_write(c->out, "\n", 1, err))
+		return -1;
+	c->pending.len = 0;
+	return 0;
+}
+
 static int copy_line(void *data, const char *line, size_t len,
 		     struct spaa_error *err)
 {
-	struct spaa_output *out = data;
+	struct copy *c = data;
 
+	if (copy_pending(c, err))
+		return -1;
 	while (len && (*line == ' ' || *line == '\t'))
 		line++, len--;
 	while (len && (line[len - 1] == ' ' || line[len - 1] == '\t' ||
 		       line[len - 1] == '\r'))
 		len--;
-	if (!len)
-		return 0;       /* the reader warns about it */
-	if (spaa_output_write(out, line, len, err) ||
-	    spaa_output_write(out, "\n", 1, err))
-		return -1;
+	spaa_sbuf_add(&c->pending, line, len);  /* blank: the reader warns about it */
 	return 0;
 }
 
@@ -71,13 +89,15 @@ static int copy_spaa(const struct spaa_convert_opts *o, struct spaa_input *in,
 {
 	struct spaa_profile p;
 	struct spaa_load_opts lo = o->load;
+	struct copy c = { .out = out };
 	int ret;
 
 	lo.on_line = copy_line;
-	lo.data = out;
+	lo.data = &c;
 	spaa_profile_init(&p);
-	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err);
+	ret = spaa_reader_read(&p, in, &lo, NULL, 0, 0, err) || copy_pending(&c, err) ? -1 : 0;
 	spaa_profile_release(&p);
+	free(c.pending.s);
 	return ret;
 }
 
@@ -153,18 +173,13 @@ out:
 static int writer_to_svg(const struct spaa_convert_opts *o, struct spaa_writer *w,
 			 struct spaa_output **out, struct spaa_error *err)
 {
-	const char *dir = getenv("TMPDIR");
 	struct spaa_output *tmp = NULL;
 	struct spaa_convert_opts ro = *o;
-	char path[4096], title[1024];
-	int fd, ret = -1;
+	char *path = NULL, title[1024];
+	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/spaa-convert-XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		return spaa_error_at(err, SPAA_E_IO, path, 0,
-				     "cannot create a temporary file: %s", strerror(errno));
-	close(fd);
-	if (spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
+	if (spaa_output_temp_create(&path, "spaa-convert", err) ||
+	    spaa_output_open(&tmp, path, SPAA_INPUT_COMP_NONE, 0, err) ||
 	    spaa_writer_write_spaa(w, tmp, err))
 		goto out;
 	ret = spaa_output_close(tmp, err);
@@ -175,7 +190,7 @@ static int writer_to_svg(const struct spaa_convert_opts *o, struct spaa_writer *
 		ret = convert_profile(&ro, NULL, out, err);
 out:
 	spaa_output_abort(tmp);
-	unlink(path);
+	spaa_output_temp_remove(path);
 	return ret;
 }
 
