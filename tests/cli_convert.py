@@ -318,7 +318,9 @@ def spx_detection_and_errors():
     assert ok([CONV, '--from', 'spx', os.path.join(SPX, 'basic.json')]) == base
     assert run([CONV, '--from', 'spx', '-'], stdin=os.path.join(SPX, 'basic.json'))[0] == 2
     assert run([CONV, '--from', 'spx', SMALL])[0] == 1
-    assert run([CONV, os.path.join(DATA, 'dir')])[0] == 2
+    # a directory of SPAA files is merged (cli_merge.py), not an SPX report
+    assert run([CONV, os.path.join(DATA, 'dir')])[0] == 0
+    assert run([CONV, '--from', 'spx', os.path.join(DATA, 'dir')])[0] == 1
     for d in sorted(os.listdir(os.path.join(DATA, 'bad'))):
         if d.startswith('spx_'):
             dst = os.path.join(TMP, 'never.spaa')

@@ -18,15 +18,18 @@
 #define PROG "spaa-convert"
 
 static const char description[] =
-	"Converts perf script text, folded stacks, pprof profiles, V8 CPU\n"
-	"profiles and SPX reports to SPAA, any of them or SPAA to folded stacks\n"
-	"or to a flame graph (SVG), and SPAA to SPAA (validated, recompressed).\n"
-	"INPUT may be\n"
-	"compressed (gzip, zstd); - is standard input; an SPX report is\n"
-	"KEY.json or KEY.txt.gz, or a directory of them.";
+	"Converts perf script text, perf.data (through perf), folded stacks,\n"
+	"pprof profiles, V8 CPU profiles and SPX reports to SPAA, any of them\n"
+	"or SPAA to folded stacks or to a flame graph (SVG), and SPAA to SPAA\n"
+	"(validated, recompressed).  INPUT may be compressed (gzip, zstd); - is\n"
+	"standard input; an SPX report is KEY.json or KEY.txt.gz, or a\n"
+	"directory of them.  Several INPUTs (files, directories, any formats)\n"
+	"are merged into one profile.";
 
 /* The names of --from and --to, in the order of enum spaa_convert_format from PERF on. */
-static const char *const from_names[] = { "perf", "folded", "spx", "spaa", "pprof", NULL };
+static const char *const from_names[] = {
+	"perf", "folded", "spx", "spaa", "pprof", "perf.data", NULL,
+};
 static const char *const to_names[] = { "spaa", "folded", "svg", NULL };
 static const enum spaa_convert_format to_formats[] = {
 	SPAA_CONVERT_SPAA, SPAA_CONVERT_FOLDED, SPAA_CONVERT_SVG,
@@ -46,7 +49,7 @@ struct options {
 #define AT(field) offsetof(struct options, field)
 
 static const struct spaa_option options[] = {
-	{ "from", 0, SPAA_OPTION_CHOICE, AT(from), "perf|folded|spx|spaa|pprof",
+	{ "from", 0, SPAA_OPTION_CHOICE, AT(from), "perf|folded|spx|spaa|pprof|perf.data",
 	  "input format (default: detected from the content)", from_names, NULL },
 	{ "to", 0, SPAA_OPTION_CHOICE, AT(to), "spaa|folded|svg",
 	  "output format: spaa (default), folded or svg (an interactive flame graph)",
@@ -94,10 +97,12 @@ static int conversion(const struct options *o, const struct spaa_option_args *ar
 	c->load.max_depth = SPAA_LOAD_MAX_DEPTH_DEFAULT;
 	if (!args->nr)
 		return spaa_error_set(err, SPAA_E_USAGE, "expected an input path");
-	if (args->nr > 1)
-		return spaa_error_set(err, SPAA_E_USAGE, "more than one input: '%s'",
-				      args->items[1]);
 	c->input = args->items[0];
+	c->inputs = (const char *const *)args->items;
+	c->ninputs = args->nr;
+	if (c->ninputs > 1 && o->from >= 0)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--from' applies to one input: several are told apart by content");
 	if (c->from == SPAA_CONVERT_SPAA && c->to == SPAA_CONVERT_SPAA && c->no_samples)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--no-samples' does not apply to SPAA input");
@@ -126,7 +131,7 @@ int main(int argc, char **argv)
 	if (spaa_option_parse(argc, argv, sets, 2, &args, &err))
 		goto fail;
 	if (prog.help) {
-		spaa_option_help(stdout, PROG, "INPUT", description, sets, 2,
+		spaa_option_help(stdout, PROG, "INPUT...", description, sets, 2,
 				 "Exit status: 0 converted, 1 input or output error, 2 usage.");
 	} else if (prog.version) {
 		printf(PROG " (spaa-tools) %s\n", SPAA_VERSION);

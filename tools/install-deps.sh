@@ -6,7 +6,7 @@
 # Run by "make" (target deps) before anything is built.  Checks for
 # pkg-config, the libcjson, libzstd, zlib, libprotobuf-c and check
 # pkg-config modules, protoc-c (the pprof reader's .proto is compiled at
-# build time),
+# build time), perf (the perf.data test runs perf script),
 # /usr/bin/python3 with jsonschema (the test scripts' interpreter), groff
 # (the man page checks), rsvg-convert and node (the flame graph tests render
 # the SVG to PNG and run its embedded script); with --valgrind also for
@@ -27,7 +27,7 @@ set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
 python3-jsonschema valgrind zstd groff-base librsvg2-bin nodejs
-libprotobuf-c-dev protobuf-c-compiler"
+libprotobuf-c-dev protobuf-c-compiler linux-perf"
 MODULES="libcjson libzstd zlib check libprotobuf-c"
 
 need_valgrind=no
@@ -51,6 +51,7 @@ missing() {
 	/usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 ||
 		echo "/usr/bin/python3 with jsonschema"
 	command -v protoc-c >/dev/null 2>&1 || echo "protoc-c"
+	command -v perf >/dev/null 2>&1 || echo "perf"
 	command -v groff >/dev/null 2>&1 || echo "groff"
 	command -v rsvg-convert >/dev/null 2>&1 || echo "rsvg-convert"
 	command -v node >/dev/null 2>&1 || echo "node"

@@ -3,6 +3,7 @@
 
 #include "formats/detect.h"
 #include "formats/folded.h"
+#include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
 #include "formats/v8_cpu.h"
@@ -35,6 +36,10 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
+	if (spaa_perf_data_sniff(data, len)) {
+		*fmt = SPAA_DETECT_PERF_DATA;
+		return 0;
+	}
 	if (spaa_pprof_sniff((const unsigned char *)data, len,
 			     len < SPAA_DETECT_SNIFF_BYTES)) {
 		*fmt = SPAA_DETECT_PPROF;

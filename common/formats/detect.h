@@ -7,7 +7,7 @@
  * Compression (gzip, zstd) is already undone by the input: the decoded
  * bytes are what is looked at.
  *
- * Binary formats come first: a pprof profile is a protobuf message whose
+ * Binary formats come first: a perf.data file by its magic, a pprof profile is a protobuf message whose
  * first field is a well-formed sample type (spaa_pprof_sniff).
  * A V8 profile or trace is told by its first member name (v8_cpu.h).
  * Text formats are told by the first line that is not blank or a '#'
@@ -34,6 +34,7 @@ enum spaa_detect_format {
 	SPAA_DETECT_PERF,       /* perf script text */
 	SPAA_DETECT_FOLDED,     /* folded stacks */
 	SPAA_DETECT_PPROF,      /* a pprof protobuf message (pprof.h) */
+	SPAA_DETECT_PERF_DATA,  /* a perf.data file, magic PERFILE2 (perf_data.h) */
 	SPAA_DETECT_V8,         /* a V8 JSON document (v8_cpu.h: spaa_v8_sniff) */
 };
 

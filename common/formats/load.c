@@ -3,6 +3,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
 #include "formats/spaa_reader.h"
@@ -73,6 +74,25 @@ out:
 	return ret;
 }
 
+/* perf.data: perf script's output, read as perf script text. */
+static int load_perf_data(struct spaa_profile *p, struct spaa_input *in,
+			  const struct spaa_load_opts *o, struct spaa_repeats *rep,
+			  struct spaa_error *err)
+{
+	struct spaa_input_opts io = { .max_line = o->max_line };
+	struct spaa_perf_data *pd;
+	struct spaa_input *text;
+	int r;
+
+	if (spaa_perf_data_open(&pd, &text, spaa_input_name(in),
+				spaa_input_compression(in) != SPAA_INPUT_COMP_NONE, &io, err))
+		return -1;
+	r = load_converted(p, text, SPAA_DETECT_PERF, o, rep, err);
+	if (spaa_perf_data_close(pd, r != 0, err))
+		return -1;
+	return r;
+}
+
 struct pprof_job {
 	struct spaa_input *in;
 	struct spaa_pprof_opts opts;
@@ -118,6 +138,9 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	case SPAA_DETECT_PERF:
 	case SPAA_DETECT_FOLDED:
 		r = load_converted(p, in, fmt, &o, rep, err);
+		break;
+	case SPAA_DETECT_PERF_DATA:
+		r = load_perf_data(p, in, &o, rep, err);
 		break;
 	case SPAA_DETECT_PPROF:
 		job.opts.max_depth = o.max_depth;

@@ -285,11 +285,16 @@ static int read_event(struct spaa_reader *r, const struct spaa_json_value *ev,
 	if (idx == SPAA_NONE) {
 		idx = p->nevents++;
 		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
+		e.file = r->file;
 		p->events[idx] = e;
-	} else if (p->events[idx].primary_metric != e.primary_metric) {
-		return spaa_reader_bad(r, err, "event '%s' has primary metric '%s' here but '%s' in an earlier file",
-			   spaa_profile_str(p, e.name), spaa_profile_str(p, e.primary_metric),
-			   spaa_profile_str(p, p->events[idx].primary_metric));
+	} else if (p->events[idx].primary_metric != e.primary_metric ||
+		   p->events[idx].kind != e.kind) {
+		/* one name, two meanings: the files cannot be read as one profile */
+		return spaa_reader_bad(r, err, "event '%s' is %s with primary metric '%s' here but %s with primary metric '%s' in %s",
+			   spaa_profile_str(p, e.name), kinds[e.kind],
+			   spaa_profile_str(p, e.primary_metric), kinds[p->events[idx].kind],
+			   spaa_profile_str(p, p->events[idx].primary_metric),
+			   spaa_profile_str(p, p->files[p->events[idx].file].path));
 	}
 	r->events = spaa_xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
 	r->events[r->nevents++] = idx;

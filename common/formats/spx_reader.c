@@ -257,10 +257,12 @@ static int spx_event(struct spx *s, const char *name, struct spaa_event e,
 		e.name = spaa_strtab_intern(&p->strings, name, strlen(name));
 		i = p->nevents++;
 		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
+		e.file = s->file;
 		p->events[i] = e;
 	} else if (p->events[i].primary_metric != e.primary_metric) {
-		return meta_bad(s, err, "event '%s' has primary metric '%s' in an earlier file, not '%s'",
+		return meta_bad(s, err, "event '%s' has primary metric '%s' in %s, not '%s'",
 				name, spaa_profile_str(p, p->events[i].primary_metric),
+				spaa_profile_str(p, p->files[p->events[i].file].path),
 				spaa_profile_str(p, e.primary_metric));
 	}
 	*out = i;

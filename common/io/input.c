@@ -821,6 +821,39 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	return 0;
 }
 
+static struct spaa_input *input_new(const char *name,
+				    const struct spaa_input_opts *opts)
+{
+	struct spaa_input *in = spaa_xcalloc(1, sizeof(*in));
+
+	in->src.fd = -1;
+	in->name = spaa_xstrdup(name);
+	in->src.name = in->name;
+	in->max_line = opts && opts->max_line ? opts->max_line
+		: SPAA_INPUT_MAX_LINE_DEFAULT;
+	if (in->max_line > INPUT_MAX_LINE_LIMIT)
+		in->max_line = INPUT_MAX_LINE_LIMIT;
+	return in;
+}
+
+int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
+		       const struct spaa_input_opts *opts, struct spaa_error *err)
+{
+	struct spaa_input *in = input_new(name, opts);
+
+	*out = NULL;
+	in->src.fd = fd;
+	in->own_fd = 1;
+	in->cap = INPUT_CHUNK;
+	in->buf = spaa_xmalloc(in->cap + 1);
+	if (input_sniff(in, err)) {
+		spaa_input_close(in);
+		return -1;
+	}
+	*out = in;
+	return 0;
+}
+
 int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err)
 {
@@ -828,15 +861,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	struct stat st;
 
 	*out = NULL;
-	in = spaa_xcalloc(1, sizeof(*in));
-	in->src.fd = -1;
-	in->name = spaa_xstrdup(path);
-	in->src.name = in->name;
-	in->max_line = opts && opts->max_line ? opts->max_line
-		: SPAA_INPUT_MAX_LINE_DEFAULT;
-	if (in->max_line > INPUT_MAX_LINE_LIMIT)
-		in->max_line = INPUT_MAX_LINE_LIMIT;
-
+	in = input_new(path, opts);
 	if (!strcmp(path, "-")) {
 		in->src.fd = STDIN_FILENO;
 	} else {

@@ -59,6 +59,15 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		    const struct spaa_input_opts *opts, struct spaa_error *err);
 
 /*
+ * Opens a reader of fd (a pipe: another program's output), named name in
+ * messages; fd becomes the reader's and is closed by spaa_input_close.
+ * Compression is sniffed as for a file; the reading stays on the
+ * caller's thread.  Errors as spaa_input_open's for reading.
+ */
+int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
+		       const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
  * Asks the kernel to read the whole file into the page cache now, in
  * the background (posix_fadvise WILLNEED): called on the next file of a
  * directory while this one is parsed, so that its bytes are there when

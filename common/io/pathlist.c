@@ -20,18 +20,29 @@ static int has_suffix(const char *s, size_t len, const char *suffix)
 	return len > n && !memcmp(s + len - n, suffix, n);
 }
 
+/*
+ * A profile by name: SPAA, and the other formats the loader reads (told
+ * from the content once listed), each also compressed.
+ */
 static int is_spaa_name(const char *name)
 {
 	static const char *const suffixes[] = {
-		".spaa", ".spaa.gz", ".spaa.zst",
-		".ndjson", ".ndjson.gz", ".ndjson.zst",
+		".spaa", ".ndjson", ".pb", ".pprof", ".perf", ".perf-script",
+		".perf-script.txt", ".folded", ".perf.data",
 	};
+	static const char *const comp[] = { "", ".gz", ".zst" };
 	size_t len = strlen(name);
-	size_t i;
 
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
-		if (has_suffix(name, len, suffixes[i]))
-			return 1;
+	if (!strcmp(name, "perf.data"))
+		return 1;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		for (size_t j = 0; j < 3; j++) {
+			char s[64];
+
+			snprintf(s, sizeof(s), "%s%s", suffixes[i], comp[j]);
+			if (has_suffix(name, len, s))
+				return 1;
+		}
 	return 0;
 }
 
@@ -202,7 +213,7 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 	}
 	if (!nr) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
-			      "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)");
+			      "no profiles in directory (looked for *.spaa, *.pb, *.perf, *.folded, perf.data and the other names of spaa-tools(7), and SPX reports)");
 		goto fail;
 	}
 	/* readdir order depends on the file system; runs must not */

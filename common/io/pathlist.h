@@ -17,7 +17,12 @@
 
 /* What a path is, by name (and for SPX by its sibling and content). */
 enum spaa_pathlist_kind {
-	SPAA_PATHLIST_SPAA,     /* *.spaa, *.spaa.gz, *.spaa.zst, *.ndjson[.gz|.zst]; any named file */
+	/*
+	 * a profile the loader tells by content: in a directory *.spaa,
+	 * *.ndjson, *.pb, *.pprof, *.perf, *.perf-script[.txt], *.folded,
+	 * *.perf.data (each also .gz, .zst) and perf.data; any named file
+	 */
+	SPAA_PATHLIST_SPAA,
 	SPAA_PATHLIST_SPX,      /* SPX metadata *.json with a sibling *.txt.gz */
 	SPAA_PATHLIST_OTHER,
 };
@@ -35,7 +40,8 @@ struct spaa_pathlist {
  * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
  * when KEY.json exists beside it or its text starts with "[events]";
  * either is appended as KEY.json with kind SPAA_PATHLIST_SPX.  A
- * directory contributes its SPAA files and SPX reports (not recursive),
+ * directory contributes its profiles (the names above) and SPX reports
+ * (not recursive),
  * sorted by name; a directory with none is an error (SPAA_E_NO_PROFILE).
  * Errors: SPAA_E_NOT_FOUND, SPAA_E_IO, SPAA_E_NO_PROFILE.
  */

@@ -68,6 +68,7 @@ struct spaa_event {
 	int tracks_frees;       /* allocation_tracking.tracks_frees: 1, 0, -1 unknown */
 	int has_timestamps;     /* allocation_tracking.has_timestamps: 1, 0, -1 */
 	uint64_t nsamples;      /* sample records of this event, all files */
+	uint32_t file;          /* the first file that declared it (messages) */
 };
 
 struct spaa_dso {

@@ -8,6 +8,7 @@
 #include "formats/detect.h"
 #include "formats/folded.h"
 #include "formats/load.h"
+#include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
 #include "formats/profile_writer.h"
@@ -147,8 +148,11 @@ static int convert_profile(const struct spaa_convert_opts *o,
 			lo.data = pw;
 		}
 	}
+	/* several files are one profile: what they repeat is stored once */
+	lo.fold_repeats = true;
 	if (in ? spaa_load_input(&p, in, &lo, NULL, 0, 0, err) :
-	    spaa_load(&p, &o->input, 1, &lo, err))
+	    spaa_load(&p, o->ninputs > 1 ? o->inputs : &o->input,
+		      o->ninputs > 1 ? o->ninputs : 1, &lo, err))
 		goto out;
 	if (open_output(o, out, err))
 		goto out;
@@ -244,6 +248,9 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_PPROF:
 		*fmt = SPAA_CONVERT_PPROF;
 		break;
+	case SPAA_DETECT_PERF_DATA:
+		*fmt = SPAA_CONVERT_PERF_DATA;
+		break;
 	case SPAA_DETECT_V8:
 		*fmt = SPAA_CONVERT_LOADER;
 		break;
@@ -273,13 +280,11 @@ static int path_format(const struct spaa_convert_opts *o,
 				      "an SPX report is two files (KEY.json, KEY.txt.gz): name one of them, not standard input");
 	if ((spx = spx_input(o->input, err)) < 0)
 		return -1;
-	if (spx == 2 && (*from == SPAA_CONVERT_SPX || o->to == SPAA_CONVERT_SPAA))
-		/* SPAA files of a directory would have to be merged: lossy */
-		return spaa_error_set(err, SPAA_E_USAGE,
-				      "%s: a directory converts to SPAA only when it holds SPX reports alone; convert SPAA files one at a time",
-				      o->input);
+	if (spx == 2 && *from == SPAA_CONVERT_SPX)
+		return spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
+				     "not an SPX report: a directory holding other profiles");
 	if (spx == 2)
-		*from = SPAA_CONVERT_SPAA;      /* to folded: the loader reads them all */
+		*from = SPAA_CONVERT_MERGE;     /* the loader reads them all */
 	if (*from == SPAA_CONVERT_SPX && !spx)
 		return spaa_error_at(err, SPAA_E_INVALID, o->input, 0,
 				     "not an SPX report: expected KEY.json with KEY.txt.gz beside it (or the reverse), or a directory of such reports");
@@ -331,6 +336,24 @@ out:
 	return ret;
 }
 
+/* perf.data: the text perf script prints of it, converted as perf text. */
+static int convert_perf_data(const struct spaa_convert_opts *o, struct spaa_input *in,
+			     struct spaa_output **out, struct spaa_error *err)
+{
+	struct spaa_input_opts io = { .max_line = o->load.max_line };
+	struct spaa_perf_data *pd;
+	struct spaa_input *text;
+	int r;
+
+	if (spaa_perf_data_open(&pd, &text, o->input,
+				spaa_input_compression(in) != SPAA_INPUT_COMP_NONE, &io, err))
+		return -1;
+	r = convert_text(o, text, SPAA_CONVERT_PERF, out, err);
+	if (spaa_perf_data_close(pd, r != 0, err))
+		return -1;
+	return r;
+}
+
 int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 {
 	struct spaa_input_opts io = { .max_line = o->load.max_line };
@@ -339,9 +362,11 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 	enum spaa_convert_format from;
 	int ret = -1;
 
-	if (path_format(o, &from, err))
+	if (o->ninputs > 1)
+		from = SPAA_CONVERT_MERGE;
+	else if (path_format(o, &from, err))
 		goto out;
-	if (from == SPAA_CONVERT_SPX ||
+	if (from == SPAA_CONVERT_SPX || from == SPAA_CONVERT_MERGE ||
 	    (from == SPAA_CONVERT_SPAA && o->to != SPAA_CONVERT_SPAA &&
 	     strcmp(o->input, "-"))) {
 		/* a path may be a directory: the loader reads every profile in it */
@@ -360,6 +385,9 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {
 			if (open_output(o, &out, err) || copy_spaa(o, in, out, err))
+				goto out;
+		} else if (from == SPAA_CONVERT_PERF_DATA) {
+			if (convert_perf_data(o, in, &out, err))
 				goto out;
 		} else if (convert_text(o, in, from, &out, err)) {
 			goto out;

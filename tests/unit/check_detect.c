@@ -38,7 +38,7 @@ static const struct detect_case {
 };
 
 /*
- * pprof by content: the hand-made profile (plain), the same gzip'd, Go's
+ * perf.data by its magic; pprof by content: the hand-made profile (plain), the same gzip'd, Go's
  * own (time_nanos before sample_type), a damaged one; text that starts
  * with '\n' and protobuf-like bytes is not pprof.
  */
@@ -51,6 +51,7 @@ static const struct pprof_case {
 	{ "tests/data/pprof/go_cpu.pb.gz", SPAA_DETECT_PPROF },
 	{ "tests/data/bad/pprof_truncated.pb", SPAA_DETECT_PPROF },
 	{ "tests/data/bad/pprof_wire_type.pb", SPAA_DETECT_PPROF },
+	{ "tests/data/perf/busy.perf.data", SPAA_DETECT_PERF_DATA },
 	{ "tests/data/convert_small.folded", SPAA_DETECT_FOLDED },
 	{ "tests/data/basic.spaa.gz", SPAA_DETECT_SPAA },
 };

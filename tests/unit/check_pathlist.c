@@ -98,7 +98,7 @@ static const struct expand_error_case {
 	const char *msg;
 } expand_error_cases[] = {
 	{ NULL, SPAA_E_NO_PROFILE,
-	  "no profiles in directory (looked for *.spaa[.gz|.zst] and SPX reports)" },
+	  "no profiles in directory (looked for *.spaa, *.pb, *.perf, *.folded, perf.data and the other names of spaa-tools(7), and SPX reports)" },
 	{ "missing", SPAA_E_NOT_FOUND, "no such file or directory" },
 	{ "missing/deeper.spaa", SPAA_E_NOT_FOUND, "no such file or directory" },
 };

@@ -1437,7 +1437,7 @@ START_TEST(test_directory_error)
 		     "'samples'}}]"),
 		NULL,
 	};
-	char dir[1024], want[1100];
+	char dir[1024], want[1100], msg[1300];
 	struct spaa_profile p;
 	struct spaa_error err;
 
@@ -1450,8 +1450,11 @@ START_TEST(test_directory_error)
 	ck_assert_str_eq(err.file, want);
 	ck_assert_str_eq(err.code, SPAA_E_INVALID);
 	ck_assert_uint_eq(err.line, 1);
-	ck_assert_str_eq(err.msg, "event 'cycles' has primary metric 'samples' "
-			 "here but 'period' in an earlier file");
+	/* the conflict names both files */
+	snprintf(msg, sizeof(msg), "event 'cycles' is hardware with primary metric "
+		 "'samples' here but hardware with primary metric 'period' in %s/a.spaa",
+		 dir);
+	ck_assert_str_eq(err.msg, msg);
 	spaa_profile_release(&p);
 }
 END_TEST
