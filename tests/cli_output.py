@@ -192,6 +192,11 @@ def wait_for(cond, what, limit=120):
         time.sleep(0.02)
 
 
+def default_signals():
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @check
 def signal_removes_the_temporary_file_and_kills():
     lines = BASIC_BYTES.split(b'\n')
@@ -200,8 +205,12 @@ def signal_removes_the_temporary_file_and_kills():
         fifo = path('sig', 'in')
         os.mkfifo(fifo)
         out = path('sig', 'out.spaa')
+        # A shell starts background jobs with SIGINT ignored, and the
+        # program rightly keeps an ignored signal ignored: give the child
+        # the default dispositions so the test means the same everywhere.
         p = subprocess.Popen([CONVERT, '--from', 'spaa', '-o', out, fifo],
-                             stdin=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                             preexec_fn=default_signals)
         w = open(fifo, 'wb')
         w.write(b'\n'.join(lines[:3]) + b'\n')
         w.flush()
