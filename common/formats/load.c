@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include "formats/detect.h"
+#include "formats/dtrace.h"
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_data.h"
@@ -9,6 +10,7 @@
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
 #include "formats/v8_cpu.h"
+#include "formats/v8_heap.h"
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
@@ -122,6 +124,7 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
 	const char *data;
 	size_t len;
+	enum spaa_v8_kind kind;
 	struct pprof_job job = {
 		in, { opts->max_pprof, opts->max_depth, &opts->warn },
 	};
@@ -151,7 +154,12 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		/* which V8 document: the detector has peeked at it already */
 		if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 			return -1;
-		return spaa_v8_cpu_read(p, in, spaa_v8_sniff(data, len), &o, base, total, err);
+		kind = spaa_v8_sniff(data, len);
+		if (kind == SPAA_V8_HEAPSNAPSHOT || kind == SPAA_V8_HEAPPROFILE)
+			return spaa_v8_heap_read(p, in, kind, &o, base, total, err);
+		return spaa_v8_cpu_read(p, in, kind, &o, base, total, err);
+	case SPAA_DETECT_DTRACE:
+		return spaa_dtrace_read(p, in, &o, base, total, err);
 	default:
 		return spaa_reader_read(p, in, &o, rep, base, total, err);
 	}

@@ -293,35 +293,61 @@ static bool is_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-/* A number's text into tok, its syntax checked. */
-static int number(struct spaa_jsonstream *js, struct spaa_error *err)
+/*
+ * The number grammar as a state machine: 0 start, 1 after '-', 2 a
+ * leading 0, 3 integer digits, 4 after '.', 5 fraction digits, 6 after
+ * 'e', 7 after the exponent's sign, 8 exponent digits; -1 when c cannot
+ * come next (the number ends before c).  2, 3, 5 and 8 may end it.
+ */
+static int number_step(int state, int c)
 {
-	int c, state = 0;
+	switch (state) {
+	case 0: return c == '-' ? 1 : c == '0' ? 2 : is_digit(c) ? 3 : -1;
+	case 1: return c == '0' ? 2 : is_digit(c) ? 3 : -1;
+	case 2: return c == '.' ? 4 : c == 'e' || c == 'E' ? 6 : -1;
+	case 3: return is_digit(c) ? 3 : c == '.' ? 4 : c == 'e' || c == 'E' ? 6 : -1;
+	case 4: return is_digit(c) ? 5 : -1;
+	case 5: return is_digit(c) ? 5 : c == 'e' || c == 'E' ? 6 : -1;
+	case 6: return c == '+' || c == '-' ? 7 : is_digit(c) ? 8 : -1;
+	default: return is_digit(c) ? 8 : -1;
+	}
+}
 
+static bool number_end(int state)
+{
+	return state == 2 || state == 3 || state == 5 || state == 8;
+}
+
+/*
+ * A number, its syntax checked: str and len point into the chunk when the
+ * number ends inside it (the common case, no copy), else into tok.
+ */
+static int number(struct spaa_jsonstream *js, const char **str, size_t *len,
+		  struct spaa_error *err)
+{
+	const char *q = js->p;
+	int c, state = 0, next;
+
+	while (q < js->end && (next = number_step(state, (unsigned char)*q)) >= 0) {
+		state = next;
+		q++;
+	}
+	if (q < js->end) {
+		if (!number_end(state) || q - js->p > 4096)
+			return js->p = q, bad(js, err, "invalid number");
+		*str = js->p;
+		*len = (size_t)(q - js->p);
+		js->p = q;
+		return 0;
+	}
+	/* it runs to the end of the chunk: byte by byte across chunks */
 	js->tok.len = 0;
-	/*
-	 * states: 0 start, 1 after '-', 2 leading 0, 3 int digits, 4 after
-	 * '.', 5 fraction digits, 6 after 'e', 7 after exponent sign,
-	 * 8 exponent digits; 2, 3, 5 and 8 may end the number
-	 */
+	state = 0;
 	for (;;) {
-		int next = -1;
-
 		c = peek(js, err);
 		if (c == -2)
 			return -1;
-		switch (state) {
-		case 0: next = c == '-' ? 1 : c == '0' ? 2 : is_digit(c) ? 3 : -1; break;
-		case 1: next = c == '0' ? 2 : is_digit(c) ? 3 : -1; break;
-		case 2: next = c == '.' ? 4 : c == 'e' || c == 'E' ? 6 : -1; break;
-		case 3: next = is_digit(c) ? 3 : c == '.' ? 4 : c == 'e' || c == 'E' ? 6 : -1; break;
-		case 4: next = is_digit(c) ? 5 : -1; break;
-		case 5: next = is_digit(c) ? 5 : c == 'e' || c == 'E' ? 6 : -1; break;
-		case 6: next = c == '+' || c == '-' ? 7 : is_digit(c) ? 8 : -1; break;
-		case 7: next = is_digit(c) ? 8 : -1; break;
-		case 8: next = is_digit(c) ? 8 : -1; break;
-		}
-		if (next < 0)
+		if ((next = number_step(state, c)) < 0)
 			break;
 		if (js->tok.len >= 4096)
 			return bad(js, err, "a number is longer than 4096 bytes");
@@ -329,8 +355,10 @@ static int number(struct spaa_jsonstream *js, struct spaa_error *err)
 		js->p++;
 		state = next;
 	}
-	if (state != 2 && state != 3 && state != 5 && state != 8)
+	if (!number_end(state))
 		return bad(js, err, "invalid number");
+	*str = js->tok.s;
+	*len = js->tok.len;
 	return 0;
 }
 
@@ -390,9 +418,11 @@ static int value(struct spaa_jsonstream *js, int c, struct spaa_jsonstream_token
 			return -1;
 		t->type = SPAA_JSONSTREAM_STRING;
 	} else if (c == '-' || is_digit(c)) {
-		if (number(js, err))
+		if (number(js, &t->str, &t->len, err))
 			return -1;
 		t->type = SPAA_JSONSTREAM_NUMBER;
+		after_value(js);
+		return 0;
 	} else {
 		if (literal(js, err))
 			return -1;

@@ -252,6 +252,7 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 		*fmt = SPAA_CONVERT_PERF_DATA;
 		break;
 	case SPAA_DETECT_V8:
+	case SPAA_DETECT_DTRACE:
 		*fmt = SPAA_CONVERT_LOADER;
 		break;
 	case SPAA_DETECT_FOLDED:
