@@ -153,6 +153,14 @@ def synthetic_numbers_by_hand():
 
 
 @check
+def recursion_through_inlined_lines():
+    # work calls itself where inl is inlined: stack inl,work,inl,work,main
+    # (4 samples), then main alone (1); recursion counts once per stack
+    assert hotspots(os.path.join(D, 'synthetic_recursive.pb')) == {
+        'inl': (4, 4), 'main': (1, 5), 'work': (0, 4)}
+
+
+@check
 def drop_and_keep_frames():
     assert hotspots(os.path.join(D, 'synthetic_drop.pb')) == {
         'main': (5, 11), 'work': (5, 5), '0x4242': (1, 1)}

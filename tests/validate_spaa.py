@@ -105,7 +105,8 @@ def read_lines(path):
     if data[:2] == b"\x1f\x8b":
         data = gzip.decompress(data)
     elif data[:4] == b"\x28\xb5\x2f\xfd":
-        zstd = subprocess.run(["zstd", "-dcq"], input=data,
+        # --memory: a window up to zstd's maximum (a file of zstd --long=31)
+        zstd = subprocess.run(["zstd", "-dcq", "--memory=2048MB"], input=data,
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         if zstd.returncode:
             raise OSError("zstd: " + zstd.stderr.decode(errors="replace")

@@ -20,6 +20,8 @@
 #include "io/input.h"
 #include "io/jsonw.h"
 #include "io/pathlist.h"
+#include "model/sbuf.h"
+#include "model/strtab.h"
 #include "model/util.h"
 #include "model/warn.h"
 #include "report/option.h"
@@ -37,28 +39,99 @@ static const char description[] =
 
 enum severity { SEV_ERROR, SEV_WARNING };
 
+/*
+ * Memory stays flat on millions of bad lines: findings are folded by
+ * shape (the message with its numbers and quoted names blanked, so
+ * "unknown type 'a'" at line 9 and "unknown type 'b'" at line 12 are
+ * alike), the first KEEP_LIKE of a shape are kept and the rest only
+ * counted, and the last one kept says "(and N more like it)", as the
+ * analyses' folded warnings do.  Past MAX_SHAPES shapes, findings of a
+ * new shape are counted together as "other".
+ */
+#define KEEP_LIKE 10
+#define MAX_SHAPES 1000
+
 struct finding {
 	enum severity sev;
 	unsigned long line;     /* 0: about the whole file */
+	uint32_t shape;         /* index in findings.shapes */
 	char *msg;              /* owned */
 };
 
 /* Findings of the file being checked. */
 struct findings {
-	struct finding *v;
+	struct finding *v;      /* owned; the ones kept */
 	size_t nr, alloc;
+	struct spaa_strtab shapes;
+	unsigned long *count;   /* owned; findings of each shape */
+	size_t ncount, count_alloc;
 	size_t errors, warnings;
 };
+
+/* The shape of a finding, into sb: severity, message without specifics. */
+static void shape_of(struct spaa_sbuf *sb, enum severity sev, const char *msg)
+{
+	sb->len = 0;
+	spaa_sbuf_add(sb, sev == SEV_ERROR ? "e" : "w", 1);
+	while (*msg) {
+		size_t n = strcspn(msg, "0123456789'");
+
+		spaa_sbuf_add(sb, msg, n);
+		msg += n;
+		if (*msg == '\'') {
+			const char *end = strchr(msg + 1, '\'');
+
+			spaa_sbuf_add(sb, "''", 2);
+			msg = end ? end + 1 : msg + strlen(msg);
+		} else if (*msg) {
+			spaa_sbuf_add(sb, "#", 1);
+			msg += strspn(msg, "0123456789");
+		}
+	}
+}
 
 static void add(struct findings *f, enum severity sev, unsigned long line,
 		const char *msg)
 {
-	SPAA_ALLOC_GROW(f->v, f->nr + 1, f->alloc);
-	f->v[f->nr++] = (struct finding){ sev, line, spaa_xstrdup(msg) };
+	struct spaa_sbuf key = { 0 };
+	uint32_t shape;
+
+	if (!f->shapes.nr)
+		spaa_strtab_init(&f->shapes);
+	shape_of(&key, sev, msg);
+	shape = spaa_strtab_find(&f->shapes, key.s, key.len);
+	if (shape == SPAA_NONE && f->shapes.nr > MAX_SHAPES)
+		shape = spaa_strtab_intern(&f->shapes, sev == SEV_ERROR ? "e" : "w", 1);
+	else if (shape == SPAA_NONE)
+		shape = spaa_strtab_intern(&f->shapes, key.s, key.len);
+	free(key.s);
+	if (shape >= f->ncount) {
+		SPAA_ALLOC_GROW(f->count, (size_t)shape + 1, f->count_alloc);
+		memset(f->count + f->ncount, 0, (shape + 1 - f->ncount) * sizeof(*f->count));
+		f->ncount = (size_t)shape + 1;
+	}
 	if (sev == SEV_ERROR)
 		f->errors++;
 	else
 		f->warnings++;
+	if (++f->count[shape] > KEEP_LIKE)
+		return;
+	SPAA_ALLOC_GROW(f->v, f->nr + 1, f->alloc);
+	f->v[f->nr++] = (struct finding){ sev, line, shape, spaa_xstrdup(msg) };
+}
+
+/* "(and N more like it)" after a shape's last kept finding, else "". */
+static const char *more_like_it(const struct findings *f, size_t i,
+				unsigned long *seen, char *buf, size_t size)
+{
+	uint32_t sh = f->v[i].shape;
+	bool other = spaa_strtab_len(&f->shapes, sh) == 1;
+
+	buf[0] = 0;
+	if (++seen[sh] == KEEP_LIKE && f->count[sh] > KEEP_LIKE)
+		snprintf(buf, size, " (and %lu more %s)", f->count[sh] - KEEP_LIKE,
+			 other ? "findings of other kinds" : "like it");
+	return buf;
 }
 
 static void on_error(void *data, const struct spaa_error *e)
@@ -78,6 +151,8 @@ static void findings_clear(struct findings *f)
 	for (size_t i = 0; i < f->nr; i++)
 		free(f->v[i].msg);
 	free(f->v);
+	free(f->count);
+	spaa_strtab_release(&f->shapes);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -140,14 +215,19 @@ static void print_text(const char *path, const struct findings *f,
 		       const struct counts *c, bool valid, bool quiet)
 {
 	if (!quiet) {
+		unsigned long *seen = spaa_xcalloc(f->ncount + 1, sizeof(*seen));
+		char more[96];
+
 		for (size_t i = 0; i < f->nr; i++) {
+			more_like_it(f, i, seen, more, sizeof(more));
 			if (f->v[i].line)
-				printf("%s:%lu: %s: %s\n", path, f->v[i].line,
-				       sev_name(f->v[i].sev), f->v[i].msg);
+				printf("%s:%lu: %s: %s%s\n", path, f->v[i].line,
+				       sev_name(f->v[i].sev), f->v[i].msg, more);
 			else
-				printf("%s: %s: %s\n", path, sev_name(f->v[i].sev),
-				       f->v[i].msg);
+				printf("%s: %s: %s%s\n", path, sev_name(f->v[i].sev),
+				       f->v[i].msg, more);
 		}
+		free(seen);
 	}
 	if (valid)
 		printf("%s: valid: %u events, %u dsos, %u frames, %u threads, %u stacks in %u stack records, %" PRIu64 " samples, %u windows; %zu warning%s\n",
@@ -183,9 +263,13 @@ static void json_file(struct spaa_jsonw *jw, const char *path,
 		spaa_jsonw_object_end(jw);
 	}
 	if (!quiet) {
+		unsigned long *seen = spaa_xcalloc(f->ncount + 1, sizeof(*seen));
+		char more[96];
+
 		spaa_jsonw_key(jw, "findings");
 		spaa_jsonw_array_begin(jw);
 		for (size_t i = 0; i < f->nr; i++) {
+			more_like_it(f, i, seen, more, sizeof(more));
 			spaa_jsonw_object_begin(jw);
 			spaa_jsonw_key(jw, "line");
 			if (f->v[i].line)
@@ -194,9 +278,13 @@ static void json_file(struct spaa_jsonw *jw, const char *path,
 				spaa_jsonw_null(jw);     /* about the whole file */
 			spaa_jsonw_kv_string(jw, "severity", sev_name(f->v[i].sev));
 			spaa_jsonw_kv_string(jw, "message", f->v[i].msg);
+			if (*more)
+				spaa_jsonw_kv_u64(jw, "more_like_it",
+						  f->count[f->v[i].shape] - KEEP_LIKE);
 			spaa_jsonw_object_end(jw);
 		}
 		spaa_jsonw_array_end(jw);
+		free(seen);
 	}
 	spaa_jsonw_object_end(jw);
 }

@@ -37,13 +37,17 @@ static int limit_env(const char *name, uint64_t max, uint64_t *out,
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 {
 	uint64_t line = o->max_line, depth = o->max_depth, strings = o->max_strings;
-	uint64_t pprof = o->max_pprof;
+	uint64_t pprof = o->max_pprof, events = o->max_events, window = o->max_window;
 
 	if (limit_env("SPAA_MAX_LINE", SIZE_MAX / 4, &line, err) ||
 	    limit_env("SPAA_MAX_DEPTH", UINT32_MAX, &depth, err) ||
 	    limit_env("SPAA_MAX_STRINGS", UINT32_MAX - 1, &strings, err) ||
-	    limit_env("SPAA_MAX_PPROF", SIZE_MAX / 4, &pprof, err))
+	    limit_env("SPAA_MAX_PPROF", SIZE_MAX / 4, &pprof, err) ||
+	    limit_env("SPAA_MAX_EVENTS", UINT32_MAX - 1, &events, err) ||
+	    limit_env("SPAA_MAX_ZSTD_WINDOW", UINT64_MAX, &window, err))
 		return -1;
+	o->max_events = (uint32_t)events;
+	o->max_window = window;
 	o->max_pprof = (size_t)pprof;
 	o->max_line = (size_t)line;
 	o->max_depth = (uint32_t)depth;
@@ -191,6 +195,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	struct spaa_load_opts o = *opts;
 	struct spaa_input_opts io = {
 		.max_line = opts->max_line, .thread_min = opts->thread_min,
+		.max_window = opts->max_window,
 	};
 	struct spaa_input *in = NULL, *next = NULL;
 	struct spaa_pathlist list = { 0 };

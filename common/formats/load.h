@@ -40,6 +40,8 @@
  */
 #define SPAA_LOAD_MAX_DEPTH_DEFAULT 65536u           /* SPAA_MAX_DEPTH: frames in one stack */
 #define SPAA_LOAD_MAX_STRINGS_DEFAULT (1u << 24)     /* SPAA_MAX_STRINGS: distinct strings */
+#define SPAA_LOAD_MAX_EVENTS_DEFAULT 65536u          /* SPAA_MAX_EVENTS: events of one header */
+/* SPAA_MAX_ZSTD_WINDOW: bytes of a zstd window, SPAA_INPUT_MAX_WINDOW_DEFAULT (input.h) */
 /* SPAA_MAX_LINE: bytes in one line, SPAA_INPUT_MAX_LINE_DEFAULT (input.h) */
 /* SPAA_MAX_PPROF: bytes of one decoded pprof message, SPAA_PPROF_MAX_BYTES_DEFAULT (pprof.h) */
 
@@ -163,12 +165,15 @@ struct spaa_load_opts {
 	 */
 	uint32_t max_strings;
 	size_t max_pprof;       /* 0 = SPAA_PPROF_MAX_BYTES_DEFAULT */
+	uint32_t max_events;    /* 0 = SPAA_LOAD_MAX_EVENTS_DEFAULT */
+	uint64_t max_window;    /* 0 = SPAA_INPUT_MAX_WINDOW_DEFAULT */
 };
 
 /*
  * Sets the resource bounds of o from the environment: SPAA_MAX_LINE
  * (bytes), SPAA_MAX_DEPTH (frames), SPAA_MAX_STRINGS (count),
- * SPAA_MAX_PPROF (bytes), each a
+ * SPAA_MAX_PPROF (bytes), SPAA_MAX_EVENTS (count), SPAA_MAX_ZSTD_WINDOW
+ * (bytes), each a
  * positive decimal integer; an unset or empty variable leaves the field
  * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
  */

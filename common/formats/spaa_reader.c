@@ -69,6 +69,11 @@ int spaa_reader_bad(struct spaa_reader *r, struct spaa_error *err, const char *f
 	return spaa_error_at(err, SPAA_E_INVALID, r->path, r->line, "%s", msg);
 }
 
+uint32_t spaa_reader_max_events(const struct spaa_load_opts *o)
+{
+	return o->max_events ? o->max_events : SPAA_LOAD_MAX_EVENTS_DEFAULT;
+}
+
 static uint32_t max_strings(const struct spaa_load_opts *o)
 {
 	return o->max_strings ? o->max_strings : SPAA_LOAD_MAX_STRINGS_DEFAULT;
@@ -219,16 +224,14 @@ uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how)
 /* The event a record names, or the only one when it names none. */
 static uint32_t find_event(const struct spaa_reader *r, const struct spaa_json_value *name)
 {
+	uint32_t ev;
+
 	if (!name)
 		return r->nevents == 1 ? r->events[0] : SPAA_NONE;
-	for (uint32_t i = 0; i < r->nevents; i++) {
-		uint32_t ev = r->p->events[r->events[i]].name;
-
-		if (spaa_strtab_len(&r->p->strings, ev) == name->len &&
-		    !memcmp(spaa_profile_str(r->p, ev), name->str, name->len))
-			return r->events[i];
-	}
-	return SPAA_NONE;
+	ev = spaa_profile_find_event_str(r->p, spaa_strtab_find(&r->p->strings, name->str,
+								 name->len));
+	return ev != SPAA_NONE && spaa_map_find(&r->file_events, &ev) != SPAA_NONE ?
+	       ev : SPAA_NONE;
 }
 
 int spaa_reader_record_event(struct spaa_reader *r, const struct spaa_json_value *name,
@@ -720,6 +723,7 @@ static void reader_release(struct spaa_reader *r)
 {
 	spaa_json_parser_free(r->jp);
 	free(r->events);
+	spaa_map_release(&r->file_events);
 	spaa_map_release(&r->dso_ids);
 	free(r->dso_of);
 	spaa_map_release(&r->frame_ids);
@@ -760,6 +764,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	for (size_t i = 0; i < SPAA_READER_SOON_RING; i++)
 		r.soon[i] = SPAA_NONE;
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
+	spaa_map_init(&r.file_events, sizeof(uint32_t));
 	r.jp = spaa_json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;

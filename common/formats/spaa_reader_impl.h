@@ -77,6 +77,8 @@ struct spaa_reader {
 	int time_exp10;         /* decimal scale from the header's time unit to ns */
 	uint32_t *events;       /* this file's events, as global indices */
 	uint32_t nevents;
+	size_t events_alloc;
+	struct spaa_map file_events;    /* global index -> position in events */
 
 	struct spaa_map dso_ids;        /* u64 id -> dense, see dso_of */
 	uint32_t *dso_of;
@@ -165,6 +167,9 @@ bool spaa_reader_bind_frame(struct spaa_reader *r, uint64_t id, uint32_t frame);
 
 /* The frame bound to id in this file, or SPAA_NONE. */
 uint32_t spaa_reader_frame_lookup(const struct spaa_reader *r, uint64_t id);
+
+/* The bound on one header's events (SPAA_MAX_EVENTS). */
+uint32_t spaa_reader_max_events(const struct spaa_load_opts *o);
 
 /* Interns a string of the file, within the bound on distinct strings. */
 int spaa_reader_intern(struct spaa_reader *r, const char *str, size_t len, uint32_t *out,

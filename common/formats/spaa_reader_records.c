@@ -277,16 +277,17 @@ static int read_event(struct spaa_reader *r, const struct spaa_json_value *ev,
 		}
 	}
 
-	for (uint32_t i = 0; i < r->nevents; i++)
-		if (p->events[r->events[i]].name == e.name)
-			return spaa_reader_bad(r, err, "event '%s' is declared twice in the header",
-				   spaa_profile_str(p, e.name));
-	idx = spaa_profile_find_event(p, spaa_profile_str(p, e.name));
+	idx = spaa_profile_find_event_str(p, e.name);
+	if (idx != SPAA_NONE && spaa_map_find(&r->file_events, &idx) != SPAA_NONE)
+		return spaa_reader_bad(r, err, "event '%s' is declared twice in the header",
+				       spaa_profile_str(p, e.name));
+	if (r->nevents >= spaa_reader_max_events(r->o))
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "more than %u events in the header: the limit (SPAA_MAX_EVENTS)",
+				     spaa_reader_max_events(r->o));
 	if (idx == SPAA_NONE) {
-		idx = p->nevents++;
-		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
 		e.file = r->file;
-		p->events[idx] = e;
+		idx = spaa_profile_add_event(p, &e);
 	} else if (p->events[idx].primary_metric != e.primary_metric ||
 		   p->events[idx].kind != e.kind) {
 		/* one name, two meanings: the files cannot be read as one profile */
@@ -296,7 +297,8 @@ static int read_event(struct spaa_reader *r, const struct spaa_json_value *ev,
 			   spaa_profile_str(p, p->events[idx].primary_metric),
 			   spaa_profile_str(p, p->files[p->events[idx].file].path));
 	}
-	r->events = spaa_xrealloc(r->events, (r->nevents + 1) * sizeof(*r->events));
+	spaa_map_intern(&r->file_events, &idx, NULL);
+	SPAA_ALLOC_GROW(r->events, (size_t)r->nevents + 1, r->events_alloc);
 	r->events[r->nevents++] = idx;
 	return 0;
 }
@@ -505,6 +507,9 @@ static int read_weights(struct spaa_reader *r, const struct spaa_json_value *arr
  * The frame order check of spec 7: inlined frames sharing an address are
  * written deepest first in leaf-to-root order, so a depth that grows
  * toward the leaf means the frames were written in the other order.
+ * Not after a physical frame (depth 0): there the next frame may begin
+ * the same group again, a recursive call from the same address (pprof
+ * and perf stacks of recursive code with inlined calls).
  */
 static int check_inline_order(struct spaa_reader *r, const uint32_t *fr, uint32_t n,
 			      struct spaa_error *err)
@@ -517,7 +522,7 @@ static int check_inline_order(struct spaa_reader *r, const uint32_t *fr, uint32_
 		if (a->inline_depth >= 0 && b->inline_depth >= 0 && a->ip &&
 		    a->ip == b->ip &&
 		    r->p->functions[a->fn].dso == r->p->functions[b->fn].dso &&
-		    a->inline_depth < b->inline_depth)
+		    a->inline_depth > 0 && a->inline_depth < b->inline_depth)
 			return spaa_reader_bad(r, err, "frame order does not match the header's '%s': inline depth grows toward the leaf",
 				   r->root_to_leaf ? "root_to_leaf" : "leaf_to_root");
 	}

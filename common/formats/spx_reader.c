@@ -189,7 +189,8 @@ static char *escape_controls(const char *s, size_t n, size_t *outlen)
 /* Reads the whole metadata file into a malloc'ed, NUL-terminated buffer. */
 static int slurp(struct spx *s, char **text, size_t *len, struct spaa_error *err)
 {
-	struct spaa_input_opts io = { .max_line = s->o->max_line };
+	struct spaa_input_opts io = { .max_line = s->o->max_line,
+				      .max_window = s->o->max_window };
 	struct spaa_input *in;
 	char *buf = NULL, *line;
 	size_t n = 0, alloc = 0, l;
@@ -255,10 +256,8 @@ static int spx_event(struct spx *s, const char *name, struct spaa_event e,
 
 	if (i == SPAA_NONE) {
 		e.name = spaa_strtab_intern(&p->strings, name, strlen(name));
-		i = p->nevents++;
-		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
 		e.file = s->file;
-		p->events[i] = e;
+		i = spaa_profile_add_event(p, &e);
 	} else if (p->events[i].primary_metric != e.primary_metric) {
 		return meta_bad(s, err, "event '%s' has primary metric '%s' in %s, not '%s'",
 				name, spaa_profile_str(p, p->events[i].primary_metric),
@@ -755,7 +754,8 @@ static char *txt_path_of(const char *json_path)
 static int read_events(struct spx *s, struct spaa_error *err)
 {
 	enum { START, EVENTS, FUNCTIONS } state = START;
-	struct spaa_input_opts io = { .max_line = s->o->max_line };
+	struct spaa_input_opts io = { .max_line = s->o->max_line,
+				      .max_window = s->o->max_window };
 	const struct spaa_load_opts *o = s->o;
 	struct spaa_input *in;
 	char *line;

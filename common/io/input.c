@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "io/input.h"
 #include "model/util.h"
@@ -25,11 +26,21 @@
 #define INPUT_CHUNK ((size_t)256 << 10)
 
 /*
- * A zstd frame names its own window size; 2^27 (128 MiB) is what zstd
- * itself accepts without --memory, and keeps a hostile frame from
- * demanding gigabytes.
+ * A zstd frame names its own window size, which the decoder allocates:
+ * the bound (SPAA_INPUT_MAX_WINDOW_DEFAULT, 128 MiB, what zstd itself
+ * accepts without --memory) keeps a hostile frame from demanding
+ * gigabytes; up to zstd's maximum (2 GiB, --long=31) where the caller
+ * raises it.
  */
-#define INPUT_ZSTD_WINDOW_LOG_MAX 27
+static int window_log(uint64_t max_window)
+{
+	ZSTD_bounds b = ZSTD_dParam_getBounds(ZSTD_d_windowLogMax);
+	int log = 10;
+
+	while (log < b.upperBound && ((uint64_t)1 << (log + 1)) <= max_window)
+		log++;
+	return log;
+}
 
 /* Keeps max_line + 2 (the buffer bound) from overflowing. */
 #define INPUT_MAX_LINE_LIMIT (SIZE_MAX / 4)
@@ -60,6 +71,7 @@ struct source {
 	int gz_between;         /* a gzip member ended; another may follow */
 	ZSTD_DCtx *zd;
 	size_t zret;            /* last ZSTD_decompressStream hint; 0 = frame done */
+	uint64_t max_window;    /* bytes of a zstd window */
 };
 
 /*
@@ -351,6 +363,11 @@ static ssize_t fill_zstd(struct source *src, char *out, size_t space,
 		 * hold output that did not fit last time.
 		 */
 		ret = ZSTD_decompressStream(src->zd, &zout, &zin);
+		if (ZSTD_isError(ret) &&
+		    ZSTD_getErrorCode(ret) == ZSTD_error_frameParameter_windowTooLarge)
+			return source_fail(src, err, SPAA_E_LIMIT,
+					   "the zstd frame needs a window of more than %llu MiB, the limit (SPAA_MAX_ZSTD_WINDOW, in bytes, up to 2 GiB, raises it)",
+					   (unsigned long long)((uint64_t)1 << window_log(src->max_window)) >> 20);
 		if (ZSTD_isError(ret))
 			return source_fail(src, err, SPAA_E_DECOMPRESS,
 					   "corrupt zstd data: %s",
@@ -811,7 +828,7 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot create zstd context");
 		ret = ZSTD_DCtx_setParameter(in->src.zd, ZSTD_d_windowLogMax,
-					     INPUT_ZSTD_WINDOW_LOG_MAX);
+					     window_log(in->src.max_window));
 		if (ZSTD_isError(ret))
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot configure zstd: %s",
@@ -833,6 +850,8 @@ static struct spaa_input *input_new(const char *name,
 		: SPAA_INPUT_MAX_LINE_DEFAULT;
 	if (in->max_line > INPUT_MAX_LINE_LIMIT)
 		in->max_line = INPUT_MAX_LINE_LIMIT;
+	in->src.max_window = opts && opts->max_window ? opts->max_window
+		: SPAA_INPUT_MAX_WINDOW_DEFAULT;
 	return in;
 }
 

@@ -25,6 +25,8 @@
 
 /* Default bound on one line, in bytes (spaa_input_opts.max_line). */
 #define SPAA_INPUT_MAX_LINE_DEFAULT (64u << 20)
+/* SPAA_MAX_ZSTD_WINDOW: bytes of a zstd window (see max_window) */
+#define SPAA_INPUT_MAX_WINDOW_DEFAULT ((uint64_t)128 << 20)
 
 enum spaa_input_comp {
 	SPAA_INPUT_COMP_NONE,
@@ -42,6 +44,13 @@ enum spaa_input_comp {
 
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
+	/*
+	 * Bytes of a zstd window (the decoder's buffer, which the frame
+	 * chooses); a frame that needs more is SPAA_E_LIMIT.  0 =
+	 * SPAA_INPUT_MAX_WINDOW_DEFAULT; values past zstd's maximum (2 GiB)
+	 * mean that maximum.
+	 */
+	uint64_t max_window;
 	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
 	uint64_t thread_min;
 };

@@ -4,7 +4,7 @@
  * The counterpart of input: bytes go through a fixed buffer into zlib's
  * deflate (gzip framing) or zstd's streaming compressor, so memory does not
  * grow with the output.  What the path names decides how it is written
- * (doc/ARCHITECTURE.md, Output targets):
+ * (spaa-convert(1), Output targets):
  * - a regular file, or a new name, is written under a temporary name
  *   beside it and renamed into place by spaa_output_close, so a failed
  *   conversion never leaves a half-written file under the name asked for

@@ -20,6 +20,7 @@ void spaa_profile_init(struct spaa_profile *p)
 {
 	memset(p, 0, sizeof(*p));
 	spaa_strtab_init(&p->strings);
+	spaa_map_init(&p->event_map, sizeof(uint32_t));
 	spaa_map_init(&p->dso_map, sizeof(struct dso_key));
 	spaa_map_init(&p->fn_map, sizeof(struct fn_key));
 	spaa_map_init(&p->thread_map, sizeof(struct thread_key));
@@ -29,6 +30,7 @@ void spaa_profile_init(struct spaa_profile *p)
 void spaa_profile_release(struct spaa_profile *p)
 {
 	spaa_strtab_release(&p->strings);
+	spaa_map_release(&p->event_map);
 	spaa_map_release(&p->dso_map);
 	spaa_map_release(&p->fn_map);
 	spaa_map_release(&p->thread_map);
@@ -64,12 +66,26 @@ void spaa_profile_release_stacks(struct spaa_profile *p)
 	p->window_entries_alloc = p->frame_pool_alloc = p->weight_pool_alloc = 0;
 }
 
+uint32_t spaa_profile_find_event_str(const struct spaa_profile *p, uint32_t name)
+{
+	return name == SPAA_NONE ? SPAA_NONE : spaa_map_find(&p->event_map, &name);
+}
+
 uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name)
 {
-	for (uint32_t i = 0; i < p->nevents; i++)
-		if (!strcmp(spaa_profile_str(p, p->events[i].name), name))
-			return i;
-	return SPAA_NONE;
+	return spaa_profile_find_event_str(p, spaa_strtab_find(&p->strings, name,
+								strlen(name)));
+}
+
+uint32_t spaa_profile_add_event(struct spaa_profile *p, const struct spaa_event *e)
+{
+	/* the map's dense indices are the event indices */
+	uint32_t i = spaa_map_intern(&p->event_map, &e->name, NULL);
+
+	SPAA_ALLOC_GROW(p->events, (size_t)i + 1, p->events_alloc);
+	p->events[i] = *e;
+	p->nevents = i + 1;
+	return i;
 }
 
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,

@@ -167,6 +167,7 @@ struct spaa_profile {
 	struct spaa_file *files;
 	uint32_t nfiles; size_t files_alloc;
 	struct spaa_event *events;
+	struct spaa_map event_map;      /* name (string index) -> event */
 	uint32_t nevents; size_t events_alloc;
 	struct spaa_dso *dsos;
 	struct spaa_map dso_map;        /* (name, build_id, is_kernel) -> dso */
@@ -248,8 +249,15 @@ static inline uint32_t spaa_profile_nthreads(const struct spaa_profile *p)
  */
 bool spaa_profile_kernel_dso(const char *name);
 
-/* Event index by name, or SPAA_NONE. */
+/*
+ * Event index by name, or SPAA_NONE; constant time (a header may declare
+ * many events, and every record names one).
+ */
 uint32_t spaa_profile_find_event(const struct spaa_profile *p, const char *name);
+uint32_t spaa_profile_find_event_str(const struct spaa_profile *p, uint32_t name);
+
+/* Appends e, whose name no event has yet; returns its index. */
+uint32_t spaa_profile_add_event(struct spaa_profile *p, const struct spaa_event *e);
 
 /* Interning helpers used by readers; each returns an index. */
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,

@@ -14,6 +14,7 @@
 # BENCH_FILES    files of the many-files check (2000; ten times as many
 #                too; 0 skips it)
 # BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
+# BENCH_PPROF    samples of the generated pprof profile (100000; 0 skips it)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
@@ -245,6 +246,34 @@ done
 mb=$(awk -v k="${RSS[allocs.alloc]}" 'BEGIN { printf "%.1f", k / 1024 }')
 line="$line; allocs (alloc file) $mb ($(verdict "$mb" '<=' 48))"
 note "$line"
+
+# pprof: a generated Go-like CPU profile (tests/bench/gen_pprof.py: every
+# sample its own random stack, so the model is as large as it gets); MB/s
+# of the decoded protobuf, which the reader holds whole (pprof.h).
+PP_N=${BENCH_PPROF:-100000}
+if [ "$PP_N" != 0 ]; then
+	PP=$DIR/bench-pprof-$PP_N.pb.gz
+	if [ ! -s "$PP" ]; then
+		note "bench: generating $PP ($PP_N samples)"
+		/usr/bin/python3 tests/bench/gen_pprof.py "$PP_N" "$PP" || rm -f "$PP"
+	fi
+fi
+if [ "$PP_N" != 0 ] && [ -s "$PP" ]; then
+	PPSIZE=$(gzip -dc "$PP" | wc -c)
+	note ""
+	note "pprof ($PP: $PP_N samples, $(awk -v b="$PPSIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB decoded):"
+	header
+	cat "$PP" >/dev/null
+	measure pprof.hot "$PPSIZE" "spaa-hotspots" pprof "./spaa-hotspots $(printf %q "$PP")"
+	measure pprof.conv "$PPSIZE" "spaa-convert (to SPAA)" pprof \
+		"./spaa-convert -o $TMP/pprof.spaa $(printf %q "$PP")"
+	measure pprof.gz "$PPSIZE" "gzip -dc FILE | wc -c" pprof "gzip -dc $(printf %q "$PP") | wc -c"
+	if command -v go >/dev/null 2>&1; then
+		measure pprof.go "$PPSIZE" "go tool pprof -top" pprof \
+			"go tool pprof -top $(printf %q "$PP")"
+	fi
+	note "  spaa-convert / spaa-hotspots wall: $(ratio "${WALL[pprof.conv]}" "${WALL[pprof.hot]}") (the reader's share of an analysis)"
+fi
 
 if [ "${BENCH_BIG:-0}" = 1 ]; then
 	note ""

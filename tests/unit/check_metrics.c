@@ -23,16 +23,16 @@ static uint32_t add_event(struct spaa_profile *p, const char *name,
 			  enum spaa_sampling_mode mode, double hz,
 			  const char *primary)
 {
-	uint32_t i = p->nevents++;
+	struct spaa_event e = { 0 };
+	uint32_t i;
 
-	SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
-	memset(&p->events[i], 0, sizeof(p->events[i]));
-	p->events[i].name = str(p, name);
-	p->events[i].kind = SPAA_EV_HARDWARE;
-	p->events[i].mode = mode;
-	p->events[i].frequency_hz = hz;
-	p->events[i].primary_metric = str(p, primary);
-	p->events[i].tracks_frees = -1;
+	e.name = str(p, name);
+	e.kind = SPAA_EV_HARDWARE;
+	e.mode = mode;
+	e.frequency_hz = hz;
+	e.primary_metric = str(p, primary);
+	e.tracks_frees = -1;
+	i = spaa_profile_add_event(p, &e);
 	p->events[i].has_timestamps = -1;
 	return i;
 }

@@ -131,6 +131,18 @@ def main():
     write(os.path.join(d, 'synthetic_drop_work.pb'), base(drop='inl|work').encode())
     write(os.path.join(d, 'synthetic_keep.pb'),
           base(drop='inl|work', keep='work').encode())
+    # recursion through a location with an inlined line: work calls
+    # itself from the address where inl is inlined
+    p = Profile()
+    p.sample_type('samples', 'count')
+    p.function(1, 'main')
+    p.function(2, 'work')
+    p.function(3, 'inl')
+    p.location(1, 0, 0x100, [(1, 10)])
+    p.location(2, 0, 0x200, [(3, 5), (2, 20)])
+    p.sample([2, 2, 1], [4])
+    p.sample([1], [1])
+    write(os.path.join(d, 'synthetic_recursive.pb'), p.encode())
 
     b = 'tests/data/bad'
     good = base().encode()
