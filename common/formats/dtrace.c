@@ -277,15 +277,13 @@ static int make_event(struct dt *d, struct spaa_error *err)
 	uint32_t i = spaa_profile_find_event(p, name);
 
 	if (i == SPAA_NONE) {
-		i = p->nevents++;
-		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
-		p->events[i] = (struct spaa_event){
+		i = spaa_profile_add_event(p, &(struct spaa_event){
 			.name = spaa_strtab_intern(&p->strings, name, strlen(name)),
 			.kind = hz > 0 ? SPAA_EV_TIMER : SPAA_EV_PROBE,
 			.mode = hz > 0 ? SPAA_MODE_FREQUENCY : SPAA_MODE_EVENT,
 			.primary_metric = m, .frequency_hz = hz,
 			.tracks_frees = -1, .has_timestamps = -1,
-		};
+		});
 	} else if (p->events[i].primary_metric != m) {
 		return spaa_error_at(err, SPAA_E_INVALID, d->path, 0,
 				     "event '%s' has primary metric '%s' in an earlier file, not '%s'",

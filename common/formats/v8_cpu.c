@@ -689,13 +689,11 @@ static int make_event(struct v8 *v, struct spaa_error *err)
 	uint32_t i = spaa_profile_find_event(p, "cpu-profile");
 
 	if (i == SPAA_NONE) {
-		i = p->nevents++;
-		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
-		p->events[i] = (struct spaa_event){
+		i = spaa_profile_add_event(p, &(struct spaa_event){
 			.name = spaa_strtab_intern(&p->strings, "cpu-profile", 11),
 			.kind = SPAA_EV_TIMER, .mode = SPAA_MODE_FREQUENCY,
 			.primary_metric = samples, .tracks_frees = -1, .has_timestamps = -1,
-		};
+		});
 	} else if (p->events[i].primary_metric != samples) {
 		return spaa_error_at(err, SPAA_E_INVALID, v->path, 0,
 				     "event 'cpu-profile' has primary metric '%s' in an earlier file, not 'samples'",

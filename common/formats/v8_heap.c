@@ -692,13 +692,11 @@ static int make_event(struct heap *h, bool timeline, struct spaa_error *err)
 	uint32_t i = spaa_profile_find_event(p, "allocation");
 
 	if (i == SPAA_NONE) {
-		i = p->nevents++;
-		SPAA_ALLOC_GROW(p->events, p->nevents, p->events_alloc);
-		p->events[i] = (struct spaa_event){
+		i = spaa_profile_add_event(p, &(struct spaa_event){
 			.name = spaa_strtab_intern(&p->strings, "allocation", 10),
 			.kind = SPAA_EV_ALLOCATION, .mode = SPAA_MODE_EVENT,
 			.primary_metric = m, .tracks_frees = 0, .has_timestamps = timeline,
-		};
+		});
 	} else if (p->events[i].primary_metric != m) {
 		return spaa_error_at(err, SPAA_E_INVALID, h->path, 0,
 				     "event 'allocation' has primary metric '%s' in an earlier file, not 'alloc_bytes'",
