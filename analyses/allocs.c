@@ -516,6 +516,14 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 			spaa_error_set(err, SPAA_E_LIMIT, "the allocated bytes overflow 64 bits");
 			goto out;
 		}
+	if (spaa_filter_has_range(a.filter) && a.memory_samples && !a.timeline.added) {
+		/* a selection between samples: empty tables that say so */
+		spaa_table_empty_window(&a.tables, &p, "the profile");
+		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+			spaa_table_add_empty(&a.tables, &classes[c]);
+		ret = 0;
+		goto out;
+	}
 	if (a.heap.ngroups &&
 	    (sites_table(&a, total, err) || leaks_table(&a, err) ||
 	     processes_table(&a, err)))

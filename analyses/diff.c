@@ -147,6 +147,7 @@ struct diff {
 	uint32_t tevent, tmetric;
 	/* range, target weights and "event 'x', metric 'y', ..." of every table */
 	struct spaa_table tables;
+	bool empty_window;      /* no target sample in --begin/--end */
 };
 
 /* A table of class c: mixed columns hold weights, but dcol their delta. */
@@ -433,6 +434,12 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	if (spaa_compare_side_take_sum(&d->bside, &d->keys, &b->sum, err) ||
 	    spaa_compare_side_add_agg(&d->tside, &d->keys, &d->tagg, err))
 		return -1;
+	if (restrict_time && d->target.nsamples && d->bside.total && !d->tside.total) {
+		/* a selection between samples, not "everything vanished" */
+		spaa_table_empty_window(t, &d->target, "the target");
+		d->empty_window = true;
+		return 0;
+	}
 	if (!d->bside.total || !d->tside.total)
 		return spaa_error_at(err, SPAA_E_NO_DATA,
 				     d->bside.total ? d->tpath : d->bpath, 0,
@@ -510,6 +517,24 @@ static int paths(struct diff *d, struct spaa_error *err)
 	return 0;
 }
 
+/* --test-compatibility: a run with a --baseline that fails to load would fail. */
+static int diff_probe_options(const void *opts, struct spaa_error *err)
+{
+	const struct options *o = opts;
+	struct spaa_load_opts quiet = { 0 };
+	struct spaa_profile base;
+	int ret = 0;
+
+	if (!o->baseline)
+		return 0;
+	spaa_profile_init(&base);
+	if (spaa_load_limits_env(&quiet, err) ||
+	    spaa_load(&base, &o->baseline, 1, &quiet, err))
+		ret = -1;
+	spaa_profile_release(&base);
+	return ret;
+}
+
 static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
 	const struct spaa_analysis_opts *lo = run->opts;
@@ -561,6 +586,13 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_profile_release(&d->target);
 	spaa_compare_base_release(&d->base);
 
+	if (d->empty_window) {
+		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+			if (c != T_ALLOCS || (d->bside.has_alloc && d->tside.has_alloc))
+				spaa_table_add_empty(&d->tables, &classes[c]);
+		ret = 0;
+		goto out;
+	}
 	/* the graph first: its tree goes before the tables are built */
 	if (o->svg && write_svg(d, &svg, err))
 		goto out;
@@ -599,4 +631,5 @@ const struct spaa_analysis spaa_this_analysis = {
 	.flags = SPAA_ANALYSIS_TWO_INPUTS | SPAA_ANALYSIS_EVENT,
 	.run = diff_run,
 	.compatible = spaa_analysis_need_stacks,
+	.probe_options = diff_probe_options,
 };

@@ -478,6 +478,14 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_fold_release(&fold);
 	spaa_profile_release_stacks(&p);
 
+	if (spaa_filter_has_range(&o->filter) && p.nsamples && !h.agg.occurrences) {
+		/* a selection between samples: empty tables that say so */
+		spaa_table_empty_window(&h.tables, &p, "the profile");
+		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
+			spaa_table_add_empty(&h.tables, &classes[c]);
+		ret = 0;
+		goto out;
+	}
 	functions_table(&h);
 	stacks_table(&h);
 	if (h.agg.threads.nr)

@@ -911,6 +911,11 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 			goto out;
 		if (h.opts->svg.path && draw_timeline(&h, err))
 			goto out;
+	} else if (spaa_filter_has_range(&o->filter) && p.events[h.event].nsamples) {
+		/* a selection between samples: the window, without phases */
+		spaa_table_empty_window(&h.tables, &p, "the profile");
+		spaa_table_add_empty(&h.tables, &classes[T_PHASES]);
+		spaa_table_add_empty(&h.tables, &classes[T_TIMELINE]);
 	}
 	if (h.opts->svg.path && !h.pass.samples) {
 		spaa_error_set(err, SPAA_E_NO_DATA,

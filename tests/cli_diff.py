@@ -32,11 +32,11 @@ PAIRS = [
 
 
 def tables(doc):
-    """{class name: rows}, the name taken from the dynamic title."""
+    """{title: rows}, the title's part before the event."""
     out = {}
     for t in doc['results']:
         c = t['class']
-        title = c if isinstance(c, str) else c.get('inherit') or c['title']
+        title = c if isinstance(c, str) else c['title']
         out[title.split(' (event')[0]] = t['data']
     return out
 

@@ -46,7 +46,7 @@ def table_classes(doc, meta):
             k = meta['table-classes'][c['inherit']]
             yield c['inherit'], c['title'], k['column-descriptions']
         else:
-            yield None, c['title'], c['column-descriptions']
+            raise AssertionError('an inline table class: %r' % c)
 
 
 def csv_blocks(text):
@@ -112,8 +112,21 @@ def csv_round_trip():
                 assert block[0][0] == name, (where, block[0])
             header, rows = block[1], block[2:]
             want_header = []
-            for c in cols:
-                if c['class'] == 'time-range':
+            for j, c in enumerate(cols):
+                if c['class'] == 'mixed':
+                    # the results name the class; a weight column's unit
+                    # follows from its cells where their class has one
+                    kinds = {d[j]['class'] for d in res['data']
+                             if isinstance(d[j], dict) and d[j]['class'] != 'unknown'}
+                    unit = {'duration': 'ns', 'size': 'bytes', 'ratio': 'fraction'}.get(
+                        kinds.pop() if len(kinds) == 1 else None)
+                    if unit:
+                        want_header.append('%s (%s)' % (c['title'], unit))
+                    else:   # ints and numbers: the unit is the metric's
+                        assert re.fullmatch(re.escape(c['title']) + r'( \(.+\))?',
+                                            header[len(want_header)]), (where, header)
+                        want_header.append(header[len(want_header)])
+                elif c['class'] == 'time-range':
                     want_header += [c['title'] + ' begin (ns)', c['title'] + ' end (ns)']
                 elif c['class'] == 'process':
                     want_header += [c['title'] + s for s in (' name', ' pid', ' tid')]

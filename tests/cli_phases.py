@@ -30,8 +30,9 @@ SHIFTED_TRUE = [52_383_000_000, 54_193_000_000]
 def table(doc, name):
     for t in doc['results']:
         c = t['class']
-        title = c if isinstance(c, str) else c.get('inherit') or c['title']
-        if title == name or title.startswith(name + ' ('):
+        title = c if isinstance(c, str) else c['title']
+        if title == name or title.startswith(name + ' (') or \
+                (isinstance(c, dict) and c.get('inherit') == name):
             return t
     return None
 
@@ -161,8 +162,13 @@ def begin_end():
     ph = phases(doc)
     assert [k for _, _, k in ph] == ['active', 'idle'], ph
     assert ph[0][0] == 103 * NS and ph[1][1] == 106 * NS - 1, ph
-    rc, out, _ = run([PH, '--begin', '0', '--end', '5', ABIA])
-    assert rc == 1 and json.loads(out)['error-code'] == 'no-data', out
+    # a window without samples: the window, no phases, a title saying so
+    doc = lami(['--begin', '0', '--end', '5', ABIA])
+    assert [t['data'] for t in doc['results']] == [[], []], doc
+    assert table(doc, 'Phases')['time-range'] == {'class': 'time-range', 'begin': 0,
+                                                 'end': 5}
+    assert 'no samples between --begin 0 and --end 5 ns' in \
+        table(doc, 'Timeline')['class']['title'], doc
 
 
 @check

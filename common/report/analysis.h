@@ -126,6 +126,14 @@ struct spaa_analysis {
 	 */
 	int (*compatible)(const struct spaa_profile *p, const char *path,
 			  struct spaa_error *err);
+	/*
+	 * --test-compatibility, before path is loaded: whether the inputs
+	 * the options name load (spaa-diff's --baseline): a command typed
+	 * into Trace Compass may carry them, and Trace Compass offers the
+	 * analysis when the probe passes.  NULL: nothing to check;
+	 * else 0, or -1 with err.  Quiet, like the probe.
+	 */
+	int (*probe_options)(const void *options, struct spaa_error *err);
 	/* The analysis: adds tables to run->results, or fails with err. */
 	int (*run)(struct spaa_analysis_run *run, struct spaa_error *err);
 };

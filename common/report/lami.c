@@ -173,6 +173,7 @@ struct spaa_lami_table {
 	size_t ncells, cells_alloc;
 	size_t nrows;                           /* complete rows */
 	bool in_row;
+	bool keep_empty;                        /* written even without rows */
 	char *strs;                             /* owned; NUL-separated strings */
 	size_t strs_len, strs_alloc;
 };
@@ -284,6 +285,11 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 		assert(cell_fits(cls, t->cells[i].kind) &&
 		       "cell class does not fit its column");
 #endif
+}
+
+void spaa_lami_table_keep_empty(struct spaa_lami_table *t)
+{
+	t->keep_empty = true;
 }
 
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t)
@@ -429,7 +435,7 @@ void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *
 	if (!t)
 		return;
 	assert(!t->in_row && "table added in the middle of a row");
-	if (!t->nrows) {
+	if (!t->nrows && !t->keep_empty) {
 		/* v0.1 wants at least one row per table */
 		spaa_lami_table_free(t);
 		return;
@@ -633,36 +639,21 @@ void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t co
 }
 
 /*
- * The table's "class": the class name; {"inherit", "title"} when only
- * the title changed; a full class when a mixed column got a class for
- * this run, since TC ignores column-descriptions next to "inherit".
+ * The table's "class": always a reference to a class of the metadata,
+ * its name or {"inherit", "title"} for a title of this run.  Trace
+ * Compass makes an inline class a "Dynamic Table" without the declared
+ * class' charts, so the class a mixed column got for this run (text and
+ * CSV use it) is not written: a mixed column holds any cell.
  */
 static void write_table_class(struct spaa_jsonw *jw, const struct spaa_lami_table *t)
 {
-	const struct spaa_lami_table_class *tc = t->cls;
-	size_t i;
-
-	if (!t->cols && !t->title) {
-		spaa_jsonw_string(jw, tc->name);
+	if (!t->title) {
+		spaa_jsonw_string(jw, t->cls->name);
 		return;
 	}
 	spaa_jsonw_object_begin(jw);
-	if (!t->cols) {
-		spaa_jsonw_kv_string(jw, "inherit", tc->name);
-		spaa_jsonw_kv_string(jw, "title", t->title);
-		spaa_jsonw_object_end(jw);
-		return;
-	}
-	spaa_jsonw_kv_string(jw, "title", spaa_lami_table_title(t));
-	spaa_jsonw_key(jw, "column-descriptions");
-	spaa_jsonw_array_begin(jw);
-	for (i = 0; i < tc->ncolumns; i++) {
-		const struct spaa_lami_column_override *o = &t->cols[i];
-
-		write_column(jw, tc->columns[i].title, column_class(t, i),
-			     o->set ? o->unit : tc->columns[i].unit);
-	}
-	spaa_jsonw_array_end(jw);
+	spaa_jsonw_kv_string(jw, "inherit", t->cls->name);
+	spaa_jsonw_kv_string(jw, "title", t->title);
 	spaa_jsonw_object_end(jw);
 }
 

@@ -14,7 +14,8 @@
  *     NaN/inf numbers become the unknown object;
  *   - the results object starts with "{" alone on its first line, so a
  *     U+2028 in a function name cannot hide the JSON from TC;
- *   - a table without rows is never written;
+ *   - a table without rows is never written, unless asked for
+ *     (spaa_lami_table_keep_empty);
  *   - progress values are non-decreasing, at most ~100 lines per run,
  *     flushed one by one.
  *
@@ -115,16 +116,23 @@ void spaa_lami_table_set_title(struct spaa_lami_table *t, const char *fmt, ...)
 
 /*
  * Gives a column declared SPAA_LAMI_MIXED in the metadata its class for this
- * run (e.g. duration, or number with unit "cycles").  A table with any
- * such column is written with a full dynamic class (title and
- * column-descriptions), since TC ignores column-descriptions next to
- * "inherit".  unit may be NULL; it is copied.  May come before or after
- * the rows; the column's cells must fit the class either way (asserted).
+ * run (e.g. duration, or number with unit "cycles"), for the readers of
+ * the table (textout.h); the results object still refers to the
+ * metadata's class, whose mixed column takes any cell.  unit may be
+ * NULL; it is copied.  May come before or after the rows; the column's
+ * cells must fit the class either way (asserted).
  */
 void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 			   enum spaa_lami_class cls, const char *unit);
 
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t);
+
+/*
+ * Has t written even if it gets no rows, against v0.1's "at least one
+ * row": for a --begin/--end window without samples, which Trace Compass
+ * shows as empty tables whose titles say why, rather than as an error.
+ */
+void spaa_lami_table_keep_empty(struct spaa_lami_table *t);
 
 /*
  * A row is spaa_lami_row_begin, exactly one cell call per column, spaa_lami_row_end
@@ -162,7 +170,10 @@ struct spaa_lami_results {
 };
 
 void spaa_lami_results_init(struct spaa_lami_results *r);
-/* Takes ownership of t; a table without rows is freed, not kept. */
+/*
+ * Takes ownership of t; a table without rows is freed, not kept, unless
+ * spaa_lami_table_keep_empty was called on it.
+ */
 void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *t);
 void spaa_lami_results_release(struct spaa_lami_results *r);
 
@@ -170,11 +181,10 @@ void spaa_lami_results_release(struct spaa_lami_results *r);
  * Writes {"results": [...]} with "{" alone on the first line, the rest
  * on the second, and a final newline.  r must hold at least one table
  * (asserted: with none, write a no-data error object instead).  A
- * table's "class" is its class name, {"inherit": name, "title": T} after
- * spaa_lami_table_set_title alone, or a full {"title", "column-descriptions"}
- * class after spaa_lami_table_set_column, in which columns of SPAA_LAMI_MIXED
- * class never set are written as "mixed".  Numbers and ratios carry 15
- * significant digits.
+ * table's "class" is its class name, or {"inherit": name, "title": T}
+ * after spaa_lami_table_set_title: never an inline class, which Trace
+ * Compass turns into a "Dynamic Table" without the class' charts.
+ * Numbers and ratios carry 15 significant digits.
  */
 void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r);
 

@@ -87,6 +87,23 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 		lo->samples, choose ? " (see --event)" : "");
 }
 
+/*
+ * Trace Compass hands an external analysis run on an experiment the
+ * experiment's name where a trace's path goes: a bare name that is not
+ * there is most likely one.
+ */
+static void hint_experiment(struct spaa_error *err, const char *trace)
+{
+	size_t n = strlen(err->msg);
+
+	if (!trace || strcmp(err->code, SPAA_E_NOT_FOUND) ||
+	    strcmp(err->file, trace) || strchr(trace, '/'))
+		return;
+	snprintf(err->msg + n, sizeof(err->msg) - n,
+		 " (if Trace Compass ran this on an experiment, '%s' is the experiment's name, not a file: run the analysis on one of its traces)",
+		 trace);
+}
+
 /* lami: the error object on stdout; quiet: nothing on stderr. */
 static int fail(const char *prog, const struct spaa_error *err, bool lami,
 		bool quiet)
@@ -184,10 +201,13 @@ int main(int argc, char **argv)
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
-		if (spaa_load_limits_env(&quiet, &err) ||
+		if ((a->probe_options && a->probe_options(options, &err)) ||
+		    spaa_load_limits_env(&quiet, &err) ||
 		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
-		    a->compatible(&p, opts.test_compat, &err))
+		    a->compatible(&p, opts.test_compat, &err)) {
+			hint_experiment(&err, opts.test_compat);
 			status = fail(name, &err, true, true);
+		}
 		spaa_profile_release(&p);
 	} else if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) && opts.paths.nr != 1) {
 		/* two-input analyses count their own paths (--baseline PATH) */
@@ -209,6 +229,9 @@ int main(int argc, char **argv)
 		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
+			/* TC puts the trace's path last */
+			hint_experiment(&err, opts.paths.nr ?
+					opts.paths.items[opts.paths.nr - 1] : NULL);
 			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
 			spaa_error_set(&err, SPAA_E_NO_DATA,

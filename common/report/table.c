@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,6 +78,24 @@ struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,
 			spaa_table_weight_column(lt, i, &t->sem);
 	}
 	return lt;
+}
+
+void spaa_table_empty_window(struct spaa_table *t, const struct spaa_profile *p,
+			     const char *name)
+{
+	spaa_table_what_add(t, "no samples between --begin %" PRId64
+			    " and --end %" PRId64 " ns; %s covers %" PRId64
+			    " to %" PRId64 " ns", t->begin, t->end, name,
+			    p->time_start, p->time_end);
+}
+
+void spaa_table_add_empty(struct spaa_table *t,
+			  const struct spaa_lami_table_class *c)
+{
+	struct spaa_lami_table *lt = spaa_table_new(t, c, NULL);
+
+	spaa_lami_table_keep_empty(lt);
+	spaa_table_add(t, lt);
 }
 
 void spaa_table_add(struct spaa_table *t, struct spaa_lami_table *lt)

@@ -64,6 +64,19 @@ struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,
 				       const char *extra_fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/*
+ * A --begin/--end window holding no sample of what is weighed, in a
+ * profile that has samples: the analysis gives its tables without rows
+ * rather than an error (a selection in Trace Compass' timeline may well
+ * fall between samples).  spaa_table_empty_window adds to what that no
+ * samples fall between --begin and --end, and the time p covers (p
+ * named name: "the profile"); spaa_table_add_empty then adds a table of class c without rows.
+ */
+void spaa_table_empty_window(struct spaa_table *t, const struct spaa_profile *p,
+			     const char *name);
+void spaa_table_add_empty(struct spaa_table *t,
+			  const struct spaa_lami_table_class *c);
+
 /* How many of n ranked rows a table shows (--limit). */
 static inline size_t spaa_table_rows(const struct spaa_table *t, size_t n)
 {

@@ -262,12 +262,13 @@ START_TEST(test_results_dynamic)
 {
 	struct spaa_lami_results r;
 	struct spaa_lami_table *t;
-	cJSON *root, *cls;
+	enum spaa_lami_class cls;
+	const char *unit;
 	char *out;
 
 	spaa_lami_results_init(&r);
 
-	/* the mixed column gets a class: the whole class is spelled out */
+	/* the mixed column gets a class: the results still name the class */
 	t = spaa_lami_table_new(&classes[0], -5, 5);
 	spaa_lami_table_set_column(t, 3, SPAA_LAMI_DURATION, NULL);
 	spaa_lami_row_begin(t);
@@ -301,36 +302,56 @@ START_TEST(test_results_dynamic)
 	spaa_lami_row_end(t);
 	spaa_lami_results_add(&r, t);
 
+	/* what text and CSV read: the class of this run */
+	spaa_lami_table_column(r.tables[1], 3, &cls, &unit);
+	ck_assert_int_eq(cls, SPAA_LAMI_NUMBER);
+	ck_assert_str_eq(unit, "cycles");
+	spaa_lami_table_column(r.tables[2], 0, &cls, &unit);
+	ck_assert_int_eq(cls, SPAA_LAMI_MIXED);
+
+	/* never an inline class: Trace Compass would make it a "Dynamic Table" */
 	out = write_results(&r);
 	ck_assert_str_eq(out,
 		"{\n\"results\":["
 		"{\"time-range\":" TR(-5, 5) ","
-		"\"class\":{\"title\":\"Functions\",\"column-descriptions\":["
-		"{\"title\":\"Function\",\"class\":\"string\"},"
-		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
-		"{\"title\":\"Self\",\"class\":\"ratio\"},"
-		"{\"title\":\"Weight\",\"class\":\"duration\"}]},"
+		"\"class\":\"functions\","
 		"\"data\":[[\"main\",1,{\"class\":\"ratio\",\"value\":1},"
 		"{\"class\":\"duration\",\"value\":1500}]]},"
 		"{\"time-range\":" TR(0, 0) ","
-		"\"class\":{\"title\":\"Functions by cycles\",\"column-descriptions\":["
-		"{\"title\":\"Function\",\"class\":\"string\"},"
-		"{\"title\":\"Samples\",\"class\":\"int\",\"unit\":\"samples\"},"
-		"{\"title\":\"Self\",\"class\":\"ratio\"},"
-		"{\"title\":\"Weight\",\"class\":\"number\",\"unit\":\"cycles\"}]},"
+		"\"class\":{\"inherit\":\"functions\",\"title\":\"Functions by cycles\"},"
 		"\"data\":[[\"f\",2,{\"class\":\"unknown\"},2.5]]},"
 		"{\"time-range\":" TR(1, 2) ","
-		"\"class\":{\"title\":\"Two mixed\",\"column-descriptions\":["
-		"{\"title\":\"A\",\"class\":\"mixed\"},"
-		"{\"class\":\"int\"},"
-		"{\"title\":\"C\",\"class\":\"bitrate\"}]},"
+		"\"class\":\"two-mixed\","
 		"\"data\":[[true,3,null]]}"
 		"]}\n");
-	cls = cJSON_GetObjectItem(parse_table(out, 1, &root), "class");
-	ck_assert(!cJSON_HasObjectItem(cls, "inherit"));
-	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItem(cls,
-				"column-descriptions")), 4);
-	cJSON_Delete(root);
+	free(out);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
+START_TEST(test_results_keep_empty)
+{
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t;
+	char *out;
+
+	spaa_lami_results_init(&r);
+	/* left out without rows... */
+	spaa_lami_results_add(&r, spaa_lami_table_new(&classes[0], 1, 2));
+	ck_assert_uint_eq(r.nr, 0);
+	/* ...unless kept: a window without samples */
+	t = spaa_lami_table_new(&classes[0], 3, 4);
+	spaa_lami_table_set_title(t, "Functions (no samples)");
+	spaa_lami_table_keep_empty(t);
+	spaa_lami_results_add(&r, t);
+	ck_assert_uint_eq(r.nr, 1);
+	out = write_results(&r);
+	ck_assert_str_eq(out,
+		"{\n\"results\":["
+		"{\"time-range\":" TR(3, 4) ","
+		"\"class\":{\"inherit\":\"functions\",\"title\":\"Functions (no samples)\"},"
+		"\"data\":[]}"
+		"]}\n");
 	free(out);
 	spaa_lami_results_release(&r);
 }
@@ -867,6 +888,7 @@ Suite *lami_suite(void)
 	tcase_add_test(tc, test_results_class_name);
 	tcase_add_test(tc, test_results_inherit);
 	tcase_add_test(tc, test_results_dynamic);
+	tcase_add_test(tc, test_results_keep_empty);
 	tcase_add_test(tc, test_results_every_cell);
 	tcase_add_test(tc, test_results_shape);
 	tcase_add_test(tc, test_results_large);

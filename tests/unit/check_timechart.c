@@ -121,7 +121,7 @@ START_TEST(test_timechart_bound_on_bands)
 	spaa_error_init(&err);
 	for (uint32_t b = 0; b < 5000; b++)
 		for (int k = 0; k < 4; k++)
-			ck_assert(!spaa_timechart_add(tc, b, "abcd" + k, 1, 4 - (uint64_t)k, &err));
+			ck_assert(!spaa_timechart_add(tc, b, &"abcd"[k], 1, 4 - (uint64_t)k, &err));
 	s = drawn(tc, &o);
 	ck_assert_ptr_nonnull(strstr(s, ">1 series beyond the top 3 drawn as &apos;other&apos; "
 				     "(10.00 % of the weight); at most 20000 bands in a picture<"));

@@ -1,0 +1,1 @@
+./spaa-allocs --begin 1010 --end 1090 tests/data/allocs_frees.spaa

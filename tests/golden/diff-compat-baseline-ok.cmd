@@ -1,0 +1,1 @@
+./spaa-diff --test-compatibility tests/data/diff_doubled.spaa --baseline tests/data/samples.spaa

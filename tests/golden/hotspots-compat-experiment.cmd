@@ -1,0 +1,1 @@
+./spaa-hotspots --test-compatibility Experiment

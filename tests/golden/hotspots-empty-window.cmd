@@ -1,0 +1,1 @@
+./spaa-hotspots --begin 10110000000 --end 10190000000 tests/data/samples.spaa

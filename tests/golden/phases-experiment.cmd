@@ -1,0 +1,1 @@
+./spaa-phases --output-progress Experiment
