@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/gate.h"
 #include "analysis/compare.h"
 #include "io/output.h"
 #include "model/units.h"
@@ -56,6 +57,7 @@ struct options {
 	struct spaa_option_list dso_map;
 	const char *svg;
 	struct spaa_flamegraph_args svg_args;
+	struct spaa_option_list fail_if;
 };
 
 #define AT(field) offsetof(struct options, field)
@@ -72,10 +74,13 @@ static const struct spaa_option options[] = {
 	{ "svg", 0, SPAA_OPTION_STRING, AT(svg), "FILE",
 	  "also write a differential flame graph (SVG) to FILE", NULL, NULL },
 	SPAA_FLAMEGRAPH_OPTIONS(struct options, svg_args),
+	{ "fail-if", 0, SPAA_OPTION_LIST, AT(fail_if), "EXPR",
+	  "exit with status 3 when EXPR holds beyond sampling noise: [NAME:]share+>Npp or total+>N% (repeatable: any)",
+	  NULL, NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
-enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY };
+enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY, T_GATE };
 
 static const struct spaa_lami_column functions_cols[] = {
 	{ "Function", SPAA_LAMI_STRING, NULL },
@@ -124,12 +129,21 @@ static const struct spaa_lami_column summary_cols[] = {
 
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
+static const struct spaa_lami_column gate_cols[] = {
+	{ "Condition", SPAA_LAMI_STRING, NULL },
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "Change", SPAA_LAMI_RATIO, NULL },
+	{ "Noise", SPAA_LAMI_RATIO, NULL },
+	{ "Verdict", SPAA_LAMI_STRING, NULL },
+};
+
 static const struct spaa_lami_table_class classes[] = {
 	[T_FUNCTIONS] = { "functions", "Function self weight deltas", COLS(functions_cols) },
 	[T_INCLUSIVE] = { "inclusive", "Function total weight deltas", COLS(functions_cols) },
 	[T_STACKS] = { "stacks", "Call path deltas", COLS(stacks_cols) },
 	[T_ALLOCS] = { "allocations", "Allocated and live bytes deltas per allocating function", COLS(allocs_cols) },
 	[T_SUMMARY] = { "summary", "Baseline and target", COLS(summary_cols) },
+	[T_GATE] = { "gate", "Regression gate (--fail-if)", COLS(gate_cols) },
 };
 
 /* Everything one run needs to fill its tables. */
@@ -343,6 +357,116 @@ static void summary_table(struct diff *d)
 	spaa_table_add(&d->tables, t);
 }
 
+/* One row that crossed a --fail-if threshold, or the closest of none. */
+struct crossing {
+	const char *name;       /* NULL: the whole profile */
+	double change, noise;
+	enum spaa_gate_verdict verdict;
+};
+
+static int crossing_cmp(const void *a, const void *b)
+{
+	const struct crossing *x = a, *y = b;
+
+	if (x->change != y->change)
+		return x->change > y->change ? -1 : 1;
+	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+static void gate_row(struct spaa_lami_table *t, const struct spaa_gate_cond *c,
+		     const struct crossing *x, bool crossed)
+{
+	static const char *const verdicts[] = {
+		[SPAA_GATE_HELD] = "held", [SPAA_GATE_NOISE] = "within noise",
+		[SPAA_GATE_TRIPPED] = "tripped",
+	};
+
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, c->text);
+	if (x && x->name)
+		spaa_lami_cell_string(t, x->name);
+	else if (x && c->kind == SPAA_GATE_TOTAL)
+		spaa_lami_cell_string(t, "(whole profile)");
+	else
+		spaa_lami_cell_unknown(t);
+	if (x) {
+		spaa_table_ratio_cell(t, x->change);
+		spaa_table_ratio_cell(t, x->noise);
+	} else {
+		spaa_lami_cell_unknown(t);
+		spaa_lami_cell_unknown(t);
+	}
+	spaa_lami_cell_string(t, verdicts[crossed ? x->verdict : SPAA_GATE_HELD]);
+	spaa_lami_row_end(t);
+}
+
+/*
+ * --fail-if: for each condition, every row past its threshold (tripped
+ * or within noise), the largest change first, or one "held" row with the
+ * closest change.  Any tripped row makes the exit status 3.
+ */
+static void gate_table(struct diff *d, const struct spaa_gate *g)
+{
+	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
+	uint64_t nb = d->bside.samples_known ? d->bside.samples : 0;
+	uint64_t nt = d->tside.samples_known ? d->tside.samples : 0;
+	double btotal = (double)d->bside.total * d->bsem.scale;
+	double ttotal = (double)d->tside.total * d->tables.sem.scale;
+	struct crossing *x = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*x));
+	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[T_GATE], NULL);
+	size_t tripped = 0;
+
+	for (size_t i = 0; i < g->n; i++) {
+		const struct spaa_gate_cond *c = &g->conds[i];
+		struct crossing closest = { 0 };
+		bool any = false;
+		size_t n = 0;
+
+		if (c->kind == SPAA_GATE_TOTAL) {
+			x[n] = (struct crossing){ NULL, ttotal / btotal - 1,
+						  spaa_gate_total_noise(nb, nt), 0 };
+			x[n].verdict = spaa_gate_judge(c, x[n].change, x[n].noise);
+			closest = x[n];
+			any = true;
+			n += x[n].verdict != SPAA_GATE_HELD;
+		}
+		for (uint32_t k = 1; c->kind == SPAA_GATE_SHARE && k < nkeys; k++) {
+			uint64_t b = spaa_compare_get(&d->bside.fn_self, k);
+			uint64_t tv = spaa_compare_get(&d->tside.fn_self, k);
+			const char *name = spaa_compare_function_name(&d->keys, k);
+			struct spaa_compare_delta dl;
+
+			if ((!b && !tv) || !spaa_gate_applies(c, name))
+				continue;
+			spaa_compare_compute(&d->cmp, b, tv, &dl);
+			x[n] = (struct crossing){
+				name, dl.share_delta,
+				spaa_gate_share_noise(dl.bshare, nb, dl.tshare, nt), 0,
+			};
+			x[n].verdict = spaa_gate_judge(c, x[n].change, x[n].noise);
+			if (!any || c->sign * x[n].change > c->sign * closest.change)
+				closest = x[n];
+			any = true;
+			n += x[n].verdict != SPAA_GATE_HELD;
+		}
+		qsort(x, n, sizeof(*x), crossing_cmp);
+		for (size_t r = 0; r < n; r++) {
+			gate_row(t, c, &x[r], true);
+			tripped += x[r].verdict == SPAA_GATE_TRIPPED;
+		}
+		if (!n)
+			gate_row(t, c, any ? &closest : NULL, false);
+	}
+	free(x);
+	spaa_table_add(&d->tables, t);
+	if (tripped) {
+		d->run->status = SPAA_ANALYSIS_CONDITION;
+		snprintf(d->run->status_note, sizeof(d->run->status_note),
+			 "--fail-if: %zu row%s tripped a condition (see the gate table)",
+			 tripped, tripped == 1 ? "" : "s");
+	}
+}
+
 /* Names err's file: weights.c's messages do not say which side they are about. */
 static int on_side(struct spaa_error *err, const char *path)
 {
@@ -544,6 +668,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	struct spaa_fold fold;
 	struct diff *d = spaa_xcalloc(1, sizeof(*d));
 	struct spaa_flamegraph_opts svg = { 0 };
+	struct spaa_gate gate = { 0 };
 	int ret = -1;
 
 	d->run = run;
@@ -560,6 +685,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		tlo.data = &fold;
 	}
 	if (paths(d, err) ||
+	    spaa_gate_parse(&gate, o->fail_if.items, o->fail_if.nr, err) ||
 	    spaa_flamegraph_args_check(o->svg, &o->svg_args, &svg, err) ||
 	    spaa_compare_dso_map_check(o->dso_map.items, o->dso_map.nr, err) ||
 	    spaa_compare_load(&base, d->bpath, 0, 2, &blo, err))
@@ -602,8 +728,11 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	if (d->bside.has_alloc && d->tside.has_alloc)
 		allocs_table(d);
 	summary_table(d);
+	if (gate.n)
+		gate_table(d, &gate);
 	ret = 0;
 out:
+	spaa_gate_release(&gate);
 	spaa_aggregate_release(&d->tagg);
 	spaa_compare_side_release(&d->bside);
 	spaa_compare_side_release(&d->tside);

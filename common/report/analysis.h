@@ -55,6 +55,9 @@ enum spaa_analysis_format {
 
 #define SPAA_ANALYSIS_UNLIMITED UINT64_MAX
 
+/* The exit status of results that hold a --fail-if condition. */
+#define SPAA_ANALYSIS_CONDITION 3
+
 /*
  * The options of every analysis (the LAMI ones, listed under "LAMI
  * options") and those that several take when their descriptor asks
@@ -99,6 +102,13 @@ struct spaa_analysis_run {
 	 */
 	struct spaa_load_opts load;
 	struct spaa_lami_results results;       /* the analysis adds its tables here */
+	/*
+	 * 0, or SPAA_ANALYSIS_CONDITION when the results hold a condition the
+	 * user asked to be told of by the exit status (spaa-diff --fail-if);
+	 * main then writes status_note on standard error.
+	 */
+	int status;
+	char status_note[256];
 	struct spaa_weights_left_out left_out;  /* records of events not analysed */
 };
 

@@ -6,6 +6,8 @@
  *   0  success (results written; or compatible, metadata, help, version)
  *   1  the input or the analysis failed (LAMI error object on stdout)
  *   2  usage error (LAMI error object on stdout)
+ *   3  results written, and they hold a condition the user asked to fail
+ *      on (spaa-diff --fail-if; analysis.h, SPAA_ANALYSIS_CONDITION)
  * On failure the error object goes to stdout (LAMI) and the same message
  * to stderr, because Trace Compass shows only stderr after a non-zero exit.
  * With --format text or csv, stdout is for people and spreadsheets: a
@@ -248,6 +250,10 @@ int main(int argc, char **argv)
 			note_left_out(name, a, &run.left_out);
 		if (run.load.stats)
 			print_stats(name, &stats);
+		if (!status && run.status) {
+			fprintf(stderr, "%s: %s\n", name, run.status_note);
+			status = run.status;
+		}
 		if (ch.warnings > MAX_WARNINGS)
 			fprintf(stderr, "%s: warning: %u more warnings not shown\n",
 				name, ch.warnings - MAX_WARNINGS);
