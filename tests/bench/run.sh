@@ -15,6 +15,7 @@
 #                too; 0 skips it)
 # BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
 # BENCH_PPROF    samples of the generated pprof profile (100000; 0 skips it)
+# BENCH_V8       samples of the generated .cpuprofile (2000000; 0 skips it)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
