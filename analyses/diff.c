@@ -713,8 +713,10 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_compare_base_release(&d->base);
 
 	if (d->empty_window) {
+		/* the tables a window with samples would have, no more */
 		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
-			if (c != T_ALLOCS || (d->bside.has_alloc && d->tside.has_alloc))
+			if ((c != T_ALLOCS || (d->bside.has_alloc && d->tside.has_alloc)) &&
+			    (c != T_GATE || gate.n))
 				spaa_table_add_empty(&d->tables, &classes[c]);
 		ret = 0;
 		goto out;

@@ -648,6 +648,17 @@ static void phase_context_release(struct phase_ctx *c)
 	free(c->pt_weight);
 }
 
+/* A duration too long for 64-bit ns (292 years) is unknown, never wrapped. */
+static void duration_cell(struct spaa_lami_table *t, int64_t b, int64_t e, int64_t extra)
+{
+	int64_t d;
+
+	if (spaa_time_span(b, e, extra, &d))
+		spaa_lami_cell_unknown(t);
+	else
+		spaa_lami_cell_duration(t, d);
+}
+
 static void phases_table(struct phases *h, const struct phase_ctx *c)
 {
 	const struct spaa_timegrid *tb = &h->pass.tb;
@@ -663,7 +674,7 @@ static void phases_table(struct phases *h, const struct phase_ctx *c)
 		spaa_lami_cell_int(t, (int64_t)i + 1);
 		spaa_lami_cell_string(t, ph->idle ? "idle" : "active");
 		spaa_lami_cell_time_range(t, b, e);
-		spaa_lami_cell_duration(t, e - b + 1);
+		duration_cell(t, b, e, 1);
 		spaa_lami_cell_int(t, (int64_t)ph->sum.samples);
 		spaa_table_weight_cell(t, &h->tables.sem, ph->sum.weight);
 		top_cells(h, t, &ph->sum, 2);
@@ -807,7 +818,7 @@ static int windows_table(struct phases *h, struct spaa_error *err)
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, spaa_profile_str(p, w->id));
 		spaa_lami_cell_time_range(t, w->start, w->end);
-		spaa_lami_cell_duration(t, w->end - w->start);
+		duration_cell(t, w->start, w->end, 0);
 		spaa_table_weight_cell(t, &sem, total);
 		if (name)
 			spaa_lami_cell_string(t, name);

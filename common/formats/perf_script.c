@@ -40,6 +40,7 @@ struct spaa_perf_script {
 	size_t frames_alloc;
 	struct token *toks;
 	size_t toks_alloc;
+	struct token bad_time;  /* of the line parse_sample_line refused */
 };
 
 static size_t keep(struct spaa_perf_script *ps, const char *s, size_t len)
@@ -147,6 +148,17 @@ static bool parse_time(const char *s, size_t n, int64_t *out)
 		frac = frac * 10 + (i < nfrac ? (uint64_t)(dot[1 + i] - '0') : 0);
 	*out = (int64_t)(sec * 1000000000u + frac);
 	return true;
+}
+
+/*
+ * A token perf wrote as a time that parse_time cannot take: a number
+ * with a point before the colon (exponent, sign, past 2^63 ns).  Read as
+ * anything else it would become the event's name; it is an error.
+ */
+static bool looks_like_time(const char *s, size_t n)
+{
+	return n > 2 && s[n - 1] == ':' && memchr(s, '.', n - 1) &&
+	       strchr(DIGITS "-+", s[0]) && all_of(s, n - 1, DIGITS ".eE+-");
 }
 
 /* "1234/5678" or "5678" */
@@ -279,10 +291,12 @@ static bool is_event_token(const char *s, size_t n)
 }
 
 /*
- * The sample line.  Returns false when it is not one; the sample's
- * header fields go to ps->cur and its strings to the arena.
+ * The sample line.  Returns 1 when it is one (its header fields go to
+ * ps->cur and its strings to the arena), 0 when it is not, -1 when its
+ * time is one perf could write but we cannot read (ps->bad_time is that
+ * token).
  */
-static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t n)
+static int parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t n)
 {
 	struct spaa_perf_script_sample *c = &ps->cur;
 	size_t nt = tokenize(ps, s, n), t, r, comm_end = 0;
@@ -292,9 +306,14 @@ static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t
 
 	memset(c, 0, sizeof(*c));
 	c->pid = c->tid = c->cpu = SPAA_PERF_SCRIPT_NO_ID;
-	for (t = 0; t < nt; t++)
+	for (t = 0; t < nt; t++) {
 		if (parse_time(TOK(t), &ns))
 			break;
+		if (looks_like_time(TOK(t))) {
+			ps->bad_time = ps->toks[t];
+			return -1;
+		}
+	}
 	if (t < nt) {
 		c->has_time = true;
 		c->time = ns;
@@ -316,7 +335,7 @@ static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t
 				break;
 		}
 		if (t == nt)
-			return false;
+			return 0;
 		have_comm = t > 0;
 		if (have_comm)
 			comm_end = ps->toks[t - 1].start + ps->toks[t - 1].len;
@@ -327,12 +346,12 @@ static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t
 	if (r < nt && all_of(TOK(r), DIGITS) && r + 1 < nt &&
 	    is_event_token(TOK(r + 1))) {
 		if (!parse_u64(TOK(r), 10, &c->period))
-			return false;
+			return 0;
 		c->has_period = true;
 		r++;
 	}
 	if (r >= nt || !is_event_token(TOK(r)))
-		return false;
+		return 0;
 	ps->used = 0;
 	ps->nrefs = 0;
 	ps->comm = have_comm ? keep(ps, s + ps->toks[0].start,
@@ -344,7 +363,7 @@ static bool parse_sample_line(struct spaa_perf_script *ps, const char *s, size_t
 
 		parse_frame(ps, s + rest, n - rest);
 	}
-	return true;
+	return 1;
 }
 
 static int deliver(struct spaa_perf_script *ps, struct spaa_error *err)
@@ -386,9 +405,15 @@ int spaa_perf_script_line(struct spaa_perf_script *ps, const char *line, size_t 
 	if (s == line) {
 		if (deliver(ps, err))
 			return -1;
-		if (!parse_sample_line(ps, line, len))
+		switch (parse_sample_line(ps, line, len)) {
+		case 0:
 			return spaa_error_at(err, SPAA_E_PARSE, ps->path, lineno,
 					     "not a perf script sample line (expected COMM PID/TID [CPU] TIME: PERIOD EVENT:)");
+		case -1:
+			return spaa_error_at(err, SPAA_E_PARSE, ps->path, lineno,
+					     "cannot read the time '%.*s' (expected SECONDS.FRACTION, below 9223372035 s)",
+					     (int)ps->bad_time.len - 1, line + ps->bad_time.start);
+		}
 		ps->cur.line = lineno;
 		ps->in_sample = true;
 		return 0;
@@ -418,7 +443,8 @@ int spaa_perf_script_finish(struct spaa_perf_script *ps, struct spaa_error *err)
 bool spaa_perf_script_sniff(const char *line, size_t len)
 {
 	struct spaa_perf_script *ps = spaa_perf_script_new("", NULL, NULL);
-	bool ok = len && !is_blank(line[0]) && parse_sample_line(ps, line, len);
+	/* a bad time is perf's: the parser then says what is wrong with it */
+	bool ok = len && !is_blank(line[0]) && parse_sample_line(ps, line, len) != 0;
 
 	spaa_perf_script_free(ps);
 	return ok;
@@ -561,6 +587,13 @@ int spaa_perf_script_convert(struct spaa_input *in, struct spaa_writer *w,
 	if (!spaa_perf_script_nsamples(ps)) {
 		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
 			      "no perf samples in the input");
+		goto out;
+	}
+	if (pc.dropped == spaa_perf_script_nsamples(ps)) {
+		/* a SPAA file needs an event with a stack: there is nothing to write */
+		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+			      "none of the %" PRIu64 " perf samples has a frame (record with -g, or keep ip,sym in perf script -F)",
+			      pc.dropped);
 		goto out;
 	}
 	if (pc.dropped)

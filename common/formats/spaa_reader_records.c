@@ -668,6 +668,18 @@ static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v
 		return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not its leaf frame",
 				       fid, spaa_profile_str(p, id));
 	}
+	/* a part larger than its whole would print a self share over 100 % */
+	for (int i = 0; i < nw; i++) {
+		uint64_t whole;
+
+		if (spaa_profile_weights_get(p, rec->weights, rec->nweights, r->wbuf[i].metric,
+					     &whole) && r->wbuf[i].value > whole) {
+			spaa_reader_warn(r, "exclusive", "the exclusive '%s' weight %" PRIu64 " of stack '%s' is larger than its weight %" PRIu64 " (taken as %" PRIu64 ")",
+					 spaa_profile_str(p, r->wbuf[i].metric), r->wbuf[i].value,
+					 spaa_profile_str(p, id), whole, whole);
+			r->wbuf[i].value = whole;
+		}
+	}
 	rec->excl_frame = frame;
 	rec->excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
 	rec->nexcl = (uint32_t)nw;

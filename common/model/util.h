@@ -68,6 +68,24 @@ static inline int spaa_add_u64(uint64_t a, uint64_t b, uint64_t *out)
 	return 0;
 }
 
+/*
+ * The duration from begin to end in ns (plus extra: 1 for an inclusive
+ * end), or -1 when it does not fit int64 (times near both ends of the
+ * range, 292 years apart).  Times are int64 ns; their differences are
+ * not.
+ */
+static inline int spaa_time_span(int64_t begin, int64_t end, int64_t extra,
+				 int64_t *out)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(end, begin, &d) ||
+	    __builtin_add_overflow(d, extra, &d))
+		return -1;
+	*out = d;
+	return 0;
+}
+
 /* v * num / den rounded to nearest, exact (128-bit intermediate). */
 static inline uint64_t spaa_share_of(uint64_t v, uint64_t num, uint64_t den)
 {

@@ -157,12 +157,16 @@ START_TEST(test_copies_fold_into_one)
 }
 END_TEST
 
+/*
+ * The exclusive metric is not among the weights: a larger exclusive
+ * weight of a metric the stack has is taken as the stack's.
+ */
 #define BODY(tid, excl) \
 	"{'type':'dso','id':1,'name':'/bin/a','is_kernel':false}\n" \
 	"{'type':'frame','id':1,'func':'main','dso':1}\n" \
 	"{'type':'stack','id':'s','frames':[1],'context':{'tid':" tid "}," \
 	"'weights':[{'metric':'samples','value':1}]," \
-	"'exclusive':{'frame':1,'weights':[{'metric':'samples','value':" excl "}]}}\n"
+	"'exclusive':{'frame':1,'weights':[{'metric':'cost','value':" excl "}]}}\n"
 
 START_TEST(test_what_stays_apart)
 {
@@ -184,9 +188,9 @@ START_TEST(test_what_stays_apart)
 	put("big", "c.spaa", TESTUTIL_HEADER(EV("faults")) BODY("1", "9223372036854775807"));
 	load_ok(&p, "big", true);
 	ck_assert_uint_eq(p.nrecords, 2);
-	ck_assert_uint_eq(weight(&p, p.records[0].excl, 1, "samples"), UINT64_MAX);
+	ck_assert_uint_eq(weight(&p, p.records[0].excl, 1, "cost"), UINT64_MAX);
 	ck_assert_uint_eq(weight(&p, p.records[0].weights, 1, "samples"), 2);
-	ck_assert_uint_eq(weight(&p, p.records[1].excl, 1, "samples"), 9223372036854775808u);
+	ck_assert_uint_eq(weight(&p, p.records[1].excl, 1, "cost"), 9223372036854775808u);
 	ck_assert_uint_eq(weight(&p, p.records[1].weights, 1, "samples"), 1);
 	spaa_profile_release(&p);
 }
