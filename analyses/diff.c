@@ -609,6 +609,8 @@ static int write_svg(struct diff *d, const struct spaa_flamegraph_opts *opts,
 	svg.what = d->tables.what;
 	svg.cmp = &d->cmp;
 	ret = spaa_flamegraph_write_file(fg, &svg, o->svg, err);
+	if (!ret)
+		d->run->picture = o->svg;
 out:
 	spaa_flamegraph_free(fg);
 	return ret;

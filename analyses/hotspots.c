@@ -99,7 +99,7 @@ static const struct spaa_lami_table_class classes[] = {
 
 /* Everything one run needs to fill its tables. */
 struct hotspots {
-	const struct spaa_analysis_run *run;
+	struct spaa_analysis_run *run;
 	const struct spaa_profile *p;
 	struct spaa_table tables;       /* title, range, weights: of every table */
 	struct spaa_aggregate agg;
@@ -438,6 +438,8 @@ static int write_svg(struct hotspots *h, const struct spaa_flamegraph_opts *opts
 	o.sem = &h->tables.sem;
 	o.inverted = inv;
 	ret = spaa_flamegraph_write_file(fg, &o, own->svg, err);
+	if (!ret)
+		h->run->picture = own->svg;
 out:
 	spaa_flamegraph_free(fg);
 	spaa_flamegraph_free(inv);

@@ -548,6 +548,8 @@ static int draw_timeline(struct phases *h, struct spaa_error *err)
 	o.sem = &h->tables.sem;
 	o.other = "other functions";
 	ret = spaa_timechart_write_file(tc, &o, h->opts->svg.path, err);
+	if (!ret)
+		h->run->picture = h->opts->svg.path;
 out:
 	spaa_timechart_free(tc);
 	return ret;

@@ -74,11 +74,14 @@ static const struct spaa_option options[] = {
 static void warn_stderr(void *data, const char *file, unsigned long line,
 			const char *msg)
 {
+	char text[2400];
+
 	(void)data;
 	if (line)
-		fprintf(stderr, PROG ": warning: %s:%lu: %s\n", file, line, msg);
+		snprintf(text, sizeof(text), "%s:%lu: %s", file, line, msg);
 	else
-		fprintf(stderr, PROG ": warning: %s: %s\n", file, msg);
+		snprintf(text, sizeof(text), "%s: %s", file, msg);
+	fprintf(stderr, PROG ": warning: %s\n", spaa_clean_controls(text));
 }
 
 /* The conversion the command line asks for, or a usage error. */
@@ -106,6 +109,10 @@ static int conversion(const struct options *o, const struct spaa_option_args *ar
 	if (c->from == SPAA_CONVERT_SPAA && c->to == SPAA_CONVERT_SPAA && c->no_samples)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--no-samples' does not apply to SPAA input");
+	if (c->to == SPAA_CONVERT_SPAA && (c->event || c->metric))
+		/* SPAA output keeps every event and metric: nothing to choose */
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--event' and '--metric' choose what folded and svg output write, not SPAA");
 	if (c->to != SPAA_CONVERT_SVG && spaa_flamegraph_args_given(&o->svg))
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "'--svg-title', '--svg-width' and '--svg-min-width' need '--to svg'");
@@ -144,6 +151,7 @@ fail:
 	spaa_option_args_release(&args);
 	spaa_error_format(&err, msg, sizeof(msg));
 	status = !strcmp(err.code, SPAA_E_USAGE) ? 2 : 1;
-	fprintf(stderr, PROG ": error: %s%s\n", msg, status == 2 ? " (see --help)" : "");
+	fprintf(stderr, PROG ": error: %s%s\n", spaa_clean_controls(msg),
+		status == 2 ? " (see --help)" : "");
 	return status;
 }

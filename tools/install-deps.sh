@@ -9,7 +9,8 @@
 # build time), perf (the perf.data test runs perf script),
 # /usr/bin/python3 with jsonschema (the test scripts' interpreter), groff
 # (the man page checks), rsvg-convert and node (the flame graph tests render
-# the SVG to PNG and run its embedded script); with --valgrind also for
+# the SVG to PNG and run its embedded script), chromium and chromedriver
+# (the HTML page tests load the pages in a headless browser); with --valgrind also for
 # valgrind, with --bench (make bench only) also for jq.  When all are
 # there it does nothing, so it
 # costs a fraction of a second.  When one is missing it installs the Debian
@@ -27,7 +28,7 @@ set -eu
 
 PACKAGES="libcjson-dev libzstd-dev zlib1g-dev check pkg-config
 python3-jsonschema valgrind zstd groff-base librsvg2-bin nodejs
-libprotobuf-c-dev protobuf-c-compiler linux-perf"
+libprotobuf-c-dev protobuf-c-compiler linux-perf chromium chromium-driver"
 MODULES="libcjson libzstd zlib check libprotobuf-c"
 
 need_valgrind=no
@@ -55,6 +56,8 @@ missing() {
 	command -v groff >/dev/null 2>&1 || echo "groff"
 	command -v rsvg-convert >/dev/null 2>&1 || echo "rsvg-convert"
 	command -v node >/dev/null 2>&1 || echo "node"
+	command -v chromium >/dev/null 2>&1 || echo "chromium"
+	command -v chromedriver >/dev/null 2>&1 || echo "chromedriver"
 	if [ "$need_valgrind" = yes ]; then
 		command -v valgrind >/dev/null 2>&1 || echo "valgrind"
 	fi

@@ -34,6 +34,7 @@ static const char description[] =
 	"of section 7 and the structural rules of sections 3-5 (an error), and\n"
 	"every SHOULD-warn rule (a warning).  Prints one line per finding,\n"
 	"FILE:LINE: error|warning: MESSAGE, then one summary line per file.\n"
+	"SPX reports are read as the analyses read them.\n"
 	"PROFILE is a file (plain, gzip or zstd), a directory (every SPAA file\n"
 	"in it) or - for standard input.";
 
@@ -220,6 +221,8 @@ static void print_text(const char *path, const struct findings *f,
 
 		for (size_t i = 0; i < f->nr; i++) {
 			more_like_it(f, i, seen, more, sizeof(more));
+			/* the text is for a terminal: no escape sequence of the input */
+			spaa_clean_controls(f->v[i].msg);
 			if (f->v[i].line)
 				printf("%s:%lu: %s: %s%s\n", path, f->v[i].line,
 				       sev_name(f->v[i].sev), f->v[i].msg, more);
@@ -322,7 +325,10 @@ static bool check_file(const char *path, const struct spaa_load_opts *limits,
 
 static int usage_error(const struct spaa_error *err)
 {
-	fprintf(stderr, PROG ": error: %s (see --help)\n", err->msg);
+	char msg[sizeof(err->msg)];
+
+	snprintf(msg, sizeof(msg), "%s", err->msg);
+	fprintf(stderr, PROG ": error: %s (see --help)\n", spaa_clean_controls(msg));
 	return 2;
 }
 
@@ -385,13 +391,27 @@ int main(int argc, char **argv)
 			all_valid = false;
 		}
 	}
+	/* a directory's entries that are not files to read cannot be valid */
+	for (size_t i = 0; i < list.nskipped; i++) {
+		struct findings f = { 0 };
+		struct counts c = { 0 };
+		char msg[128];
+
+		snprintf(msg, sizeof(msg), "not a profile file: %s", list.skipped[i].why);
+		add(&f, SEV_ERROR, 0, msg);
+		if (opt.json)
+			json_file(&jw, list.skipped[i].path, &f, &c, false, opt.quiet);
+		else
+			print_text(list.skipped[i].path, &f, &c, false, opt.quiet);
+		findings_clear(&f);
+		all_valid = false;
+	}
 	for (size_t i = 0; i < list.nr; i++) {
 		struct findings f = { 0 };
 		struct counts c;
 		bool valid;
 
-		if (list.kinds[i] == SPAA_PATHLIST_SPX)
-			continue;       /* a directory's SPX reports are not SPAA */
+		/* an SPX report is judged by the reader the analyses use */
 		valid = check_file(list.paths[i], &limits, &f, &c);
 		all_valid &= valid;
 		if (opt.json)

@@ -14,6 +14,7 @@
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
+#include "io/prefetch.h"
 #include "model/repeats.h"
 #include "model/util.h"
 
@@ -129,12 +130,11 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	const char *data;
 	size_t len;
 	enum spaa_v8_kind kind;
-	struct pprof_job job = {
-		in, { opts->max_pprof, opts->max_depth, &opts->warn },
-	};
+	struct pprof_job job;
 	int r;
 
 	defaults(&o);
+	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
 	 * What is not known is SPAA, whose reader words the error; a
 	 * validating load (spaa-validate) reads only SPAA.
@@ -150,7 +150,6 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		r = load_perf_data(p, in, &o, rep, err);
 		break;
 	case SPAA_DETECT_PPROF:
-		job.opts.max_depth = o.max_depth;
 		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
 					  &o, rep, err);
 		break;
@@ -173,20 +172,22 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 }
 
 /*
- * Opens file i of list, if it is one the loop opens, and has the kernel
- * read it while the file before it is parsed.  An error is left for its
- * turn, when the open is tried again.
+ * The files of the list the loop opens (not SPX reports, which their
+ * reader opens), opened and read a few ahead by a thread of their own
+ * (prefetch.h) when there are several; NULL when there are not.
  */
-static void open_ahead(const struct spaa_pathlist *list, size_t i,
-		       const struct spaa_input_opts *io, struct spaa_input **next)
+static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
+					    const struct spaa_input_opts *io,
+					    bool **want)
 {
-	struct spaa_error e;
+	size_t n = 0;
 
-	if (i >= list->nr || list->kinds[i] == SPAA_PATHLIST_SPX)
-		return;
-	if (spaa_input_open(next, list->paths[i], io, &e))
-		return;
-	spaa_input_readahead(*next);
+	*want = spaa_xcalloc(list->nr + 1, sizeof(**want));
+	for (size_t i = 0; i < list->nr; i++)
+		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
+	if (n < 2)
+		return NULL;
+	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io);
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -197,7 +198,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		.max_line = opts->max_line, .thread_min = opts->thread_min,
 		.max_window = opts->max_window,
 	};
-	struct spaa_input *in = NULL, *next = NULL;
+	struct spaa_prefetch *pf = NULL;
+	bool *want = NULL;
 	struct spaa_pathlist list = { 0 };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
@@ -208,8 +210,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
+	for (size_t i = 0; i < list.nskipped; i++)
+		spaa_warn(&o.warn, list.skipped[i].path, 0,
+			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
+	pf = prefetch_start(&list, &io, &want);
 	for (size_t i = 0; i < list.nr; i++) {
+		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		int r;
 
@@ -224,22 +231,19 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 				goto out;
 			continue;
 		}
-		in = next;
-		next = NULL;
-		if (!in && spaa_input_open(&in, list.paths[i], &io, err))
+		if (pf ? spaa_prefetch_take(pf, i, &in, err) :
+		    spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
-		open_ahead(&list, i + 1, &io, &next);
 		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
-		in = NULL;
 		if (r)
 			goto out;
 	}
 	ret = 0;
 out:
-	spaa_input_close(in);
-	spaa_input_close(next);
+	spaa_prefetch_free(pf);
+	free(want);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);
 	return ret;

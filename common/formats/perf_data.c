@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "formats/perf_data.h"
+#include "io/output.h"
 #include "model/util.h"
 
 extern char **environ;
@@ -31,14 +32,11 @@ bool spaa_perf_data_sniff(const char *data, size_t len)
 /* An unlinked temporary file for perf's standard error, or -1. */
 static int error_file(void)
 {
-	const char *dir = getenv("TMPDIR");
-	char path[4096];
-	int fd;
+	FILE *f = spaa_output_spool(NULL);
+	int fd = f ? dup(fileno(f)) : -1;
 
-	snprintf(path, sizeof(path), "%s/spaa-perf-XXXXXX", dir && *dir ? dir : "/tmp");
-	fd = mkstemp(path);
-	if (fd >= 0)
-		unlink(path);
+	if (f)
+		fclose(f);
 	return fd;
 }
 

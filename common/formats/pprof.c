@@ -461,6 +461,20 @@ static int write_dsos(struct pprof *pp, struct spaa_error *err)
 	return 0;
 }
 
+/* The string indices of every function (drop_frames reads their names). */
+static int check_functions(const struct pprof *pp, struct spaa_error *err)
+{
+	for (size_t i = 0; i < pp->pb->n_function; i++) {
+		const Perftools__Profiles__Function *f = pp->pb->function[i];
+
+		if (check_str(pp, f->name, "function", f->id, err) ||
+		    check_str(pp, f->system_name, "function", f->id, err) ||
+		    check_str(pp, f->filename, "function", f->id, err))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * pprof's simplified function name (what drop_frames is matched
  * against): a leading '.' (PPC ELF v1) and the argument list from the
@@ -622,14 +636,6 @@ static int write_frames(struct pprof *pp, struct spaa_error *err)
 	const pb_profile_t *pb = pp->pb;
 	uint32_t next = 1;
 
-	for (size_t i = 0; i < pb->n_function; i++) {
-		const Perftools__Profiles__Function *f = pb->function[i];
-
-		if (check_str(pp, f->name, "function", f->id, err) ||
-		    check_str(pp, f->system_name, "function", f->id, err) ||
-		    check_str(pp, f->filename, "function", f->id, err))
-			return -1;
-	}
 	for (size_t i = 0; i < pb->n_location; i++) {
 		const pb_location_t *loc = pb->location[i];
 		uint32_t dso = pp->unknown_dso, m = SPAA_NONE;
@@ -908,7 +914,8 @@ int spaa_pprof_convert(struct spaa_input *in, struct spaa_output *out,
 	pp.prune_beneath = spaa_xcalloc(n, sizeof(*pp.prune_beneath));
 	pp.prune_whole = spaa_xcalloc(n, sizeof(*pp.prune_whole));
 	if (write_header(&pp, err) || write_dsos(&pp, err) ||
-	    prune_locations(&pp, err) || write_frames(&pp, err) ||
+	    check_functions(&pp, err) || prune_locations(&pp, err) ||
+	    write_frames(&pp, err) ||
 	    write_stacks(&pp, o->warn, err))
 		goto out;
 	ret = 0;

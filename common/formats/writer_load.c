@@ -1,8 +1,6 @@
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "formats/spaa_reader.h"
 #include "formats/writer_load.h"
@@ -42,20 +40,17 @@ int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
 			  const struct spaa_load_opts *opts, struct spaa_repeats *rep,
 			  struct spaa_error *err)
 {
-	const char *dir = getenv("TMPDIR");
 	struct renamed rn = { &opts->warn, name };
 	struct spaa_load_opts o = *opts;
 	struct spaa_output *out = NULL;
 	struct spaa_input *in = NULL;
-	char path[4096];
-	int fd, ret = -1;
+	char *path = NULL;
+	int ret = -1;
 
-	snprintf(path, sizeof(path), "%s/spaa-load-XXXXXX", dir && *dir ? dir : "/tmp");
-	if ((fd = mkstemp(path)) < 0)
-		return spaa_error_at(err, SPAA_E_IO, name, 0,
-				     "cannot create a temporary file in %s: %s",
-				     dir && *dir ? dir : "/tmp", strerror(errno));
-	close(fd);
+	if (spaa_output_temp_create(&path, "spaa-load", err)) {
+		snprintf(err->file, sizeof(err->file), "%s", name);
+		return -1;
+	}
 	if (spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, err) ||
 	    write(ctx, out, err))
 		goto out;
@@ -75,12 +70,12 @@ int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
 							  strlen(name));
 	ret = 0;
 out:
-	if (ret && !strcmp(err->file, path)) {
+	if (ret && !strcmp(err->file, path)) {   /* the reader's, on the file */
 		snprintf(err->file, sizeof(err->file), "%s", name);
 		err->line = 0;
 	}
 	spaa_input_close(in);
 	spaa_output_abort(out);
-	unlink(path);
+	spaa_output_temp_remove(path);
 	return ret;
 }

@@ -1111,6 +1111,11 @@ uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 	return in->bytes_read;
 }
 
+bool spaa_input_inline(const struct spaa_input *in)
+{
+	return in->own_fd && in->size && !in->want_pipe && !in->pipe;
+}
+
 void spaa_input_readahead(struct spaa_input *in)
 {
 	if (in->own_fd && in->size)

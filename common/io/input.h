@@ -18,6 +18,7 @@
 #ifndef SPAA_INPUT_H
 #define SPAA_INPUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,6 +76,13 @@ int spaa_input_open(struct spaa_input **out, const char *path,
  */
 int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
 		       const struct spaa_input_opts *opts, struct spaa_error *err);
+
+/*
+ * True when in is a regular file read in the caller's thread (smaller
+ * than thread_min): reading it never blocks for long, and no decoding
+ * thread will start.
+ */
+bool spaa_input_inline(const struct spaa_input *in);
 
 /*
  * Asks the kernel to read the whole file into the page cache now, in

@@ -108,11 +108,41 @@ static int dir_entry_cmp(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
+static int skip_cmp(const void *a, const void *b)
+{
+	const struct spaa_pathlist_skip *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Why path, named like a profile, is not a regular file to read: the
+ * entries a directory skips are said, never dropped in silence.
+ */
+static void note_skipped(struct spaa_pathlist *list, char *path)
+{
+	struct stat st;
+	const char *why;
+
+	if (!stat(path, &st))
+		why = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" :
+		      S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+	else
+		why = errno == ELOOP ? "a symbolic link loop" :
+		      !lstat(path, &st) && S_ISLNK(st.st_mode) ? "a dangling symbolic link" :
+		      "gone while the directory was read";
+	SPAA_ALLOC_GROW(list->skipped, list->nskipped + 1, list->skipped_alloc);
+	list->skipped[list->nskipped].path = path;
+	list->skipped[list->nskipped].why = why;
+	list->nskipped++;
+}
+
 /*
  * Classifies one directory entry.  Returns 1 with *entry filled for a
- * profile, 0 to skip it, -1 on error.
+ * profile, 0 to skip it (a profile's name that is not a regular file is
+ * noted in list), -1 on error.
  */
-static int classify_entry(const char *dir, const char *name,
+static int classify_entry(struct spaa_pathlist *list, const char *dir, const char *name,
 			  struct dir_entry *entry, struct spaa_error *err)
 {
 	size_t len = strlen(name);
@@ -134,10 +164,12 @@ static int classify_entry(const char *dir, const char *name,
 	}
 	path = path_join(dir, name, len, "");
 	r = is_regular(path, err);
-	if (r <= 0) {
+	if (r == 0)
+		note_skipped(list, path);
+	else if (r < 0)
 		free(path);
+	if (r <= 0)
 		return r;
-	}
 	entry->path = path;
 	return 1;
 }
@@ -165,7 +197,7 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
 	struct dir_entry *entries = NULL;
-	size_t nr = 0, alloc = 0, norphans = 0, i;
+	size_t nr = 0, alloc = 0, norphans = 0, i, skipped_before = list->nskipped;
 	char text[256];
 	struct dirent *de;
 	DIR *dir;
@@ -192,7 +224,7 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		/* dot files: ".", "..", editor and VCS droppings */
 		if (de->d_name[0] == '.')
 			continue;
-		r = classify_entry(path, de->d_name, &entry, err);
+		r = classify_entry(list, path, de->d_name, &entry, err);
 		if (r < 0)
 			goto fail;
 		if (!r) {
@@ -218,6 +250,8 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 	}
 	/* readdir order depends on the file system; runs must not */
 	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
+	qsort(list->skipped + skipped_before, list->nskipped - skipped_before,
+	      sizeof(*list->skipped), skip_cmp);
 	for (i = 0; i < nr; i++)
 		pathlist_append(list, entries[i].path, entries[i].kind);
 	free(entries);
@@ -364,7 +398,10 @@ void spaa_pathlist_release(struct spaa_pathlist *list)
 
 	for (i = 0; i < list->nr; i++)
 		free(list->paths[i]);
+	for (i = 0; i < list->nskipped; i++)
+		free(list->skipped[i].path);
 	free(list->paths);
 	free(list->kinds);
+	free(list->skipped);
 	memset(list, 0, sizeof(*list));
 }

@@ -31,6 +31,16 @@ struct spaa_pathlist {
 	char **paths;           /* owned, each owned */
 	enum spaa_pathlist_kind *kinds;         /* owned, by path */
 	size_t nr, alloc;
+	/*
+	 * Directory entries named like a profile that are not regular files
+	 * (a dangling symbolic link, a link loop, a FIFO, a directory):
+	 * skipped, and said so by the caller (a warning, a finding).
+	 */
+	struct spaa_pathlist_skip {
+		char *path;     /* owned */
+		const char *why;        /* static: "a FIFO", ... */
+	} *skipped;
+	size_t nskipped, skipped_alloc;
 };
 
 /*

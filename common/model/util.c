@@ -209,3 +209,21 @@ void spaa_sort(void *base, size_t n, size_t size,
 	}
 	free(tmp);
 }
+
+char *spaa_clean_controls(char *s)
+{
+	unsigned char *r = (unsigned char *)s, *w = r;
+
+	for (; *r; r++) {
+		if (*r < 0x20 || *r == 0x7f) {
+			*w++ = '?';
+		} else if (*r == 0xc2 && r[1] >= 0x80 && r[1] < 0xa0) {
+			*w++ = '?';
+			r++;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = 0;
+	return s;
+}

@@ -124,6 +124,14 @@ size_t spaa_format_double(char *buf, size_t size, char conv, int precision,
 /* A fast 64-bit hash for hash tables; never written to files. */
 uint64_t spaa_hash_bytes(const void *p, size_t n);
 
+/*
+ * Replaces, in place, each control character of s (C0, DEL, and C1 as
+ * UTF-8) by '?': a message quoting the input (a function name such as
+ * "\u001b]0;...\u0007") must not reach a terminal as an escape
+ * sequence.  Returns s.
+ */
+char *spaa_clean_controls(char *s);
+
 #define SPAA_ONES ((uint64_t)0x0101010101010101ULL)
 #define SPAA_HIGHS ((uint64_t)0x8080808080808080ULL)
 

@@ -47,6 +47,8 @@ static int parse_format(void *base, const char *value)
 		o->format = SPAA_ANALYSIS_TEXT;
 	else if (!strcmp(value, "csv"))
 		o->format = SPAA_ANALYSIS_CSV;
+	else if (!strcmp(value, "html"))
+		o->format = SPAA_ANALYSIS_HTML;
 	else
 		return -1;
 	return 0;
@@ -71,7 +73,7 @@ static const struct spaa_option lami_options[] = {
 	  "write at most N rows per table, or 'unlimited' (the default)", NULL,
 	  parse_limit },
 	{ "format", 0, SPAA_OPTION_CUSTOM, 0, "FMT",
-	  "write results as lami (also: json; the default), text or csv", NULL,
+	  "write results as lami (also: json; the default), text, csv or html", NULL,
 	  parse_format },
 	{ "output-progress", 0, SPAA_OPTION_FLAG, AT(output_progress), NULL,
 	  "write progress lines before the results", NULL, NULL },

@@ -51,6 +51,7 @@ enum spaa_analysis_format {
 	SPAA_ANALYSIS_LAMI,     /* "lami" or "json": the LAMI results object */
 	SPAA_ANALYSIS_TEXT,     /* "text": aligned tables (textout.h) */
 	SPAA_ANALYSIS_CSV,      /* "csv": one CSV block per table */
+	SPAA_ANALYSIS_HTML,     /* "html": one self-contained page (htmlout.h) */
 };
 
 #define SPAA_ANALYSIS_UNLIMITED UINT64_MAX
@@ -109,6 +110,8 @@ struct spaa_analysis_run {
 	 */
 	int status;
 	char status_note[256];
+	/* an SVG file the run wrote (--svg), which --format html inlines */
+	const char *picture;
 	struct spaa_weights_left_out left_out;  /* records of events not analysed */
 };
 

@@ -381,7 +381,8 @@ static const char script[] =
 	"<script type=\"text/ecmascript\"><![CDATA[\n"
 	"(function () {\n"
 	"\"use strict\";\n"
-	"var svg = document.documentElement;\n"
+	/* inlined in a page, the document is the page: find our own root */
+	"var svg = document.getElementById(\"frames\").ownerSVGElement || document.documentElement;\n"
 	"var PAD = " STR(PAD) ", FULL = +svg.getAttribute(\"width\") - 2 * PAD;\n"
 	"var FRAME_H = " STR(FRAME_H) ", CHAR_W = " STR(CHAR_W) ";\n"
 	"var EPS = 0.02, HIGHLIGHT = \"rgb(230,0,230)\";\n"

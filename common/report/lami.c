@@ -580,6 +580,12 @@ const char *spaa_lami_table_title(const struct spaa_lami_table *t)
 	return t->title ? t->title : t->cls->title;
 }
 
+void spaa_lami_table_range(const struct spaa_lami_table *t, int64_t *begin, int64_t *end)
+{
+	*begin = t->begin;
+	*end = t->end;
+}
+
 const struct spaa_lami_table_class *spaa_lami_table_class_of(const struct spaa_lami_table *t)
 {
 	return t->cls;

@@ -223,6 +223,8 @@ struct spaa_lami_cell_view {
 
 /* The title written for t: its own (spaa_lami_table_set_title) or its class'. */
 const char *spaa_lami_table_title(const struct spaa_lami_table *t);
+/* The time range [*begin, *end] ns t covers. */
+void spaa_lami_table_range(const struct spaa_lami_table *t, int64_t *begin, int64_t *end);
 /* The class t was created with (weak: static storage). */
 const struct spaa_lami_table_class *spaa_lami_table_class_of(const struct spaa_lami_table *t);
 /*

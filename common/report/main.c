@@ -10,13 +10,14 @@
  *      on (spaa-diff --fail-if; analysis.h, SPAA_ANALYSIS_CONDITION)
  * On failure the error object goes to stdout (LAMI) and the same message
  * to stderr, because Trace Compass shows only stderr after a non-zero exit.
- * With --format text or csv, stdout is for people and spreadsheets: a
+ * With --format text, csv or html, stdout is for people and spreadsheets: a
  * failure leaves it empty and says why on stderr only (same status), and
  * on a terminal a progress bar is drawn on stderr while the input is read
  * (text only), erased before anything else is written.
  * In --mi-version, --metadata and --test-compatibility modes TC merges
  * stderr into stdout, so nothing is written to stderr there.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,9 @@
 
 #include "model/util.h"
 #include "model/warn.h"
+#include "model/sbuf.h"
 #include "report/analysis.h"
+#include "report/htmlout.h"
 #include "report/textout.h"
 #include "report/version.h"
 
@@ -58,14 +61,16 @@ static void print_warning(void *data, const char *file, unsigned long line,
 			  const char *msg)
 {
 	struct chatter *w = data;
+	char text[2400];
 
 	if (++w->warnings > MAX_WARNINGS)
 		return;
 	spaa_textout_bar_clear(&w->bar);
 	if (line)
-		fprintf(stderr, "%s: warning: %s:%lu: %s\n", w->prog, file, line, msg);
+		snprintf(text, sizeof(text), "%s:%lu: %s", file, line, msg);
 	else
-		fprintf(stderr, "%s: warning: %s: %s\n", w->prog, file, msg);
+		snprintf(text, sizeof(text), "%s: %s", file, msg);
+	fprintf(stderr, "%s: warning: %s\n", w->prog, spaa_clean_controls(text));
 }
 
 static void progress(void *data, uint64_t done, uint64_t total)
@@ -117,7 +122,7 @@ static int fail(const char *prog, const struct spaa_error *err, bool lami,
 		spaa_lami_error_write(stdout, err->code[0] ? err->code : SPAA_E_INTERNAL, msg);
 	fflush(stdout);
 	if (!quiet)
-		fprintf(stderr, "%s: error: %s\n", prog, msg);
+		fprintf(stderr, "%s: error: %s\n", prog, spaa_clean_controls(msg));
 	return !strcmp(err->code, SPAA_E_USAGE) ? 2 : 1;
 }
 
@@ -157,6 +162,34 @@ static void map_big_blocks(void)
 #if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD)
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
+}
+
+/* --format html: the page, with the picture the run drew inlined. */
+static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_opts *o,
+		      const struct spaa_analysis_run *run, struct spaa_error *err)
+{
+	struct spaa_htmlout_page page = {
+		.title = a->title, .sources = o->paths.items, .nsources = o->paths.nr,
+	};
+	struct spaa_sbuf svg = { 0 };
+	char buf[65536];
+	size_t n;
+	FILE *f;
+
+	if (run->picture) {
+		f = fopen(run->picture, "rb");
+		if (!f)
+			return spaa_error_at(err, SPAA_E_IO, run->picture, 0,
+					     "cannot read the picture back: %s", strerror(errno));
+		while ((n = fread(buf, 1, sizeof(buf), f)))
+			spaa_sbuf_add(&svg, buf, n);
+		fclose(f);
+		page.picture = svg.s;
+		page.picture_len = svg.len;
+	}
+	spaa_htmlout_write(stdout, &run->results, &page);
+	free(svg.s);
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -241,6 +274,10 @@ int main(int argc, char **argv)
 			status = fail(name, &err, lami, false);
 		} else if (lami) {
 			spaa_lami_results_write(stdout, &run.results);
+		} else if (opts.format == SPAA_ANALYSIS_HTML) {
+			status = write_html(a, &opts, &run, &err);
+			if (status)
+				status = fail(name, &err, false, false);
 		} else {
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?

@@ -68,6 +68,10 @@ static int set(const struct spaa_option *o, void *base, const char *value,
 	case SPAA_OPTION_U64:
 		if (spaa_parse_u64(value, dest))
 			break;
+		if (!*(uint64_t *)dest)
+			return spaa_error_set(err, SPAA_E_USAGE,
+					      "invalid value '0' for '--%s' (a positive integer)",
+					      o->name);
 		return 0;
 	case SPAA_OPTION_I64:
 		if (spaa_parse_i64(value, dest))

@@ -36,7 +36,11 @@
 enum spaa_option_kind {
 	SPAA_OPTION_FLAG,       /* bool, set to true; takes no value */
 	SPAA_OPTION_STRING,     /* const char *, pointing into argv */
-	SPAA_OPTION_U64,        /* uint64_t, decimal */
+	/*
+	 * uint64_t, decimal, at least 1: 0 stays the field's "not given"
+	 * (the default), so it is never a value the user can give.
+	 */
+	SPAA_OPTION_U64,
 	SPAA_OPTION_I64,        /* int64_t, decimal, may be negative */
 	SPAA_OPTION_LIST,       /* struct spaa_option_list: repeatable string */
 	SPAA_OPTION_CHOICE,     /* int: the index of the value in choices */

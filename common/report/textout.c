@@ -297,8 +297,7 @@ static char *with_unit(const char *num, const char *unit)
 	return s;
 }
 
-/* The text of a cell; the caller frees it. */
-static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
+char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
 {
 	char buf[2 * SPAA_TEXTOUT_UNIT_BUF + 8], a[SPAA_TEXTOUT_UNIT_BUF], b[SPAA_TEXTOUT_UNIT_BUF];
 
@@ -389,7 +388,7 @@ static void write_text_table(FILE *out, const struct spaa_lami_table *t)
 	for (r = 0; r < nrows; r++)
 		for (i = 0; i < ncol; i++) {
 			spaa_lami_table_cell(t, r, i, &v);
-			cells[(r + 1) * ncol + i] = text_cell(&v, unit[i]);
+			cells[(r + 1) * ncol + i] = spaa_textout_cell(&v, unit[i]);
 		}
 	for (r = 0; r <= nrows; r++)
 		for (i = 0; i < ncol; i++) {
@@ -549,7 +548,7 @@ static void csv_cell(FILE *out, bool first, const struct spaa_lami_cell_view *v,
 		return;
 	default:
 		/* a time range or process in a mixed column: one field */
-		text = text_cell(v, NULL);
+		text = spaa_textout_cell(v, NULL);
 		csv_field(out, first, text);
 		free(text);
 		return;

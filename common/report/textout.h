@@ -70,6 +70,12 @@ char *spaa_textout_ratio(double v, char *buf, size_t size);
 char *spaa_textout_number(double v, const char *unit, char *buf, size_t size);
 char *spaa_textout_timestamp(int64_t ns, char *buf, size_t size);
 
+/*
+ * A cell as the text format shows it (unit: its column's, may be NULL),
+ * before any cut to SPAA_TEXTOUT_MAX_WIDTH; malloc'ed, the caller frees it.
+ */
+char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit);
+
 enum spaa_textout_form {
 	SPAA_TEXTOUT_TEXT,      /* aligned tables */
 	SPAA_TEXTOUT_CSV,

@@ -156,6 +156,12 @@ def main():
     p.function(9, 'x')
     p.body[-1] = lfield(5, vfield(1, 9) + vfield(2, 999))
     write(os.path.join(b, 'pprof_string_index.pb'), p.encode())
+    # the same, with drop_frames: names are matched before frames are written
+    p = base(drop='nothing')
+    p.function(9, 'x')
+    p.body[-1] = lfield(5, vfield(1, 9) + vfield(2, 999))
+    p.location(9, 1, 0x900, [(9, 1)])
+    write(os.path.join(b, 'pprof_string_index_drop.pb'), p.encode())
     p = base()
     p.sample([77], [1, 1])
     write(os.path.join(b, 'pprof_unknown_location.pb'), p.encode())

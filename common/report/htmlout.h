@@ -1,0 +1,41 @@
+/*
+ * htmlout - results as one self-contained HTML page (--format html), for
+ * a person with a browser: no network access, no external script, style
+ * or font.
+ *
+ * The page: a header with the analysis, the source path(s) and the time
+ * range the results cover (of the first table), the picture the run drew
+ * (an SVG document inlined, when there is one), then each table under its
+ * title with a filter box.  Cells show the text format's human units
+ * (textout.h); numeric cells carry their exact value in a title (shown on
+ * hover, e.g. "1477477476 ns") and in data-v, which sorting reads.  A
+ * click on a column header sorts the rows by it (again: the other way);
+ * the filter hides the rows whose text does not contain what is typed
+ * (case-insensitive).  Without scripts the tables are still all there.
+ *
+ * Text is escaped as svg.h's XML text (valid UTF-8, no control
+ * characters, markup characters as entities), so any name is safe.
+ *
+ * Everything is borrowed for the call.
+ */
+#ifndef SPAA_HTMLOUT_H
+#define SPAA_HTMLOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "report/lami.h"
+
+struct spaa_htmlout_page {
+	const char *title;      /* the analysis: "SPAA hotspots" */
+	const char *const *sources;     /* the input paths, as given */
+	size_t nsources;
+	const char *picture;    /* an SVG document, or NULL */
+	size_t picture_len;
+};
+
+/* Writes the page of r to out (errors: the stream's, for the caller). */
+void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
+			const struct spaa_htmlout_page *page);
+
+#endif
