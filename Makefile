@@ -12,6 +12,8 @@
 #   make golden        rewrite tests/golden/*.out from the current programs
 #                      (review the diff before committing)
 #   make demo          spaa-hotspots on examples/cwork.spaa.zst
+#   make screenshots   the README's pictures in docs/ (headless Chromium;
+#                      look at them before committing)
 #   make bench         throughput and peak RSS on generated profiles in
 #                      build/bench/ (tests/bench/README.md); never fails
 #   make install       PREFIX=/usr/local, DESTDIR=staging directory: programs,
@@ -149,7 +151,7 @@ QUIET_LINK = @echo '  LINK    $@';
 QUIET_AR = @echo '  AR      $@';
 endif
 
-.PHONY: all check asan tsan valgrind fuzz golden demo bench install uninstall \
+.PHONY: all check asan tsan valgrind fuzz golden demo screenshots bench install uninstall \
 	clean deps FORCE
 
 all: $(PROGRAMS)
@@ -239,7 +241,8 @@ check: all $(TEST_PROGRAMS)
 	echo '== golden tests'; PYTHON=$(PYTHON) bash tests/golden.sh || \
 		failed="$$failed golden"; \
 	if [ -f tests/cli.sh ]; then \
-		echo '== cli tests'; bash tests/cli.sh || failed="$$failed cli"; \
+		echo '== cli tests'; SPAA_SANITIZE='$(SANITIZE)' bash tests/cli.sh || \
+			failed="$$failed cli"; \
 	fi; \
 	echo '== fuzz replay'; bash tests/fuzz/run.sh --replay || \
 		failed="$$failed fuzz-replay"; \
@@ -330,6 +333,9 @@ demo: spaa-hotspots
 	@echo 'Without --format text the same tables come as the LAMI results object'
 	@echo 'that Trace Compass and scripts read.  More: README.md (a five-minute'
 	@echo 'tour), spaa-hotspots(1), spaa-tools(7).'
+
+screenshots: all
+	$(Q)sh tools/screenshots.sh docs
 
 # ---- bench ---------------------------------------------------------------------
 

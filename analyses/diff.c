@@ -354,6 +354,7 @@ static void summary_table(struct diff *d)
 	spaa_lami_cell_int(t, added);
 	spaa_lami_cell_int(t, gone);
 	spaa_lami_row_end(t);
+	spaa_lami_table_set_record(t);
 	spaa_table_add(&d->tables, t);
 }
 

@@ -159,11 +159,12 @@ def text_tables(text):
 @check
 def text_limit_honoured():
     path = 'examples/cwork.spaa.zst'
-    full = text_tables(ok(['./spaa-hotspots', '--format', 'text', path]))
+    # --wide: fitted to a width, fewer rows may keep more columns
+    full = text_tables(ok(['./spaa-hotspots', '--format', 'text', '--wide', path]))
     assert max(len(rows) for _, rows in full) > 3, 'the limit would not cut'
     for n in (1, 3):
         doc = lami(['./spaa-hotspots', '--limit', str(n), path])
-        limited = text_tables(ok(['./spaa-hotspots', '--format', 'text',
+        limited = text_tables(ok(['./spaa-hotspots', '--format', 'text', '--wide',
                                   '--limit=%d' % n, path]))
         assert [len(rows) for _, rows in limited] == \
             [len(t['data']) for t in doc['results']], (n, limited)

@@ -41,6 +41,8 @@
 
 set -u
 export LC_ALL=C
+# the text width and the default format come from these: fixed by the cases
+unset COLUMNS SPAA_FORMAT
 cd "$(dirname "$0")/.." || exit 2
 
 PYTHON=${PYTHON:-/usr/bin/python3}

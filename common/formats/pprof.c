@@ -530,7 +530,11 @@ static int prune_locations(struct pprof *pp, struct spaa_error *err)
 	bool has_keep = pb->keep_frames != 0;
 	int ret = -1;
 
-	if (!pb->drop_frames || !*str(pp, pb->drop_frames))
+	if (!pb->drop_frames)
+		return 0;
+	if (check_str(pp, pb->drop_frames, "drop_frames", 1, err))
+		return -1;
+	if (!*str(pp, pb->drop_frames))
 		return 0;
 	if (compile(pp, pb->drop_frames, "drop_frames", &drop, err))
 		return -1;

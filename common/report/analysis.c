@@ -1,9 +1,11 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "model/util.h"
 #include "report/analysis.h"
+#include "report/textout.h"
 
 /* --begin, --end: a time range; given ones are flagged. */
 static int parse_begin(void *base, const char *value)
@@ -30,27 +32,63 @@ static int parse_limit(void *base, const char *value)
 		o->limit = SPAA_ANALYSIS_UNLIMITED;
 		return 0;
 	}
-	/*
-	 * 0 would leave every table empty, and tables without rows are not
-	 * written: better a usage error than "no data".
-	 */
-	return spaa_parse_u64(value, &o->limit) || !o->limit ? -1 : 0;
+	if (spaa_parse_u64(value, &o->limit))
+		return -1;
+	/* as in perf report and pprof: 0 rows would be no table at all */
+	if (!o->limit)
+		o->limit = SPAA_ANALYSIS_UNLIMITED;
+	return 0;
+}
+
+static int format_of(const char *value, enum spaa_analysis_format *f)
+{
+	if (!strcmp(value, "lami") || !strcmp(value, "json"))
+		*f = SPAA_ANALYSIS_LAMI;
+	else if (!strcmp(value, "text"))
+		*f = SPAA_ANALYSIS_TEXT;
+	else if (!strcmp(value, "csv"))
+		*f = SPAA_ANALYSIS_CSV;
+	else if (!strcmp(value, "html"))
+		*f = SPAA_ANALYSIS_HTML;
+	else
+		return -1;
+	return 0;
 }
 
 static int parse_format(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
 
-	if (!strcmp(value, "lami") || !strcmp(value, "json"))
-		o->format = SPAA_ANALYSIS_LAMI;
-	else if (!strcmp(value, "text"))
-		o->format = SPAA_ANALYSIS_TEXT;
-	else if (!strcmp(value, "csv"))
-		o->format = SPAA_ANALYSIS_CSV;
-	else if (!strcmp(value, "html"))
-		o->format = SPAA_ANALYSIS_HTML;
-	else
+	o->format_given = true;
+	return format_of(value, &o->format);
+}
+
+static int parse_width(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+	uint64_t w;
+
+	if (spaa_parse_u64(value, &w) || w < SPAA_TEXTOUT_MIN_WIDTH ||
+	    w > SPAA_TEXTOUT_MAX_WIDTH)
 		return -1;
+	o->width = (size_t)w;
+	return 0;
+}
+
+/*
+ * The format without --format: people at a terminal read text, and
+ * everything else (Trace Compass, pipes, scripts) the LAMI it always
+ * read; SPAA_FORMAT overrides both.
+ */
+static int default_format(struct spaa_analysis_opts *o, struct spaa_error *err)
+{
+	const char *env = getenv("SPAA_FORMAT");
+
+	o->format = isatty(STDOUT_FILENO) ? SPAA_ANALYSIS_TEXT : SPAA_ANALYSIS_LAMI;
+	if (env && *env && format_of(env, &o->format))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%s' for SPAA_FORMAT (lami, json, text, csv or html)",
+				      env);
 	return 0;
 }
 
@@ -70,11 +108,17 @@ static const struct spaa_option lami_options[] = {
 	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
 	  "ignore samples after TS (integer nanoseconds)", NULL, parse_end },
 	{ "limit", 0, SPAA_OPTION_CUSTOM, 0, "N",
-	  "write at most N rows per table, or 'unlimited' (the default)", NULL,
-	  parse_limit },
+	  "write at most N rows per table; 0 or 'unlimited' (the default): all",
+	  NULL, parse_limit },
 	{ "format", 0, SPAA_OPTION_CUSTOM, 0, "FMT",
-	  "write results as lami (also: json; the default), text, csv or html", NULL,
-	  parse_format },
+	  "lami (also: json), text, csv or html; default: text on a terminal, else lami",
+	  NULL, parse_format },
+	{ "width", 0, SPAA_OPTION_CUSTOM, 0, "N",
+	  "text fits N columns (default: COLUMNS, the terminal's width, or 100)",
+	  NULL, parse_width },
+	{ "wide", 0, SPAA_OPTION_FLAG, AT(wide), NULL,
+	  "text never cuts names nor leaves columns out to fit a width", NULL,
+	  NULL },
 	{ "output-progress", 0, SPAA_OPTION_FLAG, AT(output_progress), NULL,
 	  "write progress lines before the results", NULL, NULL },
 	{ "metadata", 0, SPAA_OPTION_FLAG, AT(metadata), NULL,
@@ -149,8 +193,13 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 	o->limit = SPAA_ANALYSIS_UNLIMITED;
 	spaa_filter_init(&o->filter);
 	nsets = option_sets(a, o, options, sets);
+	if (default_format(o, err))
+		return -1;
 	if (spaa_option_parse(argc, argv, sets, nsets, &o->paths, err))
 		return -1;
+	/* progress lines are for LAMI readers, even at a terminal */
+	if (o->output_progress && !o->format_given)
+		o->format = SPAA_ANALYSIS_LAMI;
 	if (o->filter.has_begin && o->filter.has_end &&
 	    o->filter.begin > o->filter.end) {
 		spaa_error_set(err, SPAA_E_USAGE,

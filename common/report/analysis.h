@@ -71,8 +71,16 @@ struct spaa_analysis_opts {
 	bool version;           /* --version */
 	bool output_progress;   /* --output-progress */
 	const char *test_compat;        /* --test-compatibility PATH, or NULL */
-	uint64_t limit;         /* --limit N|unlimited; default unlimited */
-	enum spaa_analysis_format format;       /* --format; default LAMI */
+	uint64_t limit;         /* --limit N|0|unlimited; default unlimited */
+	/*
+	 * --format; else SPAA_FORMAT from the environment; else text when
+	 * standard output is a terminal, LAMI otherwise (Trace Compass,
+	 * pipes and scripts read LAMI without asking).
+	 */
+	enum spaa_analysis_format format;
+	bool format_given;      /* by --format (not from the default) */
+	size_t width;           /* --width N: text columns; 0: the terminal's */
+	bool wide;              /* --wide: text never cut nor dropped */
 	/* --begin/--end TS (ns, same epoch as the profile); --pid, --tid */
 	struct spaa_filter filter;
 	const char *event, *metric;     /* --event, --metric, or NULL */
@@ -160,8 +168,10 @@ extern const struct spaa_analysis spaa_this_analysis;
  * spaa_option_parse (option.h), SPAA_E_USAGE:
  *   "'--begin' (7) is after '--end' (5)"
  *   "'--output-progress' needs '--format lami'"
- * --limit takes a positive count or "unlimited"; --begin/--end decimal
- * int64; --format lami, json, text or csv.  On failure o->format keeps a
+ * --limit takes a count, 0 or "unlimited" (no limit); --begin/--end
+ * decimal int64; --format lami, json, text, csv or html, and so does
+ * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text,
+ * csv or html)"); --width a count of 20 or more.  On failure o->format keeps a
  * --format read before the mistake, so main can still report the error
  * that way.  Release o with spaa_analysis_opts_release (harmless twice),
  * and the options' lists with spaa_analysis_options_release, after a

@@ -173,6 +173,7 @@ struct spaa_lami_table {
 	size_t ncells, cells_alloc;
 	size_t nrows;                           /* complete rows */
 	bool in_row;
+	bool record;                            /* spaa_lami_table_set_record */
 	bool keep_empty;                        /* written even without rows */
 	char *strs;                             /* owned; NUL-separated strings */
 	size_t strs_len, strs_alloc;
@@ -295,6 +296,16 @@ void spaa_lami_table_keep_empty(struct spaa_lami_table *t)
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t)
 {
 	return t->nrows;
+}
+
+void spaa_lami_table_set_record(struct spaa_lami_table *t)
+{
+	t->record = true;
+}
+
+bool spaa_lami_table_is_record(const struct spaa_lami_table *t)
+{
+	return t->record;
 }
 
 void spaa_lami_row_begin(struct spaa_lami_table *t)

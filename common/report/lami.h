@@ -128,6 +128,14 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 size_t spaa_lami_table_rows(const struct spaa_lami_table *t);
 
 /*
+ * Marks t as one record about the whole run (a summary), not ranked
+ * rows: text writes it as "column  value" lines when a line is too
+ * narrow for it.  The LAMI output is the same.
+ */
+void spaa_lami_table_set_record(struct spaa_lami_table *t);
+bool spaa_lami_table_is_record(const struct spaa_lami_table *t);
+
+/*
  * Has t written even if it gets no rows, against v0.1's "at least one
  * row": for a --begin/--end window without samples, which Trace Compass
  * shows as empty tables whose titles say why, rather than as an error.

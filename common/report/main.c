@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -281,7 +282,9 @@ int main(int argc, char **argv)
 		} else {
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?
-					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT);
+					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT,
+					   opts.wide ? 0 : opts.width ? opts.width :
+					   spaa_textout_width(STDOUT_FILENO));
 		}
 		if (!status)
 			note_left_out(name, a, &run.left_out);

@@ -172,13 +172,21 @@ struct spaa_svg_rgb spaa_svg_hsl(double h, double s, double l)
 				      channel(p, q, h - 1.0 / 3) };
 }
 
+double spaa_svg_name_hue(const char *name, size_t n)
+{
+	return (double)(spaa_hash_bytes(name, n) % 360);
+}
+
+struct spaa_svg_rgb spaa_svg_hue_colour(double hue, const char *name, size_t n)
+{
+	/* one of four lightness steps, from other bits than the hue's */
+	return spaa_svg_hsl(hue, 0.55,
+			    0.55 + (double)((spaa_hash_bytes(name, n) >> 32) % 4) * 0.06);
+}
+
 struct spaa_svg_rgb spaa_svg_name_colour(const char *name, size_t n)
 {
-	uint64_t h = spaa_hash_bytes(name, n);
-
-	/* hue from the low bits, one of four lightness steps from others */
-	return spaa_svg_hsl((double)(h % 360), 0.55,
-			    0.55 + (double)((h >> 32) % 4) * 0.06);
+	return spaa_svg_hue_colour(spaa_svg_name_hue(name, n), name, n);
 }
 
 void spaa_svg_colour(struct spaa_sbuf *sb, struct spaa_svg_rgb c)

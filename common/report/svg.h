@@ -92,6 +92,9 @@ struct spaa_svg_rgb spaa_svg_hsl(double h, double s, double l);
  * (black labels stay readable), from a hash of the name's bytes.
  */
 struct spaa_svg_rgb spaa_svg_name_colour(const char *name, size_t n);
+/* Its two parts: the hue in degrees, and a colour of a given hue. */
+double spaa_svg_name_hue(const char *name, size_t n);
+struct spaa_svg_rgb spaa_svg_hue_colour(double hue, const char *name, size_t n);
 
 /* "#rrggbb" */
 void spaa_svg_colour(struct spaa_sbuf *sb, struct spaa_svg_rgb c);

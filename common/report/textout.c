@@ -2,6 +2,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -217,25 +218,158 @@ static size_t cp_count(const char *s)
 	return n;
 }
 
-/*
- * A text cell from a string: cleaned, and cut in the middle when longer
- * than SPAA_TEXTOUT_MAX_WIDTH, so that a call path keeps its root and leaf.
- */
+/* A text cell from a string: cleaned, never cut (the table cuts). */
 static char *text_string(const char *s)
 {
-	struct spaa_sbuf b = { 0 }, cut = { 0 };
-	size_t cps = add_clean(&b, s, true), head, tail;
-	char *str = spaa_sbuf_detach(&b);
+	struct spaa_sbuf b = { 0 };
 
-	if (cps <= SPAA_TEXTOUT_MAX_WIDTH)
-		return str;
-	head = SPAA_TEXTOUT_MAX_WIDTH / 2;
-	tail = SPAA_TEXTOUT_MAX_WIDTH - head - 1;
-	spaa_sbuf_add(&cut, str, cp_offset(str, head));
-	spaa_sbuf_adds(&cut, "\xe2\x80\xa6");
-	spaa_sbuf_adds(&cut, str + cp_offset(str, cps - tail));
-	free(str);
-	return spaa_sbuf_detach(&cut);
+	add_clean(&b, s, true);
+	return b.s ? spaa_sbuf_detach(&b) : spaa_xstrdup("");
+}
+
+/* ---- cutting names ---------------------------------------------------- */
+
+#define ELLIPSIS "\xe2\x80\xa6"
+
+/* A name is cut to no fewer code points than this while a table fits. */
+#define MIN_NAME 8
+
+static char *joined(const char *a, size_t alen, const char *b, const char *c)
+{
+	struct spaa_sbuf s = { 0 };
+
+	spaa_sbuf_add(&s, a, alen);
+	spaa_sbuf_adds(&s, b);
+	spaa_sbuf_adds(&s, c);
+	return spaa_sbuf_detach(&s);
+}
+
+/* The first max - 1 code points and "…" (max >= 1). */
+static char *cut_end(const char *s, size_t max)
+{
+	if (cp_count(s) <= max)
+		return spaa_xstrdup(s);
+	return joined(s, cp_offset(s, max ? max - 1 : 0), ELLIPSIS, "");
+}
+
+/* A process "name (pid/tid)" keeps its ids: "a_lo…(1/2)". */
+static char *cut_process(const char *s, size_t max)
+{
+	const char *ids = strrchr(s, '(');
+	size_t n = ids ? cp_count(ids) : 0;
+	char *name, *out;
+
+	if (!ids || ids == s || n + 2 > max)
+		return cut_end(s, max);
+	name = spaa_xstrndup(s, (size_t)(ids - s));
+	out = cut_end(name, max - n);
+	free(name);
+	name = joined(out, strlen(out), ids, "");
+	free(out);
+	return name;
+}
+
+/* A path keeps its last directories and file name: "…/lib/libc.so.6". */
+static char *cut_path(const char *s, size_t max)
+{
+	const char *p, *base = strrchr(s, '/');
+
+	if (cp_count(s) <= max)
+		return spaa_xstrdup(s);
+	for (p = strchr(s + 1, '/'); p; p = strchr(p + 1, '/'))
+		if (cp_count(p) + 1 <= max)
+			return joined(ELLIPSIS, strlen(ELLIPSIS), p, "");
+	return cut_end(base ? base + 1 : s, max);
+}
+
+static char *cut_name(const char *s, size_t max);
+
+/*
+ * A call path root;...;leaf keeps its root and the frames nearest the
+ * leaf ("main;…;parse;leaf"), else those frames alone ("…;parse;leaf"),
+ * else its root and its leaf cut as a name ("main;…;std::map<…>::find").
+ */
+static char *cut_call_path(const char *s, size_t max)
+{
+	const char *first = strchr(s, ';'), *last = strrchr(s, ';'), *p;
+	size_t root = (size_t)(first - s);
+	char *leaf, *out;
+
+	for (p = strchr(first + 1, ';'); p; p = strchr(p + 1, ';'))
+		if (cp_count(p) + cp_count(s) - cp_count(first) + 2 <= max)
+			return joined(s, root + 1, ELLIPSIS, p);
+	for (p = first; p; p = strchr(p + 1, ';'))
+		if (cp_count(p) + 1 <= max)
+			return joined(ELLIPSIS, strlen(ELLIPSIS), p, "");
+	if (cp_count(s) - cp_count(first) + 3 + MIN_NAME <= max) {
+		size_t keep = first == last ? 1 : 3;  /* "root;" or "root;…;" */
+
+		leaf = cut_name(last + 1, max - (cp_count(s) - cp_count(first)) - keep);
+		out = joined(s, root + 1, first == last ? "" : ELLIPSIS ";", leaf);
+	} else if (max >= 2 + MIN_NAME) {
+		leaf = cut_name(last + 1, max - 2);
+		out = joined(ELLIPSIS ";", strlen(ELLIPSIS ";"), leaf, "");
+	} else {
+		return cut_name(last + 1, max);
+	}
+	free(leaf);
+	return out;
+}
+
+/*
+ * s with the first bracketed group (open ... close, balanced) at or
+ * after byte *from whose content is longer than one code point reduced to
+ * open "…" close; NULL when there is none.  *from moves past it.
+ */
+static char *collapse_group(const char *s, char open, char close, size_t *from)
+{
+	const char *o = strchr(s + *from, open), *c;
+	int depth;
+
+	for (; o; o = strchr(o + 1, open)) {
+		depth = 0;
+		for (c = o; *c; c++) {
+			depth += *c == open;
+			depth -= *c == close;
+			if (!depth)
+				break;
+		}
+		if (!*c)
+			return NULL;    /* unbalanced: operator< and the like */
+		/* "<x>" or "<…>": nothing to gain */
+		if (c - o - 1 <= (ptrdiff_t)strlen(ELLIPSIS) &&
+		    cp_offset(o + 1, 1) >= (size_t)(c - o - 1))
+			continue;
+		*from = (size_t)(o - s) + 1 + strlen(ELLIPSIS) + 1;
+		return joined(s, (size_t)(o - s + 1), ELLIPSIS, c);
+	}
+	return NULL;
+}
+
+/*
+ * A function name is cut where it is least useful: C++ template
+ * arguments first ("std::map<…>::find"), then parameter lists
+ * ("f(…)"), left to right, then its end.
+ */
+static char *cut_name(const char *s, size_t max)
+{
+	static const char brackets[][2] = { { '<', '>' }, { '(', ')' } };
+	char *cur = spaa_xstrdup(s), *next, *out;
+
+	if (strchr(s, ';'))
+		return free(cur), cut_call_path(s, max);
+	for (size_t b = 0; b < 2 && cp_count(cur) > max; b++) {
+		size_t from = 0;
+
+		while (cp_count(cur) > max &&
+		       (next = collapse_group(cur, brackets[b][0], brackets[b][1], &from))) {
+			free(cur);
+			cur = next;
+		}
+	}
+	out = cut_end(cur, max);
+	free(cur);
+	return out;
 }
 
 /* ---- text ------------------------------------------------------------- */
@@ -260,7 +394,7 @@ static bool right_aligned(enum spaa_lami_class c)
 static char *process_text(const struct spaa_lami_cell_view *v)
 {
 	struct spaa_sbuf b = { 0 };
-	char ids[64] = "", *name;
+	char ids[64] = "";
 
 	if (v->pid != SPAA_LAMI_NO_ID && v->tid != SPAA_LAMI_NO_ID)
 		snprintf(ids, sizeof(ids), "%" PRId64 "/%" PRId64, v->pid, v->tid);
@@ -270,34 +404,28 @@ static char *process_text(const struct spaa_lami_cell_view *v)
 		snprintf(ids, sizeof(ids), "?/%" PRId64, v->tid);
 	if (!v->str)
 		return spaa_xstrdup(ids);
-	name = text_string(v->str);
-	spaa_sbuf_adds(&b, name);
+	add_clean(&b, v->str, true);
 	if (*ids) {
 		spaa_sbuf_adds(&b, " (");
 		spaa_sbuf_adds(&b, ids);
 		spaa_sbuf_adds(&b, ")");
 	}
-	free(name);
 	return spaa_sbuf_detach(&b);
 }
 
-/* "NUM UNIT": a unit is an event name, of any length */
-static char *with_unit(const char *num, const char *unit)
+/*
+ * Whether a column's unit goes once into its header ("Self (cycles)")
+ * rather than into every cell: counts and numbers of one unit.  Signed
+ * durations and sizes (unit "ns", "bytes") are written in human units.
+ */
+static bool unit_in_header(enum spaa_lami_class cls, const char *unit)
 {
-	struct spaa_sbuf b = { 0 };
-	char *s;
-
-	spaa_sbuf_adds(&b, num);
-	if (unit) {
-		spaa_sbuf_adds(&b, " ");
-		spaa_sbuf_adds(&b, unit);
-	}
-	s = text_string(b.s);
-	free(b.s);
-	return s;
+	return unit && (cls == SPAA_LAMI_INT || cls == SPAA_LAMI_NUMBER) &&
+	       strcmp(unit, "ns") && strcmp(unit, "bytes");
 }
 
-char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
+/* The text of a cell, without the unit of its column; the caller frees it. */
+static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 {
 	char buf[2 * SPAA_TEXTOUT_UNIT_BUF + 8], a[SPAA_TEXTOUT_UNIT_BUF], b[SPAA_TEXTOUT_UNIT_BUF];
 
@@ -312,15 +440,14 @@ char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
 	case SPAA_LAMI_CELL_PROCESS:
 		return process_text(v);
 	case SPAA_LAMI_CELL_INT:
-		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
-		return with_unit(buf, unit);
 	case SPAA_LAMI_CELL_CPU:
 		snprintf(buf, sizeof(buf), "%" PRId64, v->i);
 		break;
 	case SPAA_LAMI_CELL_NUMBER:
 		if (unit && (!strcmp(unit, "ns") || !strcmp(unit, "bytes")))
 			return spaa_xstrdup(spaa_textout_number(v->d, unit, buf, sizeof(buf)));
-		return with_unit(spaa_textout_number(v->d, NULL, buf, sizeof(buf)), unit);
+		spaa_textout_number(v->d, NULL, buf, sizeof(buf));
+		break;
 	case SPAA_LAMI_CELL_BOOL:
 		return spaa_xstrdup(v->b ? "yes" : "no");
 	case SPAA_LAMI_CELL_RATIO:
@@ -344,21 +471,265 @@ char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
 	return spaa_xstrdup(buf);
 }
 
+char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
+{
+	char *s = text_cell(v, unit), *with;
+
+	if ((v->kind != SPAA_LAMI_CELL_INT && v->kind != SPAA_LAMI_CELL_NUMBER) ||
+	    !unit_in_header(v->kind == SPAA_LAMI_CELL_INT ? SPAA_LAMI_INT : SPAA_LAMI_NUMBER, unit))
+		return s;
+	with = joined(s, strlen(s), " ", unit);
+	free(s);
+	return with;
+}
+
+/* One column of a text table. */
+struct text_col {
+	char *head;             /* owned: the title, with the column's unit */
+	char **cells;           /* owned: nrows cleaned, uncut texts */
+	enum spaa_lami_class cls;
+	bool right;
+	bool shown;
+	bool base_names;        /* paths shown as their file names */
+	size_t width;           /* code points, once fitted */
+};
+
+static bool is_name(const struct text_col *c)
+{
+	return c->cls == SPAA_LAMI_STRING || c->cls == SPAA_LAMI_PATH ||
+	       c->cls == SPAA_LAMI_PROCESS || c->cls == SPAA_LAMI_MIXED;
+}
+
+static const char *base_name(const char *s)
+{
+	const char *slash = strrchr(s, '/');
+
+	return slash && slash[1] ? slash + 1 : s;
+}
+
+static size_t natural_width(const struct text_col *c, size_t nrows)
+{
+	size_t w = cp_count(c->head), r, x;
+
+	for (r = 0; r < nrows; r++) {
+		x = cp_count(c->base_names ? base_name(c->cells[r]) : c->cells[r]);
+		if (x > w)
+			w = x;
+	}
+	return w;
+}
+
+static size_t line_width(const struct text_col *c, size_t ncol)
+{
+	size_t w = 0, n = 0;
+
+	for (size_t i = 0; i < ncol; i++)
+		if (c[i].shown) {
+			w += c[i].width;
+			n++;
+		}
+	return n ? w + 2 * (n - 1) : 0;
+}
+
+/* The cell as shown in a column of width w (limit 0: never cut). */
+static char *fitted(const struct text_col *c, const char *cell, size_t w,
+		    size_t limit)
+{
+	if (c->base_names)
+		cell = base_name(cell);
+	if (!limit || cp_count(cell) <= w)
+		return spaa_xstrdup(cell);
+	switch (c->cls) {
+	case SPAA_LAMI_PATH:
+		return cut_path(cell, w);
+	case SPAA_LAMI_PROCESS:
+		return cut_process(cell, w);
+	default:
+		return cut_name(cell, w);
+	}
+}
+
+/*
+ * Columns that say nothing are left out: every cell unknown or empty
+ * ("?" in each row), or one path repeated in every row (one DSO for
+ * everything).  The first column and the last one shown stay.
+ */
+static void hide_uninformative(struct text_col *c, size_t ncol, size_t nrows)
+{
+	size_t shown = ncol;
+
+	for (size_t i = 1; i < ncol && shown > 1 && nrows; i++) {
+		bool blank = true, same = nrows > 1 && c[i].cls == SPAA_LAMI_PATH;
+
+		for (size_t r = 0; r < nrows; r++) {
+			blank = blank && (!*c[i].cells[r] || !strcmp(c[i].cells[r], "?"));
+			same = same && !strcmp(c[i].cells[r], c[i].cells[0]);
+		}
+		if (blank || same) {
+			c[i].shown = false;
+			shown--;
+		}
+	}
+}
+
+/*
+ * Whether column i may go when a table is too wide, in the order they
+ * go: counts, then the numbers after the first weight and the first
+ * share, then paths, then (when even cut names are too wide) names;
+ * never the first column, times or the first weight and share.
+ */
+static bool droppable(const struct text_col *c, size_t i, int pass)
+{
+	bool first_of_kind = true;
+
+	if (!i || !c[i].shown)
+		return false;
+	switch (pass) {
+	case 0:
+		return c[i].cls == SPAA_LAMI_INT;
+	case 1:
+		if (!right_aligned(c[i].cls) || c[i].cls == SPAA_LAMI_TIMESTAMP ||
+		    c[i].cls == SPAA_LAMI_CPU)
+			return false;
+		for (size_t j = 0; j < i; j++)
+			if (right_aligned(c[j].cls) &&
+			    (c[j].cls == SPAA_LAMI_RATIO) == (c[i].cls == SPAA_LAMI_RATIO))
+				first_of_kind = false;
+		return !first_of_kind;
+	case 2:
+		return c[i].cls == SPAA_LAMI_PATH;
+	default:
+		return is_name(&c[i]);
+	}
+}
+
+/*
+ * Fits the shown columns into limit code points: paths become file
+ * names; low-value columns go (droppable) while the line is too wide
+ * with names cut to half of it (one long name is no reason to lose a
+ * column); then the widest names are cut, down to MIN_NAME.  Names cut
+ * where they say least may end up narrower than their column: the
+ * column shrinks to them, and the columns dropped last come back while
+ * they fit.
+ */
+static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
+{
+	size_t i, cap = limit / 2 > MIN_NAME ? limit / 2 : MIN_NAME;
+	size_t *dropped = spaa_xcalloc(ncol + 1, sizeof(*dropped)), ndropped = 0;
+
+	for (i = 0; i < ncol; i++)
+		c[i].width = natural_width(&c[i], nrows);
+	if (line_width(c, ncol) <= limit)
+		goto out;
+	for (i = 0; i < ncol; i++) {
+		if (c[i].cls == SPAA_LAMI_PATH) {
+			c[i].base_names = true;
+			c[i].width = natural_width(&c[i], nrows);
+		}
+		if (is_name(&c[i]) && c[i].width > cap && cp_count(c[i].head) <= cap)
+			c[i].width = cap;
+	}
+	for (int pass = 0; pass < 4; pass++) {
+		/* the last resort: names as narrow as they get, some still go */
+		for (i = 0; pass == 3 && i < ncol; i++)
+			if (is_name(&c[i]) && c[i].width > MIN_NAME)
+				c[i].width = cp_count(c[i].head) > MIN_NAME ?
+					     cp_count(c[i].head) : MIN_NAME;
+		for (i = ncol; i-- > 0 && line_width(c, ncol) > limit;)
+			if (droppable(c, i, pass)) {
+				c[i].shown = false;
+				dropped[ndropped++] = i;
+			}
+	}
+	for (i = 0; i < ncol; i++)
+		c[i].width = natural_width(&c[i], nrows);
+	while (line_width(c, ncol) > limit) {
+		size_t widest = ncol;
+
+		for (i = 0; i < ncol; i++)
+			if (c[i].shown && is_name(&c[i]) && c[i].width > MIN_NAME &&
+			    c[i].width > cp_count(c[i].head) &&
+			    (widest == ncol || c[i].width > c[widest].width))
+				widest = i;
+		if (widest == ncol)
+			break;
+		c[widest].width--;
+	}
+	for (i = 0; i < ncol; i++) {
+		size_t w = cp_count(c[i].head);
+
+		if (!c[i].shown || !is_name(&c[i]))
+			continue;
+		for (size_t r = 0; r < nrows; r++) {
+			char *cell = fitted(&c[i], c[i].cells[r], c[i].width, limit);
+
+			if (cp_count(cell) > w)
+				w = cp_count(cell);
+			free(cell);
+		}
+		c[i].width = w;
+	}
+	while (ndropped--) {
+		i = dropped[ndropped];
+		c[i].shown = true;
+		if (line_width(c, ncol) > limit) {
+			c[i].shown = false;
+			break;
+		}
+	}
+out:
+	free(dropped);
+}
+
+/*
+ * Text in lines of at most limit code points (0: one line), broken at
+ * spaces, continued with an indent of two; a word longer than a line
+ * is a line of its own, never cut.
+ */
+static void text_wrapped(FILE *out, const char *s, size_t limit)
+{
+	size_t indent = 0;
+
+	while (limit && cp_count(s) + indent > limit) {
+		const char *brk = NULL, *p;
+		size_t n = indent;
+
+		for (p = s; *p && n <= limit; p++) {
+			if (*p == ' ')
+				brk = p;
+			n += ((unsigned char)*p & 0xc0) != 0x80;
+		}
+		if (!brk)
+			brk = strchr(s, ' ');
+		if (!brk)
+			break;
+		fprintf(out, "%*s%.*s\n", (int)indent, "", (int)(brk - s), s);
+		s = brk + 1;
+		indent = 2;
+	}
+	fprintf(out, "%*s%s\n", (int)indent, "", s);
+}
+
 /* One line of cells, without trailing blanks. */
-static void text_line(FILE *out, char *const *cells, const size_t *width,
-		      const bool *right, size_t ncol)
+static void text_line(FILE *out, const struct text_col *c, size_t ncol,
+		      char *const *cells)
 {
 	struct spaa_sbuf b = { 0 };
-	size_t i, w;
+	bool first = true;
 
-	for (i = 0; i < ncol; i++) {
+	for (size_t i = 0; i < ncol; i++) {
+		size_t w;
+
+		if (!c[i].shown)
+			continue;
 		w = cp_count(cells[i]);
-		if (i)
+		if (!first)
 			spaa_sbuf_adds(&b, "  ");
-		for (; right[i] && w < width[i]; w++)
+		first = false;
+		for (; c[i].right && w < c[i].width; w++)
 			spaa_sbuf_adds(&b, " ");
 		spaa_sbuf_adds(&b, cells[i]);
-		for (; !right[i] && w < width[i]; w++)
+		for (; !c[i].right && w < c[i].width; w++)
 			spaa_sbuf_adds(&b, " ");
 	}
 	while (b.len && b.s[b.len - 1] == ' ')
@@ -367,55 +738,105 @@ static void text_line(FILE *out, char *const *cells, const size_t *width,
 	free(b.s);
 }
 
-static void write_text_table(FILE *out, const struct spaa_lami_table *t)
+/* A record too wide for the line: "  Column  value" lines. */
+static void text_vertical(FILE *out, struct text_col *c, size_t ncol,
+			  size_t limit)
+{
+	size_t hw = 0, i;
+
+	for (i = 0; i < ncol; i++)
+		if (c[i].shown && cp_count(c[i].head) > hw)
+			hw = cp_count(c[i].head);
+	for (i = 0; i < ncol; i++) {
+		size_t w = limit > hw + 4 + MIN_NAME ? limit - hw - 4 : MIN_NAME;
+		char *v;
+
+		if (!c[i].shown)
+			continue;
+		v = fitted(&c[i], c[i].cells[0], w, limit);
+		fprintf(out, "  %s", c[i].head);
+		for (size_t k = cp_count(c[i].head); k < hw + 2; k++)
+			fputc(' ', out);
+		fprintf(out, "%s\n", v);
+		free(v);
+	}
+}
+
+static void write_text_table(FILE *out, const struct spaa_lami_table *t,
+			     size_t limit)
 {
 	const struct spaa_lami_table_class *tc = spaa_lami_table_class_of(t);
-	size_t ncol = tc->ncolumns, nrows = spaa_lami_table_rows(t), r, i, w;
-	char **cells = spaa_xcalloc((nrows + 1) * ncol, sizeof(*cells));
-	size_t *width = spaa_xcalloc(ncol, sizeof(*width));
-	bool *right = spaa_xcalloc(ncol, sizeof(*right));
-	const char **unit = spaa_xcalloc(ncol, sizeof(*unit));
+	size_t ncol = tc->ncolumns, nrows = spaa_lami_table_rows(t), r, i;
+	struct text_col *c = spaa_xcalloc(ncol, sizeof(*c));
+	char **line = spaa_xcalloc(ncol, sizeof(*line));
 	struct spaa_sbuf title = { 0 };
 	struct spaa_lami_cell_view v;
-	enum spaa_lami_class cls;
+	const char *unit;
 
-	/* row 0 is the header: the cells of row r are at (r + 1) * ncol */
 	for (i = 0; i < ncol; i++) {
-		spaa_lami_table_column(t, i, &cls, &unit[i]);
-		right[i] = right_aligned(cls);
-		cells[i] = text_string(tc->columns[i].title ? tc->columns[i].title : "");
-	}
-	for (r = 0; r < nrows; r++)
-		for (i = 0; i < ncol; i++) {
+		struct spaa_sbuf head = { 0 };
+
+		spaa_lami_table_column(t, i, &c[i].cls, &unit);
+		c[i].right = right_aligned(c[i].cls);
+		c[i].shown = true;
+		add_clean(&head, tc->columns[i].title ? tc->columns[i].title : "", true);
+		if (unit_in_header(c[i].cls, unit)) {
+			spaa_sbuf_adds(&head, " (");
+			add_clean(&head, unit, true);
+			spaa_sbuf_adds(&head, ")");
+		}
+		c[i].head = head.s ? spaa_sbuf_detach(&head) : spaa_xstrdup("");
+		c[i].cells = spaa_xcalloc(nrows + 1, sizeof(*c[i].cells));
+		for (r = 0; r < nrows; r++) {
 			spaa_lami_table_cell(t, r, i, &v);
-			cells[(r + 1) * ncol + i] = spaa_textout_cell(&v, unit[i]);
+			c[i].cells[r] = text_cell(&v, unit);
 		}
-	for (r = 0; r <= nrows; r++)
-		for (i = 0; i < ncol; i++) {
-			w = cp_count(cells[r * ncol + i]);
-			if (w > width[i])
-				width[i] = w;
-		}
-
-	/* a title longer than a cell is a title still: never cut */
-	add_clean(&title, spaa_lami_table_title(t), true);
-	fprintf(out, "%s\n", title.s ? title.s : "");
-	text_line(out, cells, width, right, ncol);
-	for (i = 0; i < ncol; i++) {
-		fputs(i ? "  " : "", out);
-		for (w = 0; w < width[i]; w++)
-			fputc('-', out);
 	}
-	fputc('\n', out);
-	for (r = 1; r <= nrows; r++)
-		text_line(out, cells + r * ncol, width, right, ncol);
+	hide_uninformative(c, ncol, nrows);
 
-	for (i = 0; i < (nrows + 1) * ncol; i++)
-		free(cells[i]);
-	free(cells);
-	free(width);
-	free(right);
-	free(unit);
+	add_clean(&title, spaa_lami_table_title(t), true);
+	text_wrapped(out, title.s ? title.s : "", limit);
+	for (i = 0; i < ncol; i++)
+		c[i].width = natural_width(&c[i], nrows);
+	if (limit && nrows == 1 && spaa_lami_table_is_record(t) &&
+	    line_width(c, ncol) > limit) {
+		text_vertical(out, c, ncol, limit);
+		goto out;
+	}
+	if (limit)
+		fit(c, ncol, nrows, limit);
+	for (i = 0; i < ncol; i++)
+		line[i] = c[i].head;
+	text_line(out, c, ncol, line);
+	{
+		bool first = true;
+
+		for (i = 0; i < ncol; i++) {
+			if (!c[i].shown)
+				continue;
+			fputs(first ? "" : "  ", out);
+			first = false;
+			for (size_t w = 0; w < c[i].width; w++)
+				fputc('-', out);
+		}
+		fputc('\n', out);
+	}
+	for (r = 0; r < nrows; r++) {
+		for (i = 0; i < ncol; i++)
+			line[i] = c[i].shown ? fitted(&c[i], c[i].cells[r], c[i].width, limit) : NULL;
+		text_line(out, c, ncol, line);
+		for (i = 0; i < ncol; i++)
+			free(line[i]);
+	}
+out:
+	for (i = 0; i < ncol; i++) {
+		for (r = 0; r < nrows; r++)
+			free(c[i].cells[r]);
+		free(c[i].cells);
+		free(c[i].head);
+	}
+	free(c);
+	free(line);
 	free(title.s);
 }
 
@@ -592,7 +1013,7 @@ static void write_csv_table(FILE *out, const struct spaa_lami_table *t)
 }
 
 void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
-			enum spaa_textout_form form)
+			enum spaa_textout_form form, size_t width)
 {
 	size_t i;
 
@@ -602,8 +1023,23 @@ void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
 		if (form == SPAA_TEXTOUT_CSV)
 			write_csv_table(out, r->tables[i]);
 		else
-			write_text_table(out, r->tables[i]);
+			write_text_table(out, r->tables[i], width);
 	}
+}
+
+size_t spaa_textout_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	uint64_t w;
+
+	if (env && !spaa_parse_u64(env, &w) && w >= SPAA_TEXTOUT_MIN_WIDTH &&
+	    w <= SPAA_TEXTOUT_MAX_WIDTH)
+		return (size_t)w;
+	if (isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) &&
+	    ws.ws_col >= SPAA_TEXTOUT_MIN_WIDTH)
+		return ws.ws_col;
+	return SPAA_TEXTOUT_DEFAULT_WIDTH;
 }
 
 /* ---- progress bar ----------------------------------------------------- */

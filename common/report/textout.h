@@ -26,9 +26,25 @@
  * used (999500000 ns -> "1 s").  Trailing zeros after the decimal point
  * are dropped, except in percentages ("4.5 MiB", "1 s", "50.0 %").
  * Strings: control characters become spaces and invalid UTF-8 U+FFFD;
- * widths count code points (a wide CJK character counts as one); a cell
- * longer than SPAA_TEXTOUT_MAX_WIDTH code points keeps its beginning and end
- * around "…" (call paths keep root and leaf, paths their file name).
+ * widths count code points (a wide CJK character counts as one).  A
+ * count or number column of one unit says it once in its header
+ * ("Self (page-faults)"), not in every cell.
+ *
+ * Width: the text fits a line of a given width (0: never cut, --wide).
+ * Columns that say nothing are always left out: a "?" or blank in every
+ * row, one path in every row (one DSO).  When the rest is too wide: paths show
+ * their file names ("libc.so.6"); names longer than half the line are
+ * cut to it; then columns of less value go, the rightmost first: counts,
+ * then numbers after a table's first weight and first share, then
+ * paths; then the widest names are cut, down to 8 code points, and if
+ * that is not enough, names go too, the rightmost first.  A name
+ * is cut where it says least: a call path keeps its root and the frames
+ * nearest its leaf ("main;…;parse;leaf"), a path its last directories
+ * ("…/lib/libc.so.6"), a C++ name loses template arguments and then
+ * parameters ("std::map<…>::find(…)"), then its end; a process name is
+ * cut before its ids.  A record (spaa_lami_table_set_record: one row
+ * about the whole run) too wide for the line is written as
+ * "  Column  value" lines.
  *
  * csv: per table a record "NAME,TITLE" (class name, title), a header
  * record, the data records; tables separated by an empty line; "\n" line
@@ -53,8 +69,10 @@
 
 #include "report/lami.h"
 
-/* Longest text cell, in code points, before it is cut around "…". */
-#define SPAA_TEXTOUT_MAX_WIDTH 60
+/* Text line widths: COLUMNS and --width outside [MIN, MAX] are refused. */
+#define SPAA_TEXTOUT_MIN_WIDTH 20
+#define SPAA_TEXTOUT_MAX_WIDTH 100000
+#define SPAA_TEXTOUT_DEFAULT_WIDTH 100
 
 /* Big enough for any unit string below. */
 #define SPAA_TEXTOUT_UNIT_BUF 48
@@ -72,7 +90,8 @@ char *spaa_textout_timestamp(int64_t ns, char *buf, size_t size);
 
 /*
  * A cell as the text format shows it (unit: its column's, may be NULL),
- * before any cut to SPAA_TEXTOUT_MAX_WIDTH; malloc'ed, the caller frees it.
+ * never cut, with the unit of a count or number ("4M cycles": the text
+ * tables say it in their header instead); malloc'ed, the caller frees it.
  */
 char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit);
 
@@ -81,9 +100,18 @@ enum spaa_textout_form {
 	SPAA_TEXTOUT_CSV,
 };
 
-/* Writes every table of r as text or CSV. */
+/*
+ * Writes every table of r as text fitted to width code points (0: never
+ * cut) or as CSV (width unused).
+ */
 void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,
-			enum spaa_textout_form form);
+			enum spaa_textout_form form, size_t width);
+
+/*
+ * The width text fits when --width is not given: COLUMNS when it is a
+ * number in range, else the width of the terminal on fd, else 100.
+ */
+size_t spaa_textout_width(int fd);
 
 /*
  * A one-line progress bar with percentage and throughput (MB/s, 10^6

@@ -3,6 +3,7 @@
  * writer.  The rules (geometry, order, bounds) are in timechart.h.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,6 +124,7 @@ struct plan {
 	uint32_t *bin_first;            /* by_bin[bin_first[b] .. bin_first[b + 1]) */
 	uint64_t max_bin;
 	bool capped;                    /* fewer series than asked, for the bound */
+	struct spaa_svg_rgb *colour;    /* by rank, drawn series */
 };
 
 /* A series or a cell with what orders it: weight, then name bytewise. */
@@ -160,6 +162,44 @@ static void plan_release(struct plan *pl)
 	free(pl->rank);
 	free(pl->by_bin);
 	free(pl->bin_first);
+	free(pl->colour);
+}
+
+/*
+ * Each drawn series' colour: its name's hue (svg.h), turned by the golden
+ * angle while a heavier series of the picture has a hue within MIN_HUE
+ * degrees, so that neighbours in the legend stay apart.
+ */
+#define MIN_HUE 24.0
+#define GOLDEN 137.508
+
+static void colours(struct plan *pl)
+{
+	double *hue = spaa_xmalloc(((size_t)pl->drawn + 1) * sizeof(*hue));
+
+	pl->colour = spaa_xmalloc(((size_t)pl->drawn + 1) * sizeof(*pl->colour));
+	for (uint32_t r = 0; r < pl->drawn; r++) {
+		uint32_t n = pl->order[r];
+		double h = spaa_svg_name_hue(spaa_strtab_get(&pl->tc->names, n),
+					     spaa_strtab_len(&pl->tc->names, n));
+
+		for (int tries = 0; tries < 16; tries++) {
+			bool close = false;
+
+			for (uint32_t q = 0; q < r && !close; q++) {
+				double d = fabs(hue[q] - h);
+
+				close = (d > 180 ? 360 - d : d) < MIN_HUE;
+			}
+			if (!close)
+				break;
+			h = fmod(h + GOLDEN, 360);
+		}
+		hue[r] = h;
+		pl->colour[r] = spaa_svg_hue_colour(h, spaa_strtab_get(&pl->tc->names, n),
+						    spaa_strtab_len(&pl->tc->names, n));
+	}
+	free(hue);
 }
 
 static void plan(const struct spaa_timechart *tc, unsigned top, struct plan *pl)
@@ -212,6 +252,7 @@ static void plan(const struct spaa_timechart *tc, unsigned top, struct plan *pl)
 	pl->other = pl->drawn < pl->nnamed;
 	for (uint32_t n = 0; n < nnames; n++)
 		pl->rank[n] = pl->drawn;
+	colours(pl);
 	for (uint32_t i = 0; i < pl->nnamed; i++) {
 		if (i < pl->drawn)
 			pl->rank[pl->order[i]] = i;
@@ -325,14 +366,11 @@ static void bin_title(struct spaa_sbuf *sb, const struct plan *pl,
 
 static struct spaa_svg_rgb series_colour(const struct plan *pl, uint32_t r)
 {
-	uint32_t n;
-
 	if (r == pl->drawn)
 		return (struct spaa_svg_rgb){ 190, 190, 190 };
-	n = pl->order[r];
-	return spaa_svg_name_colour(spaa_strtab_get(&pl->tc->names, n),
-				    spaa_strtab_len(&pl->tc->names, n));
+	return pl->colour[r];
 }
+
 
 static void bars(struct spaa_sbuf *sb, const struct plan *pl,
 		 const struct spaa_timechart_opts *o, uint32_t b, uint64_t *band)

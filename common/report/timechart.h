@@ -39,7 +39,10 @@
  * under the title says how many series "other" merges and their share.
  *
  * Colours: spaa_svg_name_colour of the series name (svg.h): the same
- * function has the same colour in every chart and run.
+ * function has the same colour in every chart and run, unless a heavier
+ * series of the same chart has a hue within 24 degrees: its hue then turns
+ * by the golden angle (137.5 degrees) until it is that far from all of
+ * them, so the same top series always get the same colours.
  *
  * Ownership: spaa_timechart_new hands the caller a chart freed by
  * spaa_timechart_free (NULL accepted); names and labels are copied;

@@ -135,6 +135,7 @@ static const struct {
 	{ { "--limit", "unlimited" }, 0, "flags= limit=unlimited" },
 	{ { "--limit=unlimited" }, 0, "flags= limit=unlimited" },
 	{ { "--limit=5", "--limit=unlimited" }, 0, "flags= limit=unlimited" },
+	{ { "--limit=0" }, 0, "flags= limit=unlimited" },
 	{ { "--test-compatibility", "/t/p" }, 0,
 	  "flags= tc=/t/p limit=unlimited" },
 	{ { "--test-compatibility=/t/p" }, 0,
@@ -201,7 +202,6 @@ static const struct {
 	{ { "--end", "9223372036854775808" }, -1,
 	  "invalid value '9223372036854775808' for '--end'" },
 	{ { "--limit", "-1" }, -1, "invalid value '-1' for '--limit'" },
-	{ { "--limit=0" }, -1, "invalid value '0' for '--limit'" },
 	{ { "--limit=ten" }, -1, "invalid value 'ten' for '--limit'" },
 	{ { "--limit=Unlimited" }, -1,
 	  "invalid value 'Unlimited' for '--limit'" },
@@ -306,7 +306,7 @@ START_TEST(test_help)
 {
 	static const char *const names[] = {
 		"--begin TS", "--end TS", "--limit N", "--format FMT",
-		"--output-progress",
+		"--width N", "--wide", "--output-progress",
 		"--metadata", "--mi-version", "--test-compatibility PATH",
 		"--version", "-h, --help", "--inverted", "--function NAME",
 		"--bins N", "--offset NS", "--exclude PATTERN",
@@ -342,8 +342,8 @@ START_TEST(test_help)
 	}
 	ck_assert_uint_eq(options, sizeof(names) / sizeof(names[0]));
 	ck_assert_ptr_nonnull(strstr(out, "  --limit N"));
-	ck_assert_ptr_nonnull(strstr(out, "write at most N rows per table, or "
-				     "'unlimited' (the default)\n"));
+	ck_assert_ptr_nonnull(strstr(out, "write at most N rows per table; 0 or "
+				     "'unlimited' (the default): all\n"));
 	ck_assert_ptr_nonnull(strstr(out, "drop frames matching PATTERN "
 				     "(repeatable)\n"));
 	/* common options before the analysis' own */

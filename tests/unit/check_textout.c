@@ -118,7 +118,10 @@ static const struct spaa_lami_table_class self_class = {
 	"self", "Self time", self_cols, 3,
 };
 
-/* Non-ASCII names align by code points; long ones are cut around "…". */
+/*
+ * Non-ASCII names align by code points; a name too long for the line
+ * (60) is cut at its end, the numbers kept.
+ */
 START_TEST(test_text_alignment)
 {
 	struct spaa_lami_results r;
@@ -153,15 +156,21 @@ START_TEST(test_text_alignment)
 	spaa_lami_results_init(&r);
 	spaa_lami_results_add(&r, t);
 
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 60);
+	/* 43 + 2 + 7 + 2 + 6 = 60 */
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"Self time (\xc3\xa9t\xc3\xa9)\n"
-		"Function                                                         Self   Share\n"
-		"------------------------------------------------------------  -------  ------\n"
-		"main                                                           1.48 s  37.2 %\n"
-		"caf\xc3\xa9\xe2\x86\x92\xce\xbb                                                        4.72 \xc2\xb5s   5.0 %\n"
-		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xe2\x80\xa6" "bbbbbbbbbbbbbbbbbbbbbbbbbbbbb        ?\n"
-		"x y                                                              0 ns   0.0 %\n");
+		"Function                                        Self   Share\n"
+		"-------------------------------------------  -------  ------\n"
+		"main                                          1.48 s  37.2 %\n"
+		"caf\xc3\xa9\xe2\x86\x92\xce\xbb                                       4.72 \xc2\xb5s   5.0 %\n"
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaabb\xe2\x80\xa6        ?\n"
+		"x y                                             0 ns   0.0 %\n");
+	testutil_capture_free(&c);
+
+	/* width 0 (--wide): never cut */
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
+	ck_assert_ptr_nonnull(strstr(testutil_capture_close(&c), longname));
 	testutil_capture_free(&c);
 	spaa_lami_results_release(&r);
 }
@@ -223,7 +232,7 @@ START_TEST(test_text_every_class)
 	struct testutil_capture c;
 
 	every_class_results(&r);
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"Every class\n"
 		"Name     N  Flag   Share            At  Span                          Took    Mem  Who          File    CPU    Delta\n"
@@ -251,7 +260,7 @@ START_TEST(test_csv_every_class)
 	spaa_lami_row_end(t);
 	spaa_lami_results_add(&r, t);
 
-	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_CSV);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_CSV, 40);
 	ck_assert_str_eq(testutil_capture_close(&c),
 		"all,Every class\n"
 		"Name,N,Flag,Share (fraction),At (ns),Span begin (ns),Span end (ns),"
@@ -263,6 +272,225 @@ START_TEST(test_csv_every_class)
 		"self,Self time\n"
 		"Function,Self (ns),Share (fraction)\n"
 		"\"line\r\nbreak\",1477477476,0.341113935752253\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
+
+/* ---- fitting a width ---------------------------------------------------- */
+
+static const struct spaa_lami_column name_cols[] = {
+	{ "Name", SPAA_LAMI_STRING, NULL },
+};
+static const struct spaa_lami_column path_cols[] = {
+	{ "Path", SPAA_LAMI_PATH, NULL },
+};
+static const struct spaa_lami_column who_cols[] = {
+	{ "Who", SPAA_LAMI_PROCESS, NULL },
+};
+
+static const struct spaa_lami_table_class name_class = { "n", "N", name_cols, 1 };
+static const struct spaa_lami_table_class path_class = { "p", "P", path_cols, 1 };
+static const struct spaa_lami_table_class who_class = { "w", "W", who_cols, 1 };
+
+static const struct spaa_lami_column fn_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "DSO", SPAA_LAMI_PATH, NULL },
+	{ "Self", SPAA_LAMI_NUMBER, "cycles" },
+	{ "Self share", SPAA_LAMI_RATIO, NULL },
+	{ "Total", SPAA_LAMI_NUMBER, "cycles" },
+	{ "Total share", SPAA_LAMI_RATIO, NULL },
+	{ "Samples", SPAA_LAMI_INT, NULL },
+	{ "Calls", SPAA_LAMI_INT, NULL },
+};
+
+static const struct spaa_lami_table_class fn_class = { "f", "Functions", fn_cols, 8 };
+
+static void fn_results(struct spaa_lami_results *r, const char *dso2, size_t nrows)
+{
+	struct spaa_lami_table *t = spaa_lami_table_new(&fn_class, 0, 10);
+	static const char *const names[] = { "main", "parse_arguments" };
+
+	for (size_t i = 0; i < nrows; i++) {
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, names[i]);
+		spaa_lami_cell_path(t, i ? dso2 : "/usr/bin/prog");
+		spaa_lami_cell_number(t, 3000.0 / (double)(i + 1));
+		spaa_lami_cell_ratio(t, 0.75 / (double)(i + 1));
+		spaa_lami_cell_number(t, 4000);
+		spaa_lami_cell_ratio(t, 1);
+		spaa_lami_cell_int(t, 30 / (int64_t)(i + 1));
+		spaa_lami_cell_unknown(t);
+		spaa_lami_row_end(t);
+	}
+	spaa_lami_results_init(r);
+	spaa_lami_results_add(r, t);
+}
+
+/*
+ * A column of "?" goes, and so does one path in every row; units are
+ * said once in the header; too wide, paths become file names, then
+ * counts go, then the second weight and share; a record too wide is
+ * written vertically.
+ */
+START_TEST(test_text_fit)
+{
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+
+	fn_results(&r, "/usr/lib/x86_64-linux-gnu/libc.so.6", 2);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function         DSO                                  Self (cycles)  Self share  Total (cycles)  Total share  Samples\n"
+		"---------------  -----------------------------------  -------------  ----------  --------------  -----------  -------\n"
+		"main             /usr/bin/prog                                   3k      75.0 %              4k      100.0 %       30\n"
+		"parse_arguments  /usr/lib/x86_64-linux-gnu/libc.so.6           1.5k      37.5 %              4k      100.0 %       15\n");
+	testutil_capture_free(&c);
+	/* 15 + 9 + 13 + 10 + 14 + 11 + 7 + 2 * 6 = 91: file names suffice */
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 91);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function         DSO        Self (cycles)  Self share  Total (cycles)  Total share  Samples\n"
+		"---------------  ---------  -------------  ----------  --------------  -----------  -------\n"
+		"main             prog                  3k      75.0 %              4k      100.0 %       30\n"
+		"parse_arguments  libc.so.6           1.5k      37.5 %              4k      100.0 %       15\n");
+	testutil_capture_free(&c);
+	/* 90: Samples goes; 60: Total share and Total go too */
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 60);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function         DSO        Self (cycles)  Self share\n"
+		"---------------  ---------  -------------  ----------\n"
+		"main             prog                  3k      75.0 %\n"
+		"parse_arguments  libc.so.6           1.5k      37.5 %\n");
+	testutil_capture_free(&c);
+	/* 40: the DSO goes, then the names are cut: 13 + 2 + 13 + 2 + 10 */
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 40);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function       Self (cycles)  Self share\n"
+		"-------------  -------------  ----------\n"
+		"main                      3k      75.0 %\n"
+		"parse_argume\xe2\x80\xa6           1.5k      37.5 %\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+
+	fn_results(&r, "/usr/bin/prog", 2);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function         Self (cycles)  Self share  Total (cycles)  Total share  Samples\n"
+		"---------------  -------------  ----------  --------------  -----------  -------\n"
+		"main                        3k      75.0 %              4k      100.0 %       30\n"
+		"parse_arguments           1.5k      37.5 %              4k      100.0 %       15\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+
+	/* one ranked row is a table still; a record is written as lines */
+	fn_results(&r, NULL, 1);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 40);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function  Self (cycles)  Self share\n"
+		"--------  -------------  ----------\n"
+		"main                 3k      75.0 %\n");
+	testutil_capture_free(&c);
+	spaa_lami_table_set_record(r.tables[0]);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 40);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"  Function        main\n"
+		"  DSO             /usr/bin/prog\n"
+		"  Self (cycles)   3k\n"
+		"  Self share      75.0 %\n"
+		"  Total (cycles)  4k\n"
+		"  Total share     100.0 %\n"
+		"  Samples         30\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
+/* One name in a one-column table of width w: where it is cut. */
+static const struct {
+	const struct spaa_lami_table_class *cls;
+	const char *in;
+	size_t width;
+	const char *want;
+} cuts[] = {
+	{ &name_class, "short", 8, "short" },
+	/* templates, then parameters, then the end */
+	{ &name_class, "std::map<int, std::vector<int> >::find(int const&) const", 30,
+	  "std::map<\xe2\x80\xa6>::find(\xe2\x80\xa6) const" },
+	{ &name_class, "std::map<int, std::vector<int> >::find(int const&) const", 40,
+	  "std::map<\xe2\x80\xa6>::find(int const&) const" },
+	{ &name_class, "a<bc>::c<d>::e", 13, "a<\xe2\x80\xa6>::c<d>::e" },
+	{ &name_class, "a<b>::c<d>::e", 12, "a<b>::c<d>:\xe2\x80\xa6" },
+	{ &name_class, "operator<(x, y)", 12, "operator<(\xe2\x80\xa6)" },
+	{ &name_class, "hash_phase.constprop.0", 12, "hash_phase.\xe2\x80\xa6" },
+	/* call paths: root and the frames nearest the leaf */
+	{ &name_class, "main;a;b;c;parse;leaf", 18, "main;\xe2\x80\xa6;parse;leaf" },
+	{ &name_class, "main;a;b;c;parse;leaf", 16, "main;\xe2\x80\xa6;leaf" },
+	{ &name_class, "a_long_root;b;leaf", 10, "\xe2\x80\xa6;b;leaf" },
+	{ &name_class, "main;std::vector<int, std::allocator<int> >::push_back(int const&)", 33,
+	  "main;std::vector<\xe2\x80\xa6>::push_back(\xe2\x80\xa6)" },
+	{ &name_class, "main;run;std::vector<int>::push_back(int const&)", 35,
+	  "main;\xe2\x80\xa6;std::vector<\xe2\x80\xa6>::push_back(\xe2\x80\xa6)" },
+	{ &name_class, "root;a_very_long_leaf_name", 10, "\xe2\x80\xa6;a_very_\xe2\x80\xa6" },
+	/* paths: the file name, then its beginning */
+	{ &path_class, "/usr/lib/x86_64-linux-gnu/libc.so.6", 20, "libc.so.6" },
+	{ &path_class, "/lib/a_very_long_library_name.so", 12, "a_very_long\xe2\x80\xa6" },
+	/* processes: both ends */
+	{ &who_class, "a_long_thread_name", 10, "a_lo\xe2\x80\xa6(1/2)" },
+};
+
+/* Line n (from 0) of s, without its newline. */
+static const char *line_of(const char *s, int n, char *buf, size_t size)
+{
+	const char *end;
+
+	while (n-- > 0 && s)
+		s = strchr(s, '\n') ? strchr(s, '\n') + 1 : NULL;
+	ck_assert_ptr_nonnull(s);
+	end = strchr(s, '\n');
+	ck_assert_ptr_nonnull(end);
+	snprintf(buf, size, "%.*s", (int)(end - s), s);
+	return buf;
+}
+
+START_TEST(test_text_cut)
+{
+	const struct spaa_lami_table_class *cls = cuts[_i].cls;
+	struct spaa_lami_table *t = spaa_lami_table_new(cls, 0, 10);
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+	char got[256];
+
+	spaa_lami_row_begin(t);
+	if (cls == &name_class)
+		spaa_lami_cell_string(t, cuts[_i].in);
+	else if (cls == &path_class)
+		spaa_lami_cell_path(t, cuts[_i].in);
+	else
+		spaa_lami_cell_process(t, cuts[_i].in, 1, 2);
+	spaa_lami_row_end(t);
+	/* a second row: a one-row table too wide would be written vertically */
+	spaa_lami_row_begin(t);
+	if (cls == &name_class)
+		spaa_lami_cell_string(t, "x");
+	else if (cls == &path_class)
+		spaa_lami_cell_path(t, "/y");
+	else
+		spaa_lami_cell_process(t, "z", 1, 3);
+	spaa_lami_row_end(t);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT,
+			   cuts[_i].width);
+	ck_assert_str_eq(line_of(testutil_capture_close(&c), 3, got, sizeof(got)),
+			 cuts[_i].want);
 	testutil_capture_free(&c);
 	spaa_lami_results_release(&r);
 }
@@ -322,6 +550,8 @@ Suite *textout_suite(void)
 	tcase_add_test(tc, test_text_alignment);
 	tcase_add_test(tc, test_text_every_class);
 	tcase_add_test(tc, test_csv_every_class);
+	tcase_add_test(tc, test_text_fit);
+	tcase_add_loop_test(tc, test_text_cut, 0, sizeof(cuts) / sizeof(cuts[0]));
 	tcase_add_test(tc, test_bar);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/pprof_drop_frames_index.pb
