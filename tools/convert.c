@@ -19,12 +19,12 @@
 
 static const char description[] =
 	"Converts perf script text, perf.data (through perf), folded stacks,\n"
-	"pprof profiles and SPX reports to SPAA, any of them or SPAA to folded\n"
-	"stacks or to a flame graph (SVG), and SPAA to SPAA (validated,\n"
-	"recompressed).  INPUT may be compressed (gzip, zstd); - is standard\n"
-	"input; an SPX report is KEY.json or KEY.txt.gz, or a directory of them.\n"
-	"Several INPUTs (files, directories, any formats) are merged into one\n"
-	"profile.";
+	"pprof profiles, V8 CPU and heap profiles, DTrace aggregations and SPX\n"
+	"reports to SPAA, any of them or SPAA to folded stacks or to a flame\n"
+	"graph (SVG), and SPAA to SPAA (validated, recompressed).  INPUT may be\n"
+	"compressed (gzip, zstd); - is standard input; an SPX report is\n"
+	"KEY.json or KEY.txt.gz, or a directory of them.  Several INPUTs (files,\n"
+	"directories, any formats) are merged into one profile.";
 
 /* The names of --from and --to, in the order of enum spaa_convert_format from PERF on. */
 static const char *const from_names[] = {

@@ -2,10 +2,12 @@
 #include <string.h>
 
 #include "formats/detect.h"
+#include "formats/dtrace.h"
 #include "formats/folded.h"
 #include "formats/perf_data.h"
 #include "formats/perf_script.h"
 #include "formats/pprof.h"
+#include "formats/v8_cpu.h"
 #include "model/util.h"
 
 static enum spaa_detect_format detect_line(char *line, size_t len)
@@ -42,6 +44,14 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 	if (spaa_pprof_sniff((const unsigned char *)data, len,
 			     len < SPAA_DETECT_SNIFF_BYTES)) {
 		*fmt = SPAA_DETECT_PPROF;
+		return 0;
+	}
+	if (spaa_v8_sniff(data, len) != SPAA_V8_NONE) {
+		*fmt = SPAA_DETECT_V8;
+		return 0;
+	}
+	if (spaa_dtrace_sniff(data, len, len < SPAA_DETECT_SNIFF_BYTES)) {
+		*fmt = SPAA_DETECT_DTRACE;
 		return 0;
 	}
 	for (end = data + len; data < end; data = nl + 1) {

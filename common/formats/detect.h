@@ -9,6 +9,8 @@
  *
  * Binary formats come first: a perf.data file by its magic, a pprof profile is a protobuf message whose
  * first field is a well-formed sample type (spaa_pprof_sniff).
+ * A V8 profile or trace is told by its first member name (v8_cpu.h),
+ * DTrace output by its first lines (dtrace.h).
  * Text formats are told by the first line that is not blank or a '#'
  * comment, among the first SPAA_DETECT_SNIFF_BYTES: '{' is SPAA, a perf
  * script sample header is perf script, a line that parses as folded
@@ -34,6 +36,8 @@ enum spaa_detect_format {
 	SPAA_DETECT_FOLDED,     /* folded stacks */
 	SPAA_DETECT_PPROF,      /* a pprof protobuf message (pprof.h) */
 	SPAA_DETECT_PERF_DATA,  /* a perf.data file, magic PERFILE2 (perf_data.h) */
+	SPAA_DETECT_V8,         /* a V8 JSON document (v8_cpu.h: spaa_v8_sniff) */
+	SPAA_DETECT_DTRACE,     /* DTrace aggregation text (dtrace.h) */
 };
 
 /* Sets *fmt from the content of in.  Errors: those of the input. */

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 
 #include "formats/detect.h"
+#include "formats/dtrace.h"
 #include "formats/folded.h"
 #include "formats/load.h"
 #include "formats/perf_data.h"
@@ -8,6 +9,8 @@
 #include "formats/pprof.h"
 #include "formats/spaa_reader.h"
 #include "formats/spx_reader.h"
+#include "formats/v8_cpu.h"
+#include "formats/v8_heap.h"
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/pathlist.h"
@@ -124,6 +127,9 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 {
 	struct spaa_load_opts o = *opts;
 	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
+	const char *data;
+	size_t len;
+	enum spaa_v8_kind kind;
 	struct pprof_job job;
 	int r;
 
@@ -147,6 +153,16 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		r = spaa_writer_load_spaa(p, write_pprof, &job, spaa_input_name(in),
 					  &o, rep, err);
 		break;
+	case SPAA_DETECT_V8:
+		/* which V8 document: the detector has peeked at it already */
+		if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
+			return -1;
+		kind = spaa_v8_sniff(data, len);
+		if (kind == SPAA_V8_HEAPSNAPSHOT || kind == SPAA_V8_HEAPPROFILE)
+			return spaa_v8_heap_read(p, in, kind, &o, base, total, err);
+		return spaa_v8_cpu_read(p, in, kind, &o, base, total, err);
+	case SPAA_DETECT_DTRACE:
+		return spaa_dtrace_read(p, in, &o, base, total, err);
 	default:
 		return spaa_reader_read(p, in, &o, rep, base, total, err);
 	}

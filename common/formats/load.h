@@ -6,8 +6,9 @@
  * The format is decided by content (detect.h): SPAA NDJSON is read by
  * spaa_reader, SPX reports (pathlist.h says which paths are) by
  * spx_reader, perf script text, folded stacks and pprof profiles by their
- * converters through writer_load.h.  A validating load (findings.fn set) reads
- * every file as SPAA.
+ * converters through writer_load.h, V8 CPU profiles and traces by
+ * v8_cpu, V8 heap profiles by v8_heap, DTrace aggregations by dtrace.
+ * A validating load (findings.fn set) reads every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
  * is read, so an analysis folds it into whatever it needs (time bins,

@@ -1007,6 +1007,32 @@ int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
 	return 0;
 }
 
+int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
+		     struct spaa_error *err)
+{
+	while (in->pos == in->len) {
+		ssize_t r;
+
+		if (in->eof)
+			return 0;
+		r = in->failed ? -1 : input_fill(in, NULL);
+		if (r < 0) {
+			if (err) {
+				*err = in->saved;
+				err->line = 0;  /* the reader knows where it is */
+			}
+			return -1;
+		}
+		if (!r)
+			in->eof = 1;
+	}
+	*data = in->buf + in->pos;
+	*len = in->len - in->pos;
+	in->pos = in->len;
+	in->scanned = 0;
+	return 1;
+}
+
 int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s)
 {

@@ -127,6 +127,16 @@ int spaa_input_read(struct spaa_input *in, void *buf, size_t n, size_t *got,
 		    struct spaa_error *err);
 
 /*
+ * Reads the next chunk of decoded bytes without copying them, for a
+ * document that is not lines (V8's JSON on a single line of any
+ * length).  Returns 1 with *data (weak: valid until the next call on in)
+ * and *len (> 0), 0 at the end of input, -1 with err (the input's error,
+ * with no line: see spaa_input_read).  Consumes what it returns.
+ */
+int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
+		     struct spaa_error *err);
+
+/*
  * A line scanner: work on a line that needs nothing but the line, done a
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or

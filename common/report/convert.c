@@ -254,6 +254,10 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_PERF_DATA:
 		*fmt = SPAA_CONVERT_PERF_DATA;
 		break;
+	case SPAA_DETECT_V8:
+	case SPAA_DETECT_DTRACE:
+		*fmt = SPAA_CONVERT_LOADER;
+		break;
 	case SPAA_DETECT_FOLDED:
 	case SPAA_DETECT_UNKNOWN:
 		*fmt = SPAA_CONVERT_FOLDED;
@@ -384,8 +388,8 @@ int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 		} else if (from == SPAA_CONVERT_PPROF && o->to == SPAA_CONVERT_SPAA) {
 			if (open_output(o, &out, err) || convert_pprof(o, in, out, err))
 				goto out;
-		} else if ((from == SPAA_CONVERT_SPAA || from == SPAA_CONVERT_PPROF) &&
-			   o->to != SPAA_CONVERT_SPAA) {
+		} else if (((from == SPAA_CONVERT_SPAA || from == SPAA_CONVERT_PPROF) &&
+			    o->to != SPAA_CONVERT_SPAA) || from == SPAA_CONVERT_LOADER) {
 			if (convert_profile(o, in, &out, err))
 				goto out;
 		} else if (from == SPAA_CONVERT_SPAA) {

@@ -41,6 +41,7 @@ enum spaa_convert_format {
 	SPAA_CONVERT_PERF_DATA, /* perf.data, through perf script (input only) */
 	SPAA_CONVERT_MERGE,     /* several inputs or a directory: loaded as one */
 	SPAA_CONVERT_SVG,       /* an interactive flame graph (output only) */
+	SPAA_CONVERT_LOADER,    /* what only the loader reads: V8, DTrace (input only, by content) */
 };
 
 /* What to convert; the strings are borrowed for the call. */

@@ -15,6 +15,7 @@
 #                too; 0 skips it)
 # BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
 # BENCH_PPROF    samples of the generated pprof profile (100000; 0 skips it)
+# BENCH_V8       samples of the generated .cpuprofile (2000000; 0 skips it)
 #
 # One run, on this machine: each program on the plain, zstd and gzip copy,
 # then the reference figures, then the ratios.  Benchmarks report, they
@@ -468,6 +469,23 @@ if [ "$PERF_SECONDS" -gt 0 ] 2>/dev/null; then
 	else
 		note "perf script: perf record does not work here ($(head -n 1 "$TMP/perf.err" 2>/dev/null)); not measured"
 	fi
+fi
+# V8 .cpuprofile: one JSON document (a call tree, then samples and
+# timeDeltas), read as a stream; beside it the same profile as SPAA.
+V8_SAMPLES=${BENCH_V8:-2000000}
+if [ "$V8_SAMPLES" -gt 0 ] 2>/dev/null; then
+	note ""
+	V8=$DIR/bench-$V8_SAMPLES.cpuprofile
+	[ -s "$V8" ] || python3 tests/bench/gen_cpuprofile.py "$V8_SAMPLES" "$V8"
+	./spaa-convert -o "$V8.spaa" "$V8" 2>/dev/null
+	V8SIZE=$(stat -c %s "$V8")
+	V8SPAA=$(stat -c %s "$V8.spaa" 2>/dev/null || echo 0)
+	note ".cpuprofile: $V8_SAMPLES samples, ~3,000 nodes ($(awk -v b="$V8SIZE" 'BEGIN { printf "%.1f", b / 1e6 }') MB; its SPAA with sample records $(awk -v b="$V8SPAA" 'BEGIN { printf "%.1f", b / 1e6 }') MB):"
+	header
+	measure v8.hot "$V8SIZE" "spaa-hotspots (.cpuprofile)" v8 "./spaa-hotspots $(printf %q "$V8") >/dev/null"
+	measure v8.spaa "$V8SPAA" "spaa-hotspots (the same as SPAA)" spaa "./spaa-hotspots $(printf %q "$V8.spaa") >/dev/null"
+	measure v8.conv "$V8SIZE" "spaa-convert (.cpuprofile to SPAA)" v8 "./spaa-convert -o /dev/null $(printf %q "$V8")"
+	note "  .cpuprofile vs its SPAA, wall: $(ratio "${WALL[v8.spaa]}" "${WALL[v8.hot]}") x (above 1: the native file is read faster)"
 fi
 note "== load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 exit 0

@@ -52,6 +52,18 @@ seed() {
 		done ;;
 	folded)
 		put "$dir" tests/data/*.folded ;;
+	v8)
+		put "$dir" tests/data/bad/v8_*.json tests/data/bad/v8_*.cpuprofile
+		for f in tests/data/v8/*.cpuprofile* tests/data/v8/*.json*; do
+			zcat -f "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
+		done ;;
+	v8_heap)
+		put "$dir" tests/data/bad/v8_heap* tests/data/v8/*.heapprofile
+		for f in tests/data/v8/*.heapsnapshot.gz tests/data/v8/*.heaptimeline.gz; do
+			zcat "$f" | head -c $MAX_LEN >"$dir/$(basename "$f" .gz)"
+		done ;;
+	dtrace)
+		put "$dir" tests/data/dtrace/*.txt tests/data/bad/dtrace_* ;;
 	pprof)
 		# plain protobuf: the Go profiles decompressed
 		put "$dir" tests/data/pprof/*.pb tests/data/bad/pprof_*

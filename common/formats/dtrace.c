@@ -1,0 +1,580 @@
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/calltree.h"
+#include "formats/dtrace.h"
+#include "model/sbuf.h"
+#include "model/util.h"
+
+#define UNKNOWN_DSO "[unknown]"
+
+/* A line of the block being read: offset into the arena, its number. */
+struct line {
+	size_t off, len;
+	unsigned long no;
+};
+
+struct frame_key {
+	uint32_t name, dso;
+	uint32_t kernel, resolved;
+};
+
+/* One call tree per distinct key text (execname, pid, ... before the stack). */
+struct tree {
+	uint32_t comm;
+	struct spaa_calltree t;
+};
+
+struct dt {
+	struct spaa_profile *p;
+	const struct spaa_load_opts *o;
+	struct spaa_input *in;
+	const char *path;
+	uint32_t file, event;
+	bool have_event;
+
+	/* header lines */
+	char *event_name, *metric;
+	double freq;
+	bool has_freq;
+
+	struct spaa_sbuf arena;
+	struct line *lines;
+	size_t nlines, lines_alloc;
+
+	struct spaa_map frames; /* frame_key -> index in frame_of */
+	uint32_t *frame_of;
+	size_t frame_alloc;
+	struct tree *trees;
+	size_t ntrees, trees_alloc;
+
+	uint64_t entries, skipped;
+	unsigned long first_skipped;
+};
+
+static bool blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+static void trim(const char **s, size_t *n)
+{
+	while (*n && blank(**s))
+		(*s)++, (*n)--;
+	while (*n && blank((*s)[*n - 1]))
+		(*n)--;
+}
+
+static size_t indent(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (s[i] == ' ' || s[i] == '\t'))
+		i++;
+	return i;
+}
+
+static bool all_digits(const char *s, size_t n)
+{
+	if (!n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+static bool is_hex_addr(const char *s, size_t n)
+{
+	if (n < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (size_t i = 2; i < n; i++)
+		if (!strchr("0123456789abcdefABCDEF", s[i]) || !s[i])
+			return false;
+	return true;
+}
+
+/* A value line: an integer alone, perhaps negative (sum() can be). */
+static bool value_line(const char *s, size_t n)
+{
+	trim(&s, &n);
+	if (n && *s == '-')
+		s++, n--;
+	return all_digits(s, n);
+}
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (!memcmp(s + i, needle, k))
+			return true;
+	return false;
+}
+
+static bool starts(const char *s, size_t n, const char *prefix)
+{
+	size_t k = strlen(prefix);
+
+	return n >= k && !memcmp(s, prefix, k);
+}
+
+/* ---- sniffing ------------------------------------------------------------- */
+
+bool spaa_dtrace_sniff(const char *data, size_t len, bool whole)
+{
+	const char *end = data + len, *nl;
+	bool in_block = false, framey = false;
+
+	for (; data < end; data = nl + 1) {
+		size_t n;
+
+		nl = memchr(data, '\n', (size_t)(end - data));
+		if (!nl && !whole)
+			return false;   /* decide on whole lines only */
+		if (!nl)
+			nl = end;
+		n = (size_t)(nl - data);
+		if (n && data[n - 1] == '\r')
+			n--;
+		if (!in_block) {
+			const char *s = data;
+			size_t k = n;
+
+			trim(&s, &k);
+			if (!k)
+				continue;
+			if (starts(data, n, "dtrace: ") || starts(data, n, "# event:") ||
+			    starts(data, n, "# frequency:") || starts(data, n, "# metric:") ||
+			    (starts(data, n, "CPU ") && contains(data, n, "FUNCTION:NAME")))
+				return true;
+			if (!indent(data, n))
+				return false;
+			in_block = true;
+		}
+		if (indent(data, n) == n)
+			return false;   /* the first block ended without a value */
+		if (value_line(data, n))
+			return framey;
+		{
+			const char *s = data;
+			size_t k = n;
+
+			trim(&s, &k);
+			framey |= memchr(s, '`', k) || is_hex_addr(s, k);
+		}
+	}
+	return false;
+}
+
+/* ---- header lines --------------------------------------------------------- */
+
+/* "profile-997", "profile-5ms", "tick-100hz" ... -> Hz, else 0. */
+static double rate_of(const char *probe)
+{
+	static const struct {
+		const char *unit;
+		double per_second;      /* 1 / the unit in seconds; 0: the number is Hz */
+	} units[] = {
+		{ "hz", 0 }, { "", 0 }, { "ns", 1e9 }, { "nsec", 1e9 }, { "us", 1e6 },
+		{ "usec", 1e6 }, { "ms", 1e3 }, { "msec", 1e3 }, { "s", 1 }, { "sec", 1 },
+	};
+	const char *s = strstr(probe, "profile-");
+	char *e;
+	double n;
+
+	if (!s)
+		return 0;
+	s += 8;
+	if (*s < '0' || *s > '9')
+		return 0;
+	n = strtod(s, &e);
+	if (!(n > 0) || !isfinite(n))
+		return 0;
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(e, units[i].unit))
+			return units[i].per_second ? units[i].per_second / n : n;
+	return 0;
+}
+
+static void set_str(char **dst, const char *s, size_t n)
+{
+	free(*dst);
+	*dst = spaa_xstrndup(s, n);
+}
+
+/* A header line; returns 1 when it was one, 0 when not, -1 on a bad value. */
+static int header(struct dt *d, const char *s, size_t n, unsigned long no,
+		  struct spaa_error *err)
+{
+	static const char desc[] = "dtrace: description '";
+	const char *v;
+	size_t k;
+
+	if (starts(s, n, desc)) {
+		const char *q = memchr(s + sizeof(desc) - 1, '\'', n - (sizeof(desc) - 1));
+
+		if (!q)
+			return 1;
+		v = s + sizeof(desc) - 1;
+		k = (size_t)(q - v);
+		trim(&v, &k);
+		if (!d->event_name && k)
+			set_str(&d->event_name, v, k);
+		return 1;
+	}
+	if (!starts(s, n, "# "))
+		return 0;
+	v = memchr(s, ':', n);
+	if (!v)
+		return 0;
+	k = n - (size_t)(v + 1 - s);
+	v++;
+	trim(&v, &k);
+	if (starts(s, n, "# event:")) {
+		if (!k)
+			return spaa_error_at(err, SPAA_E_INVALID, d->path, no, "an empty event name");
+		set_str(&d->event_name, v, k);
+		/* a later "# event" wins over dtrace's description */
+		return 1;
+	}
+	if (starts(s, n, "# metric:")) {
+		if (!k)
+			return spaa_error_at(err, SPAA_E_INVALID, d->path, no, "an empty metric name");
+		set_str(&d->metric, v, k);
+		return 1;
+	}
+	if (starts(s, n, "# frequency:")) {
+		char buf[64], *e;
+
+		if (k >= sizeof(buf))
+			k = sizeof(buf) - 1;
+		memcpy(buf, v, k);
+		buf[k] = '\0';
+		d->freq = strtod(buf, &e);
+		if (!k || *e || !(d->freq >= 0) || !isfinite(d->freq) || d->freq > 1e12)
+			return spaa_error_at(err, SPAA_E_INVALID, d->path, no,
+					     "frequency '%s' is not a number of Hz (0 for none)", buf);
+		d->has_freq = true;
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- entries ---------------------------------------------------------------- */
+
+static int make_event(struct dt *d, struct spaa_error *err)
+{
+	struct spaa_profile *p = d->p;
+	const char *name = d->event_name ? d->event_name : "dtrace";
+	double hz = d->has_freq ? d->freq : rate_of(name);
+	const char *metric = hz > 0 ? "samples" : d->metric ? d->metric : "count";
+	uint32_t m = spaa_strtab_intern(&p->strings, metric, strlen(metric));
+	uint32_t i = spaa_profile_find_event(p, name);
+
+	if (i == SPAA_NONE) {
+		i = spaa_profile_add_event(p, &(struct spaa_event){
+			.name = spaa_strtab_intern(&p->strings, name, strlen(name)),
+			.kind = hz > 0 ? SPAA_EV_TIMER : SPAA_EV_PROBE,
+			.mode = hz > 0 ? SPAA_MODE_FREQUENCY : SPAA_MODE_EVENT,
+			.primary_metric = m, .frequency_hz = hz,
+			.tracks_frees = -1, .has_timestamps = -1,
+		});
+	} else if (p->events[i].primary_metric != m) {
+		return spaa_error_at(err, SPAA_E_INVALID, d->path, 0,
+				     "event '%s' has primary metric '%s' in an earlier file, not '%s'",
+				     name, spaa_profile_str(p, p->events[i].primary_metric), metric);
+	}
+	d->event = i;
+	d->have_event = true;
+	return 0;
+}
+
+static struct spaa_calltree *tree_of(struct dt *d, const char *comm, size_t n)
+{
+	struct spaa_profile *p = d->p;
+	uint32_t c = n ? spaa_strtab_intern(&p->strings, comm, n) : 0;
+	const struct spaa_event *ev = &p->events[d->event];
+	const char *metric = spaa_profile_str(p, ev->primary_metric);
+	struct tree *t;
+
+	for (size_t i = 0; i < d->ntrees; i++)
+		if (d->trees[i].comm == c)
+			return &d->trees[i].t;
+	SPAA_ALLOC_GROW(d->trees, d->ntrees + 1, d->trees_alloc);
+	t = &d->trees[d->ntrees++];
+	t->comm = c;
+	spaa_calltree_init(&t->t, p, d->path, d->file, d->event, &metric,
+			   (const char *const[]){ NULL }, 1);
+	t->t.comm = c;
+	return &t->t;
+}
+
+static bool kernel_module(const char *s, size_t n)
+{
+	static const char *const names[] = { "kernel", "genunix", "unix", "mach_kernel" };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (n == strlen(names[i]) && !memcmp(s, names[i], n))
+			return true;
+	return n > 3 && !memcmp(s + n - 3, ".ko", 3);
+}
+
+/* The frame of one stack line. */
+static uint32_t frame_of(struct dt *d, const char *s, size_t n, bool kernel)
+{
+	struct spaa_profile *p = d->p;
+	const char *tick = memchr(s, '`', n), *name = s;
+	size_t name_len = n;
+	struct frame_key k;
+	struct spaa_frame f = { .inline_depth = -1 };
+	bool created;
+	uint32_t i;
+
+	memset(&k, 0, sizeof(k));
+	k.resolved = !is_hex_addr(s, n);
+	if (tick) {
+		k.dso = spaa_strtab_intern(&p->strings, s, (size_t)(tick - s));
+		name = tick + 1;
+		name_len = n - (size_t)(name - s);
+	} else {
+		k.dso = spaa_strtab_intern(&p->strings, UNKNOWN_DSO, strlen(UNKNOWN_DSO));
+	}
+	/* "+0x1a4": the offset of the call site, not part of the function */
+	for (size_t j = name_len; k.resolved && j-- > 0;) {
+		if (name[j] == '+') {
+			if (is_hex_addr(name + j + 1, name_len - j - 1))
+				name_len = j;
+			break;
+		}
+	}
+	if (!name_len) {
+		name = s;
+		name_len = n;
+	}
+	k.name = spaa_strtab_intern(&p->strings, name, name_len);
+	k.kernel = kernel;
+	i = spaa_map_intern(&d->frames, &k, &created);
+	if (created) {
+		f.fn = spaa_profile_intern_function(p, k.name,
+						    spaa_profile_intern_dso(p, k.dso, 0, kernel));
+		f.kind = kernel ? SPAA_FRAME_KERNEL : SPAA_FRAME_USER;
+		f.func_resolved = k.resolved;
+		if (!k.resolved)
+			f.ip = k.name;
+		SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
+		SPAA_ALLOC_GROW(d->frame_of, (size_t)i + 1, d->frame_alloc);
+		d->frame_of[i] = p->nframes;
+		p->frames[p->nframes++] = f;
+	}
+	return d->frame_of[i];
+}
+
+static const char *line_at(const struct dt *d, size_t i, size_t *n)
+{
+	*n = d->lines[i].len;
+	return d->arena.s + d->lines[i].off;
+}
+
+static void skip(struct dt *d, unsigned long no)
+{
+	if (!d->skipped++)
+		d->first_skipped = no;
+}
+
+/* A block ending with its value line: keys, frames (leaf first), value. */
+static int entry(struct dt *d, struct spaa_error *err)
+{
+	size_t last = d->nlines - 1, nkeys = 0, ind, n;
+	const char *s = line_at(d, last, &n), *keys = NULL;
+	struct spaa_sbuf comm = { 0 };
+	struct spaa_calltree *t;
+	uint32_t node = SPAA_NONE, depth;
+	bool kernel = false;
+	uint64_t value;
+	int ret = -1;
+
+	trim(&s, &n);
+	if (*s == '-')
+		return spaa_error_at(err, SPAA_E_INVALID, d->path, d->lines[last].no,
+				     "a negative value (%.*s): weights cannot be negative",
+				     (int)(n > 64 ? 64 : n), s);
+	{
+		char buf[32];
+
+		if (n >= sizeof(buf) || (memcpy(buf, s, n), buf[n] = '\0', spaa_parse_u64(buf, &value)))
+			return spaa_error_at(err, SPAA_E_LIMIT, d->path, d->lines[last].no,
+					     "the value %.*s does not fit 64 bits",
+					     (int)(n > 64 ? 64 : n), s);
+	}
+	/* keys: the lines less indented than the stack's last (root) frame */
+	s = line_at(d, last - 1, &n);
+	ind = indent(s, n);
+	while (nkeys < last) {
+		s = line_at(d, nkeys, &n);
+		if (indent(s, n) >= ind)
+			break;
+		trim(&s, &n);
+		if (comm.len)
+			spaa_sbuf_add(&comm, " ", 1);
+		/* columns of one key line: one space apart */
+		for (size_t j = 0; j < n; j++)
+			if (!blank(s[j]) || (j && !blank(s[j - 1])))
+				spaa_sbuf_add(&comm, blank(s[j]) ? " " : s + j, 1);
+		nkeys++;
+	}
+	keys = comm.s;
+	depth = (uint32_t)(last - nkeys);
+	if (d->o->max_depth && depth > d->o->max_depth) {
+		spaa_error_at(err, SPAA_E_LIMIT, d->path, d->lines[nkeys].no,
+			      "a stack of %" PRIu32 " frames is deeper than %" PRIu32 " (SPAA_MAX_DEPTH)",
+			      depth, d->o->max_depth);
+		goto out;
+	}
+	if (!d->have_event && make_event(d, err))
+		goto out;
+	t = tree_of(d, keys ? keys : "", comm.len);
+	for (size_t i = nkeys; i < last; i++) {
+		const char *m;
+
+		s = line_at(d, i, &n);
+		trim(&s, &n);
+		m = memchr(s, '`', n);
+		kernel |= m && kernel_module(s, (size_t)(m - s));
+	}
+	/* root first into the tree */
+	for (size_t i = last; i-- > nkeys;) {
+		s = line_at(d, i, &n);
+		trim(&s, &n);
+		node = spaa_calltree_child(t, node, frame_of(d, s, n, kernel));
+	}
+	if (spaa_calltree_add(t, node, &value, err))
+		goto out;
+	d->entries++;
+	ret = 0;
+out:
+	free(comm.s);
+	return ret;
+}
+
+/* The block of lines since the last blank line. */
+static int block(struct dt *d, struct spaa_error *err)
+{
+	size_t n;
+	const char *s;
+	bool is_entry;
+
+	if (!d->nlines)
+		return 0;
+	s = line_at(d, d->nlines - 1, &n);
+	is_entry = d->nlines >= 2 && value_line(s, n);
+	if (is_entry) {
+		/* a stack has at least one frame line at the stack's indentation */
+		s = line_at(d, d->nlines - 2, &n);
+		is_entry = indent(s, n) > 0 && !value_line(s, n);
+	}
+	if (is_entry) {
+		if (entry(d, err))
+			return -1;
+	} else {
+		for (size_t i = 0; i < d->nlines; i++) {
+			int r;
+
+			s = line_at(d, i, &n);
+			r = d->have_event ? 0 : header(d, s, n, d->lines[i].no, err);
+			if (r < 0)
+				return -1;
+			if (!r)
+				skip(d, d->lines[i].no);
+		}
+	}
+	d->nlines = 0;
+	d->arena.len = 0;
+	return 0;
+}
+
+static int read_lines(struct dt *d, struct spaa_error *err)
+{
+	char *line;
+	size_t len;
+	int r;
+
+	while ((r = spaa_input_getline(d->in, &line, &len, err)) > 0) {
+		const char *s = line;
+		size_t n = len;
+		unsigned long no = spaa_input_lineno(d->in);
+
+		trim(&s, &n);
+		if (!n) {
+			if (block(d, err))
+				return -1;
+			continue;
+		}
+		if (d->o->max_depth && d->nlines > (size_t)d->o->max_depth + 64)
+			return spaa_error_at(err, SPAA_E_LIMIT, d->path, no,
+					     "an entry of more than %" PRIu32 " lines (SPAA_MAX_DEPTH)",
+					     d->o->max_depth);
+		SPAA_ALLOC_GROW(d->lines, d->nlines + 1, d->lines_alloc);
+		d->lines[d->nlines++] = (struct line){ d->arena.len, len, no };
+		spaa_sbuf_add(&d->arena, line, len);
+		if ((no & 4095) == 0 && d->o->on_progress)
+			d->o->on_progress(d->o->progress_data, spaa_input_bytes_read(d->in), 0);
+	}
+	if (r < 0)
+		return -1;
+	return block(d, err);
+}
+
+int spaa_dtrace_read(struct spaa_profile *p, struct spaa_input *in,
+		     const struct spaa_load_opts *opts, uint64_t bytes_base,
+		     uint64_t bytes_total, struct spaa_error *err)
+{
+	struct dt d = {
+		.p = p, .o = opts, .in = in, .path = spaa_input_name(in),
+	};
+	struct spaa_file *f;
+	int ret = -1;
+
+	d.file = p->nfiles++;
+	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
+	f = &p->files[d.file];
+	memset(f, 0, sizeof(*f));
+	f->path = spaa_strtab_intern(&p->strings, d.path, strlen(d.path));
+	f->source_tool = spaa_strtab_intern(&p->strings, "dtrace", 6);
+	spaa_map_init(&d.frames, sizeof(struct frame_key));
+	if (opts->on_progress)
+		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
+	if (read_lines(&d, err))
+		goto out;
+	if (!d.entries) {
+		spaa_error_at(err, SPAA_E_NO_DATA, d.path, 0,
+			      "no aggregation with a stack (@[ustack()], @[stack()], @[jstack()], ...) in the DTrace output");
+		goto out;
+	}
+	for (size_t i = 0; i < d.ntrees; i++)
+		if (spaa_calltree_finish(&d.trees[i].t, opts->max_depth, err))
+			goto out;
+	if (d.skipped)
+		spaa_warn(&opts->warn, d.path, d.first_skipped,
+			  "%" PRIu64 " lines that are not part of an aggregation entry were skipped (dtrace's messages)",
+			  d.skipped);
+	if (opts->on_progress)
+		opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
+				  bytes_total);
+	ret = 0;
+out:
+	for (size_t i = 0; i < d.ntrees; i++)
+		spaa_calltree_release(&d.trees[i].t);
+	free(d.trees);
+	free(d.lines);
+	free(d.arena.s);
+	free(d.frame_of);
+	free(d.event_name);
+	free(d.metric);
+	spaa_map_release(&d.frames);
+	return ret;
+}

@@ -1,0 +1,1 @@
+./spaa-allocs --limit 5 tests/data/v8/node_after.heapsnapshot.gz

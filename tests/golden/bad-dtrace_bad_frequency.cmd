@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/dtrace_bad_frequency.txt

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/dtrace_value_overflow.txt

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/v8_lengths_differ_gz.cpuprofile.gz

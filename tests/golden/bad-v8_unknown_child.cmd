@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/v8_unknown_child.cpuprofile

@@ -1,0 +1,1 @@
+./spaa-hotspots --limit 5 tests/data/dtrace/malloc_keys.txt
