@@ -5,17 +5,41 @@
 #include "analysis/weights.h"
 #include "model/util.h"
 
+/* Adds 'name' to lo->events unless there; "..." once it is full. */
+static void add_name(struct spaa_weights_left_out *lo, const char *name)
+{
+	size_t at = strlen(lo->events), room = sizeof(lo->events) - 4;
+	char quoted[sizeof(lo->events)];
+
+	snprintf(quoted, sizeof(quoted), "'%s'", name);
+	if (strstr(lo->events, quoted) || (at >= 3 && !strcmp(lo->events + at - 3, "...")))
+		return;
+	if (at + strlen(quoted) + 2 > room) {
+		snprintf(lo->events + at, sizeof(lo->events) - at, "%s...", at ? ", " : "");
+		return;
+	}
+	snprintf(lo->events + at, sizeof(lo->events) - at, "%s%s", at ? ", " : "", quoted);
+}
+
 void spaa_weights_left_out(struct spaa_weights_left_out *lo, const struct spaa_profile *p,
 			  bool (*analysed)(const struct spaa_profile *p,
 					   uint32_t event, const void *ctx),
 			  const void *ctx)
 {
+	uint64_t *records = spaa_xcalloc(p->nevents + 1, sizeof(*records));
+
 	for (uint32_t i = 0; i < p->nrecords; i++)
 		if (!p->records[i].absorbed && !analysed(p, p->records[i].event, ctx))
-			lo->records++;
-	for (uint32_t e = 0; e < p->nevents; e++)
-		if (!analysed(p, e, ctx))
-			lo->samples += p->events[e].nsamples;
+			records[p->records[i].event]++;
+	for (uint32_t e = 0; e < p->nevents; e++) {
+		if (analysed(p, e, ctx))
+			continue;
+		lo->records += records[e];
+		lo->samples += p->events[e].nsamples;
+		if (records[e] || p->events[e].nsamples)
+			add_name(lo, spaa_profile_str(p, p->events[e].name));
+	}
+	free(records);
 }
 
 static bool is_event(const struct spaa_profile *p, uint32_t event, const void *ctx)

@@ -4,7 +4,8 @@
  * split in two (--net), and what the analysis leaves out of the other
  * events, so that nothing is dropped silently.
  *
- * struct spaa_weights_left_out holds two counts: zero-initialize it.
+ * struct spaa_weights_left_out holds two counts and the events' names:
+ * zero-initialize it.
  */
 #ifndef SPAA_WEIGHTS_H
 #define SPAA_WEIGHTS_H
@@ -68,6 +69,8 @@ uint64_t spaa_weights_net_key(int64_t v);
  */
 struct spaa_weights_left_out {
 	uint64_t records, samples;
+	/* "'a', 'b'": the events they belong to, each once (cut at "...") */
+	char events[256];
 };
 
 /*

@@ -91,8 +91,9 @@ static void note_left_out(const char *prog, const struct spaa_analysis *a,
 	if (!lo->records && !lo->samples)
 		return;
 	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
-		PRIu64 " samples of events not analysed%s\n", prog, lo->records,
-		lo->samples, choose ? " (see --event)" : "");
+		PRIu64 " samples of events not analysed: %s%s\n", prog,
+		lo->records, lo->samples, lo->events,
+		choose ? " (pick one with --event NAME)" : "");
 }
 
 /*

@@ -66,6 +66,7 @@ START_TEST(test_left_out)
 	spaa_weights_left_out_event(&cycles, &p, 0);
 	ck_assert_uint_eq(cycles.records, 1);
 	ck_assert_uint_eq(cycles.samples, 2);
+	ck_assert_str_eq(cycles.events, "'instructions'");
 	spaa_weights_left_out_event(&insns, &p, 1);
 	ck_assert_uint_eq(insns.records, 2);
 	ck_assert_uint_eq(insns.samples, 1);
@@ -74,6 +75,10 @@ START_TEST(test_left_out)
 	spaa_weights_left_out_event(&twice, &p, 1);
 	ck_assert_uint_eq(twice.records, 3);
 	ck_assert_uint_eq(twice.samples, 3);
+	ck_assert_str_eq(twice.events, "'instructions', 'cycles'");
+	/* once per event however often it is left out */
+	spaa_weights_left_out_event(&twice, &p, 0);
+	ck_assert_str_eq(twice.events, "'instructions', 'cycles'");
 	spaa_profile_release(&p);
 }
 END_TEST
