@@ -250,8 +250,9 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 	}
 	/* readdir order depends on the file system; runs must not */
 	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
-	qsort(list->skipped + skipped_before, list->nskipped - skipped_before,
-	      sizeof(*list->skipped), skip_cmp);
+	if (list->nskipped > skipped_before)     /* never NULL + 0 */
+		qsort(list->skipped + skipped_before, list->nskipped - skipped_before,
+		      sizeof(*list->skipped), skip_cmp);
 	for (i = 0; i < nr; i++)
 		pathlist_append(list, entries[i].path, entries[i].kind);
 	free(entries);
