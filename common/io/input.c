@@ -17,6 +17,7 @@
 #include <zstd_errors.h>
 
 #include "io/input.h"
+#include "io/output.h"
 #include "model/util.h"
 
 /*
@@ -543,7 +544,7 @@ static int pipeline_start(struct spaa_input *in)
 		pl->scan_lineno++;
 	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
 	in->pipe = pl;
-	if (pthread_create(&pl->thread, NULL, pipeline_run, in)) {
+	if (spaa_output_thread_create(&pl->thread, pipeline_run, in)) {
 		in->pipe = NULL;
 		pthread_mutex_destroy(&pl->lock);
 		pthread_mutex_destroy(&pl->scan_lock);

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -104,6 +105,27 @@ static void catch_signals(void)
 	}
 }
 
+/* The signals on which temporary files are removed, in *set. */
+static void fatal_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+int spaa_output_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t set, old;
+	int rc;
+
+	fatal_signals(&set);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	rc = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /* Slot for path, or -1 when none is free (the file is then not guarded). */
 static int temp_register(const char *path)
 {
@@ -144,9 +166,23 @@ static int temp_create(char **path, int *slot, const char *dir,
 	size_t n = strlen(dir) + strlen(name) + 2;
 	int fd;
 
+	sigset_t set, old;
+
 	*path = spaa_xmalloc(n);
 	snprintf(*path, n, "%s/%s", dir, name);
+	/*
+	 * A signal between mkstemp and temp_register would leave the file
+	 * behind: hold the signals until it is registered.  The program's
+	 * other threads block them (spaa_output_thread_create), so this
+	 * thread is the one that takes them.
+	 */
+	catch_signals();
+	fatal_signals(&set);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
 	fd = mkstemp(*path);
+	if (fd >= 0)
+		*slot = temp_register(*path);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (fd < 0) {
 		if (what)
 			spaa_error_at(err, SPAA_E_IO, what, 0, "cannot create the output: %s",
@@ -157,7 +193,6 @@ static int temp_create(char **path, int *slot, const char *dir,
 		SPAA_FREE_AND_NULL(*path);
 		return -1;
 	}
-	*slot = temp_register(*path);
 	return fd;
 }
 

@@ -27,6 +27,7 @@
 #ifndef SPAA_OUTPUT_H
 #define SPAA_OUTPUT_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -86,5 +87,12 @@ FILE *spaa_output_spool(struct spaa_error *err);
 
 /* "none", "gzip", "zstd" -> compression; -1 for anything else. */
 int spaa_output_comp_parse(const char *name);
+
+/*
+ * pthread_create with SIGINT, SIGTERM and SIGHUP blocked in the new thread:
+ * every thread the library starts uses it, so that those signals reach the
+ * thread that creates temporary files, which holds them while it does.
+ */
+int spaa_output_thread_create(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 #endif

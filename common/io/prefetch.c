@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "io/prefetch.h"
+#include "io/output.h"
 #include "model/util.h"
 
 /* A file opened ahead: its input, or the error of its open. */
@@ -92,7 +93,7 @@ struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
 		pf->opts = *opts;
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->changed, NULL);
-	if (pthread_create(&pf->thread, NULL, prefetch_run, pf)) {
+	if (spaa_output_thread_create(&pf->thread, prefetch_run, pf)) {
 		pthread_mutex_destroy(&pf->lock);
 		pthread_cond_destroy(&pf->changed);
 		free(pf);
