@@ -273,23 +273,16 @@ static int make_event(struct dt *d, struct spaa_error *err)
 	const char *name = d->event_name ? d->event_name : "dtrace";
 	double hz = d->has_freq ? d->freq : rate_of(name);
 	const char *metric = hz > 0 ? "samples" : d->metric ? d->metric : "count";
-	uint32_t m = spaa_strtab_intern(&p->strings, metric, strlen(metric));
-	uint32_t i = spaa_profile_find_event(p, name);
+	struct spaa_event e = {
+		.name = spaa_strtab_intern(&p->strings, name, strlen(name)),
+		.kind = hz > 0 ? SPAA_EV_TIMER : SPAA_EV_PROBE,
+		.mode = hz > 0 ? SPAA_MODE_FREQUENCY : SPAA_MODE_EVENT,
+		.primary_metric = spaa_strtab_intern(&p->strings, metric, strlen(metric)),
+		.frequency_hz = hz, .tracks_frees = -1, .has_timestamps = -1,
+	};
 
-	if (i == SPAA_NONE) {
-		i = spaa_profile_add_event(p, &(struct spaa_event){
-			.name = spaa_strtab_intern(&p->strings, name, strlen(name)),
-			.kind = hz > 0 ? SPAA_EV_TIMER : SPAA_EV_PROBE,
-			.mode = hz > 0 ? SPAA_MODE_FREQUENCY : SPAA_MODE_EVENT,
-			.primary_metric = m, .frequency_hz = hz,
-			.tracks_frees = -1, .has_timestamps = -1,
-		});
-	} else if (p->events[i].primary_metric != m) {
-		return spaa_error_at(err, SPAA_E_INVALID, d->path, 0,
-				     "event '%s' has primary metric '%s' in an earlier file, not '%s'",
-				     name, spaa_profile_str(p, p->events[i].primary_metric), metric);
-	}
-	d->event = i;
+	if (spaa_profile_use_event(p, &e, d->path, &d->event, err))
+		return -1;
 	d->have_event = true;
 	return 0;
 }
@@ -536,15 +529,9 @@ int spaa_dtrace_read(struct spaa_profile *p, struct spaa_input *in,
 	struct dt d = {
 		.p = p, .o = opts, .in = in, .path = spaa_input_name(in),
 	};
-	struct spaa_file *f;
 	int ret = -1;
 
-	d.file = p->nfiles++;
-	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
-	f = &p->files[d.file];
-	memset(f, 0, sizeof(*f));
-	f->path = spaa_strtab_intern(&p->strings, d.path, strlen(d.path));
-	f->source_tool = spaa_strtab_intern(&p->strings, "dtrace", 6);
+	d.file = spaa_profile_add_file(p, d.path, "dtrace");
 	spaa_map_init(&d.frames, sizeof(struct frame_key));
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);

@@ -770,10 +770,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	r.weight_base = p->nweight_pool;
 	r.window_entry_base = p->nwindow_entries;
 	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
-	r.file = p->nfiles++;
-	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
-	memset(&p->files[r.file], 0, sizeof(p->files[r.file]));
-	p->files[r.file].path = spaa_strtab_intern(&p->strings, r.path, strlen(r.path));
+	r.file = spaa_profile_add_file(p, r.path, NULL);
 
 	if (!opts->no_fast_path && !opts->no_scanner) {
 		struct scanner *t = spaa_xcalloc(1, sizeof(*t));

@@ -835,18 +835,12 @@ int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
 		.p = p, .o = opts, .json_path = json_path,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
 	};
-	struct spaa_file *f;
 	int ret = -1;
 
 	s.txt_path = txt_path_of(json_path);
 	spaa_map_init(&s.trie, sizeof(struct trie_key));
 	s.stack_base = p->nstacks;
-	s.file = p->nfiles++;
-	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
-	f = &p->files[s.file];
-	memset(f, 0, sizeof(*f));
-	f->path = spaa_strtab_intern(&p->strings, json_path, strlen(json_path));
-	f->source_tool = spaa_strtab_intern(&p->strings, "spx", 3);
+	s.file = spaa_profile_add_file(p, json_path, "spx");
 
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);

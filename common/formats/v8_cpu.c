@@ -685,21 +685,15 @@ static int read_trace(struct v8 *v, struct spaa_error *err)
 static int make_event(struct v8 *v, struct spaa_error *err)
 {
 	struct spaa_profile *p = v->p;
-	uint32_t samples = spaa_strtab_intern(&p->strings, "samples", 7);
-	uint32_t i = spaa_profile_find_event(p, "cpu-profile");
+	struct spaa_event e = {
+		.name = spaa_strtab_intern(&p->strings, "cpu-profile", 11),
+		.kind = SPAA_EV_TIMER, .mode = SPAA_MODE_FREQUENCY,
+		.primary_metric = spaa_strtab_intern(&p->strings, "samples", 7),
+		.tracks_frees = -1, .has_timestamps = -1,
+	};
 
-	if (i == SPAA_NONE) {
-		i = spaa_profile_add_event(p, &(struct spaa_event){
-			.name = spaa_strtab_intern(&p->strings, "cpu-profile", 11),
-			.kind = SPAA_EV_TIMER, .mode = SPAA_MODE_FREQUENCY,
-			.primary_metric = samples, .tracks_frees = -1, .has_timestamps = -1,
-		});
-	} else if (p->events[i].primary_metric != samples) {
-		return spaa_error_at(err, SPAA_E_INVALID, v->path, 0,
-				     "event 'cpu-profile' has primary metric '%s' in an earlier file, not 'samples'",
-				     spaa_profile_str(p, p->events[i].primary_metric));
-	}
-	v->event = i;
+	if (spaa_profile_use_event(p, &e, v->path, &v->event, err))
+		return -1;
 	v->time_metric = spaa_strtab_intern(&p->strings, "time_us", 7);
 	return 0;
 }
@@ -761,15 +755,9 @@ int spaa_v8_cpu_read(struct spaa_profile *p, struct spaa_input *in,
 		.p = p, .o = opts, .in = in, .path = spaa_input_name(in),
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
 	};
-	struct spaa_file *f;
 	int ret = -1;
 
-	v.file = p->nfiles++;
-	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
-	f = &p->files[v.file];
-	memset(f, 0, sizeof(*f));
-	f->path = spaa_strtab_intern(&p->strings, v.path, strlen(v.path));
-	f->source_tool = spaa_strtab_intern(&p->strings, "chrome-cpuprofile", 17);
+	v.file = spaa_profile_add_file(p, v.path, "chrome-cpuprofile");
 	spaa_map_init(&v.tnames, sizeof(struct tname_key));
 	v.js = spaa_jsonstream_new(in, 0, opts->max_line);
 	v.jp = spaa_json_parser_new();

@@ -688,22 +688,16 @@ static int read_heapprofile(struct heap *h, struct spaa_error *err)
 static int make_event(struct heap *h, bool timeline, struct spaa_error *err)
 {
 	struct spaa_profile *p = h->p;
-	uint32_t m = spaa_strtab_intern(&p->strings, "alloc_bytes", 11);
-	uint32_t i = spaa_profile_find_event(p, "allocation");
+	struct spaa_event e = {
+		.name = spaa_strtab_intern(&p->strings, "allocation", 10),
+		.kind = SPAA_EV_ALLOCATION, .mode = SPAA_MODE_EVENT,
+		.primary_metric = spaa_strtab_intern(&p->strings, "alloc_bytes", 11),
+		.tracks_frees = 0, .has_timestamps = timeline,
+	};
 
-	if (i == SPAA_NONE) {
-		i = spaa_profile_add_event(p, &(struct spaa_event){
-			.name = spaa_strtab_intern(&p->strings, "allocation", 10),
-			.kind = SPAA_EV_ALLOCATION, .mode = SPAA_MODE_EVENT,
-			.primary_metric = m, .tracks_frees = 0, .has_timestamps = timeline,
-		});
-	} else if (p->events[i].primary_metric != m) {
-		return spaa_error_at(err, SPAA_E_INVALID, h->path, 0,
-				     "event 'allocation' has primary metric '%s' in an earlier file, not 'alloc_bytes'",
-				     spaa_profile_str(p, p->events[i].primary_metric));
-	}
-	h->event = i;
-	h->t.event = i;
+	if (spaa_profile_use_event(p, &e, h->path, &h->event, err))
+		return -1;
+	h->t.event = h->event;
 	return 0;
 }
 
@@ -717,17 +711,8 @@ int spaa_v8_heap_read(struct spaa_profile *p, struct spaa_input *in,
 	struct spaa_file *f;
 	int ret = -1;
 
-	h.file = p->nfiles++;
-	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
-	f = &p->files[h.file];
-	memset(f, 0, sizeof(*f));
-	f->path = spaa_strtab_intern(&p->strings, h.path, strlen(h.path));
-	{
-		const char *tool = kind == SPAA_V8_HEAPPROFILE ? "chrome-heapprofile" :
-				   "chrome-heapsnapshot";
-
-		f->source_tool = spaa_strtab_intern(&p->strings, tool, strlen(tool));
-	}
+	h.file = spaa_profile_add_file(p, h.path, kind == SPAA_V8_HEAPPROFILE ?
+				       "chrome-heapprofile" : "chrome-heapsnapshot");
 	spaa_calltree_init(&h.t, p, h.path, h.file, 0, metrics, units, 2);
 	spaa_map_init(&h.want, sizeof(uint32_t));
 	/* the trace tree nests two levels a call */

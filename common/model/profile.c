@@ -88,6 +88,39 @@ uint32_t spaa_profile_add_event(struct spaa_profile *p, const struct spaa_event 
 	return i;
 }
 
+int spaa_profile_use_event(struct spaa_profile *p, const struct spaa_event *e,
+			   const char *path, uint32_t *out, struct spaa_error *err)
+{
+	uint32_t i = spaa_profile_find_event_str(p, e->name);
+
+	if (i == SPAA_NONE)
+		i = spaa_profile_add_event(p, e);
+	else if (p->events[i].primary_metric != e->primary_metric)
+		return spaa_error_at(err, SPAA_E_INVALID, path, 0,
+				     "event '%s' has primary metric '%s' in an earlier file, not '%s'",
+				     spaa_profile_str(p, e->name),
+				     spaa_profile_str(p, p->events[i].primary_metric),
+				     spaa_profile_str(p, e->primary_metric));
+	*out = i;
+	return 0;
+}
+
+uint32_t spaa_profile_add_file(struct spaa_profile *p, const char *path,
+			       const char *source_tool)
+{
+	uint32_t i = p->nfiles++;
+	struct spaa_file *f;
+
+	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
+	f = &p->files[i];
+	memset(f, 0, sizeof(*f));
+	f->path = spaa_strtab_intern(&p->strings, path, strlen(path));
+	if (source_tool)
+		f->source_tool = spaa_strtab_intern(&p->strings, source_tool,
+						    strlen(source_tool));
+	return i;
+}
+
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,
 				 uint32_t build_id, bool is_kernel)
 {

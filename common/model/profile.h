@@ -36,6 +36,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "model/error.h"
 #include "model/map.h"
 #include "model/strtab.h"
 
@@ -258,6 +259,22 @@ uint32_t spaa_profile_find_event_str(const struct spaa_profile *p, uint32_t name
 
 /* Appends e, whose name no event has yet; returns its index. */
 uint32_t spaa_profile_add_event(struct spaa_profile *p, const struct spaa_event *e);
+
+/*
+ * The event of a reader that declares one event per file (V8, DTrace): the
+ * index of the event named e->name in *out, added as *e when no earlier
+ * file declared it.  An earlier file's event of that name with another
+ * primary metric is an error naming path.
+ */
+int spaa_profile_use_event(struct spaa_profile *p, const struct spaa_event *e,
+			   const char *path, uint32_t *out, struct spaa_error *err);
+
+/*
+ * Appends a zeroed entry for the file path, written by source_tool (NULL:
+ * not known), and returns its index; p->files may move.
+ */
+uint32_t spaa_profile_add_file(struct spaa_profile *p, const char *path,
+			       const char *source_tool);
 
 /* Interning helpers used by readers; each returns an index. */
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,
