@@ -351,18 +351,10 @@ static int read_nodes(struct v8 *v, struct prof *pr, struct spaa_error *err)
 		return fail(v, err, "\"nodes\" must be an array");
 	for (;;) {
 		const struct spaa_json_value *n;
-		struct spaa_json_error je;
-		const char *text;
-		size_t len;
-		int r = spaa_jsonstream_capture(v->js, &text, &len, err);
+		int r = spaa_jsonstream_parse(v->js, v->jp, "a node", &n, err);
 
-		if (r < 0)
-			return -1;
 		if (r)
-			return 0;
-		n = spaa_json_parse(v->jp, text, len, &je);
-		if (!n)
-			return fail(v, err, "a node: %s", je.msg);
+			return r < 0 ? -1 : 0;
 		if (add_node(v, pr, n, err))
 			return -1;
 	}
@@ -656,18 +648,12 @@ static int read_trace(struct v8 *v, struct spaa_error *err)
 		}
 		for (;;) {
 			const struct spaa_json_value *e;
-			struct spaa_json_error je;
-			const char *text;
-			size_t len;
-			int r = spaa_jsonstream_capture(v->js, &text, &len, err);
+			int r = spaa_jsonstream_parse(v->js, v->jp, "a trace event", &e, err);
 
 			if (r < 0)
 				return -1;
 			if (r)
 				break;
-			e = spaa_json_parse(v->jp, text, len, &je);
-			if (!e)
-				return fail(v, err, "a trace event: %s", je.msg);
 			if (trace_event(v, e, err))
 				return -1;
 		}

@@ -107,10 +107,7 @@ static const struct spaa_json_value *parse_value(struct heap *h, const char *wha
 						 struct spaa_error *err)
 {
 	const struct spaa_json_value *v;
-	struct spaa_json_error je;
-	const char *text;
-	size_t len;
-	int r = spaa_jsonstream_capture(h->js, &text, &len, err);
+	int r = spaa_jsonstream_parse(h->js, h->jp, what, &v, err);
 
 	if (r < 0)
 		return NULL;
@@ -118,9 +115,6 @@ static const struct spaa_json_value *parse_value(struct heap *h, const char *wha
 		fail(h, err, "%s is missing", what);
 		return NULL;
 	}
-	v = spaa_json_parse(h->jp, text, len, &je);
-	if (!v)
-		fail(h, err, "%s: %s", what, je.msg);
 	return v;
 }
 
@@ -604,21 +598,13 @@ static int read_heap_samples(struct heap *h, struct spaa_error *err)
 		return fail(h, err, "\"samples\" must be an array");
 	for (;;) {
 		const struct spaa_json_value *s;
-		const char *text;
-		size_t len;
 		int64_t id;
 		bool created;
 		uint32_t slot;
-		int r = spaa_jsonstream_capture(h->js, &text, &len, err);
-		struct spaa_json_error je;
+		int r = spaa_jsonstream_parse(h->js, h->jp, "a sample", &s, err);
 
-		if (r < 0)
-			return -1;
 		if (r)
-			return 0;
-		s = spaa_json_parse(h->jp, text, len, &je);
-		if (!s)
-			return fail(h, err, "a sample: %s", je.msg);
+			return r < 0 ? -1 : 0;
 		if (spaa_json_get_i64(spaa_json_get(s, "nodeId"), &id))
 			return fail(h, err, "a sample needs an integer \"nodeId\"");
 		slot = spaa_map_intern(&h->sample_ids, &id, &created);

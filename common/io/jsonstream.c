@@ -571,6 +571,23 @@ out:
 	return ret;
 }
 
+int spaa_jsonstream_parse(struct spaa_jsonstream *js, struct spaa_json_parser *jp,
+			  const char *what, const struct spaa_json_value **value,
+			  struct spaa_error *err)
+{
+	struct spaa_json_error je;
+	const char *text;
+	size_t len;
+	int r = spaa_jsonstream_capture(js, &text, &len, err);
+
+	if (r)
+		return r;
+	*value = spaa_json_parse(jp, text, len, &je);
+	if (!*value)
+		return spaa_jsonstream_fail(js, err, "%s: %s", what, je.msg);
+	return 0;
+}
+
 struct spaa_json_value spaa_jsonstream_number(const struct spaa_jsonstream_token *t)
 {
 	struct spaa_json_value v = {

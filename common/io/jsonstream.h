@@ -82,6 +82,17 @@ int spaa_jsonstream_capture(struct spaa_jsonstream *js, const char **text,
 			    size_t *len, struct spaa_error *err);
 
 /*
+ * spaa_jsonstream_capture, then the value parsed by jp into *value (owned
+ * by jp, valid until its next parse): how a reader takes the elements of
+ * a huge array one small tree at a time.  Returns 1 at the end of the
+ * enclosing container, 0 with *value, -1 with err; a value that does not
+ * parse is an error "WHAT: cause" at the stream's position.
+ */
+int spaa_jsonstream_parse(struct spaa_jsonstream *js, struct spaa_json_parser *jp,
+			  const char *what, const struct spaa_json_value **value,
+			  struct spaa_error *err);
+
+/*
  * Fills err with SPAA_E_INVALID and a message at the stream's position
  * ("at byte N" after the cause); returns -1.
  */
