@@ -24,20 +24,13 @@ struct spaa_profile_writer {
 	struct spaa_jsonw jw;
 };
 
-/* zeroed before filling: map keys are compared with memcmp */
-struct pw_frame_key {
-	uint32_t fn, srcline, ip;
-	int32_t inline_depth;
-	uint8_t kind, inlined, func_resolved, pad;
-};
-
 /* The ids a write assigns, all 0-based (written + 1) unless noted. */
 struct pw_ids {
 	uint32_t *dso_out;              /* by profile DSO; SPAA_NONE = unused */
 	uint32_t *dsos;                 /* written DSOs: profile index */
 	uint32_t ndsos;
 	uint32_t *frame_out;            /* by profile frame; SPAA_NONE = unassigned */
-	struct spaa_map frames;         /* pw_frame_key -> written frame */
+	struct spaa_map frames;         /* spaa_frame_key -> written frame */
 	uint32_t *frames_of;            /* written frame -> a profile frame */
 	size_t frames_of_alloc;
 	struct spaa_strtab stacks;      /* written frame id sequences */
@@ -116,21 +109,14 @@ static uint32_t frame_id(const struct spaa_profile *p, struct pw_ids *d,
 			 uint32_t f)
 {
 	const struct spaa_frame *fr = &p->frames[f];
-	struct pw_frame_key k;
+	struct spaa_frame_key k;
 	uint32_t dso = p->functions[fr->fn].dso;
 	bool created;
 	uint32_t i;
 
 	if (d->frame_out[f] != SPAA_NONE)
 		return d->frame_out[f];
-	memset(&k, 0, sizeof(k));
-	k.fn = fr->fn;
-	k.srcline = fr->srcline;
-	k.ip = fr->ip;
-	k.inline_depth = fr->inline_depth;
-	k.kind = (uint8_t)fr->kind;
-	k.inlined = fr->inlined;
-	k.func_resolved = fr->func_resolved;
+	k = spaa_frame_key(fr);
 	i = spaa_map_intern(&d->frames, &k, &created);
 	if (created) {
 		SPAA_ALLOC_GROW(d->frames_of, (size_t)i + 1, d->frames_of_alloc);
@@ -174,7 +160,7 @@ static int assign_ids(const struct spaa_profile *p, struct pw_ids *d,
 	d->rec_stack = spaa_xmalloc(((size_t)p->nrecords + 1) * sizeof(uint32_t));
 	d->stack_out = spaa_xmalloc(((size_t)p->nstacks + 1) * sizeof(uint32_t));
 	memset(d->stack_out, 0xff, ((size_t)p->nstacks + 1) * sizeof(uint32_t));
-	spaa_map_init(&d->frames, sizeof(struct pw_frame_key));
+	spaa_map_init(&d->frames, sizeof(struct spaa_frame_key));
 	spaa_map_init(&d->hashes, sizeof(uint64_t));
 	spaa_strtab_init(&d->stacks);
 

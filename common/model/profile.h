@@ -93,6 +93,26 @@ struct spaa_frame {
 	int inline_depth;       /* -1 when absent */
 };
 
+/*
+ * A frame's content as a map key (spaa_map compares keys with memcmp, so
+ * it has no padding of unknown value): what makes two frames the same
+ * frame, for readers of several files and for writers that renumber.
+ */
+struct spaa_frame_key {
+	uint32_t fn, srcline, ip;
+	int32_t inline_depth;
+	uint8_t kind, inlined, func_resolved, pad;
+};
+
+static inline struct spaa_frame_key spaa_frame_key(const struct spaa_frame *f)
+{
+	return (struct spaa_frame_key){
+		.fn = f->fn, .srcline = f->srcline, .ip = f->ip,
+		.inline_depth = f->inline_depth, .kind = (uint8_t)f->kind,
+		.inlined = f->inlined, .func_resolved = f->func_resolved,
+	};
+}
+
 struct spaa_thread {
 	int64_t pid, tid;
 	uint32_t comm;          /* 0 when unknown */

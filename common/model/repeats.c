@@ -5,12 +5,6 @@
 #include "model/util.h"
 
 /* The fields of a frame, padding zeroed (map.h compares keys with memcmp). */
-struct frame_key {
-	uint32_t fn, srcline, ip;
-	int32_t inline_depth;
-	uint8_t kind, inlined, func_resolved, pad;
-};
-
 /* The context of a record, first part of its key; its metrics follow. */
 struct record_head {
 	int64_t pid, tid, cpu;
@@ -21,7 +15,7 @@ struct record_head {
 void spaa_repeats_init(struct spaa_repeats *r)
 {
 	memset(r, 0, sizeof(*r));
-	spaa_map_init(&r->frames, sizeof(struct frame_key));
+	spaa_map_init(&r->frames, sizeof(struct spaa_frame_key));
 	spaa_strtab_init(&r->stacks);
 	spaa_strtab_init(&r->records);
 }
@@ -36,22 +30,7 @@ void spaa_repeats_release(struct spaa_repeats *r)
 	free(r->record_of);
 	free(r->key);
 	memset(r, 0, sizeof(*r));
-	spaa_map_init(&r->frames, sizeof(struct frame_key));
-}
-
-static struct frame_key frame_key(const struct spaa_frame *f)
-{
-	struct frame_key k;
-
-	memset(&k, 0, sizeof(k));
-	k.fn = f->fn;
-	k.srcline = f->srcline;
-	k.ip = f->ip;
-	k.inline_depth = f->inline_depth;
-	k.kind = (uint8_t)f->kind;
-	k.inlined = f->inlined;
-	k.func_resolved = f->func_resolved;
-	return k;
+	spaa_map_init(&r->frames, sizeof(struct spaa_frame_key));
 }
 
 static size_t stack_key(struct spaa_repeats *r, enum spaa_stack_type type,
@@ -124,7 +103,7 @@ void spaa_repeats_index(struct spaa_repeats *r, const struct spaa_profile *p)
 	uint32_t k;
 
 	for (; r->nframes < p->nframes; r->nframes++) {
-		struct frame_key fk = frame_key(&p->frames[r->nframes]);
+		struct spaa_frame_key fk = spaa_frame_key(&p->frames[r->nframes]);
 
 		k = spaa_map_intern(&r->frames, &fk, &created);
 		if (created) {
@@ -164,7 +143,7 @@ void spaa_repeats_index(struct spaa_repeats *r, const struct spaa_profile *p)
 
 uint32_t spaa_repeats_frame(struct spaa_repeats *r, const struct spaa_frame *f)
 {
-	struct frame_key fk = frame_key(f);
+	struct spaa_frame_key fk = spaa_frame_key(f);
 	uint32_t k = spaa_map_find(&r->frames, &fk);
 
 	return k == SPAA_NONE ? SPAA_NONE : r->frame_of[k];
