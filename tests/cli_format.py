@@ -14,10 +14,9 @@ import csv
 import io
 import json
 import os
-import pty
 import re
 import subprocess
-from clitest import check, finish, lami, ok, run
+from clitest import check, finish, lami, ok, run, run_on_terminal
 
 DATA = 'tests/data'
 CASES = [
@@ -192,25 +191,7 @@ def under_pty(args, env_changes, stdin=None):
             env.pop(k, None)
         else:
             env[k] = v
-    master, slave = pty.openpty()
-    with open(stdin or os.devnull, 'rb') as f:
-        p = subprocess.Popen(args, stdin=f, stdout=subprocess.PIPE,
-                             stderr=slave, env=env)
-    os.close(slave)
-    err = b''
-    while True:
-        try:
-            chunk = os.read(master, 4096)
-        except OSError:         # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        err += chunk
-    out = p.stdout.read()
-    p.stdout.close()
-    rc = p.wait(timeout=120)
-    os.close(master)
-    return rc, out.decode(), err.decode()
+    return run_on_terminal(args, 'stderr', env, stdin)
 
 
 BAR = re.compile(r'\r\x1b\[K\[[#-]{30}\] +\d{1,3} %  \d+\.\d MB/s')

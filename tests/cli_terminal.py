@@ -12,14 +12,10 @@
 
 Run from the repository root (make check does).
 """
-import fcntl
 import json
 import os
-import pty
-import struct
 import subprocess
-import termios
-from clitest import check, finish, ok, run, ANALYSES
+from clitest import check, finish, ok, run, run_on_terminal, ANALYSES
 
 DATA = 'tests/data'
 HOT = ['./spaa-hotspots', DATA + '/text_utf8.spaa']
@@ -38,27 +34,7 @@ def env_with(changes):
 
 def on_terminal(args, cols=120, **env):
     """(exit status, stdout, stderr) with stdout on a terminal cols wide."""
-    master, slave = pty.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 40, cols, 0, 0))
-    with open(os.devnull, 'rb') as f:
-        p = subprocess.Popen(args, stdin=f, stdout=slave, stderr=subprocess.PIPE,
-                             env=env_with(env))
-    os.close(slave)
-    out = b''
-    while True:
-        try:
-            chunk = os.read(master, 65536)
-        except OSError:         # EIO: the child closed the terminal
-            break
-        if not chunk:
-            break
-        out += chunk
-    err = p.stderr.read()
-    p.stderr.close()
-    rc = p.wait(timeout=120)
-    os.close(master)
-    # the terminal writes "\r\n" for "\n"
-    return rc, out.decode().replace('\r\n', '\n'), err.decode()
+    return run_on_terminal(args, 'stdout', env_with(env), cols=cols)
 
 
 def piped(args, **env):

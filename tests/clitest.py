@@ -10,12 +10,16 @@ before every spaa-X program run; a valgrind or sanitizer report on its
 stderr fails the check that ran it.  SPAA_SANITIZE (make check passes the
 Makefile's SANITIZE) says the programs carry a sanitizer.
 """
+import fcntl
 import json
 import os
+import pty
 import re
 import shlex
+import struct
 import subprocess
 import sys
+import termios
 
 _WRAPPER = shlex.split(os.environ.get('SPAA_TEST_WRAPPER', ''))
 
@@ -76,6 +80,36 @@ def check(fn):
         print('FAIL', fn.__name__)
         print('   ', str(e)[:2000])
     return fn
+
+
+def run_on_terminal(args, stream, env, stdin=None, cols=80):
+    """(exit status, stdout, stderr) of args (not wrapped) with stream
+    ('stdout' or 'stderr') on a pseudo-terminal cols wide, the other on a
+    pipe; the terminal's "\r\n" read back as "\n"."""
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack('HHHH', 40, cols, 0, 0))
+    pipe = {'stdout': 'stderr', 'stderr': 'stdout'}[stream]
+    with open(stdin or os.devnull, 'rb') as f:
+        p = subprocess.Popen(args, stdin=f, env=env,
+                             **{stream: slave, pipe: subprocess.PIPE})
+    os.close(slave)
+    tty = b''
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:         # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        tty += chunk
+    piped = getattr(p, pipe).read()
+    getattr(p, pipe).close()
+    rc = p.wait(timeout=120)
+    os.close(master)
+    tty = tty.decode().replace('\r\n', '\n')
+    if stream == 'stdout':
+        return rc, tty, piped.decode()
+    return rc, piped.decode(), tty
 
 
 def finish():
