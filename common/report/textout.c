@@ -285,6 +285,21 @@ static char *cut_path(const char *s, size_t max)
 static char *cut_name(const char *s, size_t max);
 
 /*
+ * The leftmost ';' at or after from whose tail (from it to the end) has
+ * at most budget code points, NULL if none; tail is cp_count(from).  One
+ * pass: a call path can be thousands of frames deep.
+ */
+static const char *short_tail(const char *from, size_t tail, size_t budget)
+{
+	for (const char *p = from; *p; p++) {
+		if (*p == ';' && tail <= budget)
+			return p;
+		tail -= ((unsigned char)*p & 0xc0) != 0x80;
+	}
+	return NULL;
+}
+
+/*
  * A call path root;...;leaf keeps its root and the frames nearest the
  * leaf ("main;…;parse;leaf"), else those frames alone ("…;parse;leaf"),
  * else its root and its leaf cut as a name ("main;…;std::map<…>::find").
@@ -292,19 +307,19 @@ static char *cut_name(const char *s, size_t max);
 static char *cut_call_path(const char *s, size_t max)
 {
 	const char *first = strchr(s, ';'), *last = strrchr(s, ';'), *p;
-	size_t root = (size_t)(first - s);
+	size_t root = (size_t)(first - s), after = cp_count(first);
+	size_t root_cp = cp_count(s) - after;
 	char *leaf, *out;
 
-	for (p = strchr(first + 1, ';'); p; p = strchr(p + 1, ';'))
-		if (cp_count(p) + cp_count(s) - cp_count(first) + 2 <= max)
-			return joined(s, root + 1, ELLIPSIS, p);
-	for (p = first; p; p = strchr(p + 1, ';'))
-		if (cp_count(p) + 1 <= max)
-			return joined(ELLIPSIS, strlen(ELLIPSIS), p, "");
-	if (cp_count(s) - cp_count(first) + 3 + MIN_NAME <= max) {
+	if (root_cp + 2 <= max &&
+	    (p = short_tail(first + 1, after - 1, max - root_cp - 2)))
+		return joined(s, root + 1, ELLIPSIS, p);
+	if (max >= 1 && (p = short_tail(first, after, max - 1)))
+		return joined(ELLIPSIS, strlen(ELLIPSIS), p, "");
+	if (root_cp + 3 + MIN_NAME <= max) {
 		size_t keep = first == last ? 1 : 3;  /* "root;" or "root;…;" */
 
-		leaf = cut_name(last + 1, max - (cp_count(s) - cp_count(first)) - keep);
+		leaf = cut_name(last + 1, max - root_cp - keep);
 		out = joined(s, root + 1, first == last ? "" : ELLIPSIS ";", leaf);
 	} else if (max >= 2 + MIN_NAME) {
 		leaf = cut_name(last + 1, max - 2);
@@ -354,10 +369,11 @@ static char *collapse_group(const char *s, char open, char close, size_t *from)
 static char *cut_name(const char *s, size_t max)
 {
 	static const char brackets[][2] = { { '<', '>' }, { '(', ')' } };
-	char *cur = spaa_xstrdup(s), *next, *out;
+	char *cur, *next, *out;
 
 	if (strchr(s, ';'))
-		return free(cur), cut_call_path(s, max);
+		return cut_call_path(s, max);
+	cur = spaa_xstrdup(s);
 	for (size_t b = 0; b < 2 && cp_count(cur) > max; b++) {
 		size_t from = 0;
 

@@ -434,6 +434,9 @@ static const struct {
 	{ &name_class, "main;a;b;c;parse;leaf", 18, "main;\xe2\x80\xa6;parse;leaf" },
 	{ &name_class, "main;a;b;c;parse;leaf", 16, "main;\xe2\x80\xa6;leaf" },
 	{ &name_class, "a_long_root;b;leaf", 10, "\xe2\x80\xa6;b;leaf" },
+	/* code points, not bytes: 19 wide, "parse;leaf" fits 18 behind "main;…" */
+	{ &name_class, "main;\xc3\xa9;\xc3\xbc;parse;leaf", 18, "main;\xe2\x80\xa6;parse;leaf" },
+	{ &name_class, "main;\xc3\xa9;\xc3\xbc;parse;leaf", 14, "main;\xe2\x80\xa6;leaf" },
 	{ &name_class, "main;std::vector<int, std::allocator<int> >::push_back(int const&)", 33,
 	  "main;std::vector<\xe2\x80\xa6>::push_back(\xe2\x80\xa6)" },
 	{ &name_class, "main;run;std::vector<int>::push_back(int const&)", 35,
