@@ -432,12 +432,17 @@ int spaa_compare_init(struct spaa_compare *c, enum spaa_compare_normalize mode,
 		return spaa_error_set(err, SPAA_E_NO_DATA,
 				      "the %s has no weight to compare",
 				      btotal ? "target" : "baseline");
-	c->mode = mode;
+	c->mode = mode == SPAA_COMPARE_NONE ? SPAA_COMPARE_NONE : SPAA_COMPARE_SHARE;
 	c->bsem = *bsem;
 	c->tsem = *tsem;
 	c->btotal = btotal;
 	c->ttotal = ttotal;
 	return 0;
+}
+
+enum spaa_compare_normalize spaa_compare_default(enum spaa_event_kind kind)
+{
+	return kind == SPAA_EV_ALLOCATION ? SPAA_COMPARE_NONE : SPAA_COMPARE_SHARE;
 }
 
 /* Exact integer arithmetic first, so that equal rows give exactly 0. */
@@ -449,26 +454,26 @@ void spaa_compare_compute(const struct spaa_compare *c, uint64_t b, uint64_t t,
 	unsigned __int128 tb = (unsigned __int128)t * c->btotal;
 	unsigned __int128 bt = (unsigned __int128)b * c->ttotal;
 	double cross = tb >= bt ? (double)(tb - bt) : -(double)(bt - tb);
-	double bnorm;
+	double bnorm = (double)bt / B * c->tsem.scale;
 
 	memset(d, 0, sizeof(*d));
+	d->base = (double)b * c->bsem.scale;
 	d->target = (double)t * c->tsem.scale;
 	d->bshare = (double)b / B;
 	d->tshare = (double)t / T;
 	d->share_delta = cross != 0 ? cross / (T * B) : 0.0;
+	if (c->bsem.scale == c->tsem.scale)
+		d->raw = t == b ? 0.0 : (double)((__int128)t - (__int128)b) * c->tsem.scale;
+	else
+		d->raw = d->target - d->base;
+	d->normalized = cross != 0 ? cross / B * c->tsem.scale : 0.0;
 	if (c->mode == SPAA_COMPARE_NONE) {
-		bnorm = (double)b * c->bsem.scale;
-		if (c->bsem.scale == c->tsem.scale)
-			d->delta = t == b ? 0.0 :
-				   (double)((__int128)t - (__int128)b) * c->tsem.scale;
-		else
-			d->delta = d->target - bnorm;
+		d->delta = d->raw;
+		d->relative = b && d->base != 0 ? d->raw / d->base : NAN;
 	} else {
-		bnorm = (double)bt / B * c->tsem.scale;
-		d->delta = cross != 0 ? cross / B * c->tsem.scale : 0.0;
+		d->delta = d->normalized;
+		d->relative = b && bnorm != 0 ? d->normalized / bnorm : NAN;
 	}
-	d->base = c->mode == SPAA_COMPARE_TOTAL ? bnorm : (double)b * c->bsem.scale;
-	d->relative = b && bnorm != 0 ? d->delta / bnorm : NAN;
 }
 
 static int cmp_desc(double a, double b)
