@@ -22,6 +22,12 @@
  * Allocation events (spec 9) are also compared as raw bytes per
  * allocating function, when both sides have them.
  *
+ * A program renamed between the runs (cwork -> cwork_hashslow) would
+ * match nothing: DSOs found on one side only that share most of their
+ * function names are paired (compare.h), as --dso-map pairs them by
+ * hand, and the titles say so; DSOs unmatched on both sides otherwise
+ * get a hint at --dso-map.
+ *
  * --begin/--end apply to the target only (Trace Compass sends the range
  * selected on the trace it runs on, the target); the baseline is whole.
  *
@@ -58,6 +64,7 @@ struct options {
 	const char *baseline;
 	int normalize;          /* enum spaa_compare_normalize */
 	struct spaa_option_list dso_map;
+	bool no_dso_pairing;
 	const char *svg;
 	struct spaa_flamegraph_args svg_args;
 	struct spaa_option_list fail_if;
@@ -73,6 +80,9 @@ static const struct spaa_option options[] = {
 	  normalize_modes, NULL },
 	{ "dso-map", 0, SPAA_OPTION_LIST, AT(dso_map), "OLD=NEW",
 	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)",
+	  NULL, NULL },
+	{ "no-dso-pairing", 0, SPAA_OPTION_FLAG, AT(no_dso_pairing), NULL,
+	  "never pair a DSO only in the baseline with one only in the target that has most of its function names",
 	  NULL, NULL },
 	{ "svg", 0, SPAA_OPTION_STRING, AT(svg), "FILE",
 	  "also write a differential flame graph (SVG) to FILE", NULL, NULL },
@@ -541,6 +551,49 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 	return 0;
 }
 
+/* "a" or "a and 3 more": the first of n names, for a title. */
+static const char *names(const char *const *v, size_t n, char *buf, size_t size)
+{
+	if (n > 1)
+		snprintf(buf, size, "%s and %zu more", v[0], n - 1);
+	else
+		snprintf(buf, size, "%s", v[0]);
+	return buf;
+}
+
+/*
+ * DSOs that only one side has: renamed programs paired (or, with
+ * --no-dso-pairing, what would pair them), else a hint at --dso-map.
+ */
+static int pair_dsos(struct diff *d, bool apply, struct spaa_error *err)
+{
+	struct spaa_table *t = &d->tables;
+	struct spaa_compare_dsos dsos;
+	char b[512], tg[512];
+
+	if (spaa_compare_pair_dsos(&d->keys, &d->bside, &d->tside, apply, &dsos, err)) {
+		spaa_compare_dsos_release(&dsos);
+		return -1;
+	}
+	for (size_t i = 0; i < dsos.npairs; i++) {
+		const struct spaa_compare_dso_pair *p = &dsos.pairs[i];
+		uint32_t most = p->nfrom > p->nto ? p->nfrom : p->nto;
+
+		if (apply)
+			spaa_table_what_add(t, "baseline DSO %s paired with target DSO %s, a renamed binary (%u of %u function names shared; --no-dso-pairing refuses)",
+					    p->from, p->to, p->common, most);
+		else
+			spaa_table_what_add(t, "baseline DSO %s and target DSO %s share %u of %u function names: --dso-map %s=%s matches them",
+					    p->from, p->to, p->common, most, p->from, p->to);
+	}
+	if (dsos.nbase && dsos.ntarget)
+		spaa_table_what_add(t, "DSOs only in the baseline (%s) and only in the target (%s): --dso-map OLD=NEW matches a renamed one",
+				    names(dsos.only_base, dsos.nbase, b, sizeof(b)),
+				    names(dsos.only_target, dsos.ntarget, tg, sizeof(tg)));
+	spaa_compare_dsos_release(&dsos);
+	return 0;
+}
+
 /*
  * Sums the target, from its samples in range with --begin/--end, beside
  * the baseline's sums of the event compared.
@@ -591,7 +644,8 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		return -1;
 	spaa_profile_release_stacks(&d->target);
 	if (spaa_compare_side_take_sum(&d->bside, &d->keys, &b->sum, err) ||
-	    spaa_compare_side_add_agg(&d->tside, &d->keys, &d->tagg, err))
+	    spaa_compare_side_add_agg(&d->tside, &d->keys, &d->tagg, err) ||
+	    pair_dsos(d, !((const struct options *)d->run->options)->no_dso_pairing, err))
 		return -1;
 	if (restrict_time && d->target.nsamples && d->bside.total && !d->tside.total) {
 		/* a selection between samples, not "everything vanished" */

@@ -21,13 +21,20 @@ BASIC = os.path.join(DATA, 'basic.spaa')
 CWORK_B = os.path.join(DATA, 'diff_cwork_baseline.spaa.zst')
 CWORK_T = os.path.join(DATA, 'diff_cwork_hashslow.spaa.zst')
 CWORK_MAP = '/tmp/ceo/diff/cwork=/tmp/ceo/diff/cwork_hashslow'
+RENAMED = os.path.join(DATA, 'diff_renamed.spaa')
+APP_MAP = '/usr/bin/app=/opt/app-2.0/bin/app'
+# (baseline, target, options, the DSO renaming they amount to: --dso-map,
+# or a renamed binary paired without it)
 PAIRS = [
-    (BASIC, os.path.join(DATA, 'diff_renumbered.spaa'), []),
-    (BASIC, os.path.join(DATA, 'diff_doubled.spaa'), []),
-    (BASIC, os.path.join(DATA, 'diff_newgone.spaa'), []),
-    (os.path.join(DATA, 'diff_alloc_base.spaa'), os.path.join(DATA, 'diff_alloc_target.spaa'), []),
-    (CWORK_B, CWORK_T, []),
-    (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP]),
+    (BASIC, os.path.join(DATA, 'diff_renumbered.spaa'), [], None),
+    (BASIC, os.path.join(DATA, 'diff_doubled.spaa'), [], None),
+    (BASIC, os.path.join(DATA, 'diff_newgone.spaa'), [], None),
+    (os.path.join(DATA, 'diff_alloc_base.spaa'), os.path.join(DATA, 'diff_alloc_target.spaa'), [], None),
+    (CWORK_B, CWORK_T, [], CWORK_MAP),
+    (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP], CWORK_MAP),
+    (CWORK_B, CWORK_T, ['--no-dso-pairing'], None),
+    (BASIC, RENAMED, [], APP_MAP),
+    (BASIC, RENAMED, ['--no-dso-pairing'], None),
 ]
 
 
@@ -127,8 +134,8 @@ def close(x, y):
 @check
 def reference_recomputation():
     """Every function, inclusive and stack row agrees with Python."""
-    for base, target, extra in PAIRS:
-        dso_map = dict(x.split('=', 1) for x in extra[1::2])
+    for base, target, extra, renaming in PAIRS:
+        dso_map = dict([renaming.split('=', 1)] if renaming else [])
         bs, bt, bp, B = side(base, dso_map)
         ts, tt, tp, T = side(target)
         for mode in ('share', 'total', 'none', 'auto'):
@@ -229,8 +236,8 @@ def weights_and_deltas_are_integers():
     (-1.03680315726168E9): every cell but ratios is an integer, every
     delta of the weights' class (a duration delta a duration)."""
     heap = (os.path.join(DATA, 'v8', 'node_before.heapsnapshot.gz'),
-            os.path.join(DATA, 'v8', 'node_after.heapsnapshot.gz'), [])
-    for base, target, extra in PAIRS + [heap]:
+            os.path.join(DATA, 'v8', 'node_after.heapsnapshot.gz'), [], None)
+    for base, target, extra, _ in PAIRS + [heap]:
         for mode in ('share', 'none'):
             doc = lami([DIFF, '--normalize', mode] + extra + [base, target])
             for t in doc['results']:
@@ -246,6 +253,42 @@ def weights_and_deltas_are_integers():
                         if col in r and value(r[col]) is not None:
                             assert r[col]['class'] == r['Target' if 'Target' in r
                                                         else 'Target total']['class'], r
+
+
+@check
+def renamed_binary_is_paired():
+    """cwork -> cwork_hashslow: the same program under another name is
+    paired by itself, as --dso-map pairs it, and the titles say so;
+    --no-dso-pairing leaves each function twice, new and gone, and names
+    the --dso-map that would match them."""
+    def data(doc):
+        return [t['data'] for t in doc['results']]
+
+    def titles(doc):
+        return [t['class']['title'] for t in doc['results'] if isinstance(t['class'], dict)]
+    # functions with weight per DSO, recomputed from the records
+    old, new = CWORK_MAP.split('=')
+    nb = {f for f, dso in side(CWORK_B)[1] if dso == old}
+    nt = {f for f, dso in side(CWORK_T)[1] if dso == new}
+    said = 'baseline DSO %s paired with target DSO %s, a renamed binary (%d of %d function names shared' % (
+        old, new, len(nb & nt), max(len(nb), len(nt)))
+    paired = lami([DIFF, CWORK_B, CWORK_T])
+    assert data(paired) == data(lami([DIFF, '--dso-map', CWORK_MAP, CWORK_B, CWORK_T]))
+    assert all(said in x for x in titles(paired)), (said, titles(paired))
+    refused = lami([DIFF, '--no-dso-pairing', CWORK_B, CWORK_T])
+    hint = 'share %d of %d function names: --dso-map %s matches them' % (
+        len(nb & nt), max(len(nb), len(nt)), CWORK_MAP)
+    assert all(hint in x for x in titles(refused)), (hint, titles(refused))
+    rows = tables(refused)['Function self weight deltas']
+    hash_rows = [r for r in rows if r['Function'] == 'hash_phase.constprop.0']
+    assert sorted(value(r['DSO']) for r in hash_rows) == [old, new], hash_rows
+    # a DSO of other names is not paired, but hinted at
+    got = lami([DIFF, BASIC, RENAMED])
+    assert all('baseline DSO /usr/bin/app paired with target DSO /opt/app-2.0/bin/app, '
+               'a renamed binary (4 of 4 function names shared' in x for x in titles(got))
+    assert all('DSOs only in the baseline (/lib/libc.so.6) and only in the target '
+               '(/lib/libmusl.so.1): --dso-map OLD=NEW matches a renamed one' in x
+               for x in titles(got))
 
 
 @check

@@ -169,6 +169,43 @@ int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compar
 			     const struct spaa_profile *p, struct spaa_error *err);
 
 /*
+ * Renamed binaries: a program built or installed under another name
+ * (cwork -> cwork_hashslow) matches nothing, each of its call paths once
+ * "new" and once "gone".  A DSO with weight on one side only whose
+ * function names are mostly (more than half of either's, and at least
+ * SPAA_COMPARE_PAIR_MIN) those of a DSO with weight on the other side
+ * only is taken for the same program:
+ * spaa_compare_pair_dsos pairs such DSOs, each at most once and the
+ * pairs that share most names first, and with apply matches the
+ * baseline's functions (sums, allocations and call paths) in a paired
+ * DSO as the target DSO's, as --dso-map would.  The DSOs left unmatched
+ * on both sides are listed too, for a hint.  Linear in the keys and the
+ * names shared.
+ *
+ * Ownership: out owns its arrays (spaa_compare_dsos_release); the names
+ * are borrowed from the keys.
+ */
+#define SPAA_COMPARE_PAIR_MIN 3
+
+struct spaa_compare_dso_pair {
+	const char *from, *to;          /* baseline's DSO, target's DSO */
+	uint32_t common;                /* function names in both */
+	uint32_t nfrom, nto;            /* function names of each */
+};
+
+struct spaa_compare_dsos {
+	struct spaa_compare_dso_pair *pairs;
+	size_t npairs;
+	const char **only_base, **only_target;  /* unpaired, in key order */
+	size_t nbase, ntarget;
+};
+
+int spaa_compare_pair_dsos(struct spaa_compare_keys *k, struct spaa_compare_side *b,
+			   const struct spaa_compare_side *t, bool apply,
+			   struct spaa_compare_dsos *out, struct spaa_error *err);
+void spaa_compare_dsos_release(struct spaa_compare_dsos *d);
+
+/*
  * A baseline profile reduced to what comparing it reads, so that its
  * model is released before the target's is loaded: two models would share
  * the peak of memory.  Which event is compared is known only with the
