@@ -104,14 +104,6 @@ static int read_file(const char *path, struct spaa_sbuf *sb, struct spaa_error *
 	return 0;
 }
 
-static bool has_option(const struct spaa_analysis *a, const char *name)
-{
-	for (const struct spaa_option *opt = a->options; opt && opt->name; opt++)
-		if (!strcmp(opt->name, name))
-			return true;
-	return false;
-}
-
 /*
  * Runs s->a on profile as "spaa-NAME --limit unlimited [--svg TEMP]
  * [--baseline BASELINE] PROFILE" would, keeping its results and picture.
@@ -390,7 +382,7 @@ int main(int argc, char **argv)
 		if (sections[i].compare && !o.baseline)
 			continue;
 		struct section *s = &sections[i];
-		bool draw = has_option(s->a, "svg");
+		bool draw = spaa_analysis_has_option(s->a, "svg");
 
 		if (run_section(s, &o, paths.items[0], draw, warn, &err))
 			goto fail;
