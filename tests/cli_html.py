@@ -168,6 +168,7 @@ def pages_carry_their_picture_without_svg():
     try:
         for args in (['./spaa-hotspots', 'tests/data/flame.spaa'],
                      ['./spaa-phases', 'tests/data/phases_abia.spaa'],
+                     ['./spaa-allocs', 'tests/data/allocs_frees.spaa'],
                      ['./spaa-diff', 'tests/data/flame_base.spaa', 'tests/data/flame_target.spaa']):
             svg = tmp('alone.svg')
             ok(args[:1] + ['--svg', svg] + args[1:])
