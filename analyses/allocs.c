@@ -23,7 +23,8 @@
  * covers its whole time and the titles say so.
  *
  * --svg draws the allocated bytes of the samples over time, a band per
- * top site (timechart.h, bins of round widths, at most --bins), and
+ * top site (timechart.h, bins of round widths, at most --bins), the live
+ * bytes as a line where frees are known, and
  * under it the sites ranked by allocated bytes, with their live
  * bytes where known and the leak suspects (a site with a call path
  * still holding live bytes) marked.
@@ -184,8 +185,7 @@ static int on_sample(void *data, const struct spaa_profile *p,
 		s->has_period ? s->period : 0;
 	v[TL_SAMPLES] = 1;
 	v[TL_UNSIZED] = !s->has_period;
-	if (a->opts->svg.path && p->events[s->event].kind == SPAA_EV_ALLOCATION &&
-	    spaa_memory_time_add(&a->over_time, p, a->filter, s, err))
+	if (a->opts->svg.path && spaa_memory_time_add(&a->over_time, p, a->filter, s, err))
 		return -1;
 	return spaa_timequanta_add(&a->timeline, s->time, v, err);
 }
@@ -464,6 +464,14 @@ static int draw(struct allocs *a, const struct spaa_memory_skip *skip,
 		spaa_timechart_new(a->tables.begin, 1, 1);
 	if (nbins && spaa_memory_time_sites(mt, p, skip, chart_add, &cs, err))
 		goto out;
+	if (nbins && a->heap.frees_known) {
+		uint64_t *live = spaa_xmalloc(nbins * sizeof(*live));
+
+		spaa_memory_time_live(mt, live);
+		for (uint32_t b = 0; b < nbins; b++)
+			spaa_timechart_line(cs.tc, b, live[b]);
+		free(live);
+	}
 	for (uint32_t g = 0; g < a->heap.ngroups; g++) {
 		const struct spaa_memory_group *grp = &a->heap.groups[g];
 
@@ -496,7 +504,11 @@ static int draw(struct allocs *a, const struct spaa_memory_skip *skip,
 			 a->run->opts->paths.items[0]);
 		o.title = title;
 	}
-	o.what = "a sample's bytes = its period; bars: the top sites, stacked";
+	o.what = a->heap.frees_known ?
+		 "a sample's bytes = its period; bars: allocated by the top sites; line: live "
+		 "(allocated - freed since the first bin)" :
+		 "a sample's bytes = its period; bars: allocated by the top sites";
+	o.line_label = "live";
 	o.sem = &size_sem;
 	o.rank_title = "Sites by allocated bytes (dark: live bytes)";
 	o.inner_label = "live";

@@ -232,14 +232,23 @@ def allocs_geometry_matches_hand_computed_bins():
     # allocs_frees.spaa spans 1000 to 2000 ns; at most 20 bins (--bins):
     # the round width past 1000 / 20 is 100 ns.  malloc samples: 1000 A1
     # 100 B, 1100 A1 200, 1200 A2 200, 1300 A2 200, 1500 A1 300, 1900 A1
-    # 400, 1950 A2 200 (frees draw nothing): bins 0..9, the tallest bin 9
-    # with 600 B = 300 px.  A1's site is handle_request (1000 B in all,
-    # at the bottom), A2's make_buffer (600 B).
+    # 400, 1950 A2 200; frees 1400 400, 1600 200, 1700 50, 2000 100: bins
+    # 0..10.  A1's site is handle_request (1000 B in all, at the bottom),
+    # A2's make_buffer (600 B).  Live at the end of each bin (allocated -
+    # freed so far): 100 300 500 700 300 600 400 350 350 950 850; its top,
+    # 950 B, is the plot's 300 px.
     ok([ALLOCS, '--svg', tmp('frees.svg'), FREES])
     tree = ET.parse(tmp('frees.svg'))
     assert legend(tree) == ['handle_request', 'make_buffer'], legend(tree)
-    bw = (1200 - LEFT - RIGHT) / 10
+    bw = (1200 - LEFT - RIGHT) / 11
     bottom = TOP + HEIGHT
+    live = [100, 300, 500, 700, 300, 600, 400, 350, 350, 950, 850]
+    points = [tuple(map(float, p.split(','))) for p in
+              tree.getroot().find(NS + 'polyline[@id="line"]').get('points').split()]
+    assert len(points) == len(live), points
+    for b, ((x, y), v) in enumerate(zip(points, live)):
+        close(x, LEFT + (b + 0.5) * bw, 'x of live %d' % b)
+        close(y, bottom - v * HEIGHT / 950, 'y of live %d' % b)
     want = {0: [(0, 100)], 1: [(0, 200)], 2: [(1, 200)], 3: [(1, 200)], 5: [(0, 300)],
             9: [(0, 400), (1, 200)]}
     got = bands(tree)
@@ -247,16 +256,16 @@ def allocs_geometry_matches_hand_computed_bins():
     for (title, rects), b in zip(got, sorted(want)):
         human = {0: '0 ns', 1: '100 ns', 2: '200 ns', 3: '300 ns', 4: '400 ns', 5: '500 ns',
                  6: '600 ns', 9: '900 ns', 10: '1.00 us'}
-        assert title.startswith('from %s to %s (%d to %d ns)\nweight %d B'
+        assert title.startswith('from %s to %s (%d to %d ns)\nweight %d B\nlive %d B\n'
                                 % (human[b], human[b + 1], 1000 + b * 100, 1099 + b * 100,
-                                   sum(v for _, v in want[b]))), title
+                                   sum(v for _, v in want[b]), live[b])), title
         y = bottom
         assert [r[0] for r in rects] == [s for s, _ in want[b]], (b, rects)
         for (s, x, top, w, h, _), (_, bytes_) in zip(rects, want[b]):
             close(x, LEFT + b * bw, 'x of bin %d' % b)
             close(w, bw, 'width of bin %d' % b)
-            close(h, bytes_ * HEIGHT / 600, 'height in bin %d' % b)
-            y -= bytes_ * HEIGHT / 600
+            close(h, bytes_ * HEIGHT / 950, 'height in bin %d' % b)
+            y -= bytes_ * HEIGHT / 950
             close(top, y, 'y in bin %d' % b)
     # the ranking: under the one legend row, rows of 18 px; bars of
     # value / 1000 B x (1200 - 530) px, live (derived: allocated - freed)
@@ -328,13 +337,13 @@ def allocs_rendered_picture_is_the_chart():
     w, h, rows = png_decode(png)
     assert (w, h) == (int(root.get('width')), int(root.get('height'))), (w, h)
     fills = {s: f for _, rects in bands(ET.parse(svg)) for s, _, _, _, _, f in rects}
-    bw = (1200 - LEFT - RIGHT) / 10
+    bw = (1200 - LEFT - RIGHT) / 11
 
     def at(x, y):
         return '#%02x%02x%02x' % rows[y][int(x)][:3]
     # bin 9: handle_request below, make_buffer on top; bin 7 empty
     assert at(LEFT + 9.5 * bw, TOP + HEIGHT - 20) == fills[0]
-    assert at(LEFT + 9.5 * bw, TOP + 20) == fills[1]
+    assert at(LEFT + 9.5 * bw, TOP + HEIGHT - 400 * HEIGHT // 950 - 20) == fills[1]
     assert at(LEFT + 7.5 * bw, TOP + HEIGHT - 20) == '#f6f6f0'
     # the ranking: handle_request's bar past its live part, then the dark live bar
     r1 = TOP + HEIGHT + 48 + 16 + 24 + 18

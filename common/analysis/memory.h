@@ -167,7 +167,8 @@ bool spaa_memory_has_records(const struct spaa_profile *p, uint32_t *seen);
 
 /*
  * The bytes of allocation samples (a sample's bytes are its period, as in
- * the timeline table) over time per stack, for spaa-allocs' picture: a
+ * the timeline table) over time per stack, and of deallocation samples
+ * per bin, for spaa-allocs' picture: a
  * timegrid (timegrid.h) of at most max_bins bins of round widths, whose
  * origin is the file's time range's start (its first sample's time
  * without one), or --begin when later, keyed by
@@ -191,8 +192,9 @@ void spaa_memory_time_init(struct spaa_memory_time *mt, uint32_t max_bins);
 void spaa_memory_time_release(struct spaa_memory_time *mt);
 
 /*
- * Adds s (a sample of an allocation event, inside the range: the caller
- * checks) to mt; f gives the origin.  Fails like spaa_timegrid_place/add.
+ * Adds s (a sample of an allocation or deallocation event, inside the
+ * range: the caller checks) to mt; f gives the origin.  Fails like
+ * spaa_timegrid_place/add.
  */
 int spaa_memory_time_add(struct spaa_memory_time *mt, const struct spaa_profile *p,
 			 const struct spaa_filter *f, const struct spaa_sample *s,
@@ -212,5 +214,13 @@ int spaa_memory_time_sites(const struct spaa_memory_time *mt,
 			   int (*fn)(void *data, uint32_t bin, uint32_t site,
 				     uint64_t bytes, struct spaa_error *err),
 			   void *data, struct spaa_error *err);
+
+/*
+ * live[b] for each bin b from the first in use (spaa_timegrid_nbins of
+ * them, none before the first sample): the bytes allocated minus freed
+ * from the first bin to the end of b, never below 0 (a free of memory
+ * allocated before the first bin stops at 0), saturated at UINT64_MAX.
+ */
+void spaa_memory_time_live(const struct spaa_memory_time *mt, uint64_t *live);
 
 #endif

@@ -183,18 +183,10 @@ static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_
 		.title = a->title, .sources = o->paths.items, .nsources = o->paths.nr,
 	};
 	struct spaa_sbuf svg = { 0 };
-	char buf[65536];
-	size_t n;
-	FILE *f;
 
 	if (run->picture) {
-		f = fopen(run->picture, "rb");
-		if (!f)
-			return spaa_error_at(err, SPAA_E_IO, run->picture, 0,
-					     "cannot read the picture back: %s", strerror(errno));
-		while ((n = fread(buf, 1, sizeof(buf), f)))
-			spaa_sbuf_add(&svg, buf, n);
-		fclose(f);
+		if (spaa_htmlout_read_picture(run->picture, &svg, err))
+			return -1;
 		page.picture = svg.s;
 		page.picture_len = svg.len;
 	}

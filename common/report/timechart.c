@@ -50,6 +50,7 @@ struct spaa_timechart {
 	uint64_t total;
 	struct span *spans;             /* owned */
 	size_t nspans, spans_alloc;
+	uint64_t *line;                 /* owned, nbins; NULL: no line */
 	struct rank_row *ranks;         /* owned, at most SPAA_TIMECHART_RANK_MAX */
 	size_t nranks, ranks_alloc, ranks_left_out;
 };
@@ -84,6 +85,7 @@ void spaa_timechart_free(struct spaa_timechart *tc)
 		free(tc->ranks[i].mark);
 	}
 	free(tc->ranks);
+	free(tc->line);
 	free(tc);
 }
 
@@ -121,6 +123,13 @@ void spaa_timechart_span(struct spaa_timechart *tc, uint32_t first,
 	tc->spans[tc->nspans++] = (struct span){ first, last, spaa_xstrdup(label) };
 }
 
+void spaa_timechart_line(struct spaa_timechart *tc, uint32_t bin, uint64_t value)
+{
+	if (!tc->line)
+		tc->line = spaa_xcalloc((size_t)tc->nbins + 1, sizeof(*tc->line));
+	tc->line[bin] = value;
+}
+
 void spaa_timechart_rank(struct spaa_timechart *tc, const char *name,
 			 uint64_t value, bool has_inner, uint64_t inner,
 			 const char *mark)
@@ -149,7 +158,7 @@ struct plan {
 	uint64_t other_total;
 	uint32_t *by_bin;               /* cells by bin, then heaviest first */
 	uint32_t *bin_first;            /* by_bin[bin_first[b] .. bin_first[b + 1]) */
-	uint64_t max_bin;
+	uint64_t max_bin;               /* the plot's top: a bin total or line value */
 	bool capped;                    /* fewer series than asked, for the bound */
 	struct spaa_svg_rgb *colour;    /* by rank, drawn series */
 };
@@ -250,6 +259,8 @@ static void plan(const struct spaa_timechart *tc, unsigned top, struct plan *pl)
 		pl->bin_first[b + 1] += pl->bin_first[b];
 		if (tc->bin_total[b] > pl->max_bin)
 			pl->max_bin = tc->bin_total[b];
+		if (tc->line && tc->line[b] > pl->max_bin)
+			pl->max_bin = tc->line[b];
 	}
 	r = spaa_xmalloc(((size_t)(ncells > nnames ? ncells : nnames) + 1) * sizeof(*r));
 	for (uint32_t n = 0; n < nnames; n++)
@@ -377,6 +388,10 @@ static void bin_title(struct spaa_sbuf *sb, const struct plan *pl,
 	spaa_sbuf_printf(sb, " (%" PRId64 " to %" PRId64 " ns)\nweight ", start,
 			 start + tc->width - 1);
 	spaa_svg_human(sb, o->sem, (double)tc->bin_total[b] * scale_of(o));
+	if (tc->line) {
+		spaa_sbuf_printf(sb, "\n%s ", o->line_label);
+		spaa_svg_human(sb, o->sem, (double)tc->line[b] * scale_of(o));
+	}
 	for (uint32_t c = pl->bin_first[b]; c < pl->bin_first[b + 1] &&
 	     c < pl->bin_first[b] + TOP_LISTED; c++) {
 		uint32_t cell = pl->by_bin[c];
@@ -527,6 +542,21 @@ static void legend(struct spaa_sbuf *sb, const struct plan *pl,
 	spaa_sbuf_adds(sb, "</g>\n");
 }
 
+static void line(struct spaa_sbuf *sb, const struct plan *pl,
+		 const struct spaa_timechart_opts *o)
+{
+	const struct spaa_timechart *tc = pl->tc;
+	double pw = o->width - LEFT - RIGHT, bottom = PLOT_TOP + o->height;
+
+	spaa_sbuf_adds(sb, "<polyline id=\"line\" fill=\"none\" stroke=\"#222\" "
+		       "stroke-width=\"1.5\" points=\"");
+	for (uint32_t b = 0; b < tc->nbins; b++)
+		spaa_sbuf_printf(sb, "%s%.2f,%.2f", b ? " " : "",
+				 LEFT + (b + 0.5) * pw / tc->nbins,
+				 bottom - (double)tc->line[b] * o->height / (double)pl->max_bin);
+	spaa_sbuf_adds(sb, "\"/>\n");
+}
+
 #define RANK_ROW 18     /* px per ranking row */
 #define RANK_BAR 270    /* x where the bars start */
 #define RANK_ROOM 260   /* px right of the longest bar: its label */
@@ -643,6 +673,8 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 		o.inner_label = "inner";
 	if (!o.empty)
 		o.empty = "nothing over time";
+	if (!o.line_label)
+		o.line_label = "line";
 	if (o.width < 300 || o.width > 100000 || o.height < 100 || o.height > 10000)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "time chart of %u x %u px is out of bounds (300 to 100000 wide, 100 to 10000 high)",
@@ -691,6 +723,8 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 			goto out;
 	}
 	spaa_sbuf_adds(&sb, "</g>\n");
+	if (tc->line && tc->total)
+		line(&sb, &pl, &o);
 	spaa_sbuf_adds(&sb, script);
 	spaa_sbuf_adds(&sb, "</svg>\n");
 	if (spaa_svg_flush(&sb, out, err))

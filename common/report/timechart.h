@@ -26,6 +26,11 @@
  *   legend   from B + 48, rows of 16 px, three columns
  * Coordinates are written with two decimals.
  *
+ * Line (spaa_timechart_line, when values were set): a polyline through
+ * (x of each bin's middle, B - v H / M), M then the larger of the largest
+ * bin total and the largest line value; each bin's hover text adds the
+ * line's value after opts.line_label.
+ *
  * Ranking (spaa_timechart_rank, when rows were added): under the legend,
  * a title at y R = B + 48 + legend rows x 16 + 24, then one row of 18 px
  * per call, in call order (at most SPAA_TIMECHART_RANK_MAX): the name at
@@ -80,6 +85,7 @@ struct spaa_timechart_opts {
 	const struct spaa_metrics_sem *sem;     /* how weights read; NULL: counts */
 	const char *rank_title;  /* above the ranking; NULL: "Ranking" */
 	const char *inner_label; /* what an inner value is; NULL: "inner" */
+	const char *line_label;  /* what the line is, in hover texts; NULL: "line" */
 	/* said in the plot when no bin has weight (a chart of a ranking alone) */
 	const char *empty;      /* NULL: "nothing over time" */
 };
@@ -148,6 +154,9 @@ int spaa_timechart_add(struct spaa_timechart *tc, uint32_t bin,
 void spaa_timechart_rank(struct spaa_timechart *tc, const char *name,
 			 uint64_t value, bool has_inner, uint64_t inner,
 			 const char *mark);
+
+/* Sets the line's value at bin (< nbins); bins never set are 0. */
+void spaa_timechart_line(struct spaa_timechart *tc, uint32_t bin, uint64_t value);
 
 /* Marks bins first..last (inclusive, after the previous span) as a span. */
 void spaa_timechart_span(struct spaa_timechart *tc, uint32_t first,

@@ -35,8 +35,6 @@ static int time_sample(void *data, const struct spaa_profile *p,
 {
 	struct over_time *o = data;
 
-	if (p->events[s->event].kind != SPAA_EV_ALLOCATION)
-		return 0;
 	return spaa_memory_time_add(&o->mt, p, o->f, s, err);
 }
 
@@ -56,27 +54,33 @@ static int time_cell(void *data, uint32_t bin, uint32_t site, uint64_t bytes,
 /*
  * allocs_frees.spaa, 1000 to 2000 ns: malloc samples 1000 A1 100,
  * 1100 A1 200, 1200 A2 200, 1300 A2 200, 1500 A1 300, 1900 A1 400,
- * 1950 A2 200; A1's site is handle_request, A2's make_buffer.  At most
- * 20 bins: 100 ns wide (the round width past 1000 / 20); at most 4:
- * 500 ns.
+ * 1950 A2 200; A1's site is handle_request, A2's make_buffer; free
+ * samples 1400 400, 1600 200, 1700 50, 2000 100.  At most 20 bins: 100
+ * ns wide (the round width past 1000 / 20), 11 of them up to the free at
+ * 2000; at most 4: 500 ns, 3 of them.  Live: what was allocated minus
+ * freed by the end of each bin.
  */
 START_TEST(test_memory_time)
 {
 	static const struct {
 		uint32_t bins;
 		const char *want;
+		uint64_t live[12];      /* then 0 */
 	} cases[] = {
 		{ 20, "0:handle_request=100 1:handle_request=200 2:make_buffer=200 "
 		      "3:make_buffer=200 5:handle_request=300 9:handle_request=400 "
-		      "9:make_buffer=200 " },
+		      "9:make_buffer=200 ",
+		  { 100, 300, 500, 700, 300, 600, 400, 350, 350, 950, 850 } },
 		{ 4, "0:handle_request=300 0:make_buffer=400 1:handle_request=700 "
-		     "1:make_buffer=200 " },
+		     "1:make_buffer=200 ", { 300, 950, 850 } },
 	};
 	const char *path = "tests/data/allocs_frees.spaa";
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct spaa_load_opts lo = { 0 };
 		struct spaa_memory_skip skip;
+		uint64_t live[12] = { 0 };
+		size_t nlive;
 		struct spaa_profile p;
 		struct over_time o = { .f = TESTUTIL_RANGE(INT64_MIN, INT64_MAX), .p = &p };
 		struct spaa_error err;
@@ -104,6 +108,10 @@ START_TEST(test_memory_time)
 			ck_assert_str_eq(sorted, cases[c].want);
 		}
 		ck_assert_uint_eq(o.mt.grid.width, cases[c].bins == 20 ? 100 : 500);
+		nlive = spaa_timegrid_nbins(&o.mt.grid);
+		ck_assert_uint_eq(nlive, cases[c].bins == 20 ? 11 : 3);
+		spaa_memory_time_live(&o.mt, live);
+		ck_assert_mem_eq(live, cases[c].live, sizeof(live));
 		spaa_memory_time_release(&o.mt);
 		spaa_memory_skip_release(&skip);
 		spaa_profile_release(&p);
