@@ -326,6 +326,10 @@ def allocs_hostile_names_and_same_bytes():
     ok([ALLOCS, '--svg', tmp('ha2.svg'), '--svg-title', 'T <&> "\'', '--format', 'text', path])
     with open(tmp('ha.svg'), 'rb') as f, open(tmp('ha2.svg'), 'rb') as g:
         assert f.read() == g.read()
+    # the narrowest picture still has bars of no negative width
+    ok([ALLOCS, '--svg', tmp('narrow.svg'), '--svg-width', '300', path])
+    widths = [float(r.get('width')) for r in ET.parse(tmp('narrow.svg')).getroot().iter(NS + 'rect')]
+    assert widths and min(widths) >= 0, widths
 
 
 @check

@@ -578,7 +578,8 @@ static void ranking(struct spaa_sbuf *sb, const struct plan *pl,
 		    const struct spaa_timechart_opts *o, unsigned y0)
 {
 	const struct spaa_timechart *tc = pl->tc;
-	double room = o->width - RANK_BAR - RANK_ROOM;
+	/* a narrow picture keeps short bars, their labels running past its edge */
+	double room = o->width >= RANK_BAR + RANK_ROOM + 50 ? o->width - RANK_BAR - RANK_ROOM : 50;
 	uint64_t top = 0;
 
 	for (size_t i = 0; i < tc->nranks; i++)

@@ -32,12 +32,13 @@
  * line's value after opts.line_label.
  *
  * Ranking (spaa_timechart_rank, when rows were added): under the legend,
- * a title at y R = B + 48 + legend rows x 16 + 24, then one row of 18 px
+ * a title at y Y = B + 48 + legend rows x 16 + 24, then one row of 18 px
  * per call, in call order (at most SPAA_TIMECHART_RANK_MAX): the name at
  * x 10 fitted to 250 px; a bar from x 270, 12 px high, of length
- * value / V x (W - 530), V the largest value, in the series' colour (grey
- * when the name is not a drawn series); the inner value (live bytes) as
- * a dark bar of inner / V x (W - 530) over its start, half as high; after
+ * value / V x R (R = W - 530, at least 50; V the largest value) in the
+ * series' colour (grey when the name is not a drawn series); the inner
+ * value (live bytes) as a dark bar of inner / V x R over its start, half
+ * as high; after
  * the bar the value (and "inner_label inner") in human units and the
  * mark, red.  Each row's <title> holds the exact values.
  *
