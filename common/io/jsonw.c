@@ -247,6 +247,12 @@ void spaa_jsonw_i64(struct spaa_jsonw *jw, int64_t v)
 	spaa_jsonw_add(jw, tmp, (size_t)n);
 }
 
+void spaa_jsonw_raw(struct spaa_jsonw *jw, const char *json, size_t len)
+{
+	spaa_jsonw_before_value(jw);
+	spaa_jsonw_add(jw, json, len);
+}
+
 void spaa_jsonw_u64(struct spaa_jsonw *jw, uint64_t v)
 {
 	char tmp[24];
