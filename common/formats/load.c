@@ -260,7 +260,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	};
 	struct spaa_prefetch *pf = NULL;
 	bool *want = NULL, *skipped = NULL;
-	size_t *first = spaa_xcalloc(npaths + 1, sizeof(*first));
+	size_t *from = spaa_xcalloc(npaths + 1, sizeof(*from));
 	struct spaa_pathlist list = { 0 };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
@@ -269,11 +269,11 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	spaa_repeats_init(&rep);
 	defaults(&o);
 	for (size_t i = 0; i < npaths; i++) {
-		first[i] = list.nr;
+		from[i] = list.nr;
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
 	}
-	first[npaths] = list.nr;
+	from[npaths] = list.nr;
 	skipped = spaa_xcalloc(list.nr + 1, sizeof(*skipped));
 	for (size_t i = 0; i < list.nskipped; i++)
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
@@ -317,7 +317,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		if (r)
 			goto out;
 	}
-	if (report_not_profiles(paths, npaths, first, skipped, &list, &o, err))
+	if (report_not_profiles(paths, npaths, from, skipped, &list, &o, err))
 		goto out;
 	/* no sample told the start: the span's (windows, titles) */
 	if (!p->nsamples && o.on_start)
@@ -327,7 +327,7 @@ out:
 	spaa_prefetch_free(pf);
 	free(want);
 	free(skipped);
-	free(first);
+	free(from);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);
 	return ret;
