@@ -19,8 +19,8 @@
  * on_start); every sample is cut by the same absolute range.
  *
  * A struct spaa_filter owns its compiled regexes (spaa_filter_release
- * frees them) and borrows its --comm name and patterns; spaa_filter_init makes one
- * that lets everything through.
+ * frees them) and borrows its --comm name and patterns;
+ * spaa_filter_init makes one that lets everything through.
  */
 #ifndef SPAA_FILTER_H
 #define SPAA_FILTER_H
@@ -45,8 +45,8 @@ struct spaa_filter {
 	bool has_begin, has_end;        /* a time range was asked for */
 	/*
 	 * Inclusive, ns; INT64_MIN / INT64_MAX when not given.  A time
-	 * from the start (begin_from_start) is its offset until
-	 * spaa_filter_start makes it absolute.
+	 * from the start (begin_from_start) is kept as its offset and
+	 * counts here only once spaa_filter_start has made it absolute.
 	 */
 	int64_t begin, end;
 	bool begin_from_start, end_from_start;
