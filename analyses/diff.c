@@ -97,8 +97,9 @@ enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY, T_GATE };
 
 /*
  * Weights and deltas in the metric's class (mixed here, decided per run),
- * integers: a duration delta in ns, a size delta in bytes.  The columns
- * a narrow terminal can spare last come first.
+ * integers: a duration delta in ns, a size delta in bytes.  The share
+ * delta comes before the shares: a narrow text table drops columns from
+ * the right.
  */
 static const struct spaa_lami_column functions_cols[] = {
 	{ "Function", SPAA_LAMI_STRING, NULL },
@@ -113,7 +114,7 @@ static const struct spaa_lami_column functions_cols[] = {
 	{ "Relative change", SPAA_LAMI_RATIO, NULL },
 };
 
-enum { F_NORMALIZED = 5, F_SHARE_DELTA = 6 };
+enum { F_SHARE_DELTA = 6 };
 
 static const struct spaa_lami_column stacks_cols[] = {
 	{ "Call path", SPAA_LAMI_STRING, NULL },
@@ -125,7 +126,7 @@ static const struct spaa_lami_column stacks_cols[] = {
 	{ "Status", SPAA_LAMI_STRING, NULL },
 };
 
-enum { S_NORMALIZED = 4, S_SHARE_DELTA = 5 };
+enum { S_SHARE_DELTA = 5 };
 
 static const struct spaa_lami_column allocs_cols[] = {
 	{ "Site", SPAA_LAMI_STRING, NULL },
