@@ -1,4 +1,86 @@
+#include <string.h>
+
 #include "analysis/filter.h"
+#include "model/units.h"
+#include "model/util.h"
+
+void spaa_filter_release(struct spaa_filter *f)
+{
+	if (f->has_focus)
+		regfree(&f->focus);
+	if (f->has_ignore)
+		regfree(&f->ignore);
+	f->has_focus = f->has_ignore = false;
+}
+
+static int set_regex(regex_t *re, bool *has, const char *pattern)
+{
+	regex_t next;
+
+	if (regcomp(&next, pattern, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	if (*has)
+		regfree(re);
+	*re = next;
+	*has = true;
+	return 0;
+}
+
+int spaa_filter_set_focus(struct spaa_filter *f, const char *re)
+{
+	if (set_regex(&f->focus, &f->has_focus, re))
+		return -1;
+	f->focus_pattern = re;
+	return 0;
+}
+
+int spaa_filter_set_ignore(struct spaa_filter *f, const char *re)
+{
+	if (set_regex(&f->ignore, &f->has_ignore, re))
+		return -1;
+	f->ignore_pattern = re;
+	return 0;
+}
+
+bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile *p,
+			 int64_t pid, int64_t tid, uint32_t comm)
+{
+	if (!spaa_filter_thread(f, pid, tid))
+		return false;
+	if (!f->comm)
+		return true;
+	if (!comm) {
+		uint32_t t = spaa_profile_find_thread(p, pid, tid);
+
+		comm = t == SPAA_NONE ? 0 : p->threads[t].comm;
+	}
+	return comm && !strcmp(spaa_profile_str(p, comm), f->comm);
+}
+
+/* memo bits of a function: matched yet, and what */
+enum { MATCHED = 1, FOCUS = 2, IGNORE = 4 };
+
+bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
+		       const uint32_t *frames, uint32_t n, uint8_t *memo)
+{
+	bool focused = !f->has_focus;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t fn = p->frames[frames[i]].fn;
+
+		if (!memo[fn]) {
+			const char *name = spaa_profile_str(p, p->functions[fn].name);
+
+			memo[fn] = MATCHED |
+				   (f->has_focus && !regexec(&f->focus, name, 0, NULL, 0) ? FOCUS : 0) |
+				   (f->has_ignore && !regexec(&f->ignore, name, 0, NULL, 0) ? IGNORE : 0);
+		}
+		if (memo[fn] & IGNORE)
+			return false;
+		focused |= (memo[fn] & FOCUS) != 0;
+	}
+	return focused;
+}
 
 void spaa_filter_init(struct spaa_filter *f)
 {
@@ -6,6 +88,75 @@ void spaa_filter_init(struct spaa_filter *f)
 		.begin = INT64_MIN, .end = INT64_MAX,
 		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
 	};
+}
+
+int spaa_filter_parse_time(const char *s, int64_t *ns, bool *from_start)
+{
+	bool neg = *s == '-';
+	const char *num = s + (neg || *s == '+');
+	int64_t v;
+
+	*from_start = *s == '+';
+	/* one sign at most, then a number */
+	if (*num < '0' || *num > '9')
+		return -1;
+	/* Trace Compass' integer nanoseconds, exactly as ever (INT64_MIN too) */
+	if (!*from_start && !spaa_parse_i64(s, ns))
+		return 0;
+	if (spaa_parse_i64(num, &v) && spaa_units_parse_duration(num, &v))
+		return -1;
+	*ns = neg ? -v : v;
+	return 0;
+}
+
+static int set_time(const char *s, int64_t *at, bool *from_start, int64_t *offset)
+{
+	int64_t ns;
+	bool rel;
+
+	if (spaa_filter_parse_time(s, &ns, &rel))
+		return -1;
+	*from_start = rel;
+	if (rel)
+		*offset = ns;
+	else
+		*at = ns;
+	return 0;
+}
+
+int spaa_filter_set_begin(struct spaa_filter *f, const char *s)
+{
+	f->has_begin = true;
+	return set_time(s, &f->begin, &f->begin_from_start, &f->begin_offset);
+}
+
+int spaa_filter_set_end(struct spaa_filter *f, const char *s)
+{
+	f->has_end = true;
+	return set_time(s, &f->end, &f->end_from_start, &f->end_offset);
+}
+
+bool spaa_filter_inverted(const struct spaa_filter *f)
+{
+	if (!f->has_begin || !f->has_end || f->begin_from_start != f->end_from_start)
+		return false;
+	return f->begin_from_start ? f->begin_offset > f->end_offset : f->begin > f->end;
+}
+
+/* start + offset, offset >= 0, saturating */
+static int64_t after(int64_t start, int64_t offset)
+{
+	return start > INT64_MAX - offset ? INT64_MAX : start + offset;
+}
+
+void spaa_filter_start(void *filter, int64_t start)
+{
+	struct spaa_filter *f = filter;
+
+	if (f->begin_from_start)
+		f->begin = after(start, f->begin_offset);
+	if (f->end_from_start)
+		f->end = after(start, f->end_offset);
 }
 
 void spaa_filter_range(const struct spaa_filter *f, const struct spaa_profile *p,

@@ -8,6 +8,10 @@
  * spx_reader, perf script text, folded stacks and pprof profiles by their
  * converters through writer_load.h, V8 CPU profiles and traces by
  * v8_cpu, V8 heap profiles by v8_heap, DTrace aggregations by dtrace.
+ * Each file's struct spaa_file.format names the format it was read in
+ * ("SPAA", "SPX report", "perf script", "folded stacks", "pprof",
+ * "perf.data", "V8 CPU profile", "V8 heap snapshot", "V8 heap profile",
+ * "DTrace"), for the text header (report/header.h).
  * A validating load (findings.fn set) reads every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it
@@ -116,6 +120,16 @@ struct spaa_load_opts {
 	 */
 	void (*on_sample_soon)(void *data, uint32_t stack, bool near);
 	/*
+	 * May be NULL: called once a load with the time the profile starts
+	 * at (what --begin +1.5s counts from, filter.h): just before the
+	 * first sample record goes to on_sample, the earliest of the header
+	 * time ranges read so far and that sample's time; or, in a load
+	 * without samples, at its end, the start of the profile's time (0
+	 * without one).
+	 */
+	void (*on_start)(void *start_data, int64_t start);
+	void *start_data;
+	/*
 	 * SPAA input only (spaa-convert's validating copy): called with each
 	 * line as read (line ending removed), before it is parsed, which may
 	 * change the buffer.  Returning -1 (with err filled) stops the load
@@ -168,6 +182,20 @@ struct spaa_load_opts {
 	uint32_t max_events;    /* 0 = SPAA_LOAD_MAX_EVENTS_DEFAULT */
 	uint64_t max_window;    /* 0 = SPAA_INPUT_MAX_WINDOW_DEFAULT */
 };
+
+/*
+ * What a reader does with a sample record s once it has counted it in p
+ * (p->nsamples) and in p's time: on_start before the first, then
+ * on_sample; its result.
+ */
+static inline int spaa_load_sample(const struct spaa_load_opts *o,
+				   const struct spaa_profile *p,
+				   const struct spaa_sample *s, struct spaa_error *err)
+{
+	if (p->nsamples == 1 && o->on_start)
+		o->on_start(o->start_data, p->time_start);
+	return o->on_sample ? o->on_sample(o->data, p, s, err) : 0;
+}
 
 /*
  * Sets the resource bounds of o from the environment: SPAA_MAX_LINE

@@ -7,22 +7,21 @@
 #include "report/analysis.h"
 #include "report/textout.h"
 
-/* --begin, --end: a time range; given ones are flagged. */
 static int parse_begin(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
 
-	o->filter.has_begin = true;
-	return spaa_parse_i64(value, &o->filter.begin);
+	return spaa_filter_set_begin(&o->filter, value);
 }
 
 static int parse_end(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
 
-	o->filter.has_end = true;
-	return spaa_parse_i64(value, &o->filter.end);
+	return spaa_filter_set_end(&o->filter, value);
 }
+
+static const char *const time_forms[] = { SPAA_FILTER_TIME_FORMS, NULL };
 
 static int parse_limit(void *base, const char *value)
 {
@@ -104,9 +103,10 @@ static int parse_path(void *base, const char *value)
 
 static const struct spaa_option lami_options[] = {
 	{ "begin", 0, SPAA_OPTION_CUSTOM, 0, "TS",
-	  "ignore samples before TS (integer nanoseconds)", NULL, parse_begin },
+	  "ignore samples before TS (ns; or 795.1s, 120ms, 3us; +1.5s: from the start)",
+	  time_forms, parse_begin },
 	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
-	  "ignore samples after TS (integer nanoseconds)", NULL, parse_end },
+	  "ignore samples after TS (same forms)", time_forms, parse_end },
 	{ "limit", 0, SPAA_OPTION_CUSTOM, 0, "N",
 	  "write at most N rows per table; 0 or 'unlimited' (the default): all",
 	  NULL, parse_limit },
@@ -143,12 +143,38 @@ static const struct spaa_option event_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
+static int parse_focus(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	return spaa_filter_set_focus(&o->filter, value);
+}
+
+static int parse_ignore(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	return spaa_filter_set_ignore(&o->filter, value);
+}
+
+static const char *const regex_form[] = {
+	"a POSIX extended regular expression", NULL,
+};
+
 /* SPAA_ANALYSIS_THREADS */
 static const struct spaa_option thread_options[] = {
 	{ "pid", 0, SPAA_OPTION_I64, AT(filter.pid), "PID",
 	  "only stacks of this process", NULL, NULL },
 	{ "tid", 0, SPAA_OPTION_I64, AT(filter.tid), "TID",
 	  "only stacks of this thread", NULL, NULL },
+	{ "comm", 0, SPAA_OPTION_STRING, AT(filter.comm), "NAME",
+	  "only stacks of threads of this command name", NULL, NULL },
+	{ "focus", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "only stacks through a function matching REGEX", regex_form, parse_focus },
+	{ "symbol-filter", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "the same as --focus (perf report's name)", regex_form, parse_focus },
+	{ "ignore", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "no stack through a function matching REGEX", regex_form, parse_ignore },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -169,6 +195,11 @@ static const struct spaa_option habit_hints[] = {
 	HINT("input", 'i', "perf report's --input is the PROFILE argument here"),
 	HINT("show-nr-samples", 'n', "perf report's --show-nr-samples is the "
 	     "Self samples column of spaa-hotspots, always shown"),
+	HINT("call-graph", 'g', "perf report's --call-graph is spaa-hotspots' "
+	     "'--callers REGEX' and '--callees REGEX' (and '--inverted') here"),
+	HINT("peek", 0, "pprof's -peek is spaa-hotspots' '--callers REGEX "
+	     "--callees REGEX' here"),
+	HINT("comms", 0, "perf report's --comms is '--comm NAME' here (one name)"),
 	HINT("time", 0, "perf report's --time is '--begin T' and '--end T' here"),
 	HINT("top", 0, "pprof's -top is spaa-hotspots' functions table"),
 	HINT("nodecount", 0, "pprof's -nodecount is '--limit N' here"),
@@ -228,11 +259,14 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 	/* progress lines are for LAMI readers, even at a terminal */
 	if (o->output_progress && !o->format_given)
 		o->format = SPAA_ANALYSIS_LAMI;
-	if (o->filter.has_begin && o->filter.has_end &&
-	    o->filter.begin > o->filter.end) {
+	if (spaa_filter_inverted(&o->filter)) {
+		bool rel = o->filter.begin_from_start;
+
 		spaa_error_set(err, SPAA_E_USAGE,
-			       "'--begin' (%" PRId64 ") is after '--end' (%" PRId64 ")",
-			       o->filter.begin, o->filter.end);
+			       "'--begin' (%s%" PRId64 ") is after '--end' (%s%" PRId64 ")",
+			       rel ? "+" : "",
+			       rel ? o->filter.begin_offset : o->filter.begin,
+			       rel ? "+" : "", rel ? o->filter.end_offset : o->filter.end);
 		goto fail;
 	}
 	/* progress lines are LAMI: they would end up inside a table */
@@ -250,6 +284,7 @@ fail:
 void spaa_analysis_opts_release(struct spaa_analysis_opts *o)
 {
 	spaa_option_args_release(&o->paths);
+	spaa_filter_release(&o->filter);
 }
 
 void spaa_analysis_options_release(const struct spaa_analysis *a,
@@ -269,6 +304,14 @@ void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 
 	spaa_option_help(out, prog, a->synopsis, a->description, sets, nsets,
 			 NULL);
+}
+
+bool spaa_analysis_has_option(const struct spaa_analysis *a, const char *name)
+{
+	for (const struct spaa_option *o = a->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
 }
 
 int spaa_analysis_need_stacks(const struct spaa_profile *p, const char *path,

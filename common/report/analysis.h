@@ -47,6 +47,7 @@
 #include "analysis/weights.h"
 #include "formats/load.h"
 #include "model/error.h"
+#include "report/header.h"
 #include "report/lami.h"
 #include "report/option.h"
 
@@ -85,7 +86,7 @@ struct spaa_analysis_opts {
 	bool format_given;      /* by --format (not from the default) */
 	size_t width;           /* --width N: text columns; 0: the terminal's */
 	bool wide;              /* --wide: text never cut nor dropped */
-	/* --begin/--end TS (ns, same epoch as the profile); --pid, --tid */
+	/* --begin/--end TS (filter.h: ns, with units, from the start); --pid, --tid */
 	struct spaa_filter filter;
 	const char *event, *metric;     /* --event, --metric, or NULL */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
@@ -125,6 +126,8 @@ struct spaa_analysis_run {
 	/* an SVG file the run wrote (--svg), which --format html inlines */
 	const char *picture;
 	struct spaa_weights_left_out left_out;  /* records of events not analysed */
+	/* what --format text says before the tables (the run fills it) */
+	struct spaa_header header;
 };
 
 struct spaa_analysis {
@@ -180,7 +183,8 @@ extern const struct spaa_analysis spaa_analysis_phases;
  *   "'--begin' (7) is after '--end' (5)"
  *   "'--output-progress' needs '--format lami'"
  * --limit takes a count, 0 or "unlimited" (no limit); --begin/--end
- * decimal int64; --format lami, json, text, csv or html, and so does
+ * a time of spaa_filter_parse_time (the message of one that does not
+ * parse lists the forms); --format lami, json, text, csv or html, and so does
  * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text,
  * csv or html)"); --width a count of 20 or more.  On failure o->format keeps a
  * --format read before the mistake, so main can still report the error
@@ -198,6 +202,12 @@ void spaa_analysis_options_release(const struct spaa_analysis *a,
 /* Writes --help: the LAMI options, then the analysis options. */
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			const char *prog);
+
+/*
+ * Whether a's own options include --NAME: an analysis with --svg FILE
+ * draws a picture there (main.c has --format html carry it).
+ */
+bool spaa_analysis_has_option(const struct spaa_analysis *a, const char *name);
 
 /*
  * The compatibility test of analyses that work on any stacks
