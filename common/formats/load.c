@@ -1,3 +1,6 @@
+/* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 
 #include "formats/detect.h"
@@ -47,6 +50,13 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	    limit_env("SPAA_MAX_EVENTS", UINT32_MAX - 1, &events, err) ||
 	    limit_env("SPAA_MAX_ZSTD_WINDOW", UINT64_MAX, &window, err))
 		return -1;
+	if (o->threads > SPAA_LOAD_MAX_THREADS)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%llu' for '--threads': expected an integer from 1 to %u",
+				      (unsigned long long)o->threads, SPAA_LOAD_MAX_THREADS);
+	if (!o->threads &&
+	    limit_env("SPAA_THREADS", SPAA_LOAD_MAX_THREADS, &o->threads, err))
+		return -1;
 	o->max_events = (uint32_t)events;
 	o->max_window = window;
 	o->max_pprof = (size_t)pprof;
@@ -54,6 +64,27 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	o->max_depth = (uint32_t)depth;
 	o->max_strings = (uint32_t)strings;
 	return 0;
+}
+
+unsigned spaa_load_threads(const struct spaa_load_opts *o)
+{
+	cpu_set_t set;
+	int n;
+
+	if (o->threads)
+		return (unsigned)o->threads;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > SPAA_LOAD_MAX_THREADS ? SPAA_LOAD_MAX_THREADS : (unsigned)n;
+}
+
+void spaa_load_input_opts(const struct spaa_load_opts *o, struct spaa_input_opts *io)
+{
+	*io = (struct spaa_input_opts){
+		.max_line = o->max_line, .max_window = o->max_window,
+		.thread_min = o->thread_min, .threads = spaa_load_threads(o),
+	};
 }
 
 /*
@@ -194,10 +225,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
 	struct spaa_load_opts o = *opts;
-	struct spaa_input_opts io = {
-		.max_line = opts->max_line, .thread_min = opts->thread_min,
-		.max_window = opts->max_window,
-	};
+	struct spaa_input_opts io;
 	struct spaa_prefetch *pf = NULL;
 	bool *want = NULL;
 	struct spaa_pathlist list = { 0 };
@@ -207,6 +235,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 	spaa_repeats_init(&rep);
 	defaults(&o);
+	o.threads = spaa_load_threads(&o);      /* asked once for every file */
+	spaa_load_input_opts(&o, &io);
 	for (size_t i = 0; i < npaths; i++)
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
@@ -214,7 +244,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
-	pf = prefetch_start(&list, &io, &want);
+	if (o.threads > 1)
+		pf = prefetch_start(&list, &io, &want);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;

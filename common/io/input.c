@@ -139,6 +139,7 @@ struct spaa_input {
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
 	int want_pipe;          /* start pipe at the first read (a regular file) */
+	int small;              /* a regular file below thread_min */
 	/*
 	 * The line scanner (spaa_input_set_scanner), its ctx owned; the
 	 * decoding thread reads these under its lock.
@@ -935,9 +936,11 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * a small file (input.h).  If the thread cannot start, reading stays
 	 * inline.
 	 */
-	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) &&
-		(uint64_t)st.st_size >= (opts && opts->thread_min ? opts->thread_min
-					 : SPAA_INPUT_THREAD_MIN_DEFAULT);
+	in->small = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
+					: SPAA_INPUT_THREAD_MIN_DEFAULT);
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) && !in->small &&
+		!(opts && opts->threads == 1);
 	*out = in;
 	return 0;
 fail:
@@ -1114,7 +1117,7 @@ uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 
 bool spaa_input_inline(const struct spaa_input *in)
 {
-	return in->own_fd && in->size && !in->want_pipe && !in->pipe;
+	return in->small && in->size;
 }
 
 void spaa_input_readahead(struct spaa_input *in)

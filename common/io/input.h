@@ -54,6 +54,12 @@ struct spaa_input_opts {
 	uint64_t max_window;
 	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
 	uint64_t thread_min;
+	/*
+	 * Threads the reading of one input may use, the caller's included:
+	 * 1 keeps everything on the caller's thread (no decoding thread,
+	 * whatever the size); 0 means the default, 2.
+	 */
+	unsigned threads;
 };
 
 struct spaa_input;

@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 		write_metadata(a);
 	} else if (opts.test_compat) {
 		/* silent: stderr is merged into stdout and must stay clean */
-		struct spaa_load_opts quiet = { 0 };
+		struct spaa_load_opts quiet = { .threads = opts.threads };
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
@@ -260,6 +260,7 @@ int main(int argc, char **argv)
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
 		run.load.fold_repeats = true;
+		run.load.threads = opts.threads;
 		run.load.progress_data = &ch;
 		if (getenv("SPAA_STATS"))
 			run.load.stats = &stats;
