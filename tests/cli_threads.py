@@ -8,7 +8,7 @@ and the same exit status with --threads 1 and --threads 8; the inputs
 where the count matters -- files of 256 KiB and more (the size from which
 a file gets a decoding thread, input.h), a generated one of ~1 MB of
 sample records among them, and directories (the prefetch thread) --
-with 1, 2, 3 and 8.  So do spaa-convert and spaa-validate on those.
+with 1, 2, 3 and 8.  So do spaa-convert, spaa-validate and spaa-report on those.
 SPAA_STATS shows that the count is obeyed: with one thread no sample
 record is scanned ahead in blocks (there is no decoding thread), with
 two some are.
@@ -122,6 +122,18 @@ try:
                                        '--threads', str(n), p], COUNTS)
             same_for_counts(lambda n: ['./spaa-validate', '--json', '--threads', str(n), p],
                             COUNTS)
+
+    @check
+    def report_the_same_with_any_thread_count():
+        pages = set()
+        for n in COUNTS:
+            page = os.path.join(root, 'report-%d.html' % n)
+            rc, out, err = run(['./spaa-report', '--threads', str(n), '-o', page,
+                                '--baseline', 'tests/data/gate_twowork_2.spaa.zst', big])
+            assert rc == 0, err
+            with open(page, 'rb') as f:
+                pages.add(f.read())
+        assert len(pages) == 1
 
     @check
     def one_thread_reads_alone():
