@@ -416,6 +416,29 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 }
 
 /*
+ * The text header: the profile, what is weighed and its total, with the
+ * samples the sums counted (else the profile's, when nothing is
+ * filtered out).
+ */
+static void describe(struct hotspots *h)
+{
+	const struct spaa_analysis_opts *o = h->run->opts;
+	const struct spaa_filter *f = &o->filter;
+	uint64_t samples = SPAA_HEADER_NO_SAMPLES;
+
+	if (h->agg.samples_known && h->agg.occurrences) {
+		samples = 0;
+		for (size_t i = 0; i < spaa_profile_nfunctions(h->p); i++)
+			samples += h->agg.fn_samples[i];
+	} else if (!spaa_filter_has_range(f) && f->pid == SPAA_NO_ID &&
+		   f->tid == SPAA_NO_ID) {
+		samples = spaa_header_samples(h->p, h->event);
+	}
+	spaa_header_profile(&h->run->header, "Profile", h->p, o->paths.items[0], &h->tables);
+	spaa_header_weights(&h->run->header, &h->tables, &h->agg.total, samples);
+}
+
+/*
  * --svg: the flame graph of the call paths summed (so --begin/--end and
  * --pid/--tid apply), and the same paths leaf first as the inverted view.
  */
@@ -474,6 +497,7 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	    aggregate(&h, &fold, err))
 		goto out;
 	spaa_weights_left_out_event(&run->left_out, &p, h.event);
+	describe(&h);
 	if (own->svg && write_svg(&h, &svg, err))
 		goto out;
 	/* the tables need only the aggregates and names: a lower peak */
