@@ -7,11 +7,14 @@ directories data/dir/ and data/spx/) gives the same bytes on stdout
 and the same exit status with --threads 1 and --threads 8; the inputs
 where the count matters -- files of 256 KiB and more (the size from which
 a file gets a decoding thread, input.h), a generated one of ~1 MB of
-sample records among them, and directories (the prefetch thread) --
-with 1, 2, 3 and 8.  So do spaa-convert, spaa-validate and spaa-report on those.
+sample records and a real one of 1.3 MB of stack records among them,
+and directories (the prefetch thread) -- with 1, 2, 3 and 8.  So do
+spaa-convert, spaa-validate and spaa-report on those.
 SPAA_STATS shows that the count is obeyed: with one thread no sample
-record is scanned ahead in blocks (there is no decoding thread), with
-two some are.
+record is scanned ahead in blocks and no other record parsed ahead
+(there is no decoding thread), with 2, 3 or 8 some are; in a directory
+of small files the thread that reads the next files ahead scans and
+parses them.
 """
 import os
 import shutil
@@ -55,7 +58,7 @@ def stats(args, env):
         os.environ.clear()
         os.environ.update(saved)
     assert rc == 0, err
-    return [line for line in err.splitlines() if ': stats: ' in line][0]
+    return [line for line in err.splitlines() if ': stats: ' in line]
 
 
 root = tempfile.mkdtemp(prefix='cli_threads.')
@@ -72,6 +75,11 @@ try:
         for _ in range(4):
             f.writelines(samples)
     assert size(big) > 3 * BIG and len(samples) > 1000
+    # ~1.3 MB of stack records (a real recording, decompressed)
+    stacks = os.path.join(root, 'stacks.spaa')
+    with open(stacks, 'w') as f:
+        f.write(run(['zstd', '-dc', 'tests/data/corpus/perf_sort_mt.spaa.zst'])[1])
+    assert size(stacks) > 4 * BIG
     copies = os.path.join(root, 'copies')
     os.mkdir(copies)
     for i in range(30):
@@ -80,7 +88,7 @@ try:
     profiles = (spaa_files('tests/data') + spaa_files('tests/data/corpus') +
                 sorted(os.path.join('tests/data/spx/corpus', d)
                        for d in os.listdir('tests/data/spx/corpus')) +
-                ['tests/data/dir', 'tests/data/spx', big, copies])
+                ['tests/data/dir', 'tests/data/spx', big, stacks, copies])
     threaded = [p for p in profiles if size(p) >= BIG or os.path.isdir(p)]
     single = ['spaa-hotspots', 'spaa-phases', 'spaa-allocs']
     assert set(single) | {'spaa-diff'} == set(ANALYSES), ANALYSES
@@ -138,18 +146,33 @@ try:
     @check
     def one_thread_reads_alone():
         one = stats(['./spaa-hotspots', '--threads', '1', big], {})
-        two = stats(['./spaa-hotspots', '--threads', '2', big], {})
         n = len(samples) * 4
         assert (': stats: %d sample records: 0 scanned in blocks, %d by the fast path'
-                % (n, n)) in one, one
-        assert ' 0 scanned in blocks' not in two, two
+                % (n, n)) in one[0], one
+        one = stats(['./spaa-hotspots', '--threads', '1', stacks], {})
+        assert ': stats: 0 other records parsed ahead' in one[1], one
+        for threads in ('2', '3', '8'):
+            more = stats(['./spaa-hotspots', '--threads', threads, big], {})
+            assert ' 0 scanned in blocks' not in more[0], more
+            more = stats(['./spaa-hotspots', '--threads', threads, stacks], {})
+            assert ': stats: 0 other' not in more[1], more
+
+    @check
+    def small_files_of_a_directory_are_read_ahead():
+        one = stats(['./spaa-hotspots', '--threads', '1', copies], {})
+        assert ' 0 scanned in blocks' in one[0] and ': stats: 0 other' in one[1], one
+        two = stats(['./spaa-hotspots', '--threads', '2', copies], {})
+        # every file but the first few is scanned and parsed by the prefetch thread
+        scanned = int(two[0].split(' sample records: ')[1].split()[0])
+        total = int(two[0].split(': stats: ')[1].split()[0])
+        assert scanned > total // 2 and ': stats: 0 other' not in two[1], two
 
     @check
     def spaa_threads_sets_the_count_and_the_option_wins():
         one = stats(['./spaa-hotspots', big], {'SPAA_THREADS': '1'})
-        assert ' 0 scanned in blocks' in one, one
+        assert ' 0 scanned in blocks' in one[0], one
         two = stats(['./spaa-hotspots', '--threads', '2', big], {'SPAA_THREADS': '1'})
-        assert ' 0 scanned in blocks' not in two, two
+        assert ' 0 scanned in blocks' not in two[0], two
 
     @check
     def bad_counts_are_usage_errors():

@@ -222,14 +222,32 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 }
 
 /*
+ * On the prefetch thread: a small SPAA file read whole gets the reader's
+ * scanner now, so that thread scans its samples and parses its other
+ * records while the reader is on an earlier file (what spaa_load_input
+ * will read as SPAA: a validating load reads every file so).
+ */
+static void scan_ahead(void *data, struct spaa_input *in)
+{
+	const struct spaa_load_opts *o = data;
+	enum spaa_detect_format fmt;
+	struct spaa_error err;
+
+	if (o->findings.fn || (!spaa_detect(in, &fmt, &err) && fmt == SPAA_DETECT_SPAA))
+		spaa_reader_scan_ahead(in, o);
+}
+
+/*
  * The files of the list the loop opens (not SPX reports, which their
  * reader opens), opened and read a few ahead by a thread of their own
  * (prefetch.h) when there are several; NULL when there are not.
  */
 static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 					    const struct spaa_input_opts *io,
-					    bool **want)
+					    const struct spaa_load_opts *o, bool **want)
 {
+	const struct spaa_prefetch_prepare prepare = { scan_ahead, (void *)o };
+
 	size_t n = 0;
 
 	*want = spaa_xcalloc(list->nr + 1, sizeof(**want));
@@ -237,7 +255,8 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io);
+	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io,
+				   &prepare);
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -254,6 +273,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 	spaa_repeats_init(&rep);
 	defaults(&o);
+	o.tree_pool = spaa_json_pool_new();
 	o.threads = spaa_load_threads(&o);      /* asked once for every file */
 	spaa_load_input_opts(&o, &io);
 	for (size_t i = 0; i < npaths; i++)
@@ -264,7 +284,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
 	if (o.threads > 1)
-		pf = prefetch_start(&list, &io, &want);
+		pf = prefetch_start(&list, &io, &o, &want);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
@@ -297,7 +317,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		o.on_start(o.start_data, p->has_time ? p->time_start : 0);
 	ret = 0;
 out:
-	spaa_prefetch_free(pf);
+	spaa_prefetch_free(pf);        /* closes the inputs not taken */
+	spaa_json_pool_free(o.tree_pool);
 	free(want);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "io/input.h"
+#include "io/json.h"
 #include "model/error.h"
 #include "model/profile.h"
 #include "model/repeats.h"
@@ -82,6 +83,8 @@ struct spaa_load_finding_sink {
  */
 struct spaa_load_stats {
 	uint64_t scanned, fast, general;
+	/* other records whose JSON a reading thread parsed ahead of the reader */
+	uint64_t parsed_ahead;
 };
 
 struct spaa_load_opts {
@@ -189,6 +192,12 @@ struct spaa_load_opts {
 	 * the count: samples come in file order, the model is built in it.
 	 */
 	uint64_t threads;
+	/*
+	 * Set by spaa_load for its readers (leave it NULL): the JSON parsers
+	 * of the threads that parse SPAA records ahead, kept from file to
+	 * file of a directory.
+	 */
+	struct spaa_json_pool *tree_pool;
 };
 
 /* The bound on threads (--threads, SPAA_THREADS). */

@@ -687,9 +687,10 @@ START_TEST(test_progress)
 }
 END_TEST
 
-static int scan_nothing(void *ctx, const char *line, size_t len, void *rec)
+static int scan_nothing(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
 	(void)ctx;
+	(void)block;
 	(void)line;
 	(void)len;
 	(void)rec;
