@@ -81,8 +81,13 @@ struct spaa_analysis_opts {
 	bool format_given;      /* by --format (not from the default) */
 	size_t width;           /* --width N: text columns; 0: the terminal's */
 	bool wide;              /* --wide: text never cut nor dropped */
-	/* --begin/--end TS (ns, same epoch as the profile); --pid, --tid */
+	/*
+	 * --begin/--end TS (ns, same epoch as the profile, or moved onto it
+	 * by spaa_analysis_map_clock); --pid, --tid
+	 */
 	struct spaa_filter filter;
+	bool has_clock_offset;  /* --clock-offset NS given */
+	int64_t clock_offset;
 	const char *event, *metric;     /* --event, --metric, or NULL */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
 };
@@ -183,6 +188,23 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 void spaa_analysis_opts_release(struct spaa_analysis_opts *o);
 void spaa_analysis_options_release(const struct spaa_analysis *a,
 				   void *options);
+
+/*
+ * --begin/--end onto the profile's clock, when they were given: less
+ * --clock-offset NS, else less the offset of the clock of a CTF trace
+ * directory that is the last path (Trace Compass shows a CTF trace in
+ * its clock plus that offset, formats/ctf_clock.h), when the metadata
+ * declares exactly one clock; else unchanged.  -1 with err when the
+ * metadata cannot be read or the result passes 64 bits.
+ */
+int spaa_analysis_map_clock(struct spaa_analysis_opts *o, struct spaa_error *err);
+
+/*
+ * A directory without profiles that is a CTF trace: err (SPAA_E_NO_PROFILE
+ * about path) becomes SPAA_E_INCOMPATIBLE saying so, and where the
+ * profile goes.  Other errors are left alone.
+ */
+void spaa_analysis_hint_trace(struct spaa_error *err, const char *path);
 
 /* Writes --help: the LAMI options, then the analysis options. */
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,

@@ -243,6 +243,7 @@ int main(int argc, char **argv)
 		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
 		    a->compatible(&p, opts.test_compat, &err)) {
 			hint_experiment(&err, opts.test_compat);
+			spaa_analysis_hint_trace(&err, opts.test_compat);
 			status = fail(name, &err, true, true);
 		}
 		spaa_profile_release(&p);
@@ -263,12 +264,15 @@ int main(int argc, char **argv)
 		run.load.progress_data = &ch;
 		if (getenv("SPAA_STATS"))
 			run.load.stats = &stats;
-		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
+		status = spaa_load_limits_env(&run.load, &err) ||
+			 spaa_analysis_map_clock(&opts, &err) || a->run(&run, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
 			/* TC puts the trace's path last */
 			hint_experiment(&err, opts.paths.nr ?
 					opts.paths.items[opts.paths.nr - 1] : NULL);
+			spaa_analysis_hint_trace(&err, opts.paths.nr ?
+						 opts.paths.items[opts.paths.nr - 1] : NULL);
 			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
 			spaa_error_set(&err, SPAA_E_NO_DATA,
