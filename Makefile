@@ -28,11 +28,13 @@
 #
 # Layout, picked up by wildcard (adding a file needs no edit here):
 #   common/LAYER/*.c        -> build/libspaa.a (common/report/main.c apart:
-#                              it owns main() of the analyses)
+#                              it owns main() of the analyses, compiled once
+#                              per analysis as build/common/report/main-NAME.o)
 #   common/LAYER/NAME.proto -> build/gen/LAYER/NAME.pb-c.[ch] (protoc-c), in
 #                              build/libspaa.a; included as "LAYER/NAME.pb-c.h"
 #   analyses/NAME.c         -> spaa-NAME, with common/report/main.c
-#   tools/NAME.c            -> spaa-NAME, with its own main()
+#   tools/NAME.c            -> spaa-NAME, with its own main() (spaa-report
+#                              also links every analyses/NAME.o)
 #   tests/unit/check_MOD.c  -> build/tests/unit/check_spaa, which runs every
 #                              suite MOD_suite() through tests/unit/runner.c
 # Every object, library and generated file is under build/, the programs
@@ -121,8 +123,11 @@ FUZZ_NAMES = $(patsubst tests/fuzz/fuzz_%.c,%,$(FUZZ_SRCS))
 FUZZ_REPLAY = $(patsubst %,$(B)/tests/fuzz/replay_%,$(FUZZ_NAMES))
 FUZZ_HELPERS = $(B)/tests/fuzz/util.o $(B)/tests/fuzz/replay.o
 TEST_PROGRAMS = $(UNIT_RUNNER) $(FUZZ_REPLAY)
-ALL_OBJS = $(LIB_OBJS) $(MAIN_SRC:%.c=$(B)/%.o) \
-	$(ANALYSIS_SRCS:%.c=$(B)/%.o) $(TOOL_SRCS:%.c=$(B)/%.o) $(UNIT_OBJS) \
+ANALYSIS_OBJS = $(ANALYSIS_SRCS:%.c=$(B)/%.o)
+# main.c once per analysis, naming its descriptor (report/analysis.h)
+MAIN_OBJS = $(ANALYSIS_SRCS:analyses/%.c=$(B)/common/report/main-%.o)
+ALL_OBJS = $(LIB_OBJS) $(MAIN_OBJS) \
+	$(ANALYSIS_OBJS) $(TOOL_SRCS:%.c=$(B)/%.o) $(UNIT_OBJS) \
 	$(UNIT_HELPERS) $(B)/tests/unit/runner.o $(FUZZ_SRCS:%.c=$(B)/%.o) \
 	$(FUZZ_HELPERS)
 
@@ -162,11 +167,14 @@ all: $(PROGRAMS)
 $(LIB): $(LIB_OBJS)
 	$(QUIET_AR)rm -f $@ && $(AR) rcs $@ $^
 
-$(ANALYSES): spaa-%: $(B)/analyses/%.o $(B)/common/report/main.o $(LIB)
+$(ANALYSES): spaa-%: $(B)/analyses/%.o $(B)/common/report/main-%.o $(LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
 
+# spaa-report runs every analysis in process.
+spaa-report: $(ANALYSIS_OBJS)
 $(TOOLS): spaa-%: $(B)/tools/%.o $(LIB)
-	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(ALL_LDLIBS)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $(filter %.o,$^) $(LIB) \
+		$(ALL_LDLIBS)
 
 $(UNIT_RUNNER): $(B)/tests/unit/runner.o $(UNIT_OBJS) $(UNIT_HELPERS) $(LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(CHECK_LIBS) $(ALL_LDLIBS)
@@ -180,6 +188,10 @@ $(FUZZ_REPLAY): $(B)/tests/fuzz/replay_%: $(B)/tests/fuzz/fuzz_%.o $(FUZZ_HELPER
 $(B)/%.o: %.c
 	$(Q)mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(MAIN_OBJS): $(B)/common/report/main-%.o: $(MAIN_SRC)
+	$(Q)mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -DSPAA_ANALYSIS=spaa_analysis_$* -c -o $@ $<
 
 # protoc-c writes NAME.pb-c.c and NAME.pb-c.h at once.
 $(B)/gen/%.pb-c.c $(B)/gen/%.pb-c.h: common/%.proto | deps

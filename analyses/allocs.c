@@ -559,7 +559,7 @@ static int allocs_compatible(const struct spaa_profile *p, const char *path,
 			     "the profile has no stack or sample records of allocation or deallocation events");
 }
 
-const struct spaa_analysis spaa_this_analysis = {
+const struct spaa_analysis spaa_analysis_allocs = {
 	.name = "allocs",
 	.title = "SPAA allocations",
 	.description = "Who allocates and who leaks in a memory profile: "

@@ -751,7 +751,7 @@ out:
 	return ret;
 }
 
-const struct spaa_analysis spaa_this_analysis = {
+const struct spaa_analysis spaa_analysis_diff = {
 	.name = "diff",
 	.title = "SPAA diff",
 	.description = "What changed between a baseline and a target profile: "

@@ -510,7 +510,7 @@ out:
 	return ret;
 }
 
-const struct spaa_analysis spaa_this_analysis = {
+const struct spaa_analysis spaa_analysis_hotspots = {
 	.name = "hotspots",
 	.title = "SPAA hotspots",
 	.description = "Where the time or events of a stack profile go: functions "

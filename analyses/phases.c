@@ -971,7 +971,7 @@ static int phases_compatible(const struct spaa_profile *p, const char *path,
 			     NO_TIME);
 }
 
-const struct spaa_analysis spaa_this_analysis = {
+const struct spaa_analysis spaa_analysis_phases = {
 	.name = "phases",
 	.title = "SPAA phases",
 	.description = "How the behaviour of a run changes over time: the phases "

@@ -164,17 +164,44 @@ static const struct spaa_option thread_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
+#define HINT(name, short_name, what) \
+	{ name, short_name, SPAA_OPTION_HINT, 0, NULL, what, NULL, NULL }
+
+/*
+ * What people type from habit (perf report, pprof) and what it is here:
+ * a usage error that says so beats "unknown option" (option.h).
+ */
+static const struct spaa_option habit_hints[] = {
+	HINT("children", 0, "perf report's --children is the Total column of "
+	     "spaa-hotspots' functions table, always shown"),
+	HINT("no-children", 0, "perf report's --no-children is the Self column; "
+	     "spaa-hotspots ranks functions by it"),
+	HINT("stdio", 0, "perf report's --stdio is '--format text' (the default "
+	     "on a terminal)"),
+	HINT("input", 'i', "perf report's --input is the PROFILE argument here"),
+	HINT("show-nr-samples", 'n', "perf report's --show-nr-samples is the "
+	     "Self samples column of spaa-hotspots, always shown"),
+	HINT("time", 0, "perf report's --time is '--begin T' and '--end T' here"),
+	HINT("top", 0, "pprof's -top is spaa-hotspots' functions table"),
+	HINT("nodecount", 0, "pprof's -nodecount is '--limit N' here"),
+	HINT("http", 0, "pprof's -http is '--format html' here"),
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
 static const struct spaa_option no_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
+enum { OPTION_SETS = 5 };
+
 /*
  * The tables of a's command line, in --help order: the LAMI options, then
- * under "Analysis options" the shared ones a takes and its own.
+ * under "Analysis options" the shared ones a takes and its own; last the
+ * habits of other tools, which --help leaves out.
  */
 static size_t option_sets(const struct spaa_analysis *a,
 			  struct spaa_analysis_opts *o, void *options,
-			  struct spaa_option_set sets[4])
+			  struct spaa_option_set sets[OPTION_SETS])
 {
 	const char *heading = "Analysis options";
 	size_t n = 0;
@@ -191,6 +218,7 @@ static size_t option_sets(const struct spaa_analysis *a,
 	sets[n++] = (struct spaa_option_set){
 		heading, a->options ? a->options : no_options, options,
 	};
+	sets[n++] = (struct spaa_option_set){ NULL, habit_hints, NULL };
 	return n;
 }
 
@@ -198,7 +226,7 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 			struct spaa_analysis_opts *o, void *options,
 			struct spaa_error *err)
 {
-	struct spaa_option_set sets[4];
+	struct spaa_option_set sets[OPTION_SETS];
 	size_t nsets;
 
 	memset(o, 0, sizeof(*o));
@@ -248,7 +276,7 @@ void spaa_analysis_options_release(const struct spaa_analysis *a,
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			const char *prog)
 {
-	struct spaa_option_set sets[4];
+	struct spaa_option_set sets[OPTION_SETS];
 	size_t nsets = option_sets(a, NULL, NULL, sets);
 
 	spaa_option_help(out, prog, a->synopsis, a->description, sets, nsets,

@@ -11,10 +11,11 @@
  *
  * Adding an analysis:
  *   1. write analyses/NAME.c defining `const struct spaa_analysis
- *      spaa_this_analysis`: its table classes, a struct of its own
+ *      spaa_analysis_NAME`: its table classes, a struct of its own
  *      options with the option table that fills it (report/option.h),
  *      the flags of the shared options it takes, run() and compatible();
- *      the Makefile builds spaa-NAME from it with no edit;
+ *      declare it below; the Makefile builds spaa-NAME from it (main.c
+ *      compiled with -DSPAA_ANALYSIS=spaa_analysis_NAME) with no edit;
  *   2. ask common/ for everything that is not the analysis itself: the
  *      loader (formats/load.h), sums (analysis/), titles, weight columns
  *      and cells (report/table.h); a computation another analysis could
@@ -23,7 +24,10 @@
  *      expected output; review it);
  *   4. write man/spaa-NAME.1 (tests/cli_man.py checks it against --help)
  *      and a README example;
- *   5. nothing else: .gitignore ignores /spaa-*, make install installs
+ *   5. if a person would want it on the one-page report, give it a
+ *      section in tools/report.c (spaa-report runs the analyses in
+ *      process, by their descriptors);
+ *   6. nothing else: .gitignore ignores /spaa-*, make install installs
  *      every spaa-NAME with its Trace Compass descriptor.
  *
  * Ownership: the descriptor and its tables are static; struct
@@ -164,8 +168,15 @@ struct spaa_analysis {
 	int (*run)(struct spaa_analysis_run *run, struct spaa_error *err);
 };
 
-/* Defined by the one analysis file linked into each executable. */
-extern const struct spaa_analysis spaa_this_analysis;
+/*
+ * The descriptors, one per analyses/NAME.c.  Each analysis executable
+ * links its own (main.c names it through SPAA_ANALYSIS); spaa-report and
+ * the fuzz targets link several and run them in process.
+ */
+extern const struct spaa_analysis spaa_analysis_allocs;
+extern const struct spaa_analysis spaa_analysis_diff;
+extern const struct spaa_analysis spaa_analysis_hotspots;
+extern const struct spaa_analysis spaa_analysis_phases;
 
 /*
  * Parses argv into o (initialized here) and the analysis' own options

@@ -35,6 +35,14 @@
 #include "report/textout.h"
 #include "report/version.h"
 
+/*
+ * The Makefile compiles this file once per analysis, naming its
+ * descriptor (analysis.h): -DSPAA_ANALYSIS=spaa_analysis_NAME.
+ */
+#ifndef SPAA_ANALYSIS
+#error "compile with -DSPAA_ANALYSIS=spaa_analysis_NAME (see the Makefile)"
+#endif
+
 /* Warnings are capped so stderr stays far below TC's 64 KiB pipe. */
 #define MAX_WARNINGS 50
 
@@ -196,7 +204,7 @@ static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_
 
 int main(int argc, char **argv)
 {
-	const struct spaa_analysis *a = &spaa_this_analysis;
+	const struct spaa_analysis *a = &SPAA_ANALYSIS;
 	struct spaa_analysis_run run = { 0 };
 	struct spaa_load_stats stats = { 0, 0, 0 };
 	struct spaa_analysis_opts opts;

@@ -40,6 +40,95 @@ static const struct spaa_option *find(const struct spaa_option_set *sets,
 	return NULL;
 }
 
+#define NAME_MAX_SUGGEST 64
+
+/*
+ * Edits (insertions, deletions, substitutions, swaps of neighbours)
+ * between a[0..n) and b: what a typo costs.  Names past
+ * NAME_MAX_SUGGEST bytes are never close.
+ */
+static size_t edits(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), d[3][NAME_MAX_SUGGEST + 1];
+
+	if (n > NAME_MAX_SUGGEST || m > NAME_MAX_SUGGEST)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= m; j++)
+		d[0][j] = j;
+	/* rows i-2, i-1, i kept in d[(i+1)%3], d[(i+2)%3], d[i%3] */
+	for (size_t i = 1; i <= n; i++) {
+		size_t *cur = d[i % 3], *up = d[(i + 2) % 3], *up2 = d[(i + 1) % 3];
+
+		cur[0] = i;
+		for (size_t j = 1; j <= m; j++) {
+			size_t v = up[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (up[j] + 1 < v)
+				v = up[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && up2[j - 2] + 1 < v)
+				v = up2[j - 2] + 1;
+			cur[j] = v;
+		}
+	}
+	return d[n % 3][m];
+}
+
+/*
+ * The option a mistyped name s[0..len) most likely meant: the only one
+ * it starts, else the nearest within two edits (one for short names),
+ * none when two are as near.
+ */
+static const char *suggest(const struct spaa_option_set *sets, size_t nsets,
+			   const char *s, size_t len)
+{
+	const char *best = NULL, *prefix = NULL;
+	size_t best_d = len <= 4 ? 2 : 3, nprefix = 0;
+	bool tie = false;
+
+	for (size_t i = 0; i < nsets; i++)
+		for (const struct spaa_option *o = sets[i].options; o->name; o++) {
+			size_t d;
+
+			if (o->kind == SPAA_OPTION_HINT)
+				continue;
+			if (len >= 2 && !strncmp(o->name, s, len)) {
+				prefix = o->name;
+				nprefix++;
+			}
+			d = edits(s, len, o->name);
+			if (d < best_d) {
+				best = o->name;
+				best_d = d;
+				tie = false;
+			} else if (d == best_d && best) {
+				tie = true;
+			}
+		}
+	if (nprefix == 1)
+		return prefix;
+	return tie ? NULL : best;
+}
+
+/* The usage error of an unknown option arg, naming it without "=value". */
+static int unknown(const struct spaa_option_set *sets, size_t nsets,
+		   const char *arg, struct spaa_error *err)
+{
+	const char *name = arg + 1 + (arg[1] == '-');
+	size_t len = strcspn(name, "=");
+	size_t shown = arg[1] == '-' ? len + 2 : strlen(arg);
+	const char *near = len >= 2 ? suggest(sets, nsets, name, len) : NULL;
+
+	if (near)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "unknown option '%.*s' (did you mean '--%s'?)",
+				      (int)shown, arg, near);
+	return spaa_error_set(err, SPAA_E_USAGE, "unknown option '%.*s'",
+			      (int)shown, arg);
+}
+
 /* "a, b or c" of the choices, for the message of a bad value. */
 static void list_choices(const char *const *c, char *buf, size_t size)
 {
@@ -96,7 +185,13 @@ static int set(const struct spaa_option *o, void *base, const char *value,
 		if (o->parse(base, value))
 			break;
 		return 0;
+	case SPAA_OPTION_HINT:
+		break;
 	}
+	if (o->kind == SPAA_OPTION_CUSTOM && o->choices)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%s' for '--%s' (%s)",
+				      value, o->name, o->choices[0]);
 	return spaa_error_set(err, SPAA_E_USAGE, "invalid value '%s' for '--%s'",
 			      value, o->name);
 }
@@ -125,7 +220,11 @@ int spaa_option_parse(int argc, char **argv, const struct spaa_option_set *sets,
 			continue;
 		}
 		if (arg[1] != '-') {
-			o = arg[2] ? NULL : find(sets, nsets, NULL, 0, arg[1], &base);
+			o = arg[2] ? find(sets, nsets, arg + 1, strlen(arg + 1), 0, &base)
+				   : find(sets, nsets, NULL, 0, arg[1], &base);
+			/* "-peek": pprof's long names have one dash; only hints match */
+			if (o && arg[2] && o->kind != SPAA_OPTION_HINT)
+				o = NULL;
 			name = o ? o->name : NULL;
 			eq = NULL;
 			len = 0;
@@ -136,9 +235,13 @@ int spaa_option_parse(int argc, char **argv, const struct spaa_option_set *sets,
 			o = find(sets, nsets, name, len, 0, &base);
 		}
 		if (!o) {
-			/* the name alone, without "=value" */
-			spaa_error_set(err, SPAA_E_USAGE, "unknown option '%.*s'",
-				       (int)(arg[1] == '-' ? len + 2 : strlen(arg)), arg);
+			unknown(sets, nsets, arg, err);
+			goto fail;
+		}
+		if (o->kind == SPAA_OPTION_HINT) {
+			spaa_error_set(err, SPAA_E_USAGE, "unknown option '%.*s': %s",
+				       (int)(arg[1] == '-' ? len + 2 : strlen(arg)),
+				       arg, o->help);
 			goto fail;
 		}
 		if (o->kind == SPAA_OPTION_FLAG) {
@@ -188,7 +291,8 @@ void spaa_option_help(FILE *out, const char *prog, const char *synopsis,
 
 	for (size_t i = 0; i < nsets; i++)
 		for (const struct spaa_option *o = sets[i].options; o->name; o++) {
-			int w = help_name(name, sizeof(name), o);
+			int w = o->kind == SPAA_OPTION_HINT ? 0 :
+				help_name(name, sizeof(name), o);
 
 			if (w > width)
 				width = w;
@@ -198,13 +302,18 @@ void spaa_option_help(FILE *out, const char *prog, const char *synopsis,
 	if (description)
 		fprintf(out, "\n%s\n", description);
 	for (size_t i = 0; i < nsets; i++) {
-		if (!sets[i].options->name)
+		if (!sets[i].options->name ||
+		    sets[i].options->kind == SPAA_OPTION_HINT)
 			continue;
 		/* a set without heading goes on with the block before it */
 		if (sets[i].heading)
 			fprintf(out, "\n%s:\n", sets[i].heading);
 		for (const struct spaa_option *o = sets[i].options; o->name; o++) {
-			int n = help_name(name, sizeof(name), o);
+			int n;
+
+			if (o->kind == SPAA_OPTION_HINT)
+				continue;
+			n = help_name(name, sizeof(name), o);
 
 			fprintf(out, "  %s%*s%s\n", name, width + 2 - n, "", o->help);
 		}

@@ -18,6 +18,13 @@
  *
  * Errors are SPAA_E_USAGE with one of these messages:
  *   "unknown option '--foo'"             (also "-x"; "--foo=1" too)
+ *   "unknown option '--limt' (did you mean '--limit'?)"  (a name one or
+ *                                        two edits away from one, or the
+ *                                        start of only one; "-limit"
+ *                                        too, as pprof writes options)
+ *   "unknown option '--children': perf report's --children is the
+ *    Total column"                       (a SPAA_OPTION_HINT: the name
+ *                                        another tool gives something)
  *   "option '--metadata' takes no value" (a flag given "=value")
  *   "option '--limit' needs a value"     (last argument)
  *   "invalid value 'x' for '--begin'"    (a value that does not parse)
@@ -45,6 +52,12 @@ enum spaa_option_kind {
 	SPAA_OPTION_LIST,       /* struct spaa_option_list: repeatable string */
 	SPAA_OPTION_CHOICE,     /* int: the index of the value in choices */
 	SPAA_OPTION_CUSTOM,     /* parse() does it */
+	/*
+	 * Not an option: a name other tools use (perf report's --children)
+	 * and, in help, what it is here; giving it is a usage error saying
+	 * so.  Left out of --help and of "did you mean".
+	 */
+	SPAA_OPTION_HINT,
 };
 
 struct spaa_option {
@@ -54,7 +67,13 @@ struct spaa_option {
 	size_t offset;          /* of the field in the set's struct */
 	const char *argname;    /* in --help, e.g. "NAME"; NULL for flags */
 	const char *help;       /* one line, lowercase, no full stop */
-	const char *const *choices;     /* SPAA_OPTION_CHOICE: NULL-terminated */
+	/*
+	 * SPAA_OPTION_CHOICE: the values, NULL-terminated; SPAA_OPTION_CUSTOM:
+	 * NULL, or one string saying which values parse, added to the
+	 * message of one that does not: "invalid value 'x' for '--begin'
+	 * (FORMS)".
+	 */
+	const char *const *choices;
 	/*
 	 * SPAA_OPTION_CUSTOM: stores value into the set's struct (base);
 	 * returns 0, or -1 for a value that does not parse (the parser then

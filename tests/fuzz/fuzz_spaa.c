@@ -20,7 +20,7 @@ static void analyse(const char *path)
 {
 	static char prog[] = "fuzz";
 	char *argv[] = { prog, (char *)path, NULL };
-	const struct spaa_analysis *a = &spaa_this_analysis;
+	const struct spaa_analysis *a = &spaa_analysis_hotspots;
 	void *options = calloc(1, a->options_size ? a->options_size : 1);
 	struct spaa_analysis_run run = { 0 };
 	struct spaa_analysis_opts o;

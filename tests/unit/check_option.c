@@ -44,6 +44,7 @@ static const struct spaa_option table[] = {
 	{ "quiet", 'q', SPAA_OPTION_FLAG, AT(quiet), NULL, "say less", NULL, NULL },
 	{ "even", 0, SPAA_OPTION_CUSTOM, 0, "N", "an even number", NULL, parse_even },
 	{ "tag", 0, SPAA_OPTION_LIST, AT(tag), "T", "repeatable", NULL, NULL },
+	{ "children", 'c', SPAA_OPTION_HINT, 0, NULL, "the Total column", NULL, NULL },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -66,7 +67,24 @@ static const struct {
 	{ { "-x" }, -1, "unknown option '-x'" },
 	{ { "--quiet=1" }, -1, "option '--quiet' takes no value" },
 	{ { "-q", "-o" }, -1, "option '--output' needs a value" },
-	{ { "--ver" }, -1, "unknown option '--ver'" },
+	/* the start of one name, typos within reach, pprof's one dash */
+	{ { "--ver" }, -1, "unknown option '--ver' (did you mean '--version'?)" },
+	{ { "--outptu=x" }, -1, "unknown option '--outptu' (did you mean '--output'?)" },
+	{ { "--colur" }, -1, "unknown option '--colur' (did you mean '--colour'?)" },
+	{ { "--qiuet" }, -1, "unknown option '--qiuet' (did you mean '--quiet'?)" },
+	{ { "-output" }, -1, "unknown option '-output' (did you mean '--output'?)" },
+	{ { "--tg" }, -1, "unknown option '--tg' (did you mean '--tag'?)" },
+	/* too far, or as near to two: no guess */
+	{ { "--ouxxxt" }, -1, "unknown option '--ouxxxt'" },
+	{ { "--te" }, -1, "unknown option '--te'" },
+	{ { "--zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz" },
+	  -1, "unknown option '--zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz'" },
+	/* other tools' names say what they are here */
+	{ { "--children" }, -1, "unknown option '--children': the Total column" },
+	{ { "-children" }, -1, "unknown option '-children': the Total column" },
+	{ { "-c" }, -1, "unknown option '-c': the Total column" },
+	{ { "--children=1" }, -1, "unknown option '--children': the Total column" },
+	{ { "--childre" }, -1, "unknown option '--childre'" },
 };
 
 START_TEST(test_parse)

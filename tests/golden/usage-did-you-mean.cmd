@@ -1,0 +1,1 @@
+./spaa-phases --bnis 4 tests/data/basic.spaa

@@ -1,0 +1,1 @@
+./spaa-hotspots --children tests/data/basic.spaa
