@@ -117,7 +117,7 @@ static const struct spaa_option lami_options[] = {
 	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
 	  "ignore samples after TS (integer nanoseconds)", NULL, parse_end },
 	{ "clock-offset", 0, SPAA_OPTION_CUSTOM, 0, "NS",
-	  "--begin/--end are in a clock NS ahead of the profile's (default: the clock offset of a CTF trace directory analysed, else 0)",
+	  "take --begin/--end as in a clock NS ahead of the profile's (default: the clock offset of a CTF trace directory analysed, else 0)",
 	  NULL, parse_clock_offset },
 	{ "limit", 0, SPAA_OPTION_CUSTOM, 0, "N",
 	  "write at most N rows per table; 0 or 'unlimited' (the default): all",
