@@ -7,6 +7,7 @@ whose every number is worked out below.  Each check prints "ok NAME" or
 "FAIL NAME" with the reason; the run ends with "N passed, M failed".  Run
 from the repository root (make check does).
 """
+import json
 import os
 import tempfile
 from clitest import check, finish, lami, ok, run
@@ -17,14 +18,15 @@ D = 'tests/data/dtrace'
 TMP = tempfile.mkdtemp(prefix='cli_dtrace.')
 
 
+def value(c):
+    return c.get('value') if isinstance(c, dict) else c    # None: unknown
+
+
 def functions(path, metric=None):
     """{(function, DSO): (self, total, self samples)} of spaa-hotspots."""
     args = [HOT, '--limit', 'unlimited'] + (['--metric', metric] if metric else []) + [path]
     table = lami(args)['results'][0]
     assert table['class']['title'].startswith('Functions'), table['class']['title']
-
-    def value(c):
-        return c.get('value') if isinstance(c, dict) else c    # None: unknown
     return {(r[0], r[1]['path']): (value(r[2]), value(r[4]), value(r[6])) for r in table['data']}
 
 
@@ -100,6 +102,33 @@ def jstack_frames():
     f = functions(os.path.join(D, 'jstack.txt'))
     assert f[('java/io/FileOutputStream.writeBytes([BII)V', '[unknown]')] == (0, 8, 0), f
     assert f[('__write', 'libc.so.1')] == (8, 8, 8), f
+
+
+def threads(path):
+    """{process cell text: weight} of spaa-hotspots' threads table."""
+    doc = lami([HOT, '--limit', 'unlimited', path])
+    t = [t for t in doc['results'] if t['class']['title'].startswith('Weight per process')]
+    assert len(t) == 1, [t['class']['title'] for t in doc['results']]
+    return {(r[0].get('pid'), r[0].get('tid'), r[0].get('name')): value(r[1]) for r in t[0]['data']}
+
+
+@check
+def pid_and_tid_keys_are_the_records_process_and_thread():
+    """pid_keys.txt (@[execname, pid, ustack()] on profile-997, 1 sample =
+    1e9/997 ns): app 101 has 5 + 3 = 8 samples, app 102 7, sh 7 2; the
+    same stack under two pids stays two records.  pid_only.txt
+    (@[pid, ustack()], no stderr line, so told by its first block): 4242
+    11, 4243 4 counts.  tid_keys.txt: "# keys: tid, ustack()" makes the
+    numbers thread ids: 31 6, 32 1."""
+    ns = lambda n: round(n * 1e9 / 997)
+    assert threads(os.path.join(D, 'pid_keys.txt')) == {
+        (101, None, 'app'): ns(8), (102, None, 'app'): ns(7), (7, None, 'sh'): ns(2)}
+    assert threads(os.path.join(D, 'pid_only.txt')) == {(4242, None, None): 11, (4243, None, None): 4}
+    assert threads(os.path.join(D, 'tid_keys.txt')) == {(None, 31, None): 6, (None, 32, None): 1}
+    spaa = ok([CONV, os.path.join(D, 'pid_keys.txt')])
+    recs = [json.loads(l) for l in spaa.splitlines() if '"type":"stack"' in l]
+    assert sorted((r['context'].get('pid'), r['context'].get('comm'), r['weights'][0]['value'])
+                  for r in recs) == [(7, 'sh', 2), (101, 'app', 3), (101, 'app', 5), (102, 'app', 7)], recs
 
 
 @check

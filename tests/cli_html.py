@@ -8,7 +8,9 @@ network disabled and must log no console error; a screenshot must have
 the window's size and not be blank; clicks on column headers must sort
 the rows by the exact values (data-v), both ways, and typing in a filter
 box must hide exactly the rows that do not contain the text.  The pages
-are also parsed here: nothing refers outside the file.
+are also parsed here: nothing refers outside the file.  spaa-report's
+page too: the same, each picture drawn and logging no error in its own
+frame, and its tables sorting and filtering section by section.
 """
 import atexit
 import base64
@@ -42,6 +44,10 @@ PAGES = {
 }
 
 
+# spaa-report: hotspots, phases and diff, each with its picture in a frame
+REPORT = ['./spaa-report', '--baseline', 'tests/data/flame_base.spaa', 'tests/data/phases_abia.spaa']
+
+
 class Refs(html.parser.HTMLParser):
     """Every attribute that could load something."""
     def __init__(self):
@@ -61,6 +67,8 @@ def pages():
         with open(path, 'w') as f:
             f.write(ok(args[:1] + ['--format', 'html'] + args[1:]))
         out[name] = path
+    out['report'] = tmp('report.html')
+    ok(REPORT[:1] + ['-o', out['report']] + REPORT[1:])
     return out
 
 
@@ -121,13 +129,13 @@ class Browser:
 
 
 ROWS = '''return Array.prototype.map.call(
-  document.querySelectorAll('section[data-class="' + arguments[0] + '"] tbody tr'),
+  document.querySelectorAll(arguments[1] + 'section[data-class="' + arguments[0] + '"] tbody tr'),
   function (r) { return [r.style.display, Array.prototype.map.call(r.cells, function (c) {
     return [c.textContent, c.getAttribute('data-v'), c.getAttribute('title')]; })]; });'''
 
 
-def shown(b, cls):
-    return [cells for display, cells in b.js(ROWS, cls) if display != 'none']
+def shown(b, cls, within=''):
+    return [cells for display, cells in b.js(ROWS, cls, within) if display != 'none']
 
 
 browser = None
@@ -166,7 +174,7 @@ def pages_load_without_errors_and_draw():
         assert covered > 0.05 * (h // 4) * (w // 4) and len(colours) > 8, (name, covered, len(colours))
         assert browser.js('return document.title;') == {
             'hotspots': 'SPAA hotspots', 'phases': 'SPAA phases', 'allocs': 'SPAA allocations',
-            'diff': 'SPAA diff'}[name]
+            'diff': 'SPAA diff', 'report': 'SPAA report of tests/data/phases_abia.spaa'}[name]
     # the pictures came along: the flame graph's frames, the phases' bins
     browser.s('POST', '/url', {'url': 'file://' + os.path.abspath(made['phases'])})
     assert browser.js('return document.querySelectorAll("#bins rect").length;') == 18
@@ -199,6 +207,45 @@ def headers_sort_and_filters_filter():
     assert len(rows) == sum('hash' in ''.join(c[0] for c in cells).lower() for cells in before)
 
 
+
+
+@check
+def report_pictures_draw_in_their_frames():
+    b = browser
+    b.s('POST', '/url', {'url': 'file://' + os.path.abspath(made['report'])})
+    frames = b.js('return Array.prototype.map.call(document.querySelectorAll("iframe"), '
+                  'function (f) { return f.closest("section").id; });')
+    assert frames == ['hotspots', 'phases', 'diff'], frames
+    # what each picture draws, counted inside its frame: flame graph
+    # frames (A, B, C, main, all), the phases' 18 bands
+    want = {'hotspots': ('#frames g', 5), 'phases': ('#bins rect', 18), 'diff': ('#frames g', None)}
+    for i, section in enumerate(frames):
+        el = b.s('POST', '/elements', {'using': 'css selector', 'value': 'iframe'})[i]
+        b.s('POST', '/frame', {'id': el})
+        css, n = want[section]
+        got = b.js('return document.querySelectorAll(arguments[0]).length;', css)
+        assert got == n if n else got > 0, (section, got)
+        b.s('POST', '/frame/parent', {})
+    logs = b.s('POST', '/se/log', {'type': 'browser'})
+    assert not [l for l in logs if l['level'] == 'SEVERE'], logs
+
+
+@check
+def report_tables_sort_and_filter():
+    b = browser
+    b.s('POST', '/url', {'url': 'file://' + os.path.abspath(made['report'])})
+    within = '#hotspots '
+    before = shown(b, 'functions', within)
+    diff_before = shown(b, 'functions', '#diff ')
+    b.click(within + 'section[data-class="functions"] th:nth-child(1)')
+    names = [r[0][0] for r in shown(b, 'functions', within)]
+    assert names == sorted((r[0][0] for r in before), reverse=True), names
+    b.s('POST', '/element/%s/value' % b.find(within + 'section[data-class="functions"] input.filter'),
+        {'text': 'MAIN'})
+    rows = shown(b, 'functions', within)
+    assert [r[0][0] for r in rows] == ['main'], rows
+    # the other section's table of the same class is untouched
+    assert shown(b, 'functions', '#diff ') == diff_before
 
 
 @check

@@ -3,9 +3,9 @@
 #
 # The recording the tour converts (tests/data/convert_cwork_baseline...):
 # its phases picture (spaa-phases --svg) and the HTML page of its hotspots
-# with the flame graph (--format html --svg), each shot by headless
-# Chromium from a file, the network disabled.  Look at them before
-# committing them.
+# with the flame graph (--format html --svg) and its spaa-report page,
+# each shot by headless Chromium from a file, the network disabled.  Look
+# at them before committing them.
 set -eu
 
 out=${1:-docs}
@@ -21,6 +21,7 @@ top=$(pwd)
 	"$top/spaa-phases" --svg timeline.svg --format text run.spaa.zst >/dev/null
 	"$top/spaa-hotspots" --format html --limit 6 --svg flame.svg --svg-width 1100 \
 		run.spaa.zst >hotspots.html
+	"$top/spaa-report" --rows 6 -o report.html run.spaa.zst
 )
 
 # shot FILE WIDTH HEIGHT PNG
@@ -35,4 +36,5 @@ shot() {
 height=$(sed -n 's/.*<svg [^>]* height="\([0-9]*\)".*/\1/p' "$work/timeline.svg" | head -n 1)
 shot "$work/timeline.svg" 1200 "$height" "$out/phases.png"
 shot "$work/hotspots.html" 1200 1100 "$out/hotspots-html.png"
-echo "screenshots: $out/phases.png $out/hotspots-html.png"
+shot "$work/report.html" 1300 1300 "$out/report.png"
+echo "screenshots: $out/phases.png $out/hotspots-html.png $out/report.png"

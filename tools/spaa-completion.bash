@@ -117,4 +117,4 @@ _spaa_tools()
 }
 
 complete -F _spaa_tools spaa-hotspots spaa-allocs spaa-phases spaa-diff \
-	spaa-convert spaa-validate
+	spaa-convert spaa-validate spaa-report

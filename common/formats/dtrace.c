@@ -22,11 +22,17 @@ struct frame_key {
 	uint32_t kernel, resolved;
 };
 
-/* One call tree per distinct key text (execname, pid, ... before the stack). */
-struct tree {
-	uint32_t comm;
-	struct spaa_calltree t;
+/*
+ * What the keys before a stack say: the process and thread ids and the
+ * text of the other keys (execname, probefunc...).  One call tree each.
+ */
+struct tree_key {
+	uint32_t comm, pad;
+	int64_t pid, tid;
 };
+
+/* What a column of the keys is (from "# keys:", else from its text). */
+enum key_role { KEY_TEXT, KEY_PID, KEY_TID };
 
 struct dt {
 	struct spaa_profile *p;
@@ -48,8 +54,11 @@ struct dt {
 	struct spaa_map frames; /* frame_key -> index in frame_of */
 	uint32_t *frame_of;
 	size_t frame_alloc;
-	struct tree *trees;
-	size_t ntrees, trees_alloc;
+	struct spaa_map tree_map;       /* tree_key -> index in trees */
+	struct spaa_calltree *trees;
+	size_t trees_alloc;
+	enum key_role *key_roles;       /* of "# keys:"; NULL: told by the text */
+	size_t nkey_roles;
 
 	uint64_t entries, skipped;
 	unsigned long first_skipped;
@@ -150,6 +159,7 @@ bool spaa_dtrace_sniff(const char *data, size_t len, bool whole)
 				continue;
 			if (starts(data, n, "dtrace: ") || starts(data, n, "# event:") ||
 			    starts(data, n, "# frequency:") || starts(data, n, "# metric:") ||
+			    starts(data, n, "# keys:") ||
 			    (starts(data, n, "CPU ") && contains(data, n, "FUNCTION:NAME")))
 				return true;
 			if (!indent(data, n))
@@ -158,8 +168,9 @@ bool spaa_dtrace_sniff(const char *data, size_t len, bool whole)
 		}
 		if (indent(data, n) == n)
 			return false;   /* the first block ended without a value */
-		if (value_line(data, n))
-			return framey;
+		/* before any frame, digits are a key (@[pid, ustack()]) */
+		if (value_line(data, n) && framey)
+			return true;
 		{
 			const char *s = data;
 			size_t k = n;
@@ -207,6 +218,36 @@ static void set_str(char **dst, const char *s, size_t n)
 	*dst = spaa_xstrndup(s, n);
 }
 
+/*
+ * "# keys: execname, pid, ustack()": what each column of the keys is, as
+ * the D program's key list says (the text holds only values).  Stack
+ * keys print as the stack, not as a column.  Returns 1.
+ */
+static int key_roles(struct dt *d, const char *s, size_t n)
+{
+	size_t alloc = 0;
+
+	free(d->key_roles);
+	d->key_roles = NULL;
+	d->nkey_roles = 0;
+	for (size_t i = 0, j; i < n; i = j) {
+		for (; i < n && (blank(s[i]) || s[i] == ','); i++)
+			;
+		for (j = i; j < n && !blank(s[j]) && s[j] != ','; j++)
+			;
+		if (j == i || contains(s + i, j - i, "stack("))
+			continue;
+		SPAA_ALLOC_GROW(d->key_roles, d->nkey_roles + 1, alloc);
+		d->key_roles[d->nkey_roles++] =
+			j - i == 3 && !memcmp(s + i, "pid", 3) ? KEY_PID :
+			j - i == 3 && !memcmp(s + i, "tid", 3) ? KEY_TID : KEY_TEXT;
+	}
+	/* "# keys:" naming no column still says: no pid, no tid */
+	if (!d->key_roles)
+		d->key_roles = spaa_xcalloc(1, sizeof(*d->key_roles));
+	return 1;
+}
+
 /* A header line; returns 1 when it was one, 0 when not, -1 on a bad value. */
 static int header(struct dt *d, const char *s, size_t n, unsigned long no,
 		  struct spaa_error *err)
@@ -248,6 +289,8 @@ static int header(struct dt *d, const char *s, size_t n, unsigned long no,
 		set_str(&d->metric, v, k);
 		return 1;
 	}
+	if (starts(s, n, "# keys:"))
+		return key_roles(d, v, k);
 	if (starts(s, n, "# frequency:")) {
 		char buf[64], *e;
 
@@ -287,24 +330,25 @@ static int make_event(struct dt *d, struct spaa_error *err)
 	return 0;
 }
 
-static struct spaa_calltree *tree_of(struct dt *d, const char *comm, size_t n)
+static struct spaa_calltree *tree_of(struct dt *d, const struct tree_key *k)
 {
 	struct spaa_profile *p = d->p;
-	uint32_t c = n ? spaa_strtab_intern(&p->strings, comm, n) : 0;
 	const struct spaa_event *ev = &p->events[d->event];
 	const char *metric = spaa_profile_str(p, ev->primary_metric);
-	struct tree *t;
+	struct spaa_calltree *t;
+	bool created;
+	uint32_t i = spaa_map_intern(&d->tree_map, k, &created);
 
-	for (size_t i = 0; i < d->ntrees; i++)
-		if (d->trees[i].comm == c)
-			return &d->trees[i].t;
-	SPAA_ALLOC_GROW(d->trees, d->ntrees + 1, d->trees_alloc);
-	t = &d->trees[d->ntrees++];
-	t->comm = c;
-	spaa_calltree_init(&t->t, p, d->path, d->file, d->event, &metric,
+	if (!created)
+		return &d->trees[i];
+	SPAA_ALLOC_GROW(d->trees, (size_t)i + 1, d->trees_alloc);
+	t = &d->trees[i];
+	spaa_calltree_init(t, p, d->path, d->file, d->event, &metric,
 			   (const char *const[]){ NULL }, 1);
-	t->t.comm = c;
-	return &t->t;
+	t->comm = k->comm;
+	t->pid = k->pid;
+	t->tid = k->tid;
+	return t;
 }
 
 static bool kernel_module(const char *s, size_t n)
@@ -379,12 +423,65 @@ static void skip(struct dt *d, unsigned long no)
 		d->first_skipped = no;
 }
 
+/*
+ * The key columns of lines [0, nkeys) (one space apart, a line after
+ * another): the roles "# keys:" gives, else a column of digits is the
+ * pid, a second one the tid (@[pid, ustack()], @[execname, pid, tid,
+ * ustack()]: what D programs key stacks by); the other columns, one space
+ * apart, are the command name (execname, probefunc...).
+ */
+static void read_keys(struct dt *d, size_t nkeys, struct tree_key *k,
+		      struct spaa_sbuf *comm)
+{
+	size_t col = 0, n, j;
+	const char *s;
+
+	memset(k, 0, sizeof(*k));
+	k->pid = k->tid = SPAA_NO_ID;
+	for (size_t i = 0; i < nkeys; i++) {
+		s = line_at(d, i, &n);
+		for (size_t w = 0; w < n; w = j) {
+			enum key_role role;
+			int64_t *id;
+			uint64_t v;
+			char buf[24];
+
+			for (; w < n && blank(s[w]); w++)
+				;
+			for (j = w; j < n && !blank(s[j]); j++)
+				;
+			if (j == w)
+				break;
+			if (d->key_roles)
+				role = col < d->nkey_roles ? d->key_roles[col] : KEY_TEXT;
+			else
+				role = !all_digits(s + w, j - w) ? KEY_TEXT :
+				       k->pid == SPAA_NO_ID ? KEY_PID :
+				       k->tid == SPAA_NO_ID ? KEY_TID : KEY_TEXT;
+			col++;
+			id = role == KEY_PID ? &k->pid : role == KEY_TID ? &k->tid : NULL;
+			if (id && all_digits(s + w, j - w) && j - w < sizeof(buf) &&
+			    (memcpy(buf, s + w, j - w), buf[j - w] = '\0',
+			     !spaa_parse_u64(buf, &v)) && v <= INT64_MAX) {
+				*id = (int64_t)v;
+				continue;
+			}
+			if (comm->len)
+				spaa_sbuf_add(comm, " ", 1);
+			spaa_sbuf_add(comm, s + w, j - w);
+		}
+	}
+	if (comm->len)
+		k->comm = spaa_strtab_intern(&d->p->strings, comm->s, comm->len);
+}
+
 /* A block ending with its value line: keys, frames (leaf first), value. */
 static int entry(struct dt *d, struct spaa_error *err)
 {
 	size_t last = d->nlines - 1, nkeys = 0, ind, n;
-	const char *s = line_at(d, last, &n), *keys = NULL;
+	const char *s = line_at(d, last, &n);
 	struct spaa_sbuf comm = { 0 };
+	struct tree_key key;
 	struct spaa_calltree *t;
 	uint32_t node = SPAA_NONE, depth;
 	bool kernel = false;
@@ -411,16 +508,9 @@ static int entry(struct dt *d, struct spaa_error *err)
 		s = line_at(d, nkeys, &n);
 		if (indent(s, n) >= ind)
 			break;
-		trim(&s, &n);
-		if (comm.len)
-			spaa_sbuf_add(&comm, " ", 1);
-		/* columns of one key line: one space apart */
-		for (size_t j = 0; j < n; j++)
-			if (!blank(s[j]) || (j && !blank(s[j - 1])))
-				spaa_sbuf_add(&comm, blank(s[j]) ? " " : s + j, 1);
 		nkeys++;
 	}
-	keys = comm.s;
+	read_keys(d, nkeys, &key, &comm);
 	depth = (uint32_t)(last - nkeys);
 	if (d->o->max_depth && depth > d->o->max_depth) {
 		spaa_error_at(err, SPAA_E_LIMIT, d->path, d->lines[nkeys].no,
@@ -430,7 +520,7 @@ static int entry(struct dt *d, struct spaa_error *err)
 	}
 	if (!d->have_event && make_event(d, err))
 		goto out;
-	t = tree_of(d, keys ? keys : "", comm.len);
+	t = tree_of(d, &key);
 	for (size_t i = nkeys; i < last; i++) {
 		const char *m;
 
@@ -533,6 +623,7 @@ int spaa_dtrace_read(struct spaa_profile *p, struct spaa_input *in,
 
 	d.file = spaa_profile_add_file(p, d.path, "dtrace");
 	spaa_map_init(&d.frames, sizeof(struct frame_key));
+	spaa_map_init(&d.tree_map, sizeof(struct tree_key));
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	if (read_lines(&d, err))
@@ -542,8 +633,8 @@ int spaa_dtrace_read(struct spaa_profile *p, struct spaa_input *in,
 			      "no aggregation with a stack (@[ustack()], @[stack()], @[jstack()], ...) in the DTrace output");
 		goto out;
 	}
-	for (size_t i = 0; i < d.ntrees; i++)
-		if (spaa_calltree_finish(&d.trees[i].t, opts->max_depth, err))
+	for (uint32_t i = 0; i < d.tree_map.nr; i++)
+		if (spaa_calltree_finish(&d.trees[i], opts->max_depth, err))
 			goto out;
 	if (d.skipped)
 		spaa_warn(&opts->warn, d.path, d.first_skipped,
@@ -554,9 +645,11 @@ int spaa_dtrace_read(struct spaa_profile *p, struct spaa_input *in,
 				  bytes_total);
 	ret = 0;
 out:
-	for (size_t i = 0; i < d.ntrees; i++)
-		spaa_calltree_release(&d.trees[i].t);
+	for (uint32_t i = 0; i < d.tree_map.nr; i++)
+		spaa_calltree_release(&d.trees[i]);
 	free(d.trees);
+	spaa_map_release(&d.tree_map);
+	free(d.key_roles);
 	free(d.lines);
 	free(d.arena.s);
 	free(d.frame_of);

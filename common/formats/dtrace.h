@@ -10,7 +10,9 @@
  * bare address "0x7ff..." or any other symbol text) ending with the
  * aggregated value right-aligned on a line of its own; key lines printed
  * before the stack (less indented than its frames) name the entry's
- * process (execname, pid...: kept as the records' comm).  Any other
+ * process: a column of digits is the pid, a second one the tid, other
+ * columns (execname, probefunc...) the command name (comm); a header
+ * line "# keys: ..." names the columns when that guess is wrong.  Any other
  * block (dtrace's "description ... matched N probes" line, the
  * "CPU ID FUNCTION:NAME" table of an exit clause, drop notices) is
  * skipped and counted in one warning.
@@ -26,6 +28,10 @@
  *   # metric: NAME         what the value counts when not sampling
  *                          (default "count"; e.g. "bytes" for a sum of
  *                          sizes, "ns" for a sum of times)
+ *   # keys: K1, K2, ...    the D program's keys: a column named pid or
+ *                          tid is that id, any other is text of the
+ *                          command name, stack keys are no column
+ *                          (default: told by the text, as above)
  * With a frequency the event is a timer sampled at that rate (metric
  * "samples", a duration to the analyses); without, a probe (mode event)
  * whose primary metric is the named one.
@@ -37,7 +43,7 @@
  * modules include the kernel's ("kernel", "genunix", "unix",
  * "mach_kernel", or "NAME.ko") is a kernel stack: all its frames are
  * kernel frames.  Entries with the same frames and keys add up.  No
- * sample records (an aggregation has no times), no threads.
+ * sample records (an aggregation has no times), no thread records.
  *
  * Memory: the call tree of the distinct stacks; lines are read one at a
  * time.  Rejected: no entry with a stack (SPAA_E_NO_DATA), a value that

@@ -16,6 +16,7 @@ static const char style[] =
 	"header h1 { font-size: 1.4em; margin: 0 0 0.3em; }\n"
 	"header p { margin: 0.1em 0; color: #555; }\n"
 	"h2 { font-size: 1.05em; margin: 1.6em 0 0.4em; }\n"
+	"h2.analysis { font-size: 1.3em; border-top: 2px solid #ccc; padding-top: 0.6em; }\n"
 	"table { border-collapse: collapse; font-size: 0.85em; }\n"
 	"th, td { padding: 0.15em 0.6em; border-bottom: 1px solid #ddd; text-align: left; }\n"
 	"td.n { text-align: right; font-variant-numeric: tabular-nums; }\n"
@@ -111,10 +112,11 @@ static int exact(const struct spaa_lami_cell_view *v, const char *unit,
 	}
 }
 
-static void table(FILE *out, const struct spaa_lami_table *t)
+static void table(FILE *out, const struct spaa_lami_table *t, size_t max_rows)
 {
 	const struct spaa_lami_table_class *c = spaa_lami_table_class_of(t);
-	size_t nrows = spaa_lami_table_rows(t);
+	size_t all = spaa_lami_table_rows(t);
+	size_t nrows = max_rows && max_rows < all ? max_rows : all;
 	const char **unit = spaa_xcalloc(c->ncolumns + 1, sizeof(*unit));
 
 	fprintf(out, "<section class=\"results\" data-class=\"%s\">\n<h2>", c->name);
@@ -152,12 +154,15 @@ static void table(FILE *out, const struct spaa_lami_table *t)
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n</section>\n", out);
+	fputs("</tbody>\n</table>\n", out);
+	if (nrows < all)
+		fprintf(out, "<p class=\"more\">the first %zu of %zu rows</p>\n", nrows, all);
+	fputs("</section>\n", out);
 	free(unit);
 }
 
-void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
-			const struct spaa_htmlout_page *page)
+void spaa_htmlout_begin(FILE *out, const struct spaa_htmlout_page *page,
+			const struct spaa_lami_results *r)
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -171,7 +176,7 @@ void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
 		text(out, page->sources[i]);
 	}
 	fputs("</p>\n", out);
-	if (r->nr) {
+	if (r && r->nr) {
 		int64_t b, e;
 		char bs[64], es[64];
 
@@ -181,19 +186,93 @@ void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
 			spaa_textout_timestamp(e, es, sizeof(es)));
 	}
 	fputs("</header>\n", out);
-	if (page->picture) {
-		const char *svg = page->picture;
-		const char *end = svg + page->picture_len;
-		const char *root = strstr(svg, "<svg");
+}
 
-		/* the document's root element, without its XML declaration */
-		fputs("<div class=\"picture\">\n", out);
-		if (root)
-			fwrite(root, 1, (size_t)(end - root), out);
-		fputs("</div>\n", out);
+/* The document's root element, without its XML declaration. */
+static const char *svg_root(const char *svg, size_t len, size_t *rest)
+{
+	const char *root = strstr(svg, "<svg");
+
+	*rest = root ? len - (size_t)(root - svg) : 0;
+	return root;
+}
+
+void spaa_htmlout_picture(FILE *out, const char *svg, size_t len)
+{
+	size_t n;
+	const char *root = svg_root(svg, len, &n);
+
+	fputs("<div class=\"picture\">\n", out);
+	if (root)
+		fwrite(root, 1, n, out);
+	fputs("</div>\n", out);
+}
+
+/* The value of attribute name of the root element, as a whole number; 0: none. */
+static unsigned root_size(const char *root, const char *name)
+{
+	const char *end = strchr(root, '>');
+	char key[32];
+	const char *at;
+
+	snprintf(key, sizeof(key), " %s=\"", name);
+	at = strstr(root, key);
+	if (!at || !end || at > end)
+		return 0;
+	return (unsigned)strtoul(at + strlen(key), NULL, 10);
+}
+
+void spaa_htmlout_picture_framed(FILE *out, const char *svg, size_t len)
+{
+	size_t n;
+	const char *root = svg_root(svg, len, &n);
+	struct spaa_sbuf sb = { 0 };
+	unsigned w, h;
+
+	if (!root)
+		return;
+	w = root_size(root, "width");
+	h = root_size(root, "height");
+	/*
+	 * srcdoc is an attribute: the document's own entities are escaped
+	 * once more, so "&amp;" inside arrives as "&amp;" again.
+	 */
+	for (const char *c = root; c < root + n; c++) {
+		if (*c == '&')
+			spaa_sbuf_adds(&sb, "&amp;");
+		else if (*c == '"')
+			spaa_sbuf_adds(&sb, "&quot;");
+		else
+			spaa_sbuf_add(&sb, c, 1);
 	}
+	fprintf(out, "<div class=\"picture\">\n<iframe sandbox=\"allow-scripts\" "
+		"width=\"%u\" height=\"%u\" title=\"picture\" srcdoc=\"<!DOCTYPE html>"
+		"&lt;style&gt;body{margin:0}&lt;/style&gt;", w ? w + 4 : 1200, h ? h + 4 : 600);
+	if (sb.s)
+		fwrite(sb.s, 1, sb.len, out);
+	fputs("\"></iframe>\n</div>\n", out);
+	free(sb.s);
+}
+
+void spaa_htmlout_tables(FILE *out, const struct spaa_lami_results *r,
+			 size_t max_rows)
+{
 	for (size_t i = 0; i < r->nr; i++)
-		table(out, r->tables[i]);
+		table(out, r->tables[i], max_rows);
+}
+
+void spaa_htmlout_end(FILE *out)
+{
 	fputs(script, out);
 	fputs("</body>\n</html>\n", out);
+}
+
+void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
+			const struct spaa_htmlout_page *page)
+{
+	spaa_htmlout_begin(out, page, r);
+	if (page->picture)
+		spaa_htmlout_picture(out, page->picture, page->picture_len);
+	spaa_htmlout_tables(out, r, 0);
+	spaa_htmlout_end(out);
 }

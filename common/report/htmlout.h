@@ -38,4 +38,26 @@ struct spaa_htmlout_page {
 void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
 			const struct spaa_htmlout_page *page);
 
+/*
+ * The page in pieces, for a page of several results (spaa-report):
+ * begin (the head and header, with the time range of r's first table
+ * when r is not NULL; page->picture is not drawn here), then pictures,
+ * tables and whatever the caller writes between them, then end (the
+ * script).  spaa_htmlout_write is begin, picture, tables, end.
+ *
+ * spaa_htmlout_picture inlines the SVG document svg[0..len) in the page,
+ * where its script runs as it does alone; spaa_htmlout_picture_framed
+ * puts it in a sandboxed frame of its own (srcdoc, the document's size),
+ * so that several pictures, whose elements have the same ids, live on
+ * one page without finding each other's.  spaa_htmlout_tables shows at
+ * most max_rows rows of each table (0: all), saying how many there are.
+ */
+void spaa_htmlout_begin(FILE *out, const struct spaa_htmlout_page *page,
+			const struct spaa_lami_results *r);
+void spaa_htmlout_picture(FILE *out, const char *svg, size_t len);
+void spaa_htmlout_picture_framed(FILE *out, const char *svg, size_t len);
+void spaa_htmlout_tables(FILE *out, const struct spaa_lami_results *r,
+			 size_t max_rows);
+void spaa_htmlout_end(FILE *out);
+
 #endif

@@ -61,12 +61,52 @@ START_TEST(test_htmlout_page)
 }
 END_TEST
 
+/*
+ * A framed picture: the document is an attribute value, so its & and "
+ * are escaped once more (and nothing else), the frame the document's
+ * size plus its border; at most max_rows rows, the rest counted.
+ */
+START_TEST(test_htmlout_framed_and_cut)
+{
+	static const char svg[] = "<?xml version=\"1.0\"?>\n<svg width=\"300\" height=\"40\">"
+		"<text>a &amp; &lt;b&gt; \"q\"</text></svg>\n";
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t = spaa_lami_table_new(&cls, 0, 1);
+	struct testutil_capture c;
+	const char *html;
+
+	spaa_lami_results_init(&r);
+	for (int i = 0; i < 3; i++) {
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, i == 2 ? "third" : "row");
+		spaa_lami_cell_duration(t, i);
+		spaa_lami_cell_ratio(t, 0);
+		spaa_lami_row_end(t);
+	}
+	spaa_lami_results_add(&r, t);
+	spaa_htmlout_picture_framed(testutil_capture_open(&c), svg, sizeof(svg) - 1);
+	spaa_htmlout_tables(c.f, &r, 2);
+	html = testutil_capture_close(&c);
+	ck_assert_ptr_nonnull(strstr(html, "<iframe sandbox=\"allow-scripts\" width=\"304\" "
+				     "height=\"44\" title=\"picture\" srcdoc=\"<!DOCTYPE html>"
+				     "&lt;style&gt;body{margin:0}&lt;/style&gt;<svg width=&quot;300&quot; "
+				     "height=&quot;40&quot;><text>a &amp;amp; &amp;lt;b&amp;gt; "
+				     "&quot;q&quot;</text></svg>\n\"></iframe>"));
+	ck_assert_ptr_null(strstr(html, "<?xml"));
+	ck_assert_ptr_null(strstr(html, "third"));
+	ck_assert_ptr_nonnull(strstr(html, "<p class=\"more\">the first 2 of 3 rows</p>"));
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
 Suite *htmlout_suite(void)
 {
 	Suite *s = suite_create("htmlout");
 	TCase *tc = tcase_create("htmlout");
 
 	tcase_add_test(tc, test_htmlout_page);
+	tcase_add_test(tc, test_htmlout_framed_and_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }
