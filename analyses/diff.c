@@ -11,14 +11,22 @@
  * compare as identical.  One model is in memory at a time: the baseline
  * is reduced to its sums (compare.h) before the target is loaded.
  *
- * Runs of different lengths compare fairly by default: --normalize share
- * compares each side's fraction of its own total (the baseline is scaled
- * to the target's total), total does the same and shows the scaled
- * baseline, none compares raw weights.  Rows are ranked by the size of
- * their delta, growth and shrinkage alike.
+ * Every row shows its raw delta (target - baseline, as measured).  What
+ * is compared, and ranks rows by its size (growth and shrinkage alike),
+ * suits the data by default (compare.h): time profiles, whose runs
+ * differ in length, compare shares of each total, with a normalized
+ * delta (the baseline scaled to the target's total) beside the raw one;
+ * allocation events compare raw bytes, since a heap that grew did grow.
+ * Every title says which (--normalize share|none overrides).
  *
- * Allocation events (spec 9) are compared as raw bytes per allocating
- * function, when both sides have them.
+ * Allocation events (spec 9) are also compared as raw bytes per
+ * allocating function, when both sides have them.
+ *
+ * A program renamed between the runs (cwork -> cwork_hashslow) would
+ * match nothing: DSOs found on one side only that share most of their
+ * function names are paired (compare.h), as --dso-map pairs them by
+ * hand, and the titles say so; DSOs unmatched on both sides otherwise
+ * get a hint at --dso-map.
  *
  * --begin/--end apply to the target only (Trace Compass sends the range
  * selected on the trace it runs on, the target); the baseline is whole.
@@ -45,6 +53,7 @@
 #include "report/table.h"
 
 static const char *const normalize_modes[] = {
+	[SPAA_COMPARE_AUTO] = "auto",
 	[SPAA_COMPARE_SHARE] = "share",
 	[SPAA_COMPARE_TOTAL] = "total",
 	[SPAA_COMPARE_NONE] = "none",
@@ -55,6 +64,7 @@ struct options {
 	const char *baseline;
 	int normalize;          /* enum spaa_compare_normalize */
 	struct spaa_option_list dso_map;
+	bool no_dso_pairing;
 	const char *svg;
 	struct spaa_flamegraph_args svg_args;
 	struct spaa_option_list fail_if;
@@ -65,11 +75,14 @@ struct options {
 static const struct spaa_option options[] = {
 	{ "baseline", 0, SPAA_OPTION_STRING, AT(baseline), "PATH",
 	  "baseline profile (then the only path is the target)", NULL, NULL },
-	{ "normalize", 0, SPAA_OPTION_CHOICE, AT(normalize), "share|total|none",
-	  "compare shares of each total (default), the baseline scaled to the target total, or raw weights",
+	{ "normalize", 0, SPAA_OPTION_CHOICE, AT(normalize), "auto|share|none",
+	  "compare shares of each total (total: the same) or raw weights; auto (default): raw for allocation events, else shares",
 	  normalize_modes, NULL },
 	{ "dso-map", 0, SPAA_OPTION_LIST, AT(dso_map), "OLD=NEW",
 	  "match the baseline's DSO OLD as the target's DSO NEW (repeatable)",
+	  NULL, NULL },
+	{ "no-dso-pairing", 0, SPAA_OPTION_FLAG, AT(no_dso_pairing), NULL,
+	  "never pair a DSO only in the baseline with one only in the target that has most of its function names",
 	  NULL, NULL },
 	{ "svg", 0, SPAA_OPTION_STRING, AT(svg), "FILE",
 	  "also write a differential flame graph (SVG) to FILE", NULL, NULL },
@@ -82,36 +95,47 @@ static const struct spaa_option options[] = {
 
 enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY, T_GATE };
 
+/*
+ * Weights and deltas in the metric's class (mixed here, decided per run),
+ * integers: a duration delta in ns, a size delta in bytes.  The columns
+ * a narrow terminal can spare last come first.
+ */
 static const struct spaa_lami_column functions_cols[] = {
 	{ "Function", SPAA_LAMI_STRING, NULL },
 	{ "DSO", SPAA_LAMI_PATH, NULL },
 	{ "Baseline", SPAA_LAMI_MIXED, NULL },
 	{ "Target", SPAA_LAMI_MIXED, NULL },
-	{ "Delta", SPAA_LAMI_MIXED, NULL },
+	{ "Raw delta", SPAA_LAMI_MIXED, NULL },
+	{ "Normalized delta", SPAA_LAMI_MIXED, NULL },
+	{ "Share delta", SPAA_LAMI_RATIO, NULL },
 	{ "Baseline share", SPAA_LAMI_RATIO, NULL },
 	{ "Target share", SPAA_LAMI_RATIO, NULL },
-	{ "Share delta", SPAA_LAMI_RATIO, NULL },
 	{ "Relative change", SPAA_LAMI_RATIO, NULL },
 };
+
+enum { F_NORMALIZED = 5, F_SHARE_DELTA = 6 };
 
 static const struct spaa_lami_column stacks_cols[] = {
 	{ "Call path", SPAA_LAMI_STRING, NULL },
 	{ "Baseline", SPAA_LAMI_MIXED, NULL },
 	{ "Target", SPAA_LAMI_MIXED, NULL },
-	{ "Delta", SPAA_LAMI_MIXED, NULL },
+	{ "Raw delta", SPAA_LAMI_MIXED, NULL },
+	{ "Normalized delta", SPAA_LAMI_MIXED, NULL },
 	{ "Share delta", SPAA_LAMI_RATIO, NULL },
 	{ "Status", SPAA_LAMI_STRING, NULL },
 };
+
+enum { S_NORMALIZED = 4, S_SHARE_DELTA = 5 };
 
 static const struct spaa_lami_column allocs_cols[] = {
 	{ "Site", SPAA_LAMI_STRING, NULL },
 	{ "DSO", SPAA_LAMI_PATH, NULL },
 	{ "Baseline allocated", SPAA_LAMI_SIZE, NULL },
 	{ "Target allocated", SPAA_LAMI_SIZE, NULL },
-	{ "Allocated delta", SPAA_LAMI_NUMBER, "bytes" },
+	{ "Raw allocated delta", SPAA_LAMI_SIZE, NULL },
 	{ "Baseline live", SPAA_LAMI_SIZE, NULL },
 	{ "Target live", SPAA_LAMI_SIZE, NULL },
-	{ "Live delta", SPAA_LAMI_NUMBER, "bytes" },
+	{ "Raw live delta", SPAA_LAMI_SIZE, NULL },
 };
 
 static const struct spaa_lami_column summary_cols[] = {
@@ -119,7 +143,7 @@ static const struct spaa_lami_column summary_cols[] = {
 	{ "Target profile", SPAA_LAMI_PATH, NULL },
 	{ "Baseline total", SPAA_LAMI_MIXED, NULL },
 	{ "Target total", SPAA_LAMI_MIXED, NULL },
-	{ "Total delta", SPAA_LAMI_MIXED, NULL },
+	{ "Raw total delta", SPAA_LAMI_MIXED, NULL },
 	{ "Baseline samples", SPAA_LAMI_INT, NULL },
 	{ "Target samples", SPAA_LAMI_INT, NULL },
 	{ "Matched stacks", SPAA_LAMI_INT, NULL },
@@ -141,7 +165,7 @@ static const struct spaa_lami_table_class classes[] = {
 	[T_FUNCTIONS] = { "functions", "Function self weight deltas", COLS(functions_cols) },
 	[T_INCLUSIVE] = { "inclusive", "Function total weight deltas", COLS(functions_cols) },
 	[T_STACKS] = { "stacks", "Call path deltas", COLS(stacks_cols) },
-	[T_ALLOCS] = { "allocations", "Allocated and live bytes deltas per allocating function", COLS(allocs_cols) },
+	[T_ALLOCS] = { "allocations", "Allocated and live bytes deltas per allocating function (raw bytes)", COLS(allocs_cols) },
 	[T_SUMMARY] = { "summary", "Baseline and target", COLS(summary_cols) },
 	[T_GATE] = { "gate", "Regression gate (--fail-if)", COLS(gate_cols) },
 };
@@ -164,13 +188,23 @@ struct diff {
 	bool empty_window;      /* no target sample in --begin/--end */
 };
 
-/* A table of class c: mixed columns hold weights, but dcol their delta. */
-static struct spaa_lami_table *table(struct diff *d, int c, size_t dcol)
+/* A table of class c whose column pp holds share deltas. */
+static struct spaa_lami_table *table(struct diff *d, int c, size_t pp)
 {
 	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[c], NULL);
 
-	spaa_table_delta_column(t, dcol, &d->tables.sem);
+	spaa_table_points_column(t, pp);
 	return t;
+}
+
+/* The normalized delta of a row, which a raw comparison has not. */
+static void normalized_cell(struct diff *d, struct spaa_lami_table *t,
+			    const struct spaa_compare_delta *dl)
+{
+	if (d->cmp.mode == SPAA_COMPARE_NONE)
+		spaa_lami_cell_unknown(t);
+	else
+		spaa_table_delta_cell(t, &d->tables.sem, dl->normalized);
 }
 
 /* Self (T_FUNCTIONS) or total (T_INCLUSIVE) weight per function. */
@@ -179,7 +213,7 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 {
 	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, c, 4);
+	struct spaa_lami_table *t = table(d, c, F_SHARE_DELTA);
 	size_t n = 0;
 
 	for (uint32_t k = 1; k < nkeys; k++) {
@@ -206,10 +240,11 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 		spaa_lami_cell_path(t, rank[i].name2);
 		spaa_table_value_cell(t, &d->tables.sem, dl.base);
 		spaa_table_value_cell(t, &d->tables.sem, dl.target);
-		spaa_table_delta_cell(t, &d->tables.sem, dl.delta);
+		spaa_table_delta_cell(t, &d->tables.sem, dl.raw);
+		normalized_cell(d, t, &dl);
+		spaa_table_ratio_cell(t, dl.share_delta);
 		spaa_table_ratio_cell(t, dl.bshare);
 		spaa_table_ratio_cell(t, dl.tshare);
-		spaa_table_ratio_cell(t, dl.share_delta);
 		spaa_table_ratio_cell(t, dl.relative);
 		spaa_lami_row_end(t);
 	}
@@ -230,7 +265,7 @@ static void stacks_table(struct diff *d)
 {
 	uint32_t nkeys = spaa_compare_npaths(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, T_STACKS, 3);
+	struct spaa_lami_table *t = table(d, T_STACKS, S_SHARE_DELTA);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence, never a stack */
@@ -260,7 +295,8 @@ static void stacks_table(struct diff *d)
 		free(name);
 		spaa_table_value_cell(t, &d->tables.sem, dl.base);
 		spaa_table_value_cell(t, &d->tables.sem, dl.target);
-		spaa_table_delta_cell(t, &d->tables.sem, dl.delta);
+		spaa_table_delta_cell(t, &d->tables.sem, dl.raw);
+		normalized_cell(d, t, &dl);
 		spaa_table_ratio_cell(t, dl.share_delta);
 		spaa_lami_cell_string(t, status(b, tv, &dl));
 		spaa_lami_row_end(t);
@@ -272,6 +308,7 @@ static void stacks_table(struct diff *d)
 /* Raw bytes: allocation volumes are compared as measured, never scaled. */
 static void allocs_table(struct diff *d)
 {
+	static const struct spaa_metrics_sem bytes = { SPAA_METRICS_SIZE, 1, "" };
 	const struct spaa_compare_side *bs = &d->bside, *ts = &d->tside;
 	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
@@ -301,7 +338,7 @@ static void allocs_table(struct diff *d)
 		spaa_lami_cell_path(t, rank[i].name2);
 		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&bs->alloc, k));
 		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&ts->alloc, k));
-		spaa_lami_cell_number(t, rank[i].key);
+		spaa_table_delta_cell(t, &bytes, rank[i].key);
 		if (bs->has_live)
 			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_SIZE, spaa_compare_get(&bs->live, k));
 		else
@@ -311,7 +348,7 @@ static void allocs_table(struct diff *d)
 		else
 			spaa_lami_cell_unknown(t);
 		if (bs->has_live && ts->has_live)
-			spaa_lami_cell_number(t, rank[i].key2);
+			spaa_table_delta_cell(t, &bytes, rank[i].key2);
 		else
 			spaa_lami_cell_unknown(t);
 		spaa_lami_row_end(t);
@@ -322,10 +359,11 @@ static void allocs_table(struct diff *d)
 
 static void summary_table(struct diff *d)
 {
-	struct spaa_lami_table *t = table(d, T_SUMMARY, 4);
+	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[T_SUMMARY], NULL);
 	int64_t matched = 0, added = 0, gone = 0;
-	double btotal = (double)d->bside.total * d->bsem.scale;
-	double ttotal = (double)d->tside.total * d->tables.sem.scale;
+	struct spaa_compare_delta dl;
+
+	spaa_compare_compute(&d->cmp, d->bside.total, d->tside.total, &dl);
 
 	for (uint32_t k = 1; k < spaa_compare_npaths(&d->keys); k++) {
 		bool b = spaa_compare_get(&d->bside.path, k) != 0;
@@ -338,10 +376,10 @@ static void summary_table(struct diff *d)
 	spaa_lami_row_begin(t);
 	spaa_lami_cell_path(t, d->bpath);
 	spaa_lami_cell_path(t, d->tpath);
-	spaa_table_value_cell(t, &d->tables.sem, btotal);
-	spaa_table_value_cell(t, &d->tables.sem, ttotal);
-	/* as measured: under normalization the totals' delta is 0 by design */
-	spaa_table_delta_cell(t, &d->tables.sem, ttotal - btotal);
+	spaa_table_value_cell(t, &d->tables.sem, dl.base);
+	spaa_table_value_cell(t, &d->tables.sem, dl.target);
+	/* normalized, the totals' delta is 0 by design */
+	spaa_table_delta_cell(t, &d->tables.sem, dl.raw);
 	if (d->bside.samples_known)
 		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, d->bside.samples);
 	else
@@ -513,6 +551,49 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 	return 0;
 }
 
+/* "a" or "a and 3 more": the first of n names, for a title. */
+static const char *names(const char *const *v, size_t n, char *buf, size_t size)
+{
+	if (n > 1)
+		snprintf(buf, size, "%s and %zu more", v[0], n - 1);
+	else
+		snprintf(buf, size, "%s", v[0]);
+	return buf;
+}
+
+/*
+ * DSOs that only one side has: renamed programs paired (or, with
+ * --no-dso-pairing, what would pair them), else a hint at --dso-map.
+ */
+static int pair_dsos(struct diff *d, bool apply, struct spaa_error *err)
+{
+	struct spaa_table *t = &d->tables;
+	struct spaa_compare_dsos dsos;
+	char b[512], tg[512];
+
+	if (spaa_compare_pair_dsos(&d->keys, &d->bside, &d->tside, apply, &dsos, err)) {
+		spaa_compare_dsos_release(&dsos);
+		return -1;
+	}
+	for (size_t i = 0; i < dsos.npairs; i++) {
+		const struct spaa_compare_dso_pair *p = &dsos.pairs[i];
+		uint32_t most = p->nfrom > p->nto ? p->nfrom : p->nto;
+
+		if (apply)
+			spaa_table_what_add(t, "baseline DSO %s paired with target DSO %s, a renamed binary (%u of %u function names shared; --no-dso-pairing refuses)",
+					    p->from, p->to, p->common, most);
+		else
+			spaa_table_what_add(t, "baseline DSO %s and target DSO %s share %u of %u function names: --dso-map %s=%s matches them",
+					    p->from, p->to, p->common, most, p->from, p->to);
+	}
+	if (dsos.nbase && dsos.ntarget)
+		spaa_table_what_add(t, "DSOs only in the baseline (%s) and only in the target (%s): --dso-map OLD=NEW matches a renamed one",
+				    names(dsos.only_base, dsos.nbase, b, sizeof(b)),
+				    names(dsos.only_target, dsos.ntarget, tg, sizeof(tg)));
+	spaa_compare_dsos_release(&dsos);
+	return 0;
+}
+
 /*
  * Sums the target, from its samples in range with --begin/--end, beside
  * the baseline's sums of the event compared.
@@ -520,23 +601,29 @@ static int select_metric(struct diff *d, struct spaa_error *err)
 static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		     enum spaa_compare_normalize mode, struct spaa_error *err)
 {
-	static const char *const how[] = {
-		[SPAA_COMPARE_SHARE] = "compared as shares of each total",
-		[SPAA_COMPARE_TOTAL] = "baseline scaled to the target total",
-		[SPAA_COMPARE_NONE] = "raw weights",
-	};
 	const struct spaa_filter *f = &d->run->opts->filter;
 	bool restrict_time = spaa_filter_has_range(f);
 	struct spaa_table *t = &d->tables;
 	struct spaa_compare_choice *b;
+	bool by_default;
 
 	if (select_metric(d, err))
 		return -1;
 	b = d->bchoice;
+	by_default = mode == SPAA_COMPARE_AUTO;
+	if (by_default)
+		mode = spaa_compare_default(d->tevent < d->target.nevents ?
+					    d->target.events[d->tevent].kind :
+					    SPAA_EV_SOFTWARE);
 	spaa_table_set_range(t, f, &d->target);
 	spaa_weights_describe(t->what, sizeof(t->what), b->event, b->primary,
 			      b->metric);
-	spaa_table_what_more(t, "%s", how[mode]);
+	if (mode == SPAA_COMPARE_NONE)
+		spaa_table_what_more(t, "raw weights compared%s",
+				     by_default ? " (default for allocation events)" : "");
+	else
+		spaa_table_what_more(t, "shares compared, normalized delta = baseline scaled to target total%s",
+				     by_default ? " (default for time profiles)" : "");
 	if (restrict_time)
 		spaa_table_what_add(t, d->target.nsamples ?
 				    "target restricted to --begin/--end, baseline whole" :
@@ -557,7 +644,8 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		return -1;
 	spaa_profile_release_stacks(&d->target);
 	if (spaa_compare_side_take_sum(&d->bside, &d->keys, &b->sum, err) ||
-	    spaa_compare_side_add_agg(&d->tside, &d->keys, &d->tagg, err))
+	    spaa_compare_side_add_agg(&d->tside, &d->keys, &d->tagg, err) ||
+	    pair_dsos(d, !((const struct options *)d->run->options)->no_dso_pairing, err))
 		return -1;
 	if (restrict_time && d->target.nsamples && d->bside.total && !d->tside.total) {
 		/* a selection between samples, not "everything vanished" */

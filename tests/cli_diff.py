@@ -21,23 +21,36 @@ BASIC = os.path.join(DATA, 'basic.spaa')
 CWORK_B = os.path.join(DATA, 'diff_cwork_baseline.spaa.zst')
 CWORK_T = os.path.join(DATA, 'diff_cwork_hashslow.spaa.zst')
 CWORK_MAP = '/tmp/ceo/diff/cwork=/tmp/ceo/diff/cwork_hashslow'
+RENAMED = os.path.join(DATA, 'diff_renamed.spaa')
+APP_MAP = '/usr/bin/app=/opt/app-2.0/bin/app'
+# (baseline, target, options, the DSO renaming they amount to: --dso-map,
+# or a renamed binary paired without it)
 PAIRS = [
-    (BASIC, os.path.join(DATA, 'diff_renumbered.spaa'), []),
-    (BASIC, os.path.join(DATA, 'diff_doubled.spaa'), []),
-    (BASIC, os.path.join(DATA, 'diff_newgone.spaa'), []),
-    (os.path.join(DATA, 'diff_alloc_base.spaa'), os.path.join(DATA, 'diff_alloc_target.spaa'), []),
-    (CWORK_B, CWORK_T, []),
-    (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP]),
+    (BASIC, os.path.join(DATA, 'diff_renumbered.spaa'), [], None),
+    (BASIC, os.path.join(DATA, 'diff_doubled.spaa'), [], None),
+    (BASIC, os.path.join(DATA, 'diff_newgone.spaa'), [], None),
+    (os.path.join(DATA, 'diff_alloc_base.spaa'), os.path.join(DATA, 'diff_alloc_target.spaa'), [], None),
+    (CWORK_B, CWORK_T, [], CWORK_MAP),
+    (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP], CWORK_MAP),
+    (CWORK_B, CWORK_T, ['--no-dso-pairing'], None),
+    (BASIC, RENAMED, [], APP_MAP),
+    (BASIC, RENAMED, ['--no-dso-pairing'], None),
 ]
 
 
+COLUMNS = {name: [col.get('title') for col in c['column-descriptions']]
+           for name, c in lami([DIFF, '--metadata'])['table-classes'].items()}
+
+
 def tables(doc):
-    """{title: rows}, the title's part before the event."""
+    """{title: rows}, the title's part before the event; a row is a dict
+    {column title: cell}, the columns those of the metadata's class."""
     out = {}
     for t in doc['results']:
         c = t['class']
         title = c if isinstance(c, str) else c['title']
-        out[title.split(' (event')[0]] = t['data']
+        name = c if isinstance(c, str) else c['inherit']
+        out[title.split(' (event')[0]] = [dict(zip(COLUMNS[name], row)) for row in t['data']]
     return out
 
 
@@ -104,10 +117,12 @@ def side(path, dso_map=None):
 
 
 def expected(b, t, B, T, mode):
-    """delta, share delta, relative change, in raw units."""
-    bn = b if mode == 'none' else b * T / B
-    delta = t - bn
-    return delta, t / T - b / B, (delta / bn if b else None)
+    """raw delta, normalized delta (None when raw weights are compared),
+    share delta, relative change of the compared delta, in raw units."""
+    bn = b * T / B
+    rel = None if not b else t / b - 1 if mode == 'none' else t / bn - 1
+    norm = math.copysign(math.floor(abs(t - bn) + 0.5), t - bn) + 0  # C's llround
+    return (t - b, None if mode == 'none' else norm, t / T - b / B, rel)
 
 
 def close(x, y):
@@ -119,12 +134,15 @@ def close(x, y):
 @check
 def reference_recomputation():
     """Every function, inclusive and stack row agrees with Python."""
-    for base, target, extra in PAIRS:
-        dso_map = dict(x.split('=', 1) for x in extra[1::2])
+    for base, target, extra, renaming in PAIRS:
+        dso_map = dict([renaming.split('=', 1)] if renaming else [])
         bs, bt, bp, B = side(base, dso_map)
         ts, tt, tp, T = side(target)
-        for mode in ('share', 'total', 'none'):
+        for mode in ('share', 'total', 'none', 'auto'):
             got = tables(lami([DIFF, '--normalize', mode] + extra + [base, target]))
+            if mode == 'auto':  # raw for allocation events
+                mode = 'none' if 'alloc' in base else 'share'
+            ranked_by = 'Raw delta' if mode == 'none' else 'Share delta'
             where = '%s vs %s %s' % (base, target, mode)
             for name, bsum, tsum in (('Function self weight deltas', bs, ts),
                                      ('Function total weight deltas', bt, tt)):
@@ -133,29 +151,32 @@ def reference_recomputation():
                 assert len(rows) == len(keys), (where, name, len(rows), len(keys))
                 deltas = []
                 for row in rows:
-                    k = (row[0], value(row[1]))
+                    k = (row['Function'], value(row['DSO']))
                     b, t = bsum.get(k, 0), tsum.get(k, 0)
-                    d, sd, rel = expected(b, t, B, T, mode)
-                    assert value(row[3]) == t, (where, name, row)
-                    assert close(value(row[7]), sd), (where, name, row, sd)
-                    assert close(value(row[8]), rel), (where, name, row, rel)
-                    deltas.append(abs(d))
+                    raw, norm, sd, rel = expected(b, t, B, T, mode)
                     # ns and bytes: the class unit is the raw unit here
-                    assert close(value(row[4]), d), (where, name, row, d)
-                assert deltas == sorted(deltas, reverse=True) or all(
-                    a >= b - 1e-6 for a, b in zip(deltas, deltas[1:])), (where, name)
+                    assert value(row['Baseline']) == b, (where, name, row)
+                    assert value(row['Target']) == t, (where, name, row)
+                    assert value(row['Raw delta']) == raw, (where, name, row, raw)
+                    assert value(row['Normalized delta']) == norm, (where, name, row, norm)
+                    assert close(value(row['Share delta']), sd), (where, name, row, sd)
+                    assert close(value(row['Relative change']), rel), (where, name, row, rel)
+                    deltas.append(abs(value(row[ranked_by])))
+                assert all(a >= b - 1e-9 for a, b in zip(deltas, deltas[1:])), (where, name)
             rows = got['Call path deltas']
             assert len(rows) == len(set(bp) | set(tp)), (where, len(rows))
             statuses = {'new': 0, 'gone': 0}
             for row in rows:
-                if row[5] in statuses:
-                    statuses[row[5]] += 1
+                if row['Status'] in statuses:
+                    statuses[row['Status']] += 1
             summary = got['Baseline and target'][0]
-            assert value(summary[2]) == B and value(summary[3]) == T, (where, summary)
-            assert (summary[8], summary[9]) == (len(set(tp) - set(bp)), len(set(bp) - set(tp))), \
+            assert value(summary['Baseline total']) == B and value(summary['Target total']) == T, \
                 (where, summary)
-            assert statuses == {'new': summary[8], 'gone': summary[9]}, (where, statuses)
-            assert summary[7] == len(set(tp) & set(bp)), (where, summary)
+            assert value(summary['Raw total delta']) == T - B, (where, summary)
+            new, gone = summary['New stacks'], summary['Gone stacks']
+            assert (new, gone) == (len(set(tp) - set(bp)), len(set(bp) - set(tp))), (where, summary)
+            assert statuses == {'new': new, 'gone': gone}, (where, statuses)
+            assert summary['Matched stacks'] == len(set(tp) & set(bp)), (where, summary)
 
 
 @check
@@ -164,13 +185,110 @@ def injected_slowdown_tops_the_ranking():
     for extra in ([], ['--dso-map', CWORK_MAP]):
         got = tables(lami([DIFF] + extra + [CWORK_B, CWORK_T]))
         top = got['Function self weight deltas'][0]
-        assert top[0] == 'hash_phase.constprop.0', (extra, top)
-        assert value(top[4]) > 0, top
+        assert top['Function'] == 'hash_phase.constprop.0', (extra, top)
+        assert value(top['Raw delta']) > 0 and value(top['Normalized delta']) > 0, top
         path = got['Call path deltas'][0]
-        assert path[0].endswith(';hash_phase.constprop.0'), path
+        assert path['Call path'].endswith(';hash_phase.constprop.0'), path
     # matched across the renamed executable: one row, both shares
-    assert abs(value(top[5]) - 0.207) < 0.001 and abs(value(top[6]) - 0.450) < 0.001, top
-    assert path[5] == 'changed', path
+    assert abs(value(top['Baseline share']) - 0.207) < 0.001, top
+    assert abs(value(top['Target share']) - 0.450) < 0.001, top
+    assert path['Status'] == 'changed', path
+
+
+@check
+def heap_snapshots_compare_raw_bytes():
+    """Two V8 heap snapshots (node_heap2.js before and after makeStrings):
+    allocation events compare raw bytes by default, so a function's self
+    delta is its allocation table delta; normalized deltas, which once
+    stood alone under the title "Delta", read the opposite way."""
+    import v8_heap_reference as ref
+    before = os.path.join(DATA, 'v8', 'node_before.heapsnapshot.gz')
+    after = os.path.join(DATA, 'v8', 'node_after.heapsnapshot.gz')
+    want_b = ref.expected(ref.snapshot_nodes(ref.load(before)))
+    want_t = ref.expected(ref.snapshot_nodes(ref.load(after)))
+    doc = lami([DIFF, '--limit', '0', before, after])
+    titles = [t['class']['title'] for t in doc['results'] if isinstance(t['class'], dict)]
+    assert len(titles) == 4 and all(
+        'raw weights compared (default for allocation events)' in x for x in titles), titles
+    got = tables(doc)
+    allocs = {(r['Site'], value(r['DSO'])): value(r['Raw allocated delta'])
+              for r in got['allocations']}
+    rows = got['Function self weight deltas']
+    selfs = {f for w in (want_b, want_t) for f, v in w.items() if v[0]}
+    assert len(rows) == len(selfs), (len(rows), len(selfs))
+    for r in rows:
+        k = (r['Function'], value(r['DSO']))
+        raw = want_t.get(k, [0])[0] - want_b.get(k, [0])[0]
+        assert value(r['Raw delta']) == raw, (r, raw)
+        assert value(r['Normalized delta']) is None, r
+        assert allocs.get(k, 0) == raw, (r, allocs)
+    mr = next(r for r in rows if r['Function'] == 'makeRecords')
+    assert value(mr['Raw delta']) > 0, mr
+    # as shares, the same bytes: a normalized delta below zero, beside the raw one
+    shares = tables(lami([DIFF, '--normalize', 'share', '--limit', '0', before, after]))
+    mr = next(r for r in shares['Function self weight deltas'] if r['Function'] == 'makeRecords')
+    assert value(mr['Normalized delta']) < 0 < value(mr['Raw delta']), mr
+
+
+@check
+def weights_and_deltas_are_integers():
+    """Trace Compass prints a fraction in scientific notation
+    (-1.03680315726168E9): every cell but ratios is an integer, every
+    delta of the weights' class (a duration delta a duration)."""
+    heap = (os.path.join(DATA, 'v8', 'node_before.heapsnapshot.gz'),
+            os.path.join(DATA, 'v8', 'node_after.heapsnapshot.gz'), [], None)
+    for base, target, extra, _ in PAIRS + [heap]:
+        for mode in ('share', 'none'):
+            doc = lami([DIFF, '--normalize', mode] + extra + [base, target])
+            for t in doc['results']:
+                for row in t['data']:
+                    for cell in row:
+                        v = cell.get('value') if isinstance(cell, dict) else cell
+                        if isinstance(cell, dict) and cell['class'] == 'ratio':
+                            continue
+                        assert not isinstance(v, float), (base, target, mode, row)
+            for name, rows in tables(doc).items():
+                for r in rows:
+                    for col in ('Raw delta', 'Normalized delta', 'Raw total delta'):
+                        if col in r and value(r[col]) is not None:
+                            assert r[col]['class'] == r['Target' if 'Target' in r
+                                                        else 'Target total']['class'], r
+
+
+@check
+def renamed_binary_is_paired():
+    """cwork -> cwork_hashslow: the same program under another name is
+    paired by itself, as --dso-map pairs it, and the titles say so;
+    --no-dso-pairing leaves each function twice, new and gone, and names
+    the --dso-map that would match them."""
+    def data(doc):
+        return [t['data'] for t in doc['results']]
+
+    def titles(doc):
+        return [t['class']['title'] for t in doc['results'] if isinstance(t['class'], dict)]
+    # functions with weight per DSO, recomputed from the records
+    old, new = CWORK_MAP.split('=')
+    nb = {f for f, dso in side(CWORK_B)[1] if dso == old}
+    nt = {f for f, dso in side(CWORK_T)[1] if dso == new}
+    said = 'baseline DSO %s paired with target DSO %s, a renamed binary (%d of %d function names shared' % (
+        old, new, len(nb & nt), max(len(nb), len(nt)))
+    paired = lami([DIFF, CWORK_B, CWORK_T])
+    assert data(paired) == data(lami([DIFF, '--dso-map', CWORK_MAP, CWORK_B, CWORK_T]))
+    assert all(said in x for x in titles(paired)), (said, titles(paired))
+    refused = lami([DIFF, '--no-dso-pairing', CWORK_B, CWORK_T])
+    hint = 'share %d of %d function names: --dso-map %s matches them' % (
+        len(nb & nt), max(len(nb), len(nt)), CWORK_MAP)
+    assert all(hint in x for x in titles(refused)), (hint, titles(refused))
+    rows = tables(refused)['Function self weight deltas']
+    hash_rows = [r for r in rows if r['Function'] == 'hash_phase.constprop.0']
+    assert sorted(value(r['DSO']) for r in hash_rows) == [old, new], hash_rows
+    # a DSO of other names is not paired, but hinted at
+    got = lami([DIFF, BASIC, RENAMED])
+    assert all('baseline DSO /usr/bin/app paired with target DSO /opt/app-2.0/bin/app, '
+               'a renamed binary (4 of 4 function names shared' in x for x in titles(got))
+    assert all('DSOs only in the baseline (/lib/libc.so.6) and only in the target '
+               '(/lib/libmusl.so.1): --dso-map OLD=NEW matches a renamed one' in x
+               for x in titles(got))
 
 
 @check
@@ -187,8 +305,13 @@ def swapping_sides_negates_deltas():
     a, b = BASIC, os.path.join(DATA, 'diff_newgone.spaa')
     fwd = tables(lami([DIFF, '--normalize', 'none', a, b]))['Function self weight deltas']
     rev = tables(lami([DIFF, '--normalize', 'none', b, a]))['Function self weight deltas']
-    f = {(r[0], value(r[1])): (value(r[4]), value(r[7])) for r in fwd}
-    r = {(x[0], value(x[1])): (value(x[4]), value(x[7])) for x in rev}
+    def key(r):
+        return r['Function'], value(r['DSO'])
+
+    def deltas(r):
+        return value(r['Raw delta']), value(r['Share delta'])
+    f = {key(x): deltas(x) for x in fwd}
+    r = {key(x): deltas(x) for x in rev}
     assert f.keys() == r.keys()
     for k in f:
         assert close(f[k][0], -r[k][0]) and close(f[k][1], -r[k][1]), (k, f[k], r[k])

@@ -185,8 +185,8 @@ def differential_colours_follow_the_delta():
     assert rgb(f['c'][5]) == (255, 113, 113)       # +2: 220 - 160 * 2/3
     assert rgb(f['main'][5]) == (224, 224, 224)    # 12 against 12
     close(f['a'][4], 9 * 1180 / 12, 'a width (target)')
-    assert 'target 9.00 ms (75.00 %), baseline 6.00 ms (50.00 %)\ndelta +3.00 ms (+50.0 %)' in f['a'][1], f['a'][1]
-    assert 'delta +2.00 ms (new)' in f['c'][1], f['c'][1]
+    assert 'target 9.00 ms (75.00 %), baseline 6.00 ms (50.00 %)\nraw delta +3.00 ms, normalized delta +3.00 ms (+50.0 %)' in f['a'][1], f['a'][1]
+    assert 'raw delta +2.00 ms, normalized delta +2.00 ms (new)' in f['c'][1], f['c'][1]
     assert 'gone below, baseline 2.00 ms (16.67 %)' in f['main'][1], f['main'][1]
     t = texts(tree)
     assert t['note'].startswith('1 call path only in the baseline (16.67 % of it)'), t['note']

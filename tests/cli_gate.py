@@ -45,7 +45,7 @@ def check_noise(t):
     """Each gate row's noise and verdict, recomputed from the other tables."""
     summary = t['Baseline and target'][0]
     nb, nt = summary[5], summary[6]
-    shares = {r[0]: (r[5], r[6]) for r in t['Function self weight deltas']}
+    shares = {r[0]: (r[7], r[8]) for r in t['Function self weight deltas']}
     for cond, name, change, noise, verdict in t['Regression gate']:
         if name == '(whole profile)':
             want = 3 * math.sqrt(1 / nb + 1 / nt)

@@ -165,8 +165,8 @@ def completion_of_options_values_and_paths():
         got = completion([p, '--'])
         helped = set(re.findall(r'(?m)^\s+(?:-\w, )?(--[a-z][a-z-]*)', ok(['./' + p, '--help'])))
         assert set(got) == helped, (p, got, helped)
-    assert completion(['spaa-diff', '--normalize', '']) == ['none', 'share', 'total']
-    assert completion(['spaa-diff', '--normalize=t']) == ['total']
+    assert completion(['spaa-diff', '--normalize', '']) == ['auto', 'none', 'share']
+    assert completion(['spaa-diff', '--normalize=a']) == ['auto']
     assert completion(['spaa-convert', '--to', '']) == ['folded', 'spaa', 'svg']
     d = os.path.join(TMP, 'files')
     os.makedirs(os.path.join(d, 'sub'))

@@ -7,7 +7,7 @@
 # The options come from the program's own --help each time, so they never
 # go stale: every help line that starts with "-" lists options, then maybe
 # a value placeholder ("--limit N", "-o, --output OUT").  A placeholder with
-# "|" lists the values to offer ("--normalize share|total|none"), and so
+# "|" lists the values to offer ("--normalize auto|share|none"), and so
 # does the usage text's "[--to spaa|folded]".  Input paths (the positional
 # arguments, PATH, PROFILE, ...) complete to directories and to files with
 # the extensions the program reads, output files (OUT, FILE) to any file.

@@ -59,26 +59,28 @@ static const char *mapped_dso(const struct spaa_compare_keys *k, const char *dso
 	return to;
 }
 
-static uint32_t function_key(struct spaa_compare_keys *k, const struct spaa_profile *p,
-			     uint32_t fn, bool baseline)
+static uint32_t intern_function(struct spaa_compare_keys *k, const char *name,
+				const char *dso)
 {
-	const char *name = spaa_profile_str(p, p->functions[fn].name);
-	const char *dso = spaa_profile_str(p, p->dsos[p->functions[fn].dso].name);
-	size_t nl, dl;
-	char *buf;
+	size_t nl = strlen(name), dl = strlen(dso);
+	/* "name\0dso": a name cannot hold NUL, so the split is unambiguous */
+	char *buf = spaa_xmalloc(nl + 1 + dl);
 	uint32_t key;
 
-	if (baseline)
-		dso = mapped_dso(k, dso);
-	nl = strlen(name);
-	dl = strlen(dso);
-	/* "name\0dso": a name cannot hold NUL, so the split is unambiguous */
-	buf = spaa_xmalloc(nl + 1 + dl);
 	memcpy(buf, name, nl + 1);
 	memcpy(buf + nl + 1, dso, dl);
 	key = spaa_strtab_intern(&k->fns, buf, nl + 1 + dl);
 	free(buf);
 	return key;
+}
+
+static uint32_t function_key(struct spaa_compare_keys *k, const struct spaa_profile *p,
+			     uint32_t fn, bool baseline)
+{
+	const char *name = spaa_profile_str(p, p->functions[fn].name);
+	const char *dso = spaa_profile_str(p, p->dsos[p->functions[fn].dso].name);
+
+	return intern_function(k, name, baseline ? mapped_dso(k, dso) : dso);
 }
 
 const char *spaa_compare_function_name(const struct spaa_compare_keys *k, uint32_t key)
@@ -326,6 +328,286 @@ out:
 	return ret;
 }
 
+/* ---- renamed binaries ------------------------------------------------ */
+
+enum { ON_BASE = 1, ON_TARGET = 2 };
+
+/* A DSO with weight: on which sides, how many functions with weight on each. */
+struct dso_info {
+	const char *name;               /* borrowed from the keys */
+	unsigned sides;                 /* ON_BASE | ON_TARGET */
+	uint32_t nbase, ntarget;
+	bool done;                      /* paired, or listed as unmatched */
+};
+
+/* A baseline-only and a target-only DSO that share function names. */
+struct dso_overlap {
+	uint32_t base, target;          /* DSO ids */
+};
+
+/* A candidate pair, by DSO ids. */
+struct candidate {
+	uint32_t base, target, common;
+	const struct dso_info *info;
+};
+
+static unsigned key_sides(const struct spaa_compare_side *b,
+			  const struct spaa_compare_side *t, uint32_t key)
+{
+	return (spaa_compare_get(&b->fn_total, key) || spaa_compare_get(&b->alloc, key) ?
+		ON_BASE : 0) |
+	       (spaa_compare_get(&t->fn_total, key) || spaa_compare_get(&t->alloc, key) ?
+		ON_TARGET : 0);
+}
+
+static int move_sum(struct spaa_compare_sums *s, uint32_t from, uint32_t to,
+		    struct spaa_error *err)
+{
+	uint64_t v = spaa_compare_get(s, from);
+
+	if (!v)
+		return 0;
+	s->v[from] = 0;
+	return sums_add(s, to, v, err);
+}
+
+/* The baseline's call paths through remapped functions, under new path keys. */
+static int rekey_paths(struct spaa_compare_keys *k, struct spaa_compare_side *b,
+		       const uint32_t *remap, uint32_t nremap,
+		       struct spaa_error *err)
+{
+	uint32_t npaths = k->paths.nr, *seq = NULL;
+	size_t seq_alloc = 0;
+	int ret = -1;
+
+	for (uint32_t p = 1; p < npaths; p++) {
+		uint64_t w = spaa_compare_get(&b->path, p);
+		uint32_t n = spaa_compare_path_len(k, p);
+		bool moved = false;
+
+		if (!w)
+			continue;
+		SPAA_ALLOC_GROW(seq, n, seq_alloc);
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t fn = spaa_compare_path_function(k, p, i);
+
+			seq[i] = fn < nremap ? remap[fn] : fn;
+			moved |= seq[i] != fn;
+		}
+		if (!moved)
+			continue;
+		b->path.v[p] = 0;
+		if (sums_add(&b->path, spaa_strtab_intern(&k->paths, seq,
+				n * sizeof(*seq)), w, err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(seq);
+	return ret;
+}
+
+/*
+ * The baseline's functions in DSO from of each pair become the target
+ * DSO's, their sums and the paths through them with them.
+ */
+static int apply_pairs(struct spaa_compare_keys *k, struct spaa_compare_side *b,
+		       const struct spaa_compare_dsos *dsos, struct spaa_error *err)
+{
+	uint32_t nkeys = k->fns.nr;
+	uint32_t *remap = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*remap));
+	struct spaa_strtab from;        /* entry i + 1: pair i's from */
+	int ret = -1;
+
+	spaa_strtab_init(&from);
+	for (size_t i = 0; i < dsos->npairs; i++)
+		spaa_strtab_intern(&from, dsos->pairs[i].from, strlen(dsos->pairs[i].from));
+	for (uint32_t key = 0; key < nkeys; key++) {
+		const char *dso = spaa_compare_function_dso(k, key);
+		uint32_t i = key ? spaa_strtab_find(&from, dso, strlen(dso)) : SPAA_NONE;
+
+		remap[key] = key;
+		if (i == SPAA_NONE || !i)
+			continue;
+		remap[key] = intern_function(k, spaa_compare_function_name(k, key),
+					     dsos->pairs[i - 1].to);
+		if (move_sum(&b->fn_self, key, remap[key], err) ||
+		    move_sum(&b->fn_total, key, remap[key], err) ||
+		    move_sum(&b->alloc, key, remap[key], err) ||
+		    move_sum(&b->live, key, remap[key], err))
+			goto out;
+	}
+	ret = rekey_paths(k, b, remap, nkeys, err);
+out:
+	spaa_strtab_release(&from);
+	free(remap);
+	return ret;
+}
+
+static int candidate_cmp(const void *x, const void *y)
+{
+	const struct candidate *a = x, *b = y;
+	int c;
+
+	if (a->common != b->common)
+		return a->common > b->common ? -1 : 1;
+	if ((c = strcmp(a->info[a->base].name, b->info[b->base].name)))
+		return c;
+	return strcmp(a->info[a->target].name, b->info[b->target].name);
+}
+
+/* Per DSO with weight (ids of dsos): its info; per key, its DSO id (0: none). */
+static struct dso_info *dso_sides(const struct spaa_compare_keys *k,
+				  const struct spaa_compare_side *b,
+				  const struct spaa_compare_side *t,
+				  struct spaa_strtab *dsos, uint32_t *key_dso)
+{
+	struct dso_info *info = spaa_xcalloc((size_t)k->fns.nr + 1, sizeof(*info));
+
+	for (uint32_t key = 1; key < k->fns.nr; key++) {
+		unsigned sides = key_sides(b, t, key);
+		const char *dso = spaa_compare_function_dso(k, key);
+		uint32_t d;
+
+		/* an unnamed DSO is no program to pair */
+		if (!sides || !*dso)
+			continue;
+		/* at most one DSO per key: ids stay below the keys' count */
+		d = spaa_strtab_intern(dsos, dso, strlen(dso));
+		info[d].name = dso;
+		info[d].sides |= sides;
+		info[d].nbase += !!(sides & ON_BASE);
+		info[d].ntarget += !!(sides & ON_TARGET);
+		key_dso[key] = d;
+	}
+	return info;
+}
+
+/*
+ * The candidate pairs: for each baseline-only function, the target-only
+ * functions of its name (chained by name), counted per pair of DSOs.
+ */
+static struct candidate *candidates(const struct spaa_compare_keys *k,
+				    const struct dso_info *info,
+				    const uint32_t *key_dso, size_t *ncand)
+{
+	uint32_t nkeys = k->fns.nr;
+	uint32_t *first = spaa_xcalloc((size_t)nkeys + 1, sizeof(*first));
+	uint32_t *next = spaa_xcalloc((size_t)nkeys + 1, sizeof(*next));
+	uint32_t *counts = NULL;
+	size_t counts_alloc = 0, n = 0;
+	struct spaa_strtab names;
+	struct spaa_map overlaps;
+	struct candidate *cand;
+
+	spaa_strtab_init(&names);
+	spaa_map_init(&overlaps, sizeof(struct dso_overlap));
+	for (uint32_t key = 1; key < nkeys; key++) {
+		const char *name = spaa_compare_function_name(k, key);
+		uint32_t nm;
+
+		if (info[key_dso[key]].sides != ON_TARGET)
+			continue;
+		nm = spaa_strtab_intern(&names, name, strlen(name));
+		next[key] = first[nm];
+		first[nm] = key;
+	}
+	for (uint32_t key = 1; key < nkeys; key++) {
+		const char *name = spaa_compare_function_name(k, key);
+		uint32_t nm;
+
+		if (info[key_dso[key]].sides != ON_BASE ||
+		    (nm = spaa_strtab_find(&names, name, strlen(name))) == SPAA_NONE)
+			continue;
+		for (uint32_t tk = first[nm]; tk; tk = next[tk]) {
+			struct dso_overlap o = { key_dso[key], key_dso[tk] };
+			uint32_t i = spaa_map_intern(&overlaps, &o, NULL);
+
+			if (i >= counts_alloc) {
+				size_t old = counts_alloc;
+
+				SPAA_ALLOC_GROW(counts, (size_t)i + 1, counts_alloc);
+				memset(counts + old, 0, (counts_alloc - old) * sizeof(*counts));
+			}
+			counts[i]++;
+		}
+	}
+	cand = spaa_xcalloc((size_t)overlaps.nr + 1, sizeof(*cand));
+	for (uint32_t i = 0; i < overlaps.nr; i++) {
+		const struct dso_overlap *o = spaa_map_key(&overlaps, i);
+		uint32_t nb = info[o->base].nbase, nt = info[o->target].ntarget;
+
+		/*
+		 * Most of both, and a few: a shared "main" or "(anonymous)"
+		 * makes no two programs one.
+		 */
+		if (counts[i] >= SPAA_COMPARE_PAIR_MIN &&
+		    (uint64_t)counts[i] * 2 > (nb > nt ? nb : nt))
+			cand[n++] = (struct candidate){ o->base, o->target, counts[i], info };
+	}
+	qsort(cand, n, sizeof(*cand), candidate_cmp);
+	*ncand = n;
+	free(counts);
+	free(first);
+	free(next);
+	spaa_map_release(&overlaps);
+	spaa_strtab_release(&names);
+	return cand;
+}
+
+int spaa_compare_pair_dsos(struct spaa_compare_keys *k, struct spaa_compare_side *b,
+			   const struct spaa_compare_side *t, bool apply,
+			   struct spaa_compare_dsos *out, struct spaa_error *err)
+{
+	uint32_t nkeys = k->fns.nr;
+	uint32_t *key_dso = spaa_xcalloc((size_t)nkeys + 1, sizeof(*key_dso));
+	struct spaa_strtab dsos;
+	struct dso_info *info;
+	struct candidate *cand;
+	size_t ncand;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	spaa_strtab_init(&dsos);
+	info = dso_sides(k, b, t, &dsos, key_dso);
+	cand = candidates(k, info, key_dso, &ncand);
+	out->pairs = spaa_xcalloc(ncand + 1, sizeof(*out->pairs));
+	for (size_t i = 0; i < ncand; i++) {
+		struct dso_info *bi = &info[cand[i].base], *ti = &info[cand[i].target];
+
+		if (bi->done || ti->done)
+			continue;
+		bi->done = ti->done = true;
+		out->pairs[out->npairs++] = (struct spaa_compare_dso_pair){
+			bi->name, ti->name, cand[i].common, bi->nbase, ti->ntarget,
+		};
+	}
+	out->only_base = spaa_xcalloc((size_t)dsos.nr + 1, sizeof(*out->only_base));
+	out->only_target = spaa_xcalloc((size_t)dsos.nr + 1, sizeof(*out->only_target));
+	for (uint32_t d = 1; d < dsos.nr; d++) {
+		if (info[d].done || info[d].sides == (ON_BASE | ON_TARGET))
+			continue;
+		if (info[d].sides == ON_BASE)
+			out->only_base[out->nbase++] = info[d].name;
+		else
+			out->only_target[out->ntarget++] = info[d].name;
+	}
+	ret = apply && out->npairs ? apply_pairs(k, b, out, err) : 0;
+	free(cand);
+	free(info);
+	free(key_dso);
+	spaa_strtab_release(&dsos);
+	return ret;
+}
+
+void spaa_compare_dsos_release(struct spaa_compare_dsos *d)
+{
+	free(d->pairs);
+	free(d->only_base);
+	free(d->only_target);
+	memset(d, 0, sizeof(*d));
+}
+
 /* What comparing p under event (NULL: the first) and metric takes of it. */
 static void choice_init(struct spaa_compare_choice *c, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
@@ -432,12 +714,17 @@ int spaa_compare_init(struct spaa_compare *c, enum spaa_compare_normalize mode,
 		return spaa_error_set(err, SPAA_E_NO_DATA,
 				      "the %s has no weight to compare",
 				      btotal ? "target" : "baseline");
-	c->mode = mode;
+	c->mode = mode == SPAA_COMPARE_NONE ? SPAA_COMPARE_NONE : SPAA_COMPARE_SHARE;
 	c->bsem = *bsem;
 	c->tsem = *tsem;
 	c->btotal = btotal;
 	c->ttotal = ttotal;
 	return 0;
+}
+
+enum spaa_compare_normalize spaa_compare_default(enum spaa_event_kind kind)
+{
+	return kind == SPAA_EV_ALLOCATION ? SPAA_COMPARE_NONE : SPAA_COMPARE_SHARE;
 }
 
 /* Exact integer arithmetic first, so that equal rows give exactly 0. */
@@ -449,26 +736,26 @@ void spaa_compare_compute(const struct spaa_compare *c, uint64_t b, uint64_t t,
 	unsigned __int128 tb = (unsigned __int128)t * c->btotal;
 	unsigned __int128 bt = (unsigned __int128)b * c->ttotal;
 	double cross = tb >= bt ? (double)(tb - bt) : -(double)(bt - tb);
-	double bnorm;
+	double bnorm = (double)bt / B * c->tsem.scale;
 
 	memset(d, 0, sizeof(*d));
+	d->base = (double)b * c->bsem.scale;
 	d->target = (double)t * c->tsem.scale;
 	d->bshare = (double)b / B;
 	d->tshare = (double)t / T;
 	d->share_delta = cross != 0 ? cross / (T * B) : 0.0;
+	if (c->bsem.scale == c->tsem.scale)
+		d->raw = t == b ? 0.0 : (double)((__int128)t - (__int128)b) * c->tsem.scale;
+	else
+		d->raw = d->target - d->base;
+	d->normalized = cross != 0 ? cross / B * c->tsem.scale : 0.0;
 	if (c->mode == SPAA_COMPARE_NONE) {
-		bnorm = (double)b * c->bsem.scale;
-		if (c->bsem.scale == c->tsem.scale)
-			d->delta = t == b ? 0.0 :
-				   (double)((__int128)t - (__int128)b) * c->tsem.scale;
-		else
-			d->delta = d->target - bnorm;
+		d->delta = d->raw;
+		d->relative = b && d->base != 0 ? d->raw / d->base : NAN;
 	} else {
-		bnorm = (double)bt / B * c->tsem.scale;
-		d->delta = cross != 0 ? cross / B * c->tsem.scale : 0.0;
+		d->delta = d->normalized;
+		d->relative = b && bnorm != 0 ? d->normalized / bnorm : NAN;
 	}
-	d->base = c->mode == SPAA_COMPARE_TOTAL ? bnorm : (double)b * c->bsem.scale;
-	d->relative = b && bnorm != 0 ? d->delta / bnorm : NAN;
 }
 
 static int cmp_desc(double a, double b)

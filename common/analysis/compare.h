@@ -19,19 +19,20 @@
  *
  * Differences are computed in the unit of the metric's class (ns, bytes,
  * the counter's unit: metrics.h) as doubles.  With T and B the two sides'
- * totals, the baseline b of a row is compared as
- *   b' = b                 --normalize none
- *   b' = b * T / B         --normalize share or total
- * delta = t - b', relative change = delta / b' (none when b is 0),
- * share delta = t / T - b / B.  share and total rank alike; they differ in
- * what the baseline column shows: the baseline as measured (share) or b'
- * (total), so that baseline + delta = target in the row.
- *
- * The delta column has the weights' class when that class can be
- * negative (int, number with its unit); a duration or size delta is a
- * signed number with unit "ns" or "bytes", since LAMI durations and sizes
- * cannot be negative.  int deltas of a normalized comparison are rounded
- * to the nearest integer.
+ * totals, a row of baseline b and target t has
+ *   raw delta         t - b, always;
+ *   normalized delta  t - b * T / B: the baseline scaled to the target's
+ *                     total, so that runs of different lengths compare
+ *                     fairly (only when the comparison is normalized);
+ *   share delta       t / T - b / B;
+ *   relative change   the compared delta over the baseline it is taken
+ *                     from (b, or b * T / B); none when b is 0.
+ * --normalize chooses which delta ranks rows and is compared: share (a
+ * time profile: runs of different lengths) or none (raw: allocation
+ * snapshots, whose bytes are what they are, whatever the other side's
+ * total).  auto picks by the event (spaa_compare_default).  total is
+ * share, kept for the scripts of its time: the normalized delta is shown
+ * either way.
  *
  * Ownership: keys, sides, sums and the reduced baseline own their tables
  * and strings; each _release frees and zeroes its struct, and a zeroed
@@ -168,6 +169,43 @@ int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compar
 			     const struct spaa_profile *p, struct spaa_error *err);
 
 /*
+ * Renamed binaries: a program built or installed under another name
+ * (cwork -> cwork_hashslow) matches nothing, each of its call paths once
+ * "new" and once "gone".  A DSO with weight on one side only whose
+ * function names are mostly (more than half of either's, and at least
+ * SPAA_COMPARE_PAIR_MIN) those of a DSO with weight on the other side
+ * only is taken for the same program:
+ * spaa_compare_pair_dsos pairs such DSOs, each at most once and the
+ * pairs that share most names first, and with apply matches the
+ * baseline's functions (sums, allocations and call paths) in a paired
+ * DSO as the target DSO's, as --dso-map would.  The DSOs left unmatched
+ * on both sides are listed too, for a hint.  Linear in the keys and the
+ * names shared.
+ *
+ * Ownership: out owns its arrays (spaa_compare_dsos_release); the names
+ * are borrowed from the keys.
+ */
+#define SPAA_COMPARE_PAIR_MIN 3
+
+struct spaa_compare_dso_pair {
+	const char *from, *to;          /* baseline's DSO, target's DSO */
+	uint32_t common;                /* function names in both */
+	uint32_t nfrom, nto;            /* function names of each */
+};
+
+struct spaa_compare_dsos {
+	struct spaa_compare_dso_pair *pairs;
+	size_t npairs;
+	const char **only_base, **only_target;  /* unpaired, in key order */
+	size_t nbase, ntarget;
+};
+
+int spaa_compare_pair_dsos(struct spaa_compare_keys *k, struct spaa_compare_side *b,
+			   const struct spaa_compare_side *t, bool apply,
+			   struct spaa_compare_dsos *out, struct spaa_error *err);
+void spaa_compare_dsos_release(struct spaa_compare_dsos *d);
+
+/*
  * A baseline profile reduced to what comparing it reads, so that its
  * model is released before the target's is loaded: two models would share
  * the peak of memory.  Which event is compared is known only with the
@@ -225,21 +263,30 @@ const char *spaa_compare_base_event_list(const struct spaa_compare_base *b, char
 				     size_t size);
 
 enum spaa_compare_normalize {
+	SPAA_COMPARE_AUTO,      /* spaa_compare_default */
 	SPAA_COMPARE_SHARE,
-	SPAA_COMPARE_TOTAL,
+	SPAA_COMPARE_TOTAL,     /* as share */
 	SPAA_COMPARE_NONE,
 };
 
+/*
+ * The comparison that suits an event of kind: raw for allocation events
+ * (a heap that doubled did double), shares for everything else (time
+ * profiles whose lengths differ).
+ */
+enum spaa_compare_normalize spaa_compare_default(enum spaa_event_kind kind);
+
 /* The comparison of one metric between a baseline and a target. */
 struct spaa_compare {
-	enum spaa_compare_normalize mode;
+	enum spaa_compare_normalize mode;       /* SHARE or NONE */
 	struct spaa_metrics_sem bsem, tsem;      /* same class and unit */
 	uint64_t btotal, ttotal;                /* raw, both non-zero */
 	double scale;           /* b' = b * scale, in class units */
 };
 
 /*
- * Sets up c.  Fails with SPAA_E_USAGE when the metric means different
+ * Sets up c (resolve AUTO first, spaa_compare_default; TOTAL and AUTO
+ * become SHARE).  Fails with SPAA_E_USAGE when the metric means different
  * things on the two sides (a duration here, a size there), with
  * SPAA_E_NO_DATA when a side has no weight for it.
  */
@@ -249,11 +296,12 @@ int spaa_compare_init(struct spaa_compare *c, enum spaa_compare_normalize mode,
 		  struct spaa_error *err);
 
 struct spaa_compare_delta {
-	double base;            /* class units: the baseline column's value */
-	double target;          /* class units */
-	double delta;           /* target - b', class units */
+	double base, target;    /* as measured, class units */
+	double raw;             /* target - base */
+	double normalized;      /* target - base * T / B */
+	double delta;           /* the compared one: normalized or raw */
 	double bshare, tshare, share_delta;
-	double relative;        /* delta / b'; NAN when b is 0 */
+	double relative;        /* delta over its baseline; NAN when b is 0 */
 };
 
 /* The row of raw sums b (baseline) and t (target). */

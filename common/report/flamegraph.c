@@ -518,8 +518,12 @@ static void frame_title(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		spaa_svg_human(sb, o->sem, d.target);
 		spaa_sbuf_printf(sb, " (%.2f %%), baseline ", 100 * d.tshare);
 		spaa_svg_human(sb, o->sem, d.base);
-		spaa_sbuf_printf(sb, " (%.2f %%)\ndelta ", 100 * d.bshare);
-		spaa_svg_signed_human(sb, o->sem, d.delta);
+		spaa_sbuf_printf(sb, " (%.2f %%)\nraw delta ", 100 * d.bshare);
+		spaa_svg_signed_human(sb, o->sem, d.raw);
+		if (o->cmp->mode != SPAA_COMPARE_NONE) {
+			spaa_sbuf_adds(sb, ", normalized delta ");
+			spaa_svg_signed_human(sb, o->sem, d.normalized);
+		}
 		if (isfinite(d.relative))
 			spaa_sbuf_printf(sb, " (%+.1f %%)", 100 * d.relative);
 		else
@@ -577,16 +581,21 @@ static void frame(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 static void what_line(struct spaa_sbuf *sb, const struct spaa_flamegraph *fg,
 		      const struct spaa_flamegraph_opts *o)
 {
-	if (o->what) {
+	if (o->what && !o->cmp) {
 		spaa_sbuf_adds(sb, o->what);
 		spaa_sbuf_adds(sb, "; ");
 	}
 	if (o->cmp) {
+		/* the totals first: the what of a comparison is long */
 		spaa_sbuf_adds(sb, "target total ");
 		spaa_svg_human(sb, o->sem, (double)o->cmp->ttotal * o->cmp->tsem.scale);
 		spaa_sbuf_adds(sb, ", baseline total ");
 		spaa_svg_human(sb, o->sem, (double)o->cmp->btotal * o->cmp->bsem.scale);
 		spaa_sbuf_adds(sb, "; red grew, blue shrank");
+		if (o->what) {
+			spaa_sbuf_adds(sb, "; ");
+			spaa_sbuf_adds(sb, o->what);
+		}
 	} else {
 		spaa_sbuf_adds(sb, "total ");
 		spaa_svg_human(sb, o->sem, (double)fg->nodes[0].weight * (o->sem ? o->sem->scale : 1));

@@ -273,9 +273,12 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 	size_t ncol = t->cls->ncolumns;
 
 	assert(col < ncol);
-	assert(t->cls->columns[col].cls == SPAA_LAMI_MIXED &&
+	assert((t->cls->columns[col].cls == SPAA_LAMI_MIXED ||
+		t->cls->columns[col].cls == cls) &&
 	       "only mixed columns are decided per run");
-	assert((!unit || unit_allowed(cls)) && "unit on a column class without units");
+	assert((!unit || unit_allowed(cls) ||
+		(cls == SPAA_LAMI_RATIO && !strcmp(unit, "pp"))) &&
+	       "unit on a column class without units");
 	if (!t->cols)
 		t->cols = spaa_xcalloc(ncol, sizeof(*t->cols));
 	free(t->cols[col].unit);

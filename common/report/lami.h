@@ -138,7 +138,9 @@ void spaa_lami_table_set_title(struct spaa_lami_table *t, const char *fmt, ...)
  * the table (textout.h); the results object still refers to the
  * metadata's class, whose mixed column takes any cell.  unit may be
  * NULL; it is copied.  May come before or after the rows; the column's
- * cells must fit the class either way (asserted).
+ * cells must fit the class either way (asserted).  A ratio column (mixed
+ * or declared so) may get the unit "pp" for text: differences of shares,
+ * in percentage points.
  */
 void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 			   enum spaa_lami_class cls, const char *unit);

@@ -244,22 +244,31 @@ void spaa_table_value_cell(struct spaa_lami_table *lt,
 		u64_cell(lt, int_kind(m->cls), v == v ? v : 0);
 }
 
-void spaa_table_delta_column(struct spaa_lami_table *lt, size_t col,
-			     const struct spaa_metrics_sem *m)
-{
-	if (m->cls == SPAA_METRICS_INT)
-		spaa_lami_table_set_column(lt, col, SPAA_LAMI_INT, NULL);
-	else
-		spaa_lami_table_set_column(lt, col, SPAA_LAMI_NUMBER, number_unit(m));
-}
-
 void spaa_table_delta_cell(struct spaa_lami_table *lt,
 			   const struct spaa_metrics_sem *m, double v)
 {
-	if (m->cls == SPAA_METRICS_INT)
-		spaa_lami_cell_int(lt, round_i64(v));
-	else
-		spaa_lami_cell_number(lt, v == 0 ? 0.0 : v);
+	int64_t i = round_i64(v);
+
+	switch (m->cls) {
+	case SPAA_METRICS_DURATION:
+		spaa_lami_cell_duration(lt, i);
+		break;
+	case SPAA_METRICS_SIZE:
+		spaa_lami_cell_size(lt, i);
+		break;
+	case SPAA_METRICS_INT:
+		spaa_lami_cell_int(lt, i);
+		break;
+	case SPAA_METRICS_NUMBER:
+		/* raw counts are integers: a fraction is the scaling's noise */
+		spaa_lami_cell_number(lt, (double)i);
+		break;
+	}
+}
+
+void spaa_table_points_column(struct spaa_lami_table *lt, size_t col)
+{
+	spaa_lami_table_set_column(lt, col, SPAA_LAMI_RATIO, "pp");
 }
 
 void spaa_table_ratio_cell(struct spaa_lami_table *lt, double v)

@@ -136,14 +136,19 @@ void spaa_table_value_cell(struct spaa_lami_table *lt,
 			   const struct spaa_metrics_sem *m, double v);
 
 /*
- * A difference of such values: of the weights' class when it can be
- * negative (int, number), else a number with unit "ns" or "bytes";
- * never "-0".
+ * A difference of such values, in a weight column (spaa_table_new): a
+ * cell of m's class rounded to a signed integer (ns, bytes, counts, the
+ * counter's unit), so that Trace Compass shows no fractions in
+ * scientific notation; never "-0".
  */
-void spaa_table_delta_column(struct spaa_lami_table *lt, size_t col,
-			     const struct spaa_metrics_sem *m);
 void spaa_table_delta_cell(struct spaa_lami_table *lt,
 			   const struct spaa_metrics_sem *m, double v);
+
+/*
+ * Column col of lt holds differences of ratios (share deltas): text
+ * shows them in percentage points, "pp" (LAMI keeps ratio cells).
+ */
+void spaa_table_points_column(struct spaa_lami_table *lt, size_t col);
 
 /* A ratio, or unknown when v is not finite; never "-0". */
 void spaa_table_ratio_cell(struct spaa_lami_table *lt, double v);

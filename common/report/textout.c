@@ -106,21 +106,28 @@ char *spaa_textout_size(int64_t bytes, char *buf, size_t size)
 		      buf, size);
 }
 
-char *spaa_textout_ratio(double v, char *buf, size_t size)
+/* v as a percentage with one decimal, without the sign of the unit. */
+static char *percent(double v, char *buf, size_t size)
 {
 	double tenths = round(v * 1000);        /* ties away from zero: 31.25 -> 31.3 */
-	char num[SPAA_TEXTOUT_UNIT_BUF];
 	uint64_t mag;
 
 	if (fabs(tenths) >= 1e18) {
-		spaa_format_double(num, sizeof(num), 'f', 1, v * 100);
+		spaa_format_double(buf, size, 'f', 1, v * 100);
 	} else {
 		mag = (uint64_t)fabs(tenths);
 		/* a tiny negative share is no reason for a sign: "0.0 %" */
-		snprintf(num, sizeof(num), "%s%" PRIu64 ".%" PRIu64,
+		snprintf(buf, size, "%s%" PRIu64 ".%" PRIu64,
 			 tenths < 0 ? "-" : "", mag / 10, mag % 10);
 	}
-	snprintf(buf, size, "%s %%", num);
+	return buf;
+}
+
+char *spaa_textout_ratio(double v, char *buf, size_t size)
+{
+	char num[SPAA_TEXTOUT_UNIT_BUF];
+
+	snprintf(buf, size, "%s %%", percent(v, num, sizeof(num)));
 	return buf;
 }
 
@@ -436,6 +443,8 @@ static char *process_text(const struct spaa_lami_cell_view *v)
  */
 static bool unit_in_header(enum spaa_lami_class cls, const char *unit)
 {
+	if (cls == SPAA_LAMI_RATIO)     /* share deltas in percentage points */
+		return unit && !strcmp(unit, "pp");
 	return unit && (cls == SPAA_LAMI_INT || cls == SPAA_LAMI_NUMBER) &&
 	       strcmp(unit, "ns") && strcmp(unit, "bytes");
 }
@@ -472,7 +481,10 @@ static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 	case SPAA_LAMI_CELL_BOOL:
 		return spaa_xstrdup(v->b ? "yes" : "no");
 	case SPAA_LAMI_CELL_RATIO:
-		spaa_textout_ratio(v->d, buf, sizeof(buf));
+		if (unit_in_header(SPAA_LAMI_RATIO, unit))
+			percent(v->d, buf, sizeof(buf));
+		else
+			spaa_textout_ratio(v->d, buf, sizeof(buf));
 		break;
 	case SPAA_LAMI_CELL_TIMESTAMP:
 		spaa_textout_timestamp(v->i, buf, sizeof(buf));
@@ -499,9 +511,12 @@ static char *text_cell(const struct spaa_lami_cell_view *v, const char *unit)
 char *spaa_textout_cell(const struct spaa_lami_cell_view *v, const char *unit)
 {
 	char *s = text_cell(v, unit), *with;
+	enum spaa_lami_class cls = v->kind == SPAA_LAMI_CELL_INT ? SPAA_LAMI_INT :
+				   v->kind == SPAA_LAMI_CELL_NUMBER ? SPAA_LAMI_NUMBER :
+				   v->kind == SPAA_LAMI_CELL_RATIO ? SPAA_LAMI_RATIO :
+				   SPAA_LAMI_STRING;   /* no unit in its header */
 
-	if ((v->kind != SPAA_LAMI_CELL_INT && v->kind != SPAA_LAMI_CELL_NUMBER) ||
-	    !unit_in_header(v->kind == SPAA_LAMI_CELL_INT ? SPAA_LAMI_INT : SPAA_LAMI_NUMBER, unit))
+	if (!unit_in_header(cls, unit))
 		return s;
 	with = joined(s, strlen(s), " ", unit);
 	free(s);

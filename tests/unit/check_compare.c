@@ -13,6 +13,7 @@
  * compute), so their keys are 1 to 4 in that order (0 is the empty key).
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,44 @@ START_TEST(test_base_unselectable)
 }
 END_TEST
 
+/*
+ * The deltas of one row, by hand: B = 11, T = 16 (ns, scale 1), the row
+ * b = t = 3.  Raw delta 0; normalized 3 - 3 * 16/11 = -15/11; share
+ * delta 3/16 - 3/11 = -15/176; relative (share) -15/11 / (48/11) = -5/16,
+ * (raw) 0.  b = 0, t = 5: relative unknown either way.
+ */
+START_TEST(test_compute)
+{
+	const struct spaa_metrics_sem ns = { SPAA_METRICS_DURATION, 1, "" };
+	struct spaa_compare c;
+	struct spaa_compare_delta d;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(spaa_compare_init(&c, SPAA_COMPARE_TOTAL, &ns, 11, &ns, 16, &err), 0);
+	ck_assert_int_eq(c.mode, SPAA_COMPARE_SHARE);      /* total is share */
+	spaa_compare_compute(&c, 3, 3, &d);
+	ck_assert(d.base == 3 && d.target == 3 && d.raw == 0);
+	ck_assert_double_eq_tol(d.normalized, -15.0 / 11, 1e-12);
+	ck_assert(d.delta == d.normalized);
+	ck_assert_double_eq_tol(d.share_delta, -15.0 / 176, 1e-15);
+	ck_assert_double_eq_tol(d.relative, -5.0 / 16, 1e-15);
+	spaa_compare_compute(&c, 0, 5, &d);
+	ck_assert(d.raw == 5 && isnan(d.relative));
+
+	ck_assert_int_eq(spaa_compare_init(&c, SPAA_COMPARE_NONE, &ns, 11, &ns, 16, &err), 0);
+	spaa_compare_compute(&c, 3, 3, &d);
+	ck_assert(d.raw == 0 && d.delta == 0 && d.relative == 0);
+	ck_assert_double_eq_tol(d.normalized, -15.0 / 11, 1e-12);
+	spaa_compare_compute(&c, 2, 7, &d);
+	ck_assert(d.raw == 5 && d.delta == 5 && d.relative == 2.5);
+
+	ck_assert_int_eq(spaa_compare_default(SPAA_EV_ALLOCATION), SPAA_COMPARE_NONE);
+	ck_assert_int_eq(spaa_compare_default(SPAA_EV_TIMER), SPAA_COMPARE_SHARE);
+	ck_assert_int_eq(spaa_compare_default(SPAA_EV_HARDWARE), SPAA_COMPARE_SHARE);
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -191,6 +230,7 @@ Suite *compare_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_base_every_event);
 	tcase_add_test(tc, test_base_unselectable);
+	tcase_add_test(tc, test_compute);
 	suite_add_tcase(s, tc);
 	return s;
 }

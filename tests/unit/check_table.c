@@ -74,10 +74,11 @@ START_TEST(test_titles_and_columns)
 	spaa_lami_table_column(lt, 1, &c, &unit);
 	ck_assert_int_eq(c, SPAA_LAMI_NUMBER);
 	ck_assert_str_eq(unit, "ns");
-	/* a column the analysis decides itself */
-	spaa_table_delta_column(lt, 3, &(struct spaa_metrics_sem){ SPAA_METRICS_INT, 1, "" });
-	spaa_lami_table_column(lt, 3, &c, &unit);
-	ck_assert_int_eq(c, SPAA_LAMI_INT);
+	/* share deltas: ratios, in percentage points for text */
+	spaa_table_points_column(lt, 2);
+	spaa_lami_table_column(lt, 2, &c, &unit);
+	ck_assert_int_eq(c, SPAA_LAMI_RATIO);
+	ck_assert_str_eq(unit, "pp");
 	/* an empty table is dropped when added */
 	spaa_table_add(&t, lt);
 	ck_assert_uint_eq(r.nr, 0);
@@ -125,6 +126,8 @@ START_TEST(test_share_value_delta_cells)
 	static const struct spaa_lami_table_class c8 = { "m", "M", mixed, 8 };
 	const struct spaa_metrics_sem count = { SPAA_METRICS_INT, 1, "" };
 	const struct spaa_metrics_sem bytes = { SPAA_METRICS_SIZE, 1, "" };
+	const struct spaa_metrics_sem ns = { SPAA_METRICS_DURATION, 1, "" };
+	const struct spaa_metrics_sem cycles = { SPAA_METRICS_NUMBER, 1, "cycles" };
 	struct spaa_lami_table *lt = spaa_lami_table_new(&c8, 0, 0);
 	struct spaa_table t;
 	struct spaa_lami_cell_view v;
@@ -152,11 +155,26 @@ START_TEST(test_share_value_delta_cells)
 	cell(lt, 0, 4, &v);
 	ck_assert(v.kind == SPAA_LAMI_CELL_INT && v.i == -3);
 	cell(lt, 0, 5, &v);
-	ck_assert(v.kind == SPAA_LAMI_CELL_NUMBER && v.d == 0 && !signbit(v.d));
+	ck_assert(v.kind == SPAA_LAMI_CELL_SIZE && v.i == 0);
 	cell(lt, 0, 6, &v);
 	ck_assert_int_eq(v.kind, SPAA_LAMI_CELL_UNKNOWN);
 	cell(lt, 0, 7, &v);
 	ck_assert(v.kind == SPAA_LAMI_CELL_RATIO && v.d == 0 && !signbit(v.d));
+
+	/* deltas in the weights' class, whole units: no fraction for TC */
+	spaa_lami_row_begin(lt);
+	spaa_table_delta_cell(lt, &ns, -1363636.36);
+	spaa_table_delta_cell(lt, &cycles, 2.5);
+	spaa_table_delta_cell(lt, &cycles, -0.4);
+	for (int i = 3; i < 8; i++)
+		spaa_lami_cell_unknown(lt);
+	spaa_lami_row_end(lt);
+	cell(lt, 1, 0, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_DURATION && v.i == -1363636);
+	cell(lt, 1, 1, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_NUMBER && v.d == 3);
+	cell(lt, 1, 2, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_NUMBER && v.d == 0 && !signbit(v.d));
 	spaa_lami_table_free(lt);
 }
 END_TEST

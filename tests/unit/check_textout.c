@@ -244,6 +244,46 @@ START_TEST(test_text_every_class)
 }
 END_TEST
 
+/* Share deltas (spaa-diff): ratios shown in percentage points, "pp" once. */
+START_TEST(test_text_points)
+{
+	static const struct spaa_lami_column cols[] = {
+		{ "Name", SPAA_LAMI_STRING, NULL }, { "Share delta", SPAA_LAMI_RATIO, NULL },
+	};
+	static const struct spaa_lami_table_class cls = { "pp", "Points", cols, 2 };
+	struct spaa_lami_table *t = spaa_lami_table_new(&cls, 0, 10);
+	struct spaa_lami_cell_view v;
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+	char *s;
+
+	spaa_lami_table_set_column(t, 1, SPAA_LAMI_RATIO, "pp");
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "compute");
+	spaa_lami_cell_ratio(t, 15.0 / 88);     /* 5/11 -> 10/16 */
+	spaa_lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "memcpy");
+	spaa_lami_cell_ratio(t, -15.0 / 176);
+	spaa_lami_row_end(t);
+	spaa_lami_table_cell(t, 1, 1, &v);
+	s = spaa_textout_cell(&v, "pp");
+	ck_assert_str_eq(s, "-8.5 pp");
+	free(s);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Points\n"
+		"Name     Share delta (pp)\n"
+		"-------  ----------------\n"
+		"compute              17.0\n"
+		"memcpy               -8.5\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
 START_TEST(test_csv_every_class)
 {
 	struct spaa_lami_results r;
@@ -552,6 +592,7 @@ Suite *textout_suite(void)
 	tc = tcase_create("tables");
 	tcase_add_test(tc, test_text_alignment);
 	tcase_add_test(tc, test_text_every_class);
+	tcase_add_test(tc, test_text_points);
 	tcase_add_test(tc, test_csv_every_class);
 	tcase_add_test(tc, test_text_fit);
 	tcase_add_loop_test(tc, test_text_cut, 0, sizeof(cuts) / sizeof(cuts[0]));
