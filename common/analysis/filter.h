@@ -9,6 +9,14 @@
  * the stack records, and a profile without samples is shown whole, its
  * titles saying so.
  *
+ * Times are written as Trace Compass sends them, integer nanoseconds of
+ * the profile's clock, or as people write them (spaa_filter_parse_time),
+ * and may count from the profile's start ("+1.5s").  The start is known
+ * only once the profile is read, and samples are cut as they stream past,
+ * so such times become absolute when the load hands over its first
+ * sample, or at its end without samples (spaa_filter_start, a load_opts
+ * on_start); every sample is cut by the same absolute range.
+ *
  * A struct spaa_filter owns nothing; spaa_filter_init makes one that
  * lets everything through.
  */
@@ -25,9 +33,21 @@
 #define SPAA_FILTER_WHOLE_PROFILE \
 	"whole profile: it has no sample records to restrict to --begin/--end"
 
+/* The forms of a time, for the message of one that does not parse. */
+#define SPAA_FILTER_TIME_FORMS \
+	"integer nanoseconds; seconds with a fraction and a unit: 795.1s, " \
+	"120ms, 3us, 5ns; or either after '+', from the profile's start: +1.5s"
+
 struct spaa_filter {
 	bool has_begin, has_end;        /* a time range was asked for */
-	int64_t begin, end;     /* inclusive, ns; INT64_MIN / INT64_MAX when not given */
+	/*
+	 * Inclusive, ns; INT64_MIN / INT64_MAX when not given.  A time
+	 * from the start (begin_from_start) is its offset until
+	 * spaa_filter_start makes it absolute.
+	 */
+	int64_t begin, end;
+	bool begin_from_start, end_from_start;
+	int64_t begin_offset, end_offset;       /* ns after the start */
 	int64_t pid, tid;       /* only this process / thread; SPAA_NO_ID: any */
 	/*
 	 * begin and end were given in another clock (a trace's, as Trace
@@ -43,7 +63,39 @@ struct spaa_filter {
 void spaa_filter_init(struct spaa_filter *f);
 
 /*
- * Moves a given begin and end onto the profile's clock: offset ns less
+ * A time of --begin/--end into ns: "795" (integer nanoseconds, what
+ * Trace Compass sends, negative too), "795.1s", "120ms", "3us" (or
+ * "3µs"), "5ns" (a fraction finer than 1 ns only in zeros), each of
+ * them after "+" for a time from the profile's start (*from_start set).
+ * Returns 0, or -1 for anything else, a fraction without a unit
+ * included ("1.5": seconds or nanoseconds?), and a value past int64.
+ */
+int spaa_filter_parse_time(const char *s, int64_t *ns, bool *from_start);
+
+/*
+ * Sets the begin (or end) of f from a time as written; -1 when it does
+ * not parse (SPAA_FILTER_TIME_FORMS says what does).
+ */
+int spaa_filter_set_begin(struct spaa_filter *f, const char *s);
+int spaa_filter_set_end(struct spaa_filter *f, const char *s);
+
+/*
+ * Whether begin is after end where that can be told before the profile
+ * is read (both absolute, or both from its start).
+ */
+bool spaa_filter_inverted(const struct spaa_filter *f);
+
+/*
+ * The times from the start of f made absolute, start being the time the
+ * profile starts at (saturating at the ends of int64).  A load_opts
+ * on_start callback (filter: the struct spaa_filter); called again for
+ * another profile, they count from that one's start.
+ */
+void spaa_filter_start(void *filter, int64_t start);
+
+/*
+ * Moves a given absolute begin and end (not those from the start, which
+ * are in the profile's clock already) onto the profile's clock: offset ns less
  * (offset: how far the clock they were given in is ahead), from saying
  * whence the offset.  -1 (SPAA_E_USAGE) when one would pass 64 bits.
  */

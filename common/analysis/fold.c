@@ -6,9 +6,13 @@
 
 void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter)
 {
+	static const struct spaa_filter everything = {
+		.begin = INT64_MIN, .end = INT64_MAX,
+		.pid = SPAA_NO_ID, .tid = SPAA_NO_ID,
+	};
+
 	memset(f, 0, sizeof(*f));
-	f->begin = filter ? filter->begin : INT64_MIN;
-	f->end = filter ? filter->end : INT64_MAX;
+	f->range = filter ? filter : &everything;
 }
 
 void spaa_fold_release(struct spaa_fold *f)
@@ -127,7 +131,7 @@ int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,
 	struct spaa_fold_group *g = &f->groups[i];
 
 	g->count++;
-	if (s->time < f->begin || s->time > f->end)
+	if (!spaa_filter_time(f->range, s->time))
 		return 0;
 	f->in_samples++;
 	g->in_count++;

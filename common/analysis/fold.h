@@ -51,7 +51,12 @@ struct spaa_fold_head {
 };
 
 struct spaa_fold {
-	int64_t begin, end;     /* inclusive range counted as "in range" */
+	/*
+	 * Weak: its time range is what counts as "in range", read at each
+	 * sample, since a range from the profile's start becomes absolute
+	 * only at the first one (filter.h).
+	 */
+	const struct spaa_filter *range;
 	/*
 	 * Groups in order of first appearance.  Found through head[stack],
 	 * then the chain of next from its second group, not a hash table:
@@ -67,7 +72,10 @@ struct spaa_fold {
 	uint64_t in_samples;    /* samples in range */
 };
 
-/* An empty fold counting the samples in filter's time range (NULL: all). */
+/*
+ * An empty fold counting the samples in filter's time range (NULL: all;
+ * else filter must outlive the fold).
+ */
 void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter);
 void spaa_fold_release(struct spaa_fold *f);
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,

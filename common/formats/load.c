@@ -240,6 +240,9 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		if (r)
 			goto out;
 	}
+	/* no sample told the start: the span's (windows, titles) */
+	if (!p->nsamples && o.on_start)
+		o.on_start(o.start_data, p->has_time ? p->time_start : 0);
 	ret = 0;
 out:
 	spaa_prefetch_free(pf);

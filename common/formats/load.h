@@ -116,6 +116,16 @@ struct spaa_load_opts {
 	 */
 	void (*on_sample_soon)(void *data, uint32_t stack, bool near);
 	/*
+	 * May be NULL: called once a load with the time the profile starts
+	 * at (what --begin +1.5s counts from, filter.h): just before the
+	 * first sample record goes to on_sample, the earliest of the header
+	 * time ranges read so far and that sample's time; or, in a load
+	 * without samples, at its end, the start of the profile's time (0
+	 * without one).
+	 */
+	void (*on_start)(void *start_data, int64_t start);
+	void *start_data;
+	/*
 	 * SPAA input only (spaa-convert's validating copy): called with each
 	 * line as read (line ending removed), before it is parsed, which may
 	 * change the buffer.  Returning -1 (with err filled) stops the load
@@ -168,6 +178,20 @@ struct spaa_load_opts {
 	uint32_t max_events;    /* 0 = SPAA_LOAD_MAX_EVENTS_DEFAULT */
 	uint64_t max_window;    /* 0 = SPAA_INPUT_MAX_WINDOW_DEFAULT */
 };
+
+/*
+ * What a reader does with a sample record s once it has counted it in p
+ * (p->nsamples) and in p's time: on_start before the first, then
+ * on_sample; its result.
+ */
+static inline int spaa_load_sample(const struct spaa_load_opts *o,
+				   const struct spaa_profile *p,
+				   const struct spaa_sample *s, struct spaa_error *err)
+{
+	if (p->nsamples == 1 && o->on_start)
+		o->on_start(o->start_data, p->time_start);
+	return o->on_sample ? o->on_sample(o->data, p, s, err) : 0;
+}
 
 /*
  * Sets the resource bounds of o from the environment: SPAA_MAX_LINE

@@ -308,7 +308,7 @@ static int add_sample(struct spaa_reader *r, struct spaa_sample *s, uint32_t id,
 	p->events[s->event].nsamples++;
 	p->files[r->file].nsamples++;
 	spaa_profile_cover_time(p, s->time, s->time);
-	if (r->o->on_sample && r->o->on_sample(r->o->data, p, s, err)) {
+	if (spaa_load_sample(r->o, p, s, err)) {
 		r->callback_failed = true;
 		return -1;
 	}

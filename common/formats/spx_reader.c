@@ -490,7 +490,7 @@ static int slice(struct spx *s, struct spaa_error *err)
 	p->events[s->event].nsamples++;
 	p->files[s->file].nsamples++;
 	spaa_profile_cover_time(p, smp.time, smp.time);
-	if (s->o->on_sample && s->o->on_sample(s->o->data, p, &smp, err))
+	if (spaa_load_sample(s->o, p, &smp, err))
 		return -1;
 	return 0;
 }

@@ -272,6 +272,9 @@ static int add_sample(struct v8 *v, struct prof *pr, int64_t id, int64_t delta,
 		return fail(v, err, "the sample time overflows 64-bit nanoseconds");
 	if (spaa_calltree_add(&pr->t, node, w, err))
 		return -1;
+	/* the profile's start, before its first sample: what +T counts from */
+	if (!pr->nsamples && pr->start >= INT64_MIN / 1000 && pr->start <= INT64_MAX / 1000)
+		spaa_profile_cover_time(p, pr->start * 1000, pr->start * 1000);
 	pr->nsamples++;
 	memset(&s, 0, sizeof(s));
 	s.time = pr->now * 1000;
@@ -289,7 +292,7 @@ static int add_sample(struct v8 *v, struct prof *pr, int64_t id, int64_t delta,
 	p->events[v->event].nsamples++;
 	p->files[v->file].nsamples++;
 	spaa_profile_cover_time(p, s.time, s.time);
-	if (v->o->on_sample && v->o->on_sample(v->o->data, p, &s, err))
+	if (spaa_load_sample(v->o, p, &s, err))
 		return -1;
 	return 0;
 }

@@ -8,21 +8,18 @@
 #include "report/analysis.h"
 #include "report/textout.h"
 
-/* --begin, --end: a time range; given ones are flagged. */
 static int parse_begin(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
 
-	o->filter.has_begin = true;
-	return spaa_parse_i64(value, &o->filter.begin);
+	return spaa_filter_set_begin(&o->filter, value);
 }
 
 static int parse_end(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
 
-	o->filter.has_end = true;
-	return spaa_parse_i64(value, &o->filter.end);
+	return spaa_filter_set_end(&o->filter, value);
 }
 
 static int parse_clock_offset(void *base, const char *value)
@@ -32,6 +29,8 @@ static int parse_clock_offset(void *base, const char *value)
 	o->has_clock_offset = true;
 	return spaa_parse_i64(value, &o->clock_offset);
 }
+
+static const char *const time_forms[] = { SPAA_FILTER_TIME_FORMS, NULL };
 
 static int parse_limit(void *base, const char *value)
 {
@@ -113,9 +112,10 @@ static int parse_path(void *base, const char *value)
 
 static const struct spaa_option lami_options[] = {
 	{ "begin", 0, SPAA_OPTION_CUSTOM, 0, "TS",
-	  "ignore samples before TS (integer nanoseconds)", NULL, parse_begin },
+	  "ignore samples before TS (ns; or 795.1s, 120ms, 3us; +1.5s: from the start)",
+	  time_forms, parse_begin },
 	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
-	  "ignore samples after TS (integer nanoseconds)", NULL, parse_end },
+	  "ignore samples after TS (same forms)", time_forms, parse_end },
 	{ "clock-offset", 0, SPAA_OPTION_CUSTOM, 0, "NS",
 	  "take --begin/--end as in a clock NS ahead of the profile's (default: the clock offset of a CTF trace directory analysed, else 0)",
 	  NULL, parse_clock_offset },
@@ -240,11 +240,14 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 	/* progress lines are for LAMI readers, even at a terminal */
 	if (o->output_progress && !o->format_given)
 		o->format = SPAA_ANALYSIS_LAMI;
-	if (o->filter.has_begin && o->filter.has_end &&
-	    o->filter.begin > o->filter.end) {
+	if (spaa_filter_inverted(&o->filter)) {
+		bool rel = o->filter.begin_from_start;
+
 		spaa_error_set(err, SPAA_E_USAGE,
-			       "'--begin' (%" PRId64 ") is after '--end' (%" PRId64 ")",
-			       o->filter.begin, o->filter.end);
+			       "'--begin' (%s%" PRId64 ") is after '--end' (%s%" PRId64 ")",
+			       rel ? "+" : "",
+			       rel ? o->filter.begin_offset : o->filter.begin,
+			       rel ? "+" : "", rel ? o->filter.end_offset : o->filter.end);
 		goto fail;
 	}
 	/* progress lines are LAMI: they would end up inside a table */

@@ -86,8 +86,8 @@ struct spaa_analysis_opts {
 	size_t width;           /* --width N: text columns; 0: the terminal's */
 	bool wide;              /* --wide: text never cut nor dropped */
 	/*
-	 * --begin/--end TS (ns, same epoch as the profile, or moved onto it
-	 * by spaa_analysis_map_clock); --pid, --tid
+	 * --begin/--end TS (filter.h: ns, with units, from the start; moved
+	 * onto the profile's clock by spaa_analysis_map_clock); --pid, --tid
 	 */
 	struct spaa_filter filter;
 	bool has_clock_offset;  /* --clock-offset NS given */
@@ -185,7 +185,8 @@ extern const struct spaa_analysis spaa_analysis_phases;
  *   "'--begin' (7) is after '--end' (5)"
  *   "'--output-progress' needs '--format lami'"
  * --limit takes a count, 0 or "unlimited" (no limit); --begin/--end
- * decimal int64; --format lami, json, text, csv or html, and so does
+ * a time of spaa_filter_parse_time (the message of one that does not
+ * parse lists the forms); --format lami, json, text, csv or html, and so does
  * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text,
  * csv or html)"); --width a count of 20 or more.  On failure o->format keeps a
  * --format read before the mistake, so main can still report the error

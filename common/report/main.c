@@ -268,6 +268,9 @@ int main(int argc, char **argv)
 				      stderr : NULL);
 		run.load.warn = (struct spaa_warn_sink){ print_warning, &ch };
 		run.load.on_progress = progress;
+		/* --begin/--end +T count from the profile's start (filter.h) */
+		run.load.on_start = spaa_filter_start;
+		run.load.start_data = &opts.filter;
 		run.load.fold_repeats = true;
 		run.load.progress_data = &ch;
 		if (getenv("SPAA_STATS"))

@@ -71,9 +71,13 @@ static char *summarize(const struct spaa_analysis_opts *o)
 	if (o->test_compat)
 		fprintf(c.f, " tc=%s", o->test_compat);
 	if (o->filter.has_begin)
-		fprintf(c.f, " begin=%lld", (long long)o->filter.begin);
+		fprintf(c.f, " begin=%s%lld", o->filter.begin_from_start ? "+" : "",
+			(long long)(o->filter.begin_from_start ? o->filter.begin_offset :
+				    o->filter.begin));
 	if (o->filter.has_end)
-		fprintf(c.f, " end=%lld", (long long)o->filter.end);
+		fprintf(c.f, " end=%s%lld", o->filter.end_from_start ? "+" : "",
+			(long long)(o->filter.end_from_start ? o->filter.end_offset :
+				    o->filter.end));
 	if (o->limit == SPAA_ANALYSIS_UNLIMITED)
 		fputs(" limit=unlimited", c.f);
 	else
@@ -98,6 +102,7 @@ static char *summarize(const struct spaa_analysis_opts *o)
 }
 
 #define MAXARGS 8
+#define TIME_FORMS SPAA_FILTER_TIME_FORMS
 
 static const struct {
 	const char *argv[MAXARGS];      /* after the program name */
@@ -128,6 +133,17 @@ static const struct {
 	{ { "--begin=3", "--end=3" }, 0,
 	  "flags= begin=3 end=3 limit=unlimited" },
 	{ { "--begin=10" }, 0, "flags= begin=10 limit=unlimited" },
+	/* times as people write them; from the start after '+' */
+	{ { "--begin=795.1s", "--end", "796s" }, 0,
+	  "flags= begin=795100000000 end=796000000000 limit=unlimited" },
+	{ { "--begin", "+1.5s", "--end=+2500ms" }, 0,
+	  "flags= begin=+1500000000 end=+2500000000 limit=unlimited" },
+	{ { "--begin", "+5", "--end=-3us" }, 0,
+	  "flags= begin=+5 end=-3000 limit=unlimited" },
+	/* a begin after the end it cannot be told from the start */
+	{ { "--begin", "+9s", "--end=3" }, 0,
+	  "flags= begin=+9000000000 end=3 limit=unlimited" },
+	{ { "--begin", "+1s", "--begin=4" }, 0, "flags= begin=4 limit=unlimited" },
 	{ { "--end", "10" }, 0, "flags= end=10 limit=unlimited" },
 	{ { "--limit", "10" }, 0, "flags= limit=10" },
 	{ { "--limit=10" }, 0, "flags= limit=10" },
@@ -198,14 +214,17 @@ static const struct {
 	  "option '--test-compatibility' needs a value" },
 	{ { "--function" }, -1, "option '--function' needs a value" },
 	{ { "--exclude" }, -1, "option '--exclude' needs a value" },
-	{ { "--begin=x" }, -1, "invalid value 'x' for '--begin'" },
-	{ { "--begin", "1.5" }, -1, "invalid value '1.5' for '--begin'" },
-	{ { "--begin", "+5" }, -1, "invalid value '+5' for '--begin'" },
-	{ { "--begin=" }, -1, "invalid value '' for '--begin'" },
+	{ { "--begin=x" }, -1, "invalid value 'x' for '--begin' (" TIME_FORMS ")" },
+	{ { "--begin", "1.5" }, -1, "invalid value '1.5' for '--begin' (" TIME_FORMS ")" },
+	{ { "--begin", "+-5" }, -1, "invalid value '+-5' for '--begin' (" TIME_FORMS ")" },
+	{ { "--begin=" }, -1, "invalid value '' for '--begin' (" TIME_FORMS ")" },
 	{ { "--begin", "--end", "5" }, -1,
-	  "invalid value '--end' for '--begin'" },
+	  "invalid value '--end' for '--begin' (" TIME_FORMS ")" },
+	{ { "--end", "1.5h" }, -1, "invalid value '1.5h' for '--end' (" TIME_FORMS ")" },
+	{ { "--begin=+7s", "--end=+5s" }, -1,
+	  "'--begin' (+7000000000) is after '--end' (+5000000000)" },
 	{ { "--end", "9223372036854775808" }, -1,
-	  "invalid value '9223372036854775808' for '--end'" },
+	  "invalid value '9223372036854775808' for '--end' (" TIME_FORMS ")" },
 	{ { "--limit", "-1" }, -1, "invalid value '-1' for '--limit'" },
 	{ { "--limit=ten" }, -1, "invalid value 'ten' for '--limit'" },
 	{ { "--limit=Unlimited" }, -1,

@@ -1,10 +1,12 @@
 /*
  * check_filter - the one filter of samples and records
  * (analysis/filter.h): a time range with both ends in it, a process and
- * a thread, the time range results cover, and a range moved from
- * another clock.
+ * a thread, the time range results cover, times as written (integer
+ * ns, units, from the profile's start), and a range moved from another
+ * clock.
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -94,6 +96,13 @@ START_TEST(test_filter_shift)
 	f.begin = -5;
 	ck_assert_int_eq(spaa_filter_shift(&f, -10, "x", &err), 0);
 	ck_assert(f.begin == 5 && f.end == INT64_MAX);
+	/* a time from the profile's start is not moved */
+	spaa_filter_init(&f);
+	ck_assert_int_eq(spaa_filter_set_begin(&f, "+2ns"), 0);
+	ck_assert_int_eq(spaa_filter_set_end(&f, "1000"), 0);
+	ck_assert_int_eq(spaa_filter_shift(&f, 400, "x", &err), 0);
+	spaa_filter_start(&f, 50);
+	ck_assert(f.begin == 52 && f.end == 600);
 	/* past 64 bits: refused, nothing moved */
 	spaa_filter_init(&f);
 	f.has_end = true;
@@ -135,6 +144,111 @@ START_TEST(test_filter_overlap)
 }
 END_TEST
 
+static const struct {
+	const char *s;
+	int rc;
+	int64_t ns;
+	bool from_start;
+} times[] = {
+	/* Trace Compass' integer nanoseconds, exactly */
+	{ "0", 0, 0, false },
+	{ "795", 0, 795, false },
+	{ "-5", 0, -5, false },
+	{ "1700000000123456789", 0, 1700000000123456789, false },
+	{ "9223372036854775807", 0, INT64_MAX, false },
+	{ "-9223372036854775808", 0, INT64_MIN, false },
+	{ "9223372036854775808", -1, 0, false },
+	{ "-9223372036854775809", -1, 0, false },
+	/* seconds with a fraction and a unit */
+	{ "795.1s", 0, 795100000000, false },
+	{ "120ms", 0, 120000000, false },
+	{ "3us", 0, 3000, false },
+	{ "3\u00b5s", 0, 3000, false },
+	{ "5ns", 0, 5, false },
+	{ "0.000000001s", 0, 1, false },
+	{ "1.5000ns", -1, 0, false },
+	{ "1.0000ns", 0, 1, false },
+	{ "2.0000000000s", 0, 2000000000, false },
+	{ "0.0000000005s", -1, 0, false },
+	{ "1.25ms", 0, 1250000, false },
+	{ "-1.5s", 0, -1500000000, false },
+	{ "9223372036.854775807s", 0, INT64_MAX, false },
+	{ "9223372036.854775808s", -1, 0, false },
+	{ "9223372037s", -1, 0, false },
+	{ "-9223372036.854775808s", 0, INT64_MIN, false },
+	/* from the start */
+	{ "+1.5s", 0, 1500000000, true },
+	{ "+0", 0, 0, true },
+	{ "+250", 0, 250, true },
+	{ "+2ms", 0, 2000000, true },
+	/* not times */
+	{ "", -1, 0, false },
+	{ "+", -1, 0, false },
+	{ "-", -1, 0, false },
+	{ "1.5", -1, 0, false },          /* seconds or nanoseconds? */
+	{ "1.", -1, 0, false },
+	{ ".5s", -1, 0, false },
+	{ "1.s", -1, 0, false },
+	{ "5 s", -1, 0, false },
+	{ "5S", -1, 0, false },
+	{ "5sec", -1, 0, false },
+	{ "1e9", -1, 0, false },
+	{ "+-5", -1, 0, false },
+	{ "-+5", -1, 0, false },
+	{ "++5", -1, 0, false },
+	{ "0x10", -1, 0, false },
+	{ "1h", -1, 0, false },
+};
+
+START_TEST(test_parse_time)
+{
+	int64_t ns = 42;
+	bool from_start = !times[_i].from_start;
+	int rc = spaa_filter_parse_time(times[_i].s, &ns, &from_start);
+
+	ck_assert_msg(rc == times[_i].rc, "'%s': rc %d", times[_i].s, rc);
+	if (!rc)
+		ck_assert_msg(ns == times[_i].ns && from_start == times[_i].from_start,
+			      "'%s': %lld%s", times[_i].s, (long long)ns,
+			      from_start ? " from the start" : "");
+}
+END_TEST
+
+START_TEST(test_filter_from_start)
+{
+	struct spaa_profile p;
+	struct spaa_filter f;
+	int64_t b, e;
+
+	spaa_profile_init(&p);
+	spaa_filter_init(&f);
+	ck_assert_int_eq(spaa_filter_set_begin(&f, "+1.5s"), 0);
+	ck_assert_int_eq(spaa_filter_set_end(&f, "+2s"), 0);
+	ck_assert(spaa_filter_has_range(&f) && !spaa_filter_inverted(&f));
+	/* started: absolute from then on, whatever the profile's span */
+	spaa_profile_cover_time(&p, 1000000000, 20000000000);
+	spaa_filter_start(&f, 4000000000);
+	ck_assert(!spaa_filter_time(&f, 5499999999) && spaa_filter_time(&f, 5500000000));
+	ck_assert(spaa_filter_time(&f, 6000000000) && !spaa_filter_time(&f, 6000000001));
+	spaa_filter_range(&f, &p, &b, &e);
+	ck_assert(b == 5500000000 && e == 6000000000);
+	/* another profile, its own start; saturating at the end of time */
+	spaa_filter_start(&f, INT64_MAX - 1);
+	ck_assert(f.begin == INT64_MAX && f.end == INT64_MAX);
+	/* an absolute end stays; so does the begin once given absolute */
+	ck_assert_int_eq(spaa_filter_set_end(&f, "7s"), 0);
+	ck_assert_int_eq(spaa_filter_set_begin(&f, "8s"), 0);
+	ck_assert(spaa_filter_inverted(&f));
+	spaa_filter_start(&f, 0);
+	ck_assert(f.begin == 8000000000 && f.end == 7000000000);
+	/* mixed: cannot be told before the start */
+	ck_assert_int_eq(spaa_filter_set_begin(&f, "+8s"), 0);
+	ck_assert(!spaa_filter_inverted(&f));
+	ck_assert_int_eq(spaa_filter_set_begin(&f, "+x"), -1);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -145,6 +259,8 @@ Suite *filter_suite(void)
 	tcase_add_test(tc, test_filter_range);
 	tcase_add_test(tc, test_filter_shift);
 	tcase_add_test(tc, test_filter_overlap);
+	tcase_add_loop_test(tc, test_parse_time, 0, sizeof(times) / sizeof(times[0]));
+	tcase_add_test(tc, test_filter_from_start);
 	suite_add_tcase(s, tc);
 	return s;
 }
