@@ -33,6 +33,7 @@
 #include "model/util.h"
 #include "report/analysis.h"
 #include "report/table.h"
+#include "report/textout.h"
 
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000
@@ -442,6 +443,24 @@ static void describe(struct allocs *a)
 		spaa_table_what_add(t, SPAA_FILTER_WHOLE_PROFILE);
 }
 
+/* The text header: the profile, the events, the bytes allocated. */
+static void header(struct allocs *a, uint64_t total)
+{
+	struct spaa_header *h = &a->run->header;
+	char allocs[200], frees[240], size[64];
+
+	spaa_header_profile(h, "Profile", a->p, a->run->opts->paths.items[0], &a->tables);
+	spaa_weights_event_list(a->p, SPAA_EV_ALLOCATION, allocs, sizeof(allocs));
+	spaa_weights_event_list(a->p, SPAA_EV_DEALLOCATION, frees, sizeof(frees));
+	if (total > INT64_MAX)
+		snprintf(size, sizeof(size), "%" PRIu64 " bytes", total);
+	else
+		spaa_textout_size((int64_t)total, size, sizeof(size));
+	spaa_header_add(h, "Allocated", "%s by %s", size, *allocs ? allocs : "no allocation event");
+	if (*frees)
+		spaa_header_add(h, "Freed by", "%s", frees);
+}
+
 static int memory_events(const struct spaa_profile *p, const char *path,
 			 const char *code, struct spaa_error *err)
 {
@@ -516,6 +535,7 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 			spaa_error_set(err, SPAA_E_LIMIT, "the allocated bytes overflow 64 bits");
 			goto out;
 		}
+	header(&a, total);
 	if (spaa_filter_has_range(a.filter) && a.memory_samples && !a.timeline.added) {
 		/* a selection between samples: empty tables that say so */
 		if (spaa_table_empty_window(&a.tables, a.filter, &p, "the profile", err))

@@ -788,6 +788,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	 * stays: its allocation sums, and its sums of each event it may be
 	 * compared under (the target decides which).
 	 */
+	spaa_header_profile(&run->header, "Baseline", &base, d->bpath, NULL);
 	if (spaa_compare_side_add_allocs(&d->bside, &d->keys, &base, err))
 		goto out;
 	spaa_compare_base_init(&d->base, &d->keys, &base, lo->event, lo->metric);
@@ -795,6 +796,9 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	if (spaa_compare_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
 	    aggregate(d, &fold, o->normalize, err))
 		goto out;
+	/* the totals and the way they compare are in the summary table */
+	spaa_header_profile(&run->header, "Target", &d->target, d->tpath, &d->tables);
+	spaa_header_weights(&run->header, &d->tables, NULL, 0);
 	/*
 	 * The tables and the graph read only the compared sides and their
 	 * keys (names copied): what built them goes before the rows come.

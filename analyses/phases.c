@@ -875,6 +875,19 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 	return 0;
 }
 
+/* The text header: the profile, what is weighed, its total in the bins. */
+static void describe(struct phases *h)
+{
+	uint64_t total = 0;
+
+	spaa_header_profile(&h->run->header, "Profile", h->p,
+			    h->run->opts->paths.items[0], &h->tables);
+	for (uint32_t i = 0; i < h->nobs; i++)
+		if (spaa_add_u64(total, h->obs[i].weight, &total))
+			return;         /* past 64 bits: the tables say it (overflow) */
+	spaa_header_weights(&h->run->header, &h->tables, &total, h->pass.samples);
+}
+
 static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 {
 	const struct spaa_analysis_opts *o = run->opts;
@@ -915,6 +928,7 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 				  late, late == 1 ? "" : "s");
 		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
 			goto out;
+		describe(&h);
 		snprintf(h.grid, sizeof(h.grid), "bins of %s",
 			 spaa_units_format_duration(h.pass.tb.width, width, sizeof(width)));
 		phase_context(&h, &ctx);

@@ -51,7 +51,8 @@ def widest(text):
 @check
 def text_on_a_terminal_lami_elsewhere():
     rc, out, err = on_terminal(HOT)
-    assert rc == 0 and out.startswith('Functions by self weight'), (rc, out[:200], err)
+    assert rc == 0 and out.startswith('# Profile: ') and \
+        '\n\nFunctions by self weight' in out, (rc, out[:200], err)
     assert out == ok(HOT + ['--format', 'text', '--width', '120']), out
     rc, out, err = piped(HOT)
     assert rc == 0 and 'results' in json.loads(out), out[:200]

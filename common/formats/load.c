@@ -121,6 +121,13 @@ static void defaults(struct spaa_load_opts *o)
 		o->max_strings = SPAA_LOAD_MAX_STRINGS_DEFAULT;
 }
 
+/* The files a reader added from index first on came in format (for people: the text header). */
+static void mark_format(struct spaa_profile *p, uint32_t first, const char *format)
+{
+	for (uint32_t i = first; i < p->nfiles; i++)
+		p->files[i].format = format;
+}
+
 int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
 		    uint64_t base, uint64_t total, struct spaa_error *err)
@@ -131,9 +138,11 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	size_t len;
 	enum spaa_v8_kind kind;
 	struct pprof_job job;
+	uint32_t first;
 	int r;
 
 	defaults(&o);
+	first = p->nfiles;
 	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
 	 * What is not known is SPAA, whose reader words the error; a
@@ -158,14 +167,24 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 		if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 			return -1;
 		kind = spaa_v8_sniff(data, len);
-		if (kind == SPAA_V8_HEAPSNAPSHOT || kind == SPAA_V8_HEAPPROFILE)
-			return spaa_v8_heap_read(p, in, kind, &o, base, total, err);
-		return spaa_v8_cpu_read(p, in, kind, &o, base, total, err);
+		r = kind == SPAA_V8_HEAPSNAPSHOT || kind == SPAA_V8_HEAPPROFILE ?
+		    spaa_v8_heap_read(p, in, kind, &o, base, total, err) :
+		    spaa_v8_cpu_read(p, in, kind, &o, base, total, err);
+		mark_format(p, first, kind == SPAA_V8_HEAPSNAPSHOT ? "V8 heap snapshot" :
+			    kind == SPAA_V8_HEAPPROFILE ? "V8 heap profile" : "V8 CPU profile");
+		return r;
 	case SPAA_DETECT_DTRACE:
-		return spaa_dtrace_read(p, in, &o, base, total, err);
+		r = spaa_dtrace_read(p, in, &o, base, total, err);
+		mark_format(p, first, "DTrace");
+		return r;
 	default:
-		return spaa_reader_read(p, in, &o, rep, base, total, err);
+		r = spaa_reader_read(p, in, &o, rep, base, total, err);
+		mark_format(p, first, "SPAA");
+		return r;
 	}
+	mark_format(p, first, fmt == SPAA_DETECT_PERF ? "perf script" :
+		    fmt == SPAA_DETECT_FOLDED ? "folded stacks" :
+		    fmt == SPAA_DETECT_PERF_DATA ? "perf.data" : "pprof");
 	if (!r && o.on_progress)
 		o.on_progress(o.progress_data, base + spaa_input_bytes_read(in), total);
 	return r;
@@ -224,8 +243,10 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
+			uint32_t first = p->nfiles;
 
 			r = spaa_spx_reader_read(p, list.paths[i], &o, base, total, &done, err);
+			mark_format(p, first, "SPX report");
 			base += done;
 			if (r)
 				goto out;

@@ -8,6 +8,10 @@
  * spx_reader, perf script text, folded stacks and pprof profiles by their
  * converters through writer_load.h, V8 CPU profiles and traces by
  * v8_cpu, V8 heap profiles by v8_heap, DTrace aggregations by dtrace.
+ * Each file's struct spaa_file.format names the format it was read in
+ * ("SPAA", "SPX report", "perf script", "folded stacks", "pprof",
+ * "perf.data", "V8 CPU profile", "V8 heap snapshot", "V8 heap profile",
+ * "DTrace"), for the text header (report/header.h).
  * A validating load (findings.fn set) reads every file as SPAA.
  *
  * Sample records are not stored: each is handed to opts->on_sample as it

@@ -174,6 +174,8 @@ struct spaa_window {
 struct spaa_file {
 	uint32_t path;
 	uint32_t source_tool;
+	/* the input's format ("SPAA", "perf script", ...: static, set by load.h), or NULL */
+	const char *format;
 	bool root_to_leaf;      /* frame_order as declared */
 	bool content_addressable;
 	bool has_time_range;

@@ -47,6 +47,7 @@
 #include "analysis/weights.h"
 #include "formats/load.h"
 #include "model/error.h"
+#include "report/header.h"
 #include "report/lami.h"
 #include "report/option.h"
 
@@ -130,6 +131,8 @@ struct spaa_analysis_run {
 	/* an SVG file the run wrote (--svg), which --format html inlines */
 	const char *picture;
 	struct spaa_weights_left_out left_out;  /* records of events not analysed */
+	/* what --format text says before the tables (the run fills it) */
+	struct spaa_header header;
 };
 
 struct spaa_analysis {

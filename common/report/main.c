@@ -90,18 +90,27 @@ static void progress(void *data, uint64_t done, uint64_t total)
 	spaa_textout_bar_update(&c->bar, done, total);
 }
 
-/* Nothing dropped silently: what the analysis did not look at. */
+/*
+ * Nothing dropped silently: what the analysis did not look at, in the
+ * text header (h) or else on stderr.
+ */
 static void note_left_out(const char *prog, const struct spaa_analysis *a,
-			  const struct spaa_weights_left_out *lo)
+			  const struct spaa_weights_left_out *lo,
+			  struct spaa_header *h)
 {
-	bool choose = a->flags & SPAA_ANALYSIS_EVENT;
+	const char *choose = a->flags & SPAA_ANALYSIS_EVENT ?
+			     " (pick one with --event NAME)" : "";
 
 	if (!lo->records && !lo->samples)
 		return;
-	fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
-		PRIu64 " samples of events not analysed: %s%s\n", prog,
-		lo->records, lo->samples, lo->events,
-		choose ? " (pick one with --event NAME)" : "");
+	if (h)
+		spaa_header_add(h, "Left out", "%s: %" PRIu64 " stack records, %"
+				PRIu64 " samples%s", lo->events, lo->records,
+				lo->samples, choose);
+	else
+		fprintf(stderr, "%s: note: left out %" PRIu64 " stack records and %"
+			PRIu64 " samples of events not analysed: %s%s\n", prog,
+			lo->records, lo->samples, lo->events, choose);
 }
 
 /*
@@ -298,14 +307,19 @@ int main(int argc, char **argv)
 			if (status)
 				status = fail(name, &err, false, false);
 		} else {
+			size_t width = opts.wide ? 0 : opts.width ? opts.width :
+				       spaa_textout_width(STDOUT_FILENO);
+
+			if (opts.format == SPAA_ANALYSIS_TEXT) {
+				note_left_out(name, a, &run.left_out, &run.header);
+				spaa_header_write(stdout, &run.header, width);
+			}
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?
-					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT,
-					   opts.wide ? 0 : opts.width ? opts.width :
-					   spaa_textout_width(STDOUT_FILENO));
+					   SPAA_TEXTOUT_CSV : SPAA_TEXTOUT_TEXT, width);
 		}
-		if (!status)
-			note_left_out(name, a, &run.left_out);
+		if (!status && opts.format != SPAA_ANALYSIS_TEXT)
+			note_left_out(name, a, &run.left_out, NULL);
 		if (run.load.stats)
 			print_stats(name, &stats);
 		if (!status && run.status) {
@@ -322,6 +336,7 @@ int main(int argc, char **argv)
 	}
 out:
 	spaa_lami_results_release(&run.results);
+	spaa_header_release(&run.header);
 	spaa_analysis_opts_release(&opts);
 	/* repeatable options fill lists only main can free on every path */
 	spaa_analysis_options_release(a, options);
