@@ -578,7 +578,8 @@ static int pair_dsos(struct diff *d, bool apply, struct spaa_error *err)
 		spaa_compare_dsos_release(&dsos);
 		return -1;
 	}
-	for (size_t i = 0; i < dsos.npairs; i++) {
+	/* a few, for people: a container of renamed libraries may pair hundreds */
+	for (size_t i = 0; i < dsos.npairs && i < 3; i++) {
 		const struct spaa_compare_dso_pair *p = &dsos.pairs[i];
 		uint32_t most = p->nfrom > p->nto ? p->nfrom : p->nto;
 
@@ -590,6 +591,9 @@ static int pair_dsos(struct diff *d, bool apply, struct spaa_error *err)
 					 said.len ? "; " : "", p->from, p->to, p->common, most,
 					 p->from, p->to);
 	}
+	if (dsos.npairs > 3)
+		spaa_sbuf_printf(&said, "; %zu more DSO pairs %s", dsos.npairs - 3,
+				 apply ? "paired alike" : "alike");
 	if (dsos.nbase && dsos.ntarget)
 		spaa_sbuf_printf(&said, "%sDSOs only in the baseline (%s) and only in the target (%s): --dso-map OLD=NEW matches a renamed one",
 				 said.len ? "; " : "",
