@@ -94,6 +94,7 @@ struct spaa_analysis_opts {
 	bool has_clock_offset;  /* --clock-offset NS given */
 	int64_t clock_offset;
 	const char *event, *metric;     /* --event, --metric, or NULL */
+	uint64_t threads;       /* --threads N, 0 when not given (spaa_load_opts) */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
 };
 
