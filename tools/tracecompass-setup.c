@@ -66,6 +66,15 @@ static const struct spaa_option options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
+/* --help and --version (nothing is read that --threads could share out). */
+static const struct spaa_option program_options[] = {
+	{ "help", 'h', SPAA_OPTION_FLAG, offsetof(struct spaa_option_program, help),
+	  NULL, "show this help and exit", NULL, NULL },
+	{ "version", 0, SPAA_OPTION_FLAG, offsetof(struct spaa_option_program, version),
+	  NULL, "show the version and exit", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
 /* A file to write (content owned) or to remove (content NULL). */
 struct change {
 	char *path;
@@ -342,7 +351,7 @@ int main(int argc, char **argv)
 	struct spaa_option_program prog = { 0 };
 	const struct spaa_option_set sets[] = {
 		{ "Options", options, &opt },
-		{ NULL, spaa_option_program_options, &prog },
+		{ NULL, program_options, &prog },
 	};
 	struct spaa_option_args args;
 	struct spaa_error err;
