@@ -797,7 +797,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		goto out;
 	/* the totals and the way they compare are in the summary table */
 	spaa_header_profile(&run->header, "Target", &d->target, d->tpath, &d->tables);
-	spaa_header_weights(&run->header, &d->tables, NULL, 0);
+	spaa_header_weights(&run->header, &d->tables, NULL, 0, NULL);
 	/*
 	 * The tables and the graph read only the compared sides and their
 	 * keys (names copied): what built them goes before the rows come.
