@@ -19,28 +19,77 @@
  * call.  Shares are then of the net total, unknown when it is not
  * positive.
  *
+ * --sort orders the functions table by another key, --percent-limit
+ * leaves out the rows of a small share of the total, --inverted writes
+ * the call paths leaf first.  --callers/--callees add the edges between
+ * the functions they match and those just above or below them on the
+ * stacks (callgraph.h), as pprof's -peek shows them.
+ *
  * With --begin/--end the stack records are not used: the sample records
  * inside the range are folded instead (see aggregate.h).  A profile
  * without sample records cannot be cut in time; the tables then cover
  * the whole profile and their titles say so.
  */
+#include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/callgraph.h"
+#include "model/units.h"
 #include "model/util.h"
 #include "report/analysis.h"
 #include "report/flamegraph.h"
 #include "report/table.h"
 
+enum { SORT_SELF, SORT_TOTAL, SORT_SAMPLES, SORT_NAME };
+
+static const char *const sort_keys[] = { "self", "total", "samples", "name", NULL };
+
+/* what the functions table is ordered by, in its title */
+static const char *const sort_titles[] = {
+	"self weight", "total weight", "self samples", "name",
+};
+
 struct options {
 	bool net;
 	const char *svg;
 	struct spaa_flamegraph_args svg_args;
+	int sort;               /* SORT_* */
+	double percent_limit;   /* 0: every row */
+	const char *callers, *callees;  /* REGEX, or NULL */
+	bool inverted;
 };
 
+static int parse_percent(void *base, const char *value)
+{
+	struct options *o = base;
+
+	return spaa_units_parse_decimal(value, &o->percent_limit) ||
+	       o->percent_limit > 100 ? -1 : 0;
+}
+
+static const char *const percent_form[] = { "a percentage from 0 to 100", NULL };
+
+#define AT(field) offsetof(struct options, field)
+
 static const struct spaa_option options[] = {
-	{ "net", 0, SPAA_OPTION_FLAG, offsetof(struct options, net), NULL,
+	{ "sort", 0, SPAA_OPTION_CHOICE, AT(sort), "KEY",
+	  "order of the functions table: self (default), total, samples or name",
+	  sort_keys, NULL },
+	{ "percent-limit", 0, SPAA_OPTION_CUSTOM, 0, "P",
+	  "leave out rows under P % of the total (functions: by their sort weight)",
+	  percent_form, parse_percent },
+	{ "callers", 0, SPAA_OPTION_STRING, AT(callers), "REGEX",
+	  "add a table of the immediate callers of the functions matching REGEX",
+	  NULL, NULL },
+	{ "callees", 0, SPAA_OPTION_STRING, AT(callees), "REGEX",
+	  "add a table of the functions those matching REGEX call directly",
+	  NULL, NULL },
+	{ "inverted", 0, SPAA_OPTION_FLAG, AT(inverted), NULL,
+	  "hot call paths leaf first (callers of the hottest code)", NULL, NULL },
+	{ "net", 0, SPAA_OPTION_FLAG, AT(net), NULL,
 	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)",
 	  NULL, NULL },
 	{ "svg", 0, SPAA_OPTION_STRING, offsetof(struct options, svg), "FILE",
@@ -49,7 +98,7 @@ static const struct spaa_option options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
-enum { T_FUNCTIONS, T_STACKS, T_THREADS, T_CPUS, T_DSOS };
+enum { T_FUNCTIONS, T_STACKS, T_THREADS, T_CPUS, T_DSOS, T_CALLERS, T_CALLEES };
 
 /* Mixed columns hold the weights, in the class of the metric (table.h). */
 static const struct spaa_lami_column functions_cols[] = {
@@ -88,6 +137,20 @@ static const struct spaa_lami_column dsos_cols[] = {
 	{ "Share", SPAA_LAMI_RATIO, NULL },
 };
 
+static const struct spaa_lami_column callers_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "Caller", SPAA_LAMI_STRING, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share of function", SPAA_LAMI_RATIO, NULL },
+};
+
+static const struct spaa_lami_column callees_cols[] = {
+	{ "Function", SPAA_LAMI_STRING, NULL },
+	{ "Callee", SPAA_LAMI_STRING, NULL },
+	{ "Weight", SPAA_LAMI_MIXED, NULL },
+	{ "Share of function", SPAA_LAMI_RATIO, NULL },
+};
+
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
 static const struct spaa_lami_table_class classes[] = {
@@ -96,6 +159,8 @@ static const struct spaa_lami_table_class classes[] = {
 	[T_THREADS] = { "threads", "Weight per process and thread", COLS(threads_cols) },
 	[T_CPUS] = { "cpus", "Weight per CPU", COLS(cpus_cols) },
 	[T_DSOS] = { "dsos", "Self weight per DSO", COLS(dsos_cols) },
+	[T_CALLERS] = { "callers", "Immediate callers", COLS(callers_cols) },
+	[T_CALLEES] = { "callees", "Immediate callees", COLS(callees_cols) },
 };
 
 /* Everything one run needs to fill its tables. */
@@ -106,7 +171,8 @@ struct hotspots {
 	struct spaa_aggregate agg;
 	struct spaa_aggregate cpu_agg;  /* from samples, when records lack CPUs */
 	struct spaa_aggregate neg, cpu_neg;     /* --net: the twin metric's, same keys */
-	struct spaa_aggregate calls;    /* metric "calls" (SPX), when has_calls */
+	struct spaa_callgraph calls;    /* --callers, --callees */
+	struct spaa_aggregate entries;  /* metric "calls" (SPX), when has_calls */
 	bool has_calls;
 	uint32_t event, metric, twin;
 };
@@ -152,22 +218,57 @@ static void weight_cells(const struct hotspots *h, struct spaa_lami_table *t,
 	spaa_table_share(&h->tables, t, w.pos, w.neg, whole.pos, whole.neg);
 }
 
+/* --percent-limit: whether w is at least P % of the total of a (and na). */
+static bool shown(const struct hotspots *h, struct weight w,
+		  const struct spaa_aggregate *a, const struct spaa_aggregate *na)
+{
+	const struct options *own = h->run->options;
+	struct weight whole = W_TOTAL(a, na);
+	double part = (double)w.pos - (double)w.neg;
+	double all = (double)whole.pos - (double)whole.neg;
+
+	return fabs(part) * 100 >= own->percent_limit * fabs(all);
+}
+
+/* The rank of function f of a (and na) by the key of --sort. */
+static struct spaa_rank function_rank(const struct hotspots *h, uint32_t f,
+				      const struct spaa_aggregate *a,
+				      const struct spaa_aggregate *na)
+{
+	const struct options *own = h->run->options;
+	uint64_t self = key(h, W(a, na, fn_self, f)), total = key(h, W(a, na, fn_total, f));
+	struct spaa_rank r = { self, total, spaa_profile_str(h->p, h->p->functions[f].name), f, f };
+
+	if (own->sort == SORT_TOTAL) {
+		r.key = total;
+		r.key2 = self;
+	} else if (own->sort == SORT_SAMPLES) {
+		r.key = a->fn_samples[f];
+		r.key2 = self;
+	} else if (own->sort == SORT_NAME) {
+		r.key = r.key2 = 0;
+	}
+	return r;
+}
+
 static void functions_table(struct hotspots *h)
 {
 	const struct spaa_profile *p = h->p;
+	const struct options *own = h->run->options;
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
 	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_FUNCTIONS], NULL);
 	size_t n = 0;
 
+	if (own->sort != SORT_SELF)
+		spaa_lami_table_set_title(t, "Functions by %s (%s)", sort_titles[own->sort],
+					  h->tables.what);
 	for (uint32_t f = 0; f < nfn; f++)
-		if (nonzero(W(a, na, fn_total, f)) || nonzero(W(a, na, fn_self, f)))
-			rank[n++] = (struct spaa_rank){
-				key(h, W(a, na, fn_self, f)),
-				key(h, W(a, na, fn_total, f)),
-				spaa_profile_str(p, p->functions[f].name), f, f,
-			};
+		if ((nonzero(W(a, na, fn_total, f)) || nonzero(W(a, na, fn_self, f))) &&
+		    shown(h, own->sort == SORT_TOTAL ? W(a, na, fn_total, f) :
+			  W(a, na, fn_self, f), a, na))
+			rank[n++] = function_rank(h, f, a, na);
 	spaa_rank_sort(rank, n);
 	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		uint32_t f = rank[i].idx;
@@ -182,7 +283,7 @@ static void functions_table(struct hotspots *h)
 		else
 			spaa_lami_cell_unknown(t);
 		if (h->has_calls)
-			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, h->calls.fn_self[f]);
+			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, h->entries.fn_self[f]);
 		else
 			spaa_lami_cell_unknown(t);
 		spaa_lami_row_end(t);
@@ -193,21 +294,25 @@ static void functions_table(struct hotspots *h)
 
 static void stacks_table(struct hotspots *h)
 {
+	const struct options *own = h->run->options;
 	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
 	uint32_t npaths = a->paths.nr;
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_STACKS], NULL);
+	struct spaa_lami_table *t = own->inverted ?
+		spaa_table_new(&h->tables, &classes[T_STACKS], "leaf first") :
+		spaa_table_new(&h->tables, &classes[T_STACKS], NULL);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence of the string table, never a stack */
 	for (uint32_t i = 1; i < npaths; i++)
-		if (nonzero(W(a, na, path_weight, i)))
+		if (nonzero(W(a, na, path_weight, i)) && shown(h, W(a, na, path_weight, i), a, na))
 			rank[n++] = (struct spaa_rank){
 				key(h, W(a, na, path_weight, i)), 0, NULL, i, i,
 			};
 	spaa_aggregate_rank_paths(a, rank, n);
 	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
-		char *name = spaa_aggregate_path_name(a, rank[i].idx);
+		char *name = own->inverted ? spaa_aggregate_path_name_leaf_first(a, rank[i].idx) :
+			     spaa_aggregate_path_name(a, rank[i].idx);
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, name);
@@ -250,16 +355,18 @@ static void threads_table(struct hotspots *h)
 	struct spaa_rank *rank = spaa_xmalloc((a->threads.nr + 1) * sizeof(*rank));
 	uint32_t *best = hottest_per_thread(h);
 	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_THREADS], NULL);
+	size_t n = 0;
 
 	for (uint32_t i = 0; i < a->threads.nr; i++) {
 		const int64_t *k = spaa_map_key(&a->threads, i);       /* pid, tid */
 
-		rank[i] = (struct spaa_rank){
-			key(h, W(a, na, thread_weight, i)), 0, NULL, k[1], i,
-		};
+		if (shown(h, W(a, na, thread_weight, i), a, na))
+			rank[n++] = (struct spaa_rank){
+				key(h, W(a, na, thread_weight, i)), 0, NULL, k[1], i,
+			};
 	}
-	spaa_rank_sort(rank, a->threads.nr);
-	for (size_t i = 0; i < spaa_table_rows(&h->tables, a->threads.nr); i++) {
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		uint32_t th = rank[i].idx;
 		const int64_t *k = spaa_map_key(&a->threads, th);
 
@@ -290,13 +397,16 @@ static void cpus_table(struct hotspots *h, const struct spaa_aggregate *a)
 		spaa_table_new(&h->tables, &classes[T_CPUS],
 			       "CPUs as the sample records give them, shares of the sampled weight");
 
+	size_t n = 0;
+
 	for (uint32_t i = 0; i < a->cpus.nr; i++)
-		rank[i] = (struct spaa_rank){
-			key(h, W(a, na, cpu_weight, i)), 0, NULL,
-			*(const int64_t *)spaa_map_key(&a->cpus, i), i,
-		};
-	spaa_rank_sort(rank, a->cpus.nr);
-	for (size_t i = 0; i < spaa_table_rows(&h->tables, a->cpus.nr); i++) {
+		if (shown(h, W(a, na, cpu_weight, i), a, na))
+			rank[n++] = (struct spaa_rank){
+				key(h, W(a, na, cpu_weight, i)), 0, NULL,
+				*(const int64_t *)spaa_map_key(&a->cpus, i), i,
+			};
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_cpu(t, rank[i].tie);
 		weight_cells(h, t, W(a, na, cpu_weight, rank[i].idx), a, na);
@@ -316,7 +426,7 @@ static void dsos_table(struct hotspots *h)
 	size_t n = 0;
 
 	for (uint32_t d = 0; d < ndso; d++)
-		if (nonzero(W(a, na, dso_self, d)))
+		if (nonzero(W(a, na, dso_self, d)) && shown(h, W(a, na, dso_self, d), a, na))
 			rank[n++] = (struct spaa_rank){
 				key(h, W(a, na, dso_self, d)), 0,
 				spaa_profile_str(p, p->dsos[d].name), d, d,
@@ -330,6 +440,94 @@ static void dsos_table(struct hotspots *h)
 	}
 	free(rank);
 	spaa_table_add(&h->tables, t);
+}
+
+/*
+ * --callers or --callees: the edges of one side, grouped by function,
+ * the function of most total weight first, then the heaviest edge.
+ */
+static void calls_table(struct hotspots *h, uint32_t side, const char *regex)
+{
+	const struct spaa_profile *p = h->p;
+	const struct spaa_aggregate *a = &h->agg;
+	const struct spaa_callgraph *cg = &h->calls;
+	uint32_t nfn = spaa_profile_nfunctions(p), ne = cg->edges.nr;
+	struct spaa_rank *fns = spaa_xmalloc((nfn + 1) * sizeof(*fns));
+	struct spaa_rank *rank = spaa_xmalloc(((size_t)ne + 1) * sizeof(*rank));
+	uint32_t *pos = spaa_xmalloc((nfn + 1) * sizeof(*pos));
+	int cls = side == SPAA_CALLGRAPH_CALLER ? T_CALLERS : T_CALLEES;
+	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[cls],
+						   "functions matching '%s'", regex);
+	size_t nf = 0, n = 0;
+
+	for (uint32_t f = 0; f < nfn; f++)
+		if (cg->chosen[f])
+			fns[nf++] = (struct spaa_rank){
+				a->fn_total[f], 0, spaa_profile_str(p, p->functions[f].name), f, f,
+			};
+	spaa_rank_sort(fns, nf);
+	for (size_t i = 0; i < nf; i++)
+		pos[fns[i].idx] = (uint32_t)i;
+	for (uint32_t i = 0; i < ne; i++) {
+		const struct spaa_callgraph_edge *e = spaa_callgraph_edge(cg, i);
+
+		if (e->side == side && cg->weight[i])
+			rank[n++] = (struct spaa_rank){
+				UINT64_MAX - pos[e->fn], cg->weight[i],
+				spaa_profile_str(p, p->functions[e->other].name), e->other, i,
+			};
+	}
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
+		const struct spaa_callgraph_edge *e = spaa_callgraph_edge(cg, rank[i].idx);
+
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, spaa_profile_str(p, p->functions[e->fn].name));
+		spaa_lami_cell_string(t, rank[i].name);
+		spaa_table_weight(&h->tables, t, rank[i].key2, 0);
+		spaa_table_share_cell(t, rank[i].key2, a->fn_total[e->fn]);
+		spaa_lami_row_end(t);
+	}
+	free(pos);
+	free(rank);
+	free(fns);
+	spaa_table_add(&h->tables, t);
+}
+
+/*
+ * Compiles --callers and --callees and chooses their functions, whose
+ * edges h->agg then sums; a usage error for a regex that does not
+ * compile, or with --net.
+ */
+static int choose_calls(struct hotspots *h, struct spaa_error *err)
+{
+	const struct options *own = h->run->options;
+	const char *res[2] = { own->callers, own->callees };
+	const char *names[2] = { "callers", "callees" };
+	regex_t re[2];
+	int nre = 0, ret = -1;
+
+	if (!own->callers && !own->callees)
+		return 0;
+	if (own->net)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--%s' weighs calls, not the signed nets of '--net'",
+				      own->callers ? "callers" : "callees");
+	for (; nre < 2; nre++)
+		if (res[nre] && regcomp(&re[nre], res[nre], REG_EXTENDED | REG_NOSUB)) {
+			spaa_error_set(err, SPAA_E_USAGE,
+				       "invalid value '%s' for '--%s' (a POSIX extended regular expression)",
+				       res[nre], names[nre]);
+			goto out;
+		}
+	spaa_callgraph_init(&h->calls, h->p, res[0] ? &re[0] : NULL, res[1] ? &re[1] : NULL);
+	h->agg.edges = &h->calls;
+	ret = 0;
+out:
+	while (nre-- > 0)
+		if (res[nre])
+			regfree(&re[nre]);
+	return ret;
 }
 
 /*
@@ -372,8 +570,8 @@ static int add_calls(struct hotspots *h, struct spaa_error *err)
 	if (calls == SPAA_NONE || !spaa_profile_total(p, h->event, calls))
 		return 0;
 	h->has_calls = true;
-	spaa_aggregate_init(&h->calls, p);
-	return spaa_aggregate_add_records(&h->calls, h->event, calls,
+	spaa_aggregate_init(&h->entries, p);
+	return spaa_aggregate_add_records(&h->entries, h->event, calls,
 					  &h->run->opts->filter, err);
 }
 
@@ -419,10 +617,13 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		spaa_table_what_more(t, "net: '%s' - '%s', shares of the net total where they are "
 				    "between 0 and 100 %%", spaa_profile_str(p, h->metric),
 				    spaa_profile_str(p, h->twin));
+	spaa_table_what_filter(t, &o->filter);
 
 	spaa_aggregate_init(&h->agg, p);
 	if (t->net)
 		spaa_aggregate_init(&h->neg, p);
+	if (choose_calls(h, err))
+		return -1;
 	if (restrict_time && p->nsamples)
 		return add_metric(h, &h->agg, &h->neg, fold, err);
 	if (restrict_time)
@@ -455,7 +656,7 @@ static void describe(struct hotspots *h)
 	spaa_header_profile(&h->run->header, "Profile", h->p, o->paths.items[0], &h->tables);
 	if (h->has_calls) {
 		spaa_header_weights(&h->run->header, &h->tables, &h->agg.total,
-				    h->calls.total, "calls");
+				    h->entries.total, "calls");
 		return;
 	}
 	if (h->agg.samples_known && h->agg.occurrences) {
@@ -540,7 +741,8 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		/* a selection between samples: empty tables that say so */
 		spaa_table_empty_window(&h.tables, &p, "the profile");
 		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
-			spaa_table_add_empty(&h.tables, &classes[c]);
+			if ((c != T_CALLERS || own->callers) && (c != T_CALLEES || own->callees))
+				spaa_table_add_empty(&h.tables, &classes[c]);
 		ret = 0;
 		goto out;
 	}
@@ -553,6 +755,10 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	else if (h.cpu_agg.cpus_known)
 		cpus_table(&h, &h.cpu_agg);
 	dsos_table(&h);
+	if (own->callers)
+		calls_table(&h, SPAA_CALLGRAPH_CALLER, own->callers);
+	if (own->callees)
+		calls_table(&h, SPAA_CALLGRAPH_CALLEE, own->callees);
 	ret = 0;
 out:
 	/* released whether they were used or not: zeroed, they hold nothing */
@@ -560,7 +766,8 @@ out:
 	spaa_aggregate_release(&h.neg);
 	spaa_aggregate_release(&h.cpu_agg);
 	spaa_aggregate_release(&h.cpu_neg);
-	spaa_aggregate_release(&h.calls);
+	spaa_aggregate_release(&h.entries);
+	spaa_callgraph_release(&h.calls);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);
 	return ret;

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 
 struct thread_key {
@@ -48,6 +49,7 @@ void spaa_aggregate_release(struct spaa_aggregate *a)
 	free(a->fn_total);
 	free(a->fn_samples);
 	free(a->fn_mark);
+	free(a->fn_select);
 	free(a->dso_self);
 	spaa_strtab_release(&a->paths);
 	free(a->path_weight);
@@ -163,6 +165,8 @@ int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occ
 			return -1;
 		return add_cpu(a, o, err);
 	}
+	if (a->edges && spaa_callgraph_add(a->edges, o->frames, o->nframes, o->weight, err))
+		return -1;
 	if (add_to(&a->total, o->weight, err) ||
 	    add_to(&a->fn_self[self_fn], o->self, err) ||
 	    add_to(&a->dso_self[p->functions[self_fn].dso], o->self, err))
@@ -243,10 +247,20 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 	return record_occurrence(p, sample_metrics(p), rec, metric, o);
 }
 
-/* A NULL filter keeps everything. */
-static bool keep(const struct spaa_filter *f, int64_t pid, int64_t tid)
+/* Whether filter (NULL keeps everything) keeps a stack in its context. */
+static bool keep(struct spaa_aggregate *a, const struct spaa_filter *f,
+		 int64_t pid, int64_t tid, uint32_t comm, const uint32_t *frames,
+		 uint32_t nframes)
 {
-	return !f || spaa_filter_thread(f, pid, tid);
+	if (!f)
+		return true;
+	if (!spaa_filter_context(f, a->p, pid, tid, comm))
+		return false;
+	if (!spaa_filter_has_stacks(f))
+		return true;
+	if (!a->fn_select)
+		a->fn_select = spaa_xcalloc(spaa_profile_nfunctions(a->p) + 1, 1);
+	return spaa_filter_stack(f, a->p, frames, nframes, a->fn_select);
 }
 
 int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
@@ -260,7 +274,9 @@ int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
 		const struct spaa_record *r = &p->records[i];
 		struct spaa_aggregate_occurrence o;
 
-		if (r->event != event || r->absorbed || !keep(filter, r->pid, r->tid))
+		if (r->event != event || r->absorbed ||
+		    !keep(a, filter, r->pid, r->tid, r->comm,
+			  spaa_profile_record_frames(p, r), r->nframes))
 			continue;
 		if (record_occurrence(p, sm, i, metric, &o) && spaa_aggregate_add(a, &o, err))
 			return -1;
@@ -288,7 +304,9 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
 		struct spaa_aggregate_occurrence o;
 
-		if (k->event != event || !f->groups[i].in_count || !keep(filter, k->pid, k->tid))
+		if (k->event != event || !f->groups[i].in_count ||
+		    !keep(a, filter, k->pid, k->tid, 0, p->frame_pool + s->frames,
+			  s->nframes))
 			continue;
 		if (recs.of[i] == SPAA_NONE ||
 		    !record_occurrence(p, sm, recs.of[i], metric, &o)) {
@@ -334,6 +352,22 @@ static const char *path_element(const void *ctx, uint32_t id)
 char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path)
 {
 	return spaa_strtab_join(&a->paths, path, path_element, a, ';');
+}
+
+char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32_t path)
+{
+	/* the ids are stored unaligned among strings: copy each one out */
+	const char *seq = spaa_strtab_get(&a->paths, path);
+	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t), id;
+	struct spaa_sbuf b = { 0 };
+
+	for (uint32_t k = n; k-- > 0;) {
+		memcpy(&id, seq + k * sizeof(id), sizeof(id));
+		spaa_sbuf_adds(&b, path_element(a, id));
+		if (k)
+			spaa_sbuf_add(&b, ";", 1);
+	}
+	return spaa_sbuf_detach(&b);
 }
 
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n)

@@ -41,6 +41,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/callgraph.h"
 #include "analysis/filter.h"
 #include "analysis/fold.h"
 #include "analysis/rank.h"
@@ -70,6 +71,12 @@ struct spaa_aggregate {
 	uint64_t *fn_self, *fn_total, *fn_samples;      /* by function */
 	uint32_t *fn_mark;      /* recursion guard: generation per function */
 	uint32_t gen;
+	uint8_t *fn_select;     /* spaa_filter_stack's memo, once a filter has stacks */
+	/*
+	 * Weak, may be NULL; set before the first add: every occurrence
+	 * added with its weight also goes to these callers and callees.
+	 */
+	struct spaa_callgraph *edges;
 	uint64_t *dso_self;     /* by DSO */
 	/*
 	 * Set between spaa_aggregate_init and the first add: paths are sequences
@@ -125,16 +132,16 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 
 /*
  * Adds every record of event, skipping absorbed ones and those of the
- * processes and threads filter leaves out (filter NULL: none; its time
- * range does not apply to records).
+ * processes, threads, commands and stacks filter leaves out (filter
+ * NULL: none; its time range does not apply to records).
  */
 int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
 			       uint32_t metric, const struct spaa_filter *filter,
 			       struct spaa_error *err);
 
 /*
- * Adds the samples of event that f counted in its range, the processes
- * and threads filtered like spaa_aggregate_add_records.
+ * Adds the samples of event that f counted in its range, filtered like
+ * spaa_aggregate_add_records (the thread's command name for --comm).
  */
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 			    uint32_t event, uint32_t metric,
@@ -142,9 +149,11 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 
 /*
  * Writes the folded path of a path index as "root;...;leaf" function
- * names into a malloc'ed string the caller owns.
+ * names (leaf_first: "leaf;...;root") into a malloc'ed string the caller
+ * owns.
  */
 char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path);
+char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32_t path);
 
 /* spaa_rank_sort_joined of the aggregate's folded call paths. */
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n);

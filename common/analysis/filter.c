@@ -5,6 +5,86 @@
 #include "analysis/filter.h"
 #include "model/error.h"
 #include "model/map.h"
+#include "model/units.h"
+#include "model/util.h"
+
+void spaa_filter_release(struct spaa_filter *f)
+{
+	if (f->has_focus)
+		regfree(&f->focus);
+	if (f->has_ignore)
+		regfree(&f->ignore);
+	f->has_focus = f->has_ignore = false;
+}
+
+static int set_regex(regex_t *re, bool *has, const char *pattern)
+{
+	regex_t next;
+
+	if (regcomp(&next, pattern, REG_EXTENDED | REG_NOSUB))
+		return -1;
+	if (*has)
+		regfree(re);
+	*re = next;
+	*has = true;
+	return 0;
+}
+
+int spaa_filter_set_focus(struct spaa_filter *f, const char *re)
+{
+	if (set_regex(&f->focus, &f->has_focus, re))
+		return -1;
+	f->focus_pattern = re;
+	return 0;
+}
+
+int spaa_filter_set_ignore(struct spaa_filter *f, const char *re)
+{
+	if (set_regex(&f->ignore, &f->has_ignore, re))
+		return -1;
+	f->ignore_pattern = re;
+	return 0;
+}
+
+bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile *p,
+			 int64_t pid, int64_t tid, uint32_t comm)
+{
+	if (!spaa_filter_thread(f, pid, tid))
+		return false;
+	if (!f->comm)
+		return true;
+	if (!comm) {
+		uint32_t t = spaa_profile_find_thread(p, pid, tid);
+
+		comm = t == SPAA_NONE ? 0 : p->threads[t].comm;
+	}
+	return comm && !strcmp(spaa_profile_str(p, comm), f->comm);
+}
+
+/* memo bits of a function: matched yet, and what */
+enum { MATCHED = 1, FOCUS = 2, IGNORE = 4 };
+
+bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
+		       const uint32_t *frames, uint32_t n, uint8_t *memo)
+{
+	bool focused = !f->has_focus;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t fn = p->frames[frames[i]].fn;
+
+		if (!memo[fn]) {
+			const char *name = spaa_profile_str(p, p->functions[fn].name);
+
+			memo[fn] = MATCHED |
+				   (f->has_focus && !regexec(&f->focus, name, 0, NULL, 0) ? FOCUS : 0) |
+				   (f->has_ignore && !regexec(&f->ignore, name, 0, NULL, 0) ? IGNORE : 0);
+		}
+		if (memo[fn] & IGNORE)
+			return false;
+		focused |= (memo[fn] & FOCUS) != 0;
+	}
+	return focused;
+}
 
 void spaa_filter_init(struct spaa_filter *f)
 {
@@ -14,72 +94,22 @@ void spaa_filter_init(struct spaa_filter *f)
 	};
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-/* v * 10 + d, false past limit */
-static bool add_digit(uint64_t *v, char d, uint64_t limit)
-{
-	if (*v > (limit - (uint64_t)(d - '0')) / 10)
-		return false;
-	*v = *v * 10 + (uint64_t)(d - '0');
-	return true;
-}
-
 int spaa_filter_parse_time(const char *s, int64_t *ns, bool *from_start)
 {
-	static const struct {
-		const char *name;
-		unsigned digits;        /* of ns in one unit: 10^digits */
-	} units[] = {
-		{ "s", 9 }, { "ms", 6 }, { "us", 3 }, { "\u00b5s", 3 }, { "ns", 0 },
-	};
 	bool neg = *s == '-';
-	/* the magnitude of INT64_MIN is one past INT64_MAX */
-	uint64_t limit = (uint64_t)INT64_MAX + neg, v = 0;
-	const char *frac = NULL;
-	size_t nfrac = 0;
-	unsigned digits = 0;
+	const char *num = s + (neg || *s == '+');
+	int64_t v;
 
 	*from_start = *s == '+';
-	s += neg || *from_start;
-	if (!is_digit(*s))
+	/* one sign at most, then a number */
+	if (*num < '0' || *num > '9')
 		return -1;
-	for (; is_digit(*s); s++)
-		if (!add_digit(&v, *s, limit))
-			return -1;
-	if (*s == '.') {
-		frac = ++s;
-		while (is_digit(*s))
-			s++;
-		nfrac = (size_t)(s - frac);
-		if (!nfrac)
-			return -1;
-	}
-	if (*s) {
-		size_t u = 0;
-
-		while (u < sizeof(units) / sizeof(units[0]) && strcmp(s, units[u].name))
-			u++;
-		if (u == sizeof(units) / sizeof(units[0]))
-			return -1;
-		digits = units[u].digits;
-	} else if (frac) {
+	/* Trace Compass' integer nanoseconds, exactly as ever (INT64_MIN too) */
+	if (!*from_start && !spaa_parse_i64(s, ns))
+		return 0;
+	if (spaa_parse_i64(num, &v) && spaa_units_parse_duration(num, &v))
 		return -1;
-	}
-	for (unsigned i = 0; i < digits; i++) {
-		char d = i < nfrac ? frac[i] : '0';
-
-		if (!add_digit(&v, d, limit))
-			return -1;
-	}
-	/* a fraction finer than 1 ns is fine only when it is zeros */
-	for (size_t i = digits; i < nfrac; i++)
-		if (frac[i] != '0')
-			return -1;
-	*ns = !neg ? (int64_t)v : v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
+	*ns = neg ? -v : v;
 	return 0;
 }
 

@@ -1,8 +1,9 @@
 /*
  * filter - which samples and stack records an analysis looks at: a time
- * range (--begin/--end) and a process or thread (--pid/--tid).  One
- * object, built once by main from the command line, so every analysis
- * cuts the same way.
+ * range (--begin/--end), a process, thread or command (--pid, --tid,
+ * --comm), and stacks through or not through some functions (--focus,
+ * --ignore, as pprof's).  One object, built once by main from the
+ * command line, so every analysis cuts the same way.
  *
  * A time range can only cut sample records (stack records carry no
  * time): with one, analyses fold the samples in range instead of reading
@@ -17,12 +18,14 @@
  * sample, or at its end without samples (spaa_filter_start, a load_opts
  * on_start); every sample is cut by the same absolute range.
  *
- * A struct spaa_filter owns nothing; spaa_filter_init makes one that
- * lets everything through.
+ * A struct spaa_filter owns its compiled regexes (spaa_filter_release
+ * frees them) and borrows its --comm name and patterns; spaa_filter_init makes one
+ * that lets everything through.
  */
 #ifndef SPAA_FILTER_H
 #define SPAA_FILTER_H
 
+#include <regex.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,16 +52,32 @@ struct spaa_filter {
 	bool begin_from_start, end_from_start;
 	int64_t begin_offset, end_offset;       /* ns after the start */
 	int64_t pid, tid;       /* only this process / thread; SPAA_NO_ID: any */
+	const char *comm;       /* only threads of this command name; NULL: any */
+	/*
+	 * Only stacks with a function whose name matches focus, and none
+	 * whose name matches ignore (POSIX extended, anywhere in the name).
+	 */
+	bool has_focus, has_ignore;
+	regex_t focus, ignore;
+	const char *focus_pattern, *ignore_pattern;     /* as given (weak) */
 };
 
 void spaa_filter_init(struct spaa_filter *f);
+void spaa_filter_release(struct spaa_filter *f);
+
+/*
+ * Compiles the --focus (or --ignore) regex re into f, in place of one
+ * given before; -1 when it does not compile.
+ */
+int spaa_filter_set_focus(struct spaa_filter *f, const char *re);
+int spaa_filter_set_ignore(struct spaa_filter *f, const char *re);
 
 /*
  * A time of --begin/--end into ns: "795" (integer nanoseconds, what
- * Trace Compass sends, negative too), "795.1s", "120ms", "3us" (or
- * "3µs"), "5ns" (a fraction finer than 1 ns only in zeros), each of
- * them after "+" for a time from the profile's start (*from_start set).
- * Returns 0, or -1 for anything else, a fraction without a unit
+ * Trace Compass sends, negative too), or a duration of
+ * spaa_units_parse_duration ("795.1s", "120ms", "3us", "5ns"), negative
+ * too; either after "+" for a time from the profile's start (*from_start
+ * set).  Returns 0, or -1 for anything else, a fraction without a unit
  * included ("1.5": seconds or nanoseconds?), and a value past int64.
  */
 int spaa_filter_parse_time(const char *s, int64_t *ns, bool *from_start);
@@ -102,6 +121,29 @@ static inline bool spaa_filter_thread(const struct spaa_filter *f, int64_t pid,
 	return (f->pid == SPAA_NO_ID || pid == f->pid) &&
 	       (f->tid == SPAA_NO_ID || tid == f->tid);
 }
+
+/*
+ * Whether a record or sample of (pid, tid) in p passes --pid, --tid and
+ * --comm; comm is the record's own command name (string index), 0 for
+ * the thread's (a sample's).
+ */
+bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile *p,
+			 int64_t pid, int64_t tid, uint32_t comm);
+
+/* Whether --focus or --ignore was given. */
+static inline bool spaa_filter_has_stacks(const struct spaa_filter *f)
+{
+	return f->has_focus || f->has_ignore;
+}
+
+/*
+ * Whether a stack of p (its n frames) passes --focus/--ignore.  memo, one
+ * byte per function of p, zeroed by the caller before the first call and
+ * kept between calls, keeps each function's matches, so each name is
+ * matched once.
+ */
+bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
+		       const uint32_t *frames, uint32_t n, uint8_t *memo);
 
 /*
  * The time range results cover: the one asked for where given, else the

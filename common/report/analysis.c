@@ -143,12 +143,38 @@ static const struct spaa_option event_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
+static int parse_focus(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	return spaa_filter_set_focus(&o->filter, value);
+}
+
+static int parse_ignore(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	return spaa_filter_set_ignore(&o->filter, value);
+}
+
+static const char *const regex_form[] = {
+	"a POSIX extended regular expression", NULL,
+};
+
 /* SPAA_ANALYSIS_THREADS */
 static const struct spaa_option thread_options[] = {
 	{ "pid", 0, SPAA_OPTION_I64, AT(filter.pid), "PID",
 	  "only stacks of this process", NULL, NULL },
 	{ "tid", 0, SPAA_OPTION_I64, AT(filter.tid), "TID",
 	  "only stacks of this thread", NULL, NULL },
+	{ "comm", 0, SPAA_OPTION_STRING, AT(filter.comm), "NAME",
+	  "only stacks of threads of this command name", NULL, NULL },
+	{ "focus", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "only stacks through a function matching REGEX", regex_form, parse_focus },
+	{ "symbol-filter", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "the same as --focus (perf report's name)", regex_form, parse_focus },
+	{ "ignore", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
+	  "no stack through a function matching REGEX", regex_form, parse_ignore },
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -169,6 +195,11 @@ static const struct spaa_option habit_hints[] = {
 	HINT("input", 'i', "perf report's --input is the PROFILE argument here"),
 	HINT("show-nr-samples", 'n', "perf report's --show-nr-samples is the "
 	     "Self samples column of spaa-hotspots, always shown"),
+	HINT("call-graph", 'g', "perf report's --call-graph is spaa-hotspots' "
+	     "'--callers REGEX' and '--callees REGEX' (and '--inverted') here"),
+	HINT("peek", 0, "pprof's -peek is spaa-hotspots' '--callers REGEX "
+	     "--callees REGEX' here"),
+	HINT("comms", 0, "perf report's --comms is '--comm NAME' here (one name)"),
 	HINT("time", 0, "perf report's --time is '--begin T' and '--end T' here"),
 	HINT("top", 0, "pprof's -top is spaa-hotspots' functions table"),
 	HINT("nodecount", 0, "pprof's -nodecount is '--limit N' here"),
@@ -253,6 +284,7 @@ fail:
 void spaa_analysis_opts_release(struct spaa_analysis_opts *o)
 {
 	spaa_option_args_release(&o->paths);
+	spaa_filter_release(&o->filter);
 }
 
 void spaa_analysis_options_release(const struct spaa_analysis *a,

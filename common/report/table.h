@@ -53,6 +53,12 @@ void spaa_table_what_add(struct spaa_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
+ * Appends to what the stacks f selects beyond time and thread ("command
+ * 'NAME'", "stacks through 'RE'", "no stacks through 'RE'"), as caveats.
+ */
+void spaa_table_what_filter(struct spaa_table *t, const struct spaa_filter *f);
+
+/*
  * A new table of class c over t's time range, titled "TITLE (WHAT)" or,
  * with extra_fmt, "TITLE (WHAT; EXTRA)", where every column the class
  * declares mixed holds weights (spaa_table_weight_column, or

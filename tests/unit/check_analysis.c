@@ -409,6 +409,25 @@ START_TEST(test_shared_options)
 	ck_assert_int_eq(o.filter.tid, 7);
 	ck_assert_uint_eq(o.paths.nr, 1);
 	spaa_analysis_opts_release(&o);
+	{
+		char *sel[] = { (char *)"spaa-s", (char *)"--comm", (char *)"w",
+				(char *)"--focus=^a", (char *)"--symbol-filter", (char *)"b$",
+				(char *)"--ignore", (char *)"c|d", NULL };
+
+		ck_assert_int_eq(spaa_analysis_parse(&shared, 8, sel, &o, NULL, &err), 0);
+		ck_assert_str_eq(o.filter.comm, "w");
+		/* --symbol-filter is --focus: the last one given counts */
+		ck_assert(o.filter.has_focus && o.filter.has_ignore);
+		ck_assert_str_eq(o.filter.focus_pattern, "b$");
+		ck_assert_str_eq(o.filter.ignore_pattern, "c|d");
+		spaa_analysis_opts_release(&o);
+		ck_assert(!o.filter.has_focus && !o.filter.has_ignore);
+		sel[3] = (char *)"--focus=(";
+		ck_assert_int_eq(spaa_analysis_parse(&shared, 4, sel, &o, NULL, &err), -1);
+		ck_assert_str_eq(err.msg, "invalid value '(' for '--focus' "
+				 "(a POSIX extended regular expression)");
+		spaa_analysis_opts_release(&o);
+	}
 	/* an analysis without the flags does not take them */
 	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, 2, argv, &o, NULL, &err), -1);
 	ck_assert_str_eq(err.msg, "unknown option '--event'");

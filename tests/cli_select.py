@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Which stacks an analysis looks at: --comm, --focus, --ignore,
+--symbol-filter (pprof's and perf report's habits), end to end.
+
+Expected weights are counted by hand from tests/data/basic.spaa:
+  s1 main;parse;memcpy       thread 100 'app'     3 ms
+  s2 main;compute            thread 101 'worker'  5 ms
+  s3 main;compute;fib;fib;fib thread 101 'worker' 2 ms
+  s4 main;parse              thread 100 'app'     1 ms
+and tests/data/phases_abia.spaa (samples, folded in a --begin/--end
+range): A on thread 'worker-a' 4 s, B on 'worker-b' 2 s, C on
+'worker-c' 1 s.
+"""
+import json
+from fractions import Fraction
+
+from clitest import check, finish, lami, run
+
+BASIC = 'tests/data/basic.spaa'
+ABIA = 'tests/data/phases_abia.spaa'
+MS = 1000000
+
+
+def table(results, cls):
+    return next(t for t in results['results']
+                if cls in (t['class'], t['class'].get('inherit')))
+
+
+def hotspots(args, path=BASIC):
+    """({function: (self, total)}, title) of spaa-hotspots' functions table."""
+    t = table(lami(['./spaa-hotspots', '--format', 'lami'] + args + [path]), 'functions')
+    return {r[0]: (r[2]['value'], r[4]['value']) for r in t['data']}, t['class']['title']
+
+
+@check
+def comm_keeps_the_threads_of_one_command():
+    fns, title = hotspots(['--comm', 'worker'])
+    assert fns == {'compute': (5 * MS, 7 * MS), 'fib': (2 * MS, 2 * MS),
+                   'main': (0, 7 * MS)}, fns
+    assert "command 'worker'" in title, title
+    fns, _ = hotspots(['--comm', 'app'])
+    assert fns == {'memcpy': (3 * MS, 3 * MS), 'parse': (1 * MS, 4 * MS),
+                   'main': (0, 4 * MS)}, fns
+
+
+@check
+def focus_keeps_stacks_through_a_match():
+    fns, title = hotspots(['--focus', 'compute'])
+    assert fns == {'compute': (5 * MS, 7 * MS), 'fib': (2 * MS, 2 * MS),
+                   'main': (0, 7 * MS)}, fns
+    assert "stacks through 'compute'" in title, title
+    # recursion: fib three times on s3, counted once toward its total
+    fns, _ = hotspots(['--focus', '^fib$'])
+    assert fns == {'fib': (2 * MS, 2 * MS), 'compute': (0, 2 * MS),
+                   'main': (0, 2 * MS)}, fns
+    # perf report's name for it
+    assert hotspots(['--symbol-filter', 'parse'])[0] == \
+        {'memcpy': (3 * MS, 3 * MS), 'parse': (1 * MS, 4 * MS), 'main': (0, 4 * MS)}
+
+
+@check
+def ignore_drops_stacks_through_a_match():
+    fns, title = hotspots(['--ignore', 'fib'])
+    assert fns == {'compute': (5 * MS, 5 * MS), 'memcpy': (3 * MS, 3 * MS),
+                   'parse': (1 * MS, 4 * MS), 'main': (0, 9 * MS)}, fns
+    assert "no stacks through 'fib'" in title, title
+    # both: through main, not through memcpy or fib: s2 and s4
+    fns, _ = hotspots(['--focus', 'main', '--ignore', 'memcpy|fib'])
+    assert fns == {'compute': (5 * MS, 5 * MS), 'parse': (1 * MS, 1 * MS),
+                   'main': (0, 6 * MS)}, fns
+    # shares are of what is kept
+    t = table(lami(['./spaa-hotspots', '--format', 'lami', '--ignore', 'fib', BASIC]),
+              'functions')
+    share = {r[0]: r[3]['value'] for r in t['data']}['compute']
+    assert Fraction(share).limit_denominator(1000) == Fraction(5, 9), share
+
+
+@check
+def samples_in_a_range_are_selected_alike():
+    rng = ['--begin', '100s', '--end', '108s']
+    fns, _ = hotspots(rng + ['--comm', 'worker-c'], ABIA)
+    assert fns == {'C': (1000 * MS, 1000 * MS), 'main': (0, 1000 * MS)}, fns
+    fns, _ = hotspots(rng + ['--focus', '^[BC]$', '--ignore', 'C'], ABIA)
+    assert fns == {'B': (2000 * MS, 2000 * MS), 'main': (0, 2000 * MS)}, fns
+    # the same from the stack records, without a range
+    assert hotspots(['--focus', '^[BC]$', '--ignore', 'C'], ABIA)[0] == fns
+
+
+@check
+def the_last_focus_counts():
+    assert hotspots(['--focus', 'parse', '--focus', 'compute'])[0] == \
+        hotspots(['--focus', 'compute'])[0]
+
+
+@check
+def a_regex_that_does_not_compile_is_a_usage_error():
+    for opt in ['--focus', '--ignore', '--symbol-filter']:
+        rc, out, err = run(['./spaa-hotspots', '--format', 'lami', opt, 'a(', BASIC])
+        assert rc == 2, (opt, rc)
+        assert json.loads(out)['error-message'] == \
+            "invalid value 'a(' for '%s' (a POSIX extended regular expression)" % opt, out
+
+
+finish()
