@@ -21,6 +21,13 @@
  * With --begin/--end the sample records inside the range replace the
  * stack records (memory.h says how); a profile without sample records
  * covers its whole time and the titles say so.
+ *
+ * --svg draws the allocated bytes of the samples over time, a band per
+ * top site (timechart.h, bins of round widths, at most --bins), the live
+ * bytes as a line where frees are known, and
+ * under it the sites ranked by allocated bytes, with their live
+ * bytes where known and the leak suspects (a site with a call path
+ * still holding live bytes) marked.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +41,7 @@
 #include "report/analysis.h"
 #include "report/table.h"
 #include "report/textout.h"
+#include "report/timechart.h"
 
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000
@@ -45,6 +53,7 @@ struct options {
 	bool no_skip;
 	int sort;               /* index into sort_keys */
 	uint64_t bins;
+	struct spaa_timechart_args svg;
 };
 
 static void options_init(void *o)
@@ -64,6 +73,8 @@ static const struct spaa_option options[] = {
 	  "rank sites by allocated (default), live, count or peak", sort_keys, NULL },
 	{ "bins", 0, SPAA_OPTION_U64, AT(bins), "N",
 	  "time bins of the allocations-over-time table (default 20)", NULL, NULL },
+	SPAA_TIMECHART_OPTIONS(struct options, svg,
+			       "draw allocated bytes over time per site and the sites ranked into FILE (SVG)"),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -131,6 +142,8 @@ struct allocs {
 	struct spaa_memory heap;
 	struct spaa_fold fold;
 	struct spaa_timequanta timeline;
+	struct spaa_memory_time over_time;      /* --svg */
+	struct spaa_timechart_opts chart;       /* --svg */
 	uint64_t memory_samples;
 	uint32_t records_seen;  /* by spaa_memory_has_records */
 };
@@ -173,6 +186,8 @@ static int on_sample(void *data, const struct spaa_profile *p,
 		s->has_period ? s->period : 0;
 	v[TL_SAMPLES] = 1;
 	v[TL_UNSIZED] = !s->has_period;
+	if (a->opts->svg.path && spaa_memory_time_add(&a->over_time, p, a->filter, s, err))
+		return -1;
 	return spaa_timequanta_add(&a->timeline, s->time, v, err);
 }
 
@@ -406,6 +421,112 @@ static int timeline_table(struct allocs *a, struct spaa_error *err)
 	return 0;
 }
 
+struct chart_sites {
+	const struct spaa_profile *p;
+	struct spaa_timechart *tc;
+};
+
+static int chart_add(void *data, uint32_t bin, uint32_t site, uint64_t bytes,
+		     struct spaa_error *err)
+{
+	struct chart_sites *cs = data;
+	const char *name = spaa_profile_str(cs->p, cs->p->functions[site].name);
+
+	return spaa_timechart_add(cs->tc, bin, name, strlen(name), bytes, err);
+}
+
+/*
+ * --svg: the samples' allocated bytes over time per site (needs the
+ * stacks, to find their sites), then every site ranked by allocated
+ * bytes with its live bytes where known, marked when a call path of it
+ * holds live bytes (the leaks table's rows).
+ */
+static int draw(struct allocs *a, const struct spaa_memory_skip *skip,
+		struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	const struct spaa_memory_time *mt = &a->over_time;
+	uint64_t nbins = mt->started ? spaa_timegrid_nbins(&mt->grid) : 0;
+	uint32_t nfn = spaa_profile_nfunctions(p), npaths = a->heap.paths.nr;
+	struct sums *fn = spaa_xcalloc(nfn + 1, sizeof(*fn));
+	struct sums *path = spaa_xcalloc(npaths + 1, sizeof(*path));
+	uint32_t *path_site = spaa_xcalloc(npaths + 1, sizeof(*path_site));
+	bool *suspect = spaa_xcalloc(nfn + 1, sizeof(*suspect));
+	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
+	struct chart_sites cs = { p, NULL };
+	struct spaa_timechart_opts o = a->chart;
+	char title[512];
+	size_t n = 0;
+	int ret = -1;
+
+	/* without samples, the ranking alone: one empty bin over the range */
+	cs.tc = nbins ? spaa_timechart_new(spaa_timegrid_start(&mt->grid, mt->grid.lo),
+					   mt->grid.width, (uint32_t)nbins) :
+		spaa_timechart_new(a->tables.begin, 1, 1);
+	if (nbins && spaa_memory_time_sites(mt, p, skip, chart_add, &cs, err))
+		goto out;
+	if (nbins && a->heap.frees_known) {
+		uint64_t *live = spaa_xmalloc(nbins * sizeof(*live));
+
+		spaa_memory_time_live(mt, live);
+		for (uint32_t b = 0; b < nbins; b++)
+			spaa_timechart_line(cs.tc, b, live[b]);
+		free(live);
+	}
+	for (uint32_t g = 0; g < a->heap.ngroups; g++) {
+		const struct spaa_memory_group *grp = &a->heap.groups[g];
+
+		if (add_sums(&fn[grp->site], grp, err) || add_sums(&path[grp->path], grp, err))
+			goto out;
+		path_site[grp->path] = grp->site;
+	}
+	/* the leaks table's rows: call paths holding known live bytes */
+	for (uint32_t i = 0; i < npaths; i++)
+		if (path[i].used && known_value(&path[i], SPAA_MEMORY_LIVE_BYTES))
+			suspect[path_site[i]] = true;
+	for (uint32_t f = 0; f < nfn; f++)
+		if (fn[f].used)
+			rank[n++] = (struct spaa_rank){
+				known_value(&fn[f], SPAA_MEMORY_ALLOC_BYTES),
+				known_value(&fn[f], SPAA_MEMORY_ALLOC_COUNT),
+				spaa_profile_str(p, p->functions[f].name), f, f,
+			};
+	spaa_rank_sort(rank, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct sums *s = &fn[rank[i].idx];
+		bool live = s->known & SPAA_MEMORY_BIT(SPAA_MEMORY_LIVE_BYTES);
+
+		spaa_timechart_rank(cs.tc, rank[i].name, rank[i].key, live,
+				    known_value(s, SPAA_MEMORY_LIVE_BYTES),
+				    suspect[rank[i].idx] ? "leak suspect" : NULL);
+	}
+	if (!o.title) {
+		snprintf(title, sizeof(title), "Allocated bytes over time of %s",
+			 a->run->opts->paths.items[0]);
+		o.title = title;
+	}
+	o.what = a->heap.frees_known ?
+		 "a sample's bytes = its period; bars: allocated by the top sites; line: live "
+		 "(allocated - freed since the first bin)" :
+		 "a sample's bytes = its period; bars: allocated by the top sites";
+	o.line_label = "live";
+	o.sem = &size_sem;
+	o.rank_title = "Sites by allocated bytes (dark: live bytes)";
+	o.inner_label = "live";
+	o.empty = "no allocation samples: nothing to draw over time";
+	ret = spaa_timechart_write_file(cs.tc, &o, a->opts->svg.path, err);
+	if (!ret)
+		a->run->picture = a->opts->svg.path;
+out:
+	spaa_timechart_free(cs.tc);
+	free(fn);
+	free(path);
+	free(path_site);
+	free(suspect);
+	free(rank);
+	return ret;
+}
+
 /* The caveats every title carries: events, where live and peak came from. */
 static void describe(struct allocs *a)
 {
@@ -510,7 +631,9 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_table_init(&a.tables, &run->results, o->limit);
 	spaa_fold_init(&a.fold, a.filter);
 	spaa_timequanta_init(&a.timeline, TL_N, 0);
-	if (check_options(a.opts, &skip, err))
+	spaa_memory_time_init(&a.over_time, (uint32_t)a.opts->bins);
+	if (check_options(a.opts, &skip, err) ||
+	    spaa_timechart_args_apply(&a.opts->svg, &a.chart, err))
 		goto out;
 	lo.on_sample = on_sample;
 	lo.on_sample_soon = on_sample_soon;
@@ -523,10 +646,12 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	use_fold = a.memory_samples && folding(&a, &p);
 	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
 		goto out;
+	spaa_table_set_range(&a.tables, a.filter, &p);
+	if (a.opts->svg.path && draw(&a, &skip, err))
+		goto out;
 	/* the tables need only the site stacks and names: a lower peak */
 	spaa_fold_release(&a.fold);
 	spaa_profile_release_stacks(&p);
-	spaa_table_set_range(&a.tables, a.filter, &p);
 	describe(&a);
 
 	total = 0;
@@ -555,6 +680,7 @@ out:
 	spaa_memory_release(&a.heap);
 	spaa_memory_skip_release(&skip);
 	spaa_timequanta_release(&a.timeline);
+	spaa_memory_time_release(&a.over_time);
 	spaa_fold_release(&a.fold);
 	spaa_profile_release(&p);
 	return ret;

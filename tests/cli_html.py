@@ -24,7 +24,7 @@ import tempfile
 import time
 import urllib.request
 
-from clitest import check, finish, ok
+from clitest import check, finish, ok, run
 from pictures import png_decode
 
 TMP = tempfile.mkdtemp(prefix='cli_html.')
@@ -36,7 +36,7 @@ def tmp(name):
 
 
 PAGES = {
-    'hotspots': ['./spaa-hotspots', '--svg', tmp('h.svg'), 'tests/data/diff_cwork_baseline.spaa.zst'],
+    'hotspots': ['./spaa-hotspots', 'tests/data/diff_cwork_baseline.spaa.zst'],
     'phases': ['./spaa-phases', '--svg', tmp('p.svg'), 'tests/data/phases_abia.spaa'],
     'allocs': ['./spaa-allocs', 'tests/data/allocs_sites.spaa'],
     'diff': ['./spaa-diff', '--fail-if', 'share+>50pp', 'tests/data/flame_base.spaa',
@@ -150,6 +150,47 @@ def pages_are_self_contained():
         with open(path) as f:
             p.feed(f.read())
         assert not p.refs, (name, p.refs)
+
+
+def svg_roots(page):
+    """The inlined SVG documents of a page, from '<svg' to '</svg>'."""
+    out, at = [], page.find('<svg')
+    while at >= 0:
+        end = page.index('</svg>', at) + len('</svg>')
+        out.append(page[at:end])
+        at = page.find('<svg', end)
+    return out
+
+
+@check
+def pages_carry_their_picture_without_svg():
+    os.environ['TMPDIR'] = TMP
+    try:
+        for args in (['./spaa-hotspots', 'tests/data/flame.spaa'],
+                     ['./spaa-phases', 'tests/data/phases_abia.spaa'],
+                     ['./spaa-allocs', 'tests/data/allocs_frees.spaa'],
+                     ['./spaa-diff', 'tests/data/flame_base.spaa', 'tests/data/flame_target.spaa']):
+            svg = tmp('alone.svg')
+            ok(args[:1] + ['--svg', svg] + args[1:])
+            with open(svg) as f:
+                want = f.read()
+            want = want[want.index('<svg'):].rstrip('\n')
+            # without --svg: the same picture, drawn for the page alone
+            assert svg_roots(ok(args[:1] + ['--format', 'html'] + args[1:])) == [want], args
+            # with --svg: the user's file is drawn, and the page holds it
+            os.remove(svg)
+            page = ok(args[:1] + ['--format', 'html', '--svg', svg] + args[1:])
+            assert svg_roots(page) == [want] and os.path.getsize(svg), args
+        # a run that draws nothing: the page as asked, without a picture
+        page = ok(['./spaa-hotspots', '--format', 'html', '--metric', 'zm', '--net',
+                   'tests/data/spx/basic.json'])
+        assert not svg_roots(page) and '<table>' in page
+        text = run(['./spaa-phases', '--format', 'text', 'tests/data/basic.spaa'])
+        page = run(['./spaa-phases', '--format', 'html', 'tests/data/basic.spaa'])
+        assert page[0] == text[0] == 1 and not page[1] and page[2] == text[2], (page, text)
+        assert not [f for f in os.listdir(TMP) if f.startswith('spaa-picture')], os.listdir(TMP)
+    finally:
+        del os.environ['TMPDIR']
 
 
 @check

@@ -182,6 +182,13 @@ def pictures_are_the_programs_pictures():
         with open(svg, encoding='utf-8') as f:
             want = f.read()
         assert framed_svg(p.frames[section]) == want[want.index('<svg'):], section
+    # a memory profile: the allocations picture too
+    p = Page(report(['tests/data/allocs_frees.spaa']))
+    assert sorted(p.frames) == ['allocs', 'hotspots', 'phases'], sorted(p.frames)
+    ok(['./spaa-allocs', '--svg', tmp('allocs.svg'), 'tests/data/allocs_frees.spaa'])
+    with open(tmp('allocs.svg'), encoding='utf-8') as f:
+        want = f.read()
+    assert framed_svg(p.frames['allocs']) == want[want.index('<svg'):]
 
 
 @check

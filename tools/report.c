@@ -89,29 +89,6 @@ static void print_warning(void *data, const char *file, unsigned long line,
 	fprintf(stderr, PROG ": warning: %s\n", spaa_clean_controls(text));
 }
 
-static int read_file(const char *path, struct spaa_sbuf *sb, struct spaa_error *err)
-{
-	char buf[65536];
-	size_t n;
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return spaa_error_at(err, SPAA_E_IO, path, 0, "cannot read the picture back: %s",
-				     strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), f)))
-		spaa_sbuf_add(sb, buf, n);
-	fclose(f);
-	return 0;
-}
-
-static bool has_option(const struct spaa_analysis *a, const char *name)
-{
-	for (const struct spaa_option *opt = a->options; opt && opt->name; opt++)
-		if (!strcmp(opt->name, name))
-			return true;
-	return false;
-}
-
 /*
  * Runs s->a on profile as "spaa-NAME --limit unlimited [--svg TEMP]
  * [--baseline BASELINE] PROFILE" would, keeping its results and picture.
@@ -167,7 +144,7 @@ static int run_section(struct section *s, const struct options *o, const char *p
 		goto out;
 	}
 	s->left_out[0] = '\0';
-	if (run.picture && read_file(run.picture, &s->picture, err))
+	if (run.picture && spaa_htmlout_read_picture(run.picture, &s->picture, err))
 		goto out;
 	s->results = run.results;
 	spaa_lami_results_init(&run.results);
@@ -391,7 +368,7 @@ int main(int argc, char **argv)
 		if (sections[i].compare && !o.baseline)
 			continue;
 		struct section *s = &sections[i];
-		bool draw = has_option(s->a, "svg");
+		bool draw = spaa_analysis_has_option(s->a, "svg");
 
 		if (run_section(s, &o, paths.items[0], draw, warn, &err))
 			goto fail;

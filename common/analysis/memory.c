@@ -454,3 +454,131 @@ void spaa_memory_rank_paths(const struct spaa_memory *h, struct spaa_rank *r, si
 {
 	spaa_rank_sort_joined(r, n, &h->paths, function_name, h->p);
 }
+
+/* ---- allocated bytes over time ---------------------------------------- */
+
+/*
+ * Series of the grid: allocated bytes keyed by stack, freed bytes keyed
+ * by nothing (a zero: the frees matter only as a total per bin).
+ */
+enum { MT_ALLOC, MT_FREE };
+static const size_t mt_keys[] = { sizeof(uint32_t), sizeof(uint32_t) };
+
+void spaa_memory_time_init(struct spaa_memory_time *mt, uint32_t max_bins)
+{
+	memset(mt, 0, sizeof(*mt));
+	mt->max_bins = max_bins;
+}
+
+void spaa_memory_time_release(struct spaa_memory_time *mt)
+{
+	if (mt->started)
+		spaa_timegrid_release(&mt->grid);
+	memset(mt, 0, sizeof(*mt));
+}
+
+int spaa_memory_time_add(struct spaa_memory_time *mt, const struct spaa_profile *p,
+			 const struct spaa_filter *f, const struct spaa_sample *s,
+			 struct spaa_error *err)
+{
+	bool dealloc = p->events[s->event].kind == SPAA_EV_DEALLOCATION;
+	static const uint32_t none = 0;
+	int64_t bin;
+
+	if (!mt->started) {
+		const struct spaa_file *file = &p->files[s->file];
+		int64_t origin = file->has_time_range ? file->time_start : s->time;
+		int64_t width = 1000;   /* 1 us while the span is unknown */
+
+		/* samples come from the range: a --begin past the start starts the grid */
+		if (f->has_begin && f->begin > origin)
+			origin = f->begin;
+		if (file->has_time_range) {
+			/* the span up front: the widest bins that fit max_bins */
+			int64_t lo = origin;
+			int64_t hi = f->has_end && f->end < file->time_end ? f->end : file->time_end;
+			uint64_t span = hi > lo ? (uint64_t)hi - (uint64_t)lo : 0;
+
+			width = spaa_timegrid_round_width((int64_t)(span / mt->max_bins) + 1, 1);
+		}
+		spaa_timegrid_init(&mt->grid, origin, width, false, mt->max_bins, mt_keys, 2);
+		mt->grid.max_cells = SPAA_MEMORY_TIME_MAX_CELLS;
+		mt->started = true;
+	}
+	return spaa_timegrid_place(&mt->grid, s->time, &bin, err) ||
+	       spaa_timegrid_add(&mt->grid, dealloc ? MT_FREE : MT_ALLOC, bin,
+				 dealloc ? &none : &s->stack, 1,
+				 s->has_period ? s->period : 0, err) ||
+	       spaa_timegrid_limit_cells(&mt->grid, err) ? -1 : 0;
+}
+
+/* The site function of stack: the first frame from the leaf that is no allocator. */
+static uint32_t stack_site(const struct spaa_profile *p, const struct spaa_memory_skip *skip,
+			   uint32_t stack)
+{
+	const struct spaa_stack *st = &p->stacks[stack];
+	const uint32_t *frames = p->frame_pool + st->frames;
+
+	for (uint32_t i = 0; i < st->nframes; i++) {
+		uint32_t fn = p->frames[frames[i]].fn;
+
+		if (!spaa_memory_skip_match(skip, spaa_profile_str(p, p->functions[fn].name)))
+			return fn;
+	}
+	/* nothing but allocator frames: the leaf is all there is to blame */
+	return st->nframes ? p->frames[frames[0]].fn : SPAA_NONE;
+}
+
+int spaa_memory_time_sites(const struct spaa_memory_time *mt,
+			   const struct spaa_profile *p,
+			   const struct spaa_memory_skip *skip,
+			   int (*fn)(void *data, uint32_t bin, uint32_t site,
+				     uint64_t bytes, struct spaa_error *err),
+			   void *data, struct spaa_error *err)
+{
+	uint32_t n = mt->started ? spaa_timegrid_ncells(&mt->grid, MT_ALLOC) : 0;
+	/* sites by stack, each found once: a stack has a cell in many bins */
+	uint32_t *site = spaa_xmalloc(((size_t)p->nstacks + 1) * sizeof(*site));
+	int ret = 0;
+
+	for (uint32_t i = 0; i < p->nstacks; i++)
+		site[i] = SPAA_NONE - 1;
+	for (uint32_t c = 0; c < n && !ret; c++) {
+		struct spaa_timegrid_sum sum;
+		int64_t bin;
+		uint32_t stack = *(const uint32_t *)spaa_timegrid_cell(&mt->grid, MT_ALLOC, c,
+								       &bin, &sum);
+
+		if (site[stack] == SPAA_NONE - 1)
+			site[stack] = stack_site(p, skip, stack);
+		if (site[stack] != SPAA_NONE && sum.weight)
+			ret = fn(data, (uint32_t)(bin - mt->grid.lo), site[stack], sum.weight, err);
+	}
+	free(site);
+	return ret;
+}
+
+void spaa_memory_time_live(const struct spaa_memory_time *mt, uint64_t *live)
+{
+	uint64_t nbins = mt->started ? spaa_timegrid_nbins(&mt->grid) : 0;
+	uint64_t *in = spaa_xcalloc(2 * nbins + 1, sizeof(*in)), *out = in + nbins;
+	uint64_t now = 0;
+
+	for (size_t s = MT_ALLOC; s <= MT_FREE && mt->started; s++)
+		for (uint32_t c = 0; c < spaa_timegrid_ncells(&mt->grid, s); c++) {
+			struct spaa_timegrid_sum sum;
+			int64_t bin;
+			uint64_t *at;
+
+			spaa_timegrid_cell(&mt->grid, s, c, &bin, &sum);
+			at = (s == MT_FREE ? out : in) + (bin - mt->grid.lo);
+			*at = *at > UINT64_MAX - sum.weight ? UINT64_MAX : *at + sum.weight;
+		}
+	/* in time order; frees of memory from before the first bin stop at 0 */
+	for (uint64_t b = 0; b < nbins; b++) {
+		now = now > UINT64_MAX - in[b] ? UINT64_MAX : now + in[b];
+		now = now > out[b] ? now - out[b] : 0;
+		live[b] = now;
+	}
+	free(in);
+}

@@ -55,6 +55,7 @@
 #include <stdint.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/timegrid.h"
 #include "formats/load.h"
 #include "model/error.h"
 #include "model/map.h"
@@ -161,5 +162,65 @@ bool spaa_memory_event(const struct spaa_profile *p, uint32_t event);
  * once, and every call after a true one is true at once.
  */
 bool spaa_memory_has_records(const struct spaa_profile *p, uint32_t *seen);
+
+/* ---- allocated bytes over time ---------------------------------------- */
+
+/*
+ * The bytes of allocation samples (a sample's bytes are its period, as in
+ * the timeline table) over time per stack, and of deallocation samples
+ * per bin, for spaa-allocs' picture: a
+ * timegrid (timegrid.h) of at most max_bins bins of round widths, whose
+ * origin is the file's time range's start (its first sample's time
+ * without one), or --begin when later, keyed by
+ * stack, so memory is bins x distinct stacks per bin, never the number
+ * of samples, and at most SPAA_MEMORY_TIME_MAX_CELLS cells (the grid
+ * coarsens past them).  Samples without a period count no bytes.
+ *
+ * Ownership: the grid is owned; spaa_memory_time_release frees and zeroes,
+ * and a zeroed struct may be released.
+ */
+#define SPAA_MEMORY_TIME_MAX_CELLS (1u << 17)
+
+struct spaa_memory_time {
+	struct spaa_timegrid grid;
+	bool started;
+	uint32_t max_bins;
+};
+
+/* Starts an empty one of at most max_bins (>= 1) bins. */
+void spaa_memory_time_init(struct spaa_memory_time *mt, uint32_t max_bins);
+void spaa_memory_time_release(struct spaa_memory_time *mt);
+
+/*
+ * Adds s (a sample of an allocation or deallocation event, inside the
+ * range: the caller checks) to mt; f gives the origin.  Fails like
+ * spaa_timegrid_place/add.
+ */
+int spaa_memory_time_add(struct spaa_memory_time *mt, const struct spaa_profile *p,
+			 const struct spaa_filter *f, const struct spaa_sample *s,
+			 struct spaa_error *err);
+
+/*
+ * Hands fn every (bin, site function, bytes) of mt, bin counted from the
+ * first bin in use (0 .. spaa_timegrid_nbins - 1): the bytes of the
+ * stacks whose site (the first function that is not an allocator frame,
+ * as spaa_memory_build finds it) is that function.  p's stacks must still
+ * be loaded.  A site function may come several times per bin (once per
+ * stack): fn sums.  Stops at, and returns, fn's first non-zero return.
+ */
+int spaa_memory_time_sites(const struct spaa_memory_time *mt,
+			   const struct spaa_profile *p,
+			   const struct spaa_memory_skip *skip,
+			   int (*fn)(void *data, uint32_t bin, uint32_t site,
+				     uint64_t bytes, struct spaa_error *err),
+			   void *data, struct spaa_error *err);
+
+/*
+ * live[b] for each bin b from the first in use (spaa_timegrid_nbins of
+ * them, none before the first sample): the bytes allocated minus freed
+ * from the first bin to the end of b, never below 0 (a free of memory
+ * allocated before the first bin stops at 0), saturated at UINT64_MAX.
+ */
+void spaa_memory_time_live(const struct spaa_memory_time *mt, uint64_t *live);
 
 #endif

@@ -306,6 +306,14 @@ void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			 NULL);
 }
 
+bool spaa_analysis_has_option(const struct spaa_analysis *a, const char *name)
+{
+	for (const struct spaa_option *o = a->options; o && o->name; o++)
+		if (!strcmp(o->name, name))
+			return true;
+	return false;
+}
+
 int spaa_analysis_need_stacks(const struct spaa_profile *p, const char *path,
 			      struct spaa_error *err)
 {

@@ -204,6 +204,12 @@ void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			const char *prog);
 
 /*
+ * Whether a's own options include --NAME: an analysis with --svg FILE
+ * draws a picture there (main.c has --format html carry it).
+ */
+bool spaa_analysis_has_option(const struct spaa_analysis *a, const char *name);
+
+/*
  * The compatibility test of analyses that work on any stacks
  * (struct spaa_analysis.compatible): p has stack or sample records.
  */

@@ -1,7 +1,9 @@
 /*
  * htmlout - the page; what it holds is in htmlout.h.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,4 +277,20 @@ void spaa_htmlout_write(FILE *out, const struct spaa_lami_results *r,
 		spaa_htmlout_picture(out, page->picture, page->picture_len);
 	spaa_htmlout_tables(out, r, 0);
 	spaa_htmlout_end(out);
+}
+
+int spaa_htmlout_read_picture(const char *path, struct spaa_sbuf *svg,
+			      struct spaa_error *err)
+{
+	char buf[65536];
+	size_t n;
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return spaa_error_at(err, SPAA_E_IO, path, 0, "cannot read the picture back: %s",
+				     strerror(errno));
+	while ((n = fread(buf, 1, sizeof(buf), f)))
+		spaa_sbuf_add(svg, buf, n);
+	fclose(f);
+	return 0;
 }

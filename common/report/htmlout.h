@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "model/error.h"
+#include "model/sbuf.h"
 #include "report/lami.h"
 
 struct spaa_htmlout_page {
@@ -59,5 +61,12 @@ void spaa_htmlout_picture_framed(FILE *out, const char *svg, size_t len);
 void spaa_htmlout_tables(FILE *out, const struct spaa_lami_results *r,
 			 size_t max_rows);
 void spaa_htmlout_end(FILE *out);
+
+/*
+ * Appends the picture an analysis drew at path (--svg) to svg, to be
+ * inlined.  Errors: SPAA_E_IO ("cannot read the picture back").
+ */
+int spaa_htmlout_read_picture(const char *path, struct spaa_sbuf *svg,
+			      struct spaa_error *err);
 
 #endif

@@ -27,6 +27,7 @@
 #include <malloc.h>
 #endif
 
+#include "io/output.h"
 #include "model/util.h"
 #include "model/warn.h"
 #include "model/sbuf.h"
@@ -191,24 +192,69 @@ static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_
 		.title = a->title, .sources = o->paths.items, .nsources = o->paths.nr,
 	};
 	struct spaa_sbuf svg = { 0 };
-	char buf[65536];
-	size_t n;
-	FILE *f;
 
 	if (run->picture) {
-		f = fopen(run->picture, "rb");
-		if (!f)
-			return spaa_error_at(err, SPAA_E_IO, run->picture, 0,
-					     "cannot read the picture back: %s", strerror(errno));
-		while ((n = fread(buf, 1, sizeof(buf), f)))
-			spaa_sbuf_add(&svg, buf, n);
-		fclose(f);
+		if (spaa_htmlout_read_picture(run->picture, &svg, err))
+			return -1;
 		page.picture = svg.s;
 		page.picture_len = svg.len;
 	}
 	spaa_htmlout_write(stdout, &run->results, &page);
 	free(svg.s);
 	return 0;
+}
+
+/* Parses argv afresh into o and options (what main did first). */
+static int reparse(const struct spaa_analysis *a, int argc, char **argv,
+		   struct spaa_analysis_opts *o, void *options, struct spaa_error *err)
+{
+	spaa_analysis_opts_release(o);
+	spaa_analysis_options_release(a, options);
+	memset(options, 0, a->options_size ? a->options_size : 1);
+	if (a->options_init)
+		a->options_init(options);
+	return spaa_analysis_parse(a, argc, argv, o, options, err);
+}
+
+/*
+ * Runs the analysis.  --format html carries its picture even without
+ * --svg FILE: an analysis that draws one (it has an --svg option) runs
+ * as if "--svg TEMP" came first, so a --svg of the user's, later, wins.
+ * When that makes the run fail as a usage or no-data error (hotspots'
+ * --net draws no flame graph, phases without samples has none to draw)
+ * it runs again as asked, quietly, and the page has no picture.
+ * *temp and *argv2 are main's to free.
+ */
+static int run_analysis(const struct spaa_analysis *a, int argc, char **argv,
+			struct spaa_analysis_opts *o, void *options,
+			struct spaa_analysis_run *run, char **temp, char ***argv2,
+			struct spaa_error *err)
+{
+	if (o->format != SPAA_ANALYSIS_HTML || !spaa_analysis_has_option(a, "svg"))
+		return a->run(run, err);
+	if (spaa_output_temp_create(temp, "spaa-picture", err))
+		return -1;
+	*argv2 = spaa_xmalloc(((size_t)argc + 3) * sizeof(**argv2));
+	(*argv2)[0] = argv[0];
+	(*argv2)[1] = (char *)"--svg";
+	(*argv2)[2] = *temp;
+	memcpy(*argv2 + 3, argv + 1, (size_t)argc * sizeof(*argv));
+	if (reparse(a, argc + 2, *argv2, o, options, err))
+		return -1;
+	if (!a->run(run, err))
+		return 0;
+	if (strcmp(err->code, SPAA_E_USAGE) && strcmp(err->code, SPAA_E_NO_DATA))
+		return -1;
+	spaa_lami_results_release(&run->results);
+	spaa_lami_results_init(&run->results);
+	run->picture = NULL;
+	run->status = 0;
+	run->left_out = (struct spaa_weights_left_out){ 0 };
+	run->load.warn = (struct spaa_warn_sink){ 0 };  /* said the first time */
+	spaa_error_init(err);
+	if (reparse(a, argc, argv, o, options, err))
+		return -1;
+	return a->run(run, err);
 }
 
 int main(int argc, char **argv)
@@ -220,6 +266,7 @@ int main(int argc, char **argv)
 	void *options = spaa_xcalloc(1, a->options_size ? a->options_size : 1);
 	struct chatter ch = { 0 };
 	struct spaa_error err;
+	char *picture = NULL, **argv2 = NULL;
 	char name[64];
 	bool lami;
 	int status = 0;
@@ -283,7 +330,8 @@ int main(int argc, char **argv)
 		run.load.progress_data = &ch;
 		if (getenv("SPAA_STATS"))
 			run.load.stats = &stats;
-		status = spaa_load_limits_env(&run.load, &err) || a->run(&run, &err);
+		status = spaa_load_limits_env(&run.load, &err) ||
+			 run_analysis(a, argc, argv, &opts, options, &run, &picture, &argv2, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
 			/* TC puts the trace's path last */
@@ -337,5 +385,7 @@ out:
 	/* repeatable options fill lists only main can free on every path */
 	spaa_analysis_options_release(a, options);
 	free(options);
+	spaa_output_temp_remove(picture);
+	free(argv2);
 	return status;
 }

@@ -33,6 +33,12 @@ struct span {
 	char *label;    /* owned */
 };
 
+struct rank_row {
+	char *name, *mark;      /* owned; mark may be NULL */
+	uint64_t value, inner;
+	bool has_inner;
+};
+
 struct spaa_timechart {
 	int64_t t0, width;
 	uint32_t nbins;
@@ -44,6 +50,9 @@ struct spaa_timechart {
 	uint64_t total;
 	struct span *spans;             /* owned */
 	size_t nspans, spans_alloc;
+	uint64_t *line;                 /* owned, nbins; NULL: no line */
+	struct rank_row *ranks;         /* owned, at most SPAA_TIMECHART_RANK_MAX */
+	size_t nranks, ranks_alloc, ranks_left_out;
 };
 
 struct spaa_timechart *spaa_timechart_new(int64_t t0, int64_t width,
@@ -71,6 +80,12 @@ void spaa_timechart_free(struct spaa_timechart *tc)
 	for (size_t i = 0; i < tc->nspans; i++)
 		free(tc->spans[i].label);
 	free(tc->spans);
+	for (size_t i = 0; i < tc->nranks; i++) {
+		free(tc->ranks[i].name);
+		free(tc->ranks[i].mark);
+	}
+	free(tc->ranks);
+	free(tc->line);
 	free(tc);
 }
 
@@ -108,6 +123,27 @@ void spaa_timechart_span(struct spaa_timechart *tc, uint32_t first,
 	tc->spans[tc->nspans++] = (struct span){ first, last, spaa_xstrdup(label) };
 }
 
+void spaa_timechart_line(struct spaa_timechart *tc, uint32_t bin, uint64_t value)
+{
+	if (!tc->line)
+		tc->line = spaa_xcalloc((size_t)tc->nbins + 1, sizeof(*tc->line));
+	tc->line[bin] = value;
+}
+
+void spaa_timechart_rank(struct spaa_timechart *tc, const char *name,
+			 uint64_t value, bool has_inner, uint64_t inner,
+			 const char *mark)
+{
+	if (tc->nranks == SPAA_TIMECHART_RANK_MAX) {
+		tc->ranks_left_out++;
+		return;
+	}
+	SPAA_ALLOC_GROW(tc->ranks, tc->nranks + 1, tc->ranks_alloc);
+	tc->ranks[tc->nranks++] = (struct rank_row){
+		spaa_xstrdup(name), mark ? spaa_xstrdup(mark) : NULL, value, inner, has_inner,
+	};
+}
+
 /* ---- order ------------------------------------------------------------- */
 
 /* What spaa_timechart_write computes before writing. */
@@ -122,7 +158,7 @@ struct plan {
 	uint64_t other_total;
 	uint32_t *by_bin;               /* cells by bin, then heaviest first */
 	uint32_t *bin_first;            /* by_bin[bin_first[b] .. bin_first[b + 1]) */
-	uint64_t max_bin;
+	uint64_t max_bin;               /* the plot's top: a bin total or line value */
 	bool capped;                    /* fewer series than asked, for the bound */
 	struct spaa_svg_rgb *colour;    /* by rank, drawn series */
 };
@@ -223,6 +259,8 @@ static void plan(const struct spaa_timechart *tc, unsigned top, struct plan *pl)
 		pl->bin_first[b + 1] += pl->bin_first[b];
 		if (tc->bin_total[b] > pl->max_bin)
 			pl->max_bin = tc->bin_total[b];
+		if (tc->line && tc->line[b] > pl->max_bin)
+			pl->max_bin = tc->line[b];
 	}
 	r = spaa_xmalloc(((size_t)(ncells > nnames ? ncells : nnames) + 1) * sizeof(*r));
 	for (uint32_t n = 0; n < nnames; n++)
@@ -350,6 +388,10 @@ static void bin_title(struct spaa_sbuf *sb, const struct plan *pl,
 	spaa_sbuf_printf(sb, " (%" PRId64 " to %" PRId64 " ns)\nweight ", start,
 			 start + tc->width - 1);
 	spaa_svg_human(sb, o->sem, (double)tc->bin_total[b] * scale_of(o));
+	if (tc->line) {
+		spaa_sbuf_printf(sb, "\n%s ", o->line_label);
+		spaa_svg_human(sb, o->sem, (double)tc->line[b] * scale_of(o));
+	}
 	for (uint32_t c = pl->bin_first[b]; c < pl->bin_first[b + 1] &&
 	     c < pl->bin_first[b] + TOP_LISTED; c++) {
 		uint32_t cell = pl->by_bin[c];
@@ -500,6 +542,96 @@ static void legend(struct spaa_sbuf *sb, const struct plan *pl,
 	spaa_sbuf_adds(sb, "</g>\n");
 }
 
+static void line(struct spaa_sbuf *sb, const struct plan *pl,
+		 const struct spaa_timechart_opts *o)
+{
+	const struct spaa_timechart *tc = pl->tc;
+	double pw = o->width - LEFT - RIGHT, bottom = PLOT_TOP + o->height;
+
+	spaa_sbuf_adds(sb, "<polyline id=\"line\" fill=\"none\" stroke=\"#222\" "
+		       "stroke-width=\"1.5\" points=\"");
+	for (uint32_t b = 0; b < tc->nbins; b++)
+		spaa_sbuf_printf(sb, "%s%.2f,%.2f", b ? " " : "",
+				 LEFT + (b + 0.5) * pw / tc->nbins,
+				 bottom - (double)tc->line[b] * o->height / (double)pl->max_bin);
+	spaa_sbuf_adds(sb, "\"/>\n");
+}
+
+#define RANK_ROW 18     /* px per ranking row */
+#define RANK_BAR 270    /* x where the bars start */
+#define RANK_ROOM 260   /* px right of the longest bar: its label */
+
+/* The colour of a ranking row: its series' when drawn, else grey. */
+static struct spaa_svg_rgb rank_colour(const struct plan *pl, const char *name)
+{
+	const struct spaa_strtab *names = &pl->tc->names;
+	size_t len = strlen(name);
+
+	for (uint32_t r = 0; r < pl->drawn; r++)
+		if (spaa_strtab_len(names, pl->order[r]) == len &&
+		    !memcmp(spaa_strtab_get(names, pl->order[r]), name, len))
+			return pl->colour[r];
+	return (struct spaa_svg_rgb){ 190, 190, 190 };
+}
+
+static void ranking(struct spaa_sbuf *sb, const struct plan *pl,
+		    const struct spaa_timechart_opts *o, unsigned y0)
+{
+	const struct spaa_timechart *tc = pl->tc;
+	/* a narrow picture keeps short bars, their labels running past its edge */
+	double room = o->width >= RANK_BAR + RANK_ROOM + 50 ? o->width - RANK_BAR - RANK_ROOM : 50;
+	uint64_t top = 0;
+
+	for (size_t i = 0; i < tc->nranks; i++)
+		if (tc->ranks[i].value > top)
+			top = tc->ranks[i].value;
+	spaa_sbuf_printf(sb, "<g id=\"ranking\">\n<text x=\"10\" y=\"%u\" font-weight=\"bold\">", y0);
+	spaa_svg_text_str(sb, o->rank_title);
+	if (tc->ranks_left_out)
+		spaa_sbuf_printf(sb, " (the first %u; %zu more not drawn)",
+				 SPAA_TIMECHART_RANK_MAX, tc->ranks_left_out);
+	spaa_sbuf_adds(sb, "</text>\n");
+	for (size_t i = 0; i < tc->nranks; i++) {
+		const struct rank_row *r = &tc->ranks[i];
+		unsigned y = y0 + (unsigned)(i + 1) * RANK_ROW;
+		double w = top ? (double)r->value / (double)top * room : 0;
+
+		spaa_sbuf_adds(sb, "<g><title>");
+		spaa_svg_text_str(sb, r->name);
+		spaa_sbuf_printf(sb, "\n%" PRIu64, r->value);
+		if (r->has_inner)
+			spaa_sbuf_printf(sb, ", %s %" PRIu64, o->inner_label, r->inner);
+		if (r->mark) {
+			spaa_sbuf_adds(sb, "\n");
+			spaa_svg_text_str(sb, r->mark);
+		}
+		spaa_sbuf_printf(sb, "</title><text x=\"10\" y=\"%u\">", y);
+		spaa_svg_fit(sb, r->name, strlen(r->name), RANK_BAR - 20, SPAA_SVG_CHAR_W);
+		spaa_sbuf_printf(sb, "</text><rect class=\"value\" x=\"%u\" y=\"%u\" width=\"%.2f\" "
+				 "height=\"12\" fill=\"", RANK_BAR, y - 10, w);
+		spaa_svg_colour(sb, rank_colour(pl, r->name));
+		spaa_sbuf_adds(sb, "\"/>");
+		if (r->has_inner)
+			spaa_sbuf_printf(sb, "<rect class=\"inner\" x=\"%u\" y=\"%u\" width=\"%.2f\" "
+					 "height=\"6\" fill=\"#333\"/>", RANK_BAR, y - 7,
+					 top ? (double)r->inner / (double)top * room : 0);
+		spaa_sbuf_printf(sb, "<text x=\"%.2f\" y=\"%u\">", RANK_BAR + w + 6, y);
+		spaa_svg_human(sb, o->sem, (double)r->value * scale_of(o));
+		if (r->has_inner) {
+			spaa_sbuf_printf(sb, " (%s ", o->inner_label);
+			spaa_svg_human(sb, o->sem, (double)r->inner * scale_of(o));
+			spaa_sbuf_adds(sb, ")");
+		}
+		if (r->mark) {
+			spaa_sbuf_adds(sb, " <tspan class=\"mark\" fill=\"#c00000\" font-weight=\"bold\">");
+			spaa_svg_text_str(sb, r->mark);
+			spaa_sbuf_adds(sb, "</tspan>");
+		}
+		spaa_sbuf_adds(sb, "</text></g>\n");
+	}
+	spaa_sbuf_adds(sb, "</g>\n");
+}
+
 /* What "other" merges, said under the title. */
 static void note_line(struct spaa_sbuf *sb, const struct plan *pl,
 		      const struct spaa_timechart_opts *o)
@@ -536,6 +668,14 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 		o.title = "Weight over time";
 	if (!o.other)
 		o.other = "other";
+	if (!o.rank_title)
+		o.rank_title = "Ranking";
+	if (!o.inner_label)
+		o.inner_label = "inner";
+	if (!o.empty)
+		o.empty = "nothing over time";
+	if (!o.line_label)
+		o.line_label = "line";
 	if (o.width < 300 || o.width > 100000 || o.height < 100 || o.height > 10000)
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "time chart of %u x %u px is out of bounds (300 to 100000 wide, 100 to 10000 high)",
@@ -544,12 +684,14 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 		return spaa_error_set(err, SPAA_E_LIMIT,
 				      "a time chart draws at most %u bins, not %" PRIu32,
 				      SPAA_SVG_MAX_SHAPES / 2, tc->nbins);
-	if (!tc->total)
+	if (!tc->total && !tc->nranks)
 		return spaa_error_set(err, SPAA_E_NO_DATA,
 				      "nothing to draw: the total weight is 0");
 	plan(tc, o.top, &pl);
 	rows = (pl.drawn + pl.other + COLUMNS - 1) / COLUMNS;
 	height = PLOT_TOP + o.height + LEGEND + rows * ROW + 24;
+	if (tc->nranks)
+		height += 24 + (unsigned)(tc->nranks + 1) * RANK_ROW;
 
 	spaa_svg_begin(&sb, o.width, height, o.title,
 		       "#bins rect { shape-rendering: crispEdges; }\n"
@@ -561,9 +703,18 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 			 "<text id=\"details\" x=\"10\" y=\"%u\"> </text>\n"
 			 "<text id=\"matched\" x=\"%u\" y=\"%u\" text-anchor=\"end\"> </text>\n",
 			 o.width - 10, height - 10, o.width - 10, height - 10);
-	axes(&sb, &pl, &o);
-	spans(&sb, tc, &o);
+	if (tc->total) {
+		axes(&sb, &pl, &o);
+		spans(&sb, tc, &o);
+	} else {
+		spaa_sbuf_printf(&sb, "<text id=\"empty\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">",
+				 o.width / 2, PLOT_TOP + o.height / 2);
+		spaa_svg_text_str(&sb, o.empty);
+		spaa_sbuf_adds(&sb, "</text>\n");
+	}
 	legend(&sb, &pl, &o);
+	if (tc->nranks)
+		ranking(&sb, &pl, &o, PLOT_TOP + o.height + LEGEND + rows * ROW + 24);
 	spaa_sbuf_adds(&sb, "<g id=\"bins\">\n");
 	band = spaa_xmalloc(((size_t)pl.drawn + 1) * sizeof(*band));
 	for (uint32_t b = 0; b < tc->nbins; b++) {
@@ -573,6 +724,8 @@ int spaa_timechart_write(const struct spaa_timechart *tc,
 			goto out;
 	}
 	spaa_sbuf_adds(&sb, "</g>\n");
+	if (tc->line && tc->total)
+		line(&sb, &pl, &o);
 	spaa_sbuf_adds(&sb, script);
 	spaa_sbuf_adds(&sb, "</svg>\n");
 	if (spaa_svg_flush(&sb, out, err))

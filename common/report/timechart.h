@@ -26,6 +26,22 @@
  *   legend   from B + 48, rows of 16 px, three columns
  * Coordinates are written with two decimals.
  *
+ * Line (spaa_timechart_line, when values were set): a polyline through
+ * (x of each bin's middle, B - v H / M), M then the larger of the largest
+ * bin total and the largest line value; each bin's hover text adds the
+ * line's value after opts.line_label.
+ *
+ * Ranking (spaa_timechart_rank, when rows were added): under the legend,
+ * a title at y Y = B + 48 + legend rows x 16 + 24, then one row of 18 px
+ * per call, in call order (at most SPAA_TIMECHART_RANK_MAX): the name at
+ * x 10 fitted to 250 px; a bar from x 270, 12 px high, of length
+ * value / V x R (R = W - 530, at least 50; V the largest value) in the
+ * series' colour (grey when the name is not a drawn series); the inner
+ * value (live bytes) as a dark bar of inner / V x R over its start, half
+ * as high; after
+ * the bar the value (and "inner_label inner") in human units and the
+ * mark, red.  Each row's <title> holds the exact values.
+ *
  * Hover: each bin is a <g> whose <title> gives its time range (from t0
  * and in the profile's clock), its weight and its three heaviest series,
  * so any viewer shows it; with scripts, the line at the bottom shows it
@@ -51,6 +67,7 @@
 #ifndef SPAA_TIMECHART_H
 #define SPAA_TIMECHART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -67,7 +84,14 @@ struct spaa_timechart_opts {
 	unsigned top;           /* series drawn; 0: 10 */
 	const char *other;      /* NULL: "other" */
 	const struct spaa_metrics_sem *sem;     /* how weights read; NULL: counts */
+	const char *rank_title;  /* above the ranking; NULL: "Ranking" */
+	const char *inner_label; /* what an inner value is; NULL: "inner" */
+	const char *line_label;  /* what the line is, in hover texts; NULL: "line" */
+	/* said in the plot when no bin has weight (a chart of a ranking alone) */
+	const char *empty;      /* NULL: "nothing over time" */
 };
+
+#define SPAA_TIMECHART_RANK_MAX 50u
 
 #define SPAA_TIMECHART_WIDTH_DEFAULT 1200u
 #define SPAA_TIMECHART_HEIGHT_DEFAULT 300u
@@ -122,13 +146,26 @@ int spaa_timechart_add(struct spaa_timechart *tc, uint32_t bin,
 		       const char *name, size_t len, uint64_t weight,
 		       struct spaa_error *err);
 
+/*
+ * Adds a row to the ranking: name (copied), value, an inner value when
+ * has_inner, a mark (copied; NULL: none).  Rows past
+ * SPAA_TIMECHART_RANK_MAX are counted, not drawn, and the ranking's
+ * title says so.
+ */
+void spaa_timechart_rank(struct spaa_timechart *tc, const char *name,
+			 uint64_t value, bool has_inner, uint64_t inner,
+			 const char *mark);
+
+/* Sets the line's value at bin (< nbins); bins never set are 0. */
+void spaa_timechart_line(struct spaa_timechart *tc, uint32_t bin, uint64_t value);
+
 /* Marks bins first..last (inclusive, after the previous span) as a span. */
 void spaa_timechart_span(struct spaa_timechart *tc, uint32_t first,
 			 uint32_t last, const char *label);
 
 /*
  * Writes the SVG document.  Fails with SPAA_E_NO_DATA when no bin has
- * weight, SPAA_E_LIMIT for more than SPAA_SVG_MAX_SHAPES / 2 bins,
+ * weight and there is no ranking (with one, the plot says opts.empty), SPAA_E_LIMIT for more than SPAA_SVG_MAX_SHAPES / 2 bins,
  * SPAA_E_USAGE for a width or height out of bounds, SPAA_E_IO from out.
  */
 int spaa_timechart_write(const struct spaa_timechart *tc,

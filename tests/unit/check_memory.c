@@ -16,6 +16,109 @@
 #include "model/util.h"
 #include "testutil.h"
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* What spaa_memory_time adds up, for the test below. */
+struct over_time {
+	struct spaa_memory_time mt;
+	const struct spaa_filter *f;
+	char got[512];
+	size_t len;
+	const struct spaa_profile *p;
+};
+
+static int time_sample(void *data, const struct spaa_profile *p,
+		       const struct spaa_sample *s, struct spaa_error *err)
+{
+	struct over_time *o = data;
+
+	return spaa_memory_time_add(&o->mt, p, o->f, s, err);
+}
+
+/* "bin:site=bytes " in the order of the cells (each bin's cells summed by the test) */
+static int time_cell(void *data, uint32_t bin, uint32_t site, uint64_t bytes,
+		     struct spaa_error *err)
+{
+	struct over_time *o = data;
+
+	(void)err;
+	o->len += (size_t)snprintf(o->got + o->len, sizeof(o->got) - o->len, "%u:%s=%llu ",
+				   bin, spaa_profile_str(o->p, o->p->functions[site].name),
+				   (unsigned long long)bytes);
+	return 0;
+}
+
+/*
+ * allocs_frees.spaa, 1000 to 2000 ns: malloc samples 1000 A1 100,
+ * 1100 A1 200, 1200 A2 200, 1300 A2 200, 1500 A1 300, 1900 A1 400,
+ * 1950 A2 200; A1's site is handle_request, A2's make_buffer; free
+ * samples 1400 400, 1600 200, 1700 50, 2000 100.  At most 20 bins: 100
+ * ns wide (the round width past 1000 / 20), 11 of them up to the free at
+ * 2000; at most 4: 500 ns, 3 of them.  Live: what was allocated minus
+ * freed by the end of each bin.
+ */
+START_TEST(test_memory_time)
+{
+	static const struct {
+		uint32_t bins;
+		const char *want;
+		uint64_t live[12];      /* then 0 */
+	} cases[] = {
+		{ 20, "0:handle_request=100 1:handle_request=200 2:make_buffer=200 "
+		      "3:make_buffer=200 5:handle_request=300 9:handle_request=400 "
+		      "9:make_buffer=200 ",
+		  { 100, 300, 500, 700, 300, 600, 400, 350, 350, 950, 850 } },
+		{ 4, "0:handle_request=300 0:make_buffer=400 1:handle_request=700 "
+		     "1:make_buffer=200 ", { 300, 950, 850 } },
+	};
+	const char *path = "tests/data/allocs_frees.spaa";
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct spaa_load_opts lo = { 0 };
+		struct spaa_memory_skip skip;
+		uint64_t live[12] = { 0 };
+		size_t nlive;
+		struct spaa_profile p;
+		struct over_time o = { .f = TESTUTIL_RANGE(INT64_MIN, INT64_MAX), .p = &p };
+		struct spaa_error err;
+
+		spaa_error_init(&err);
+		spaa_profile_init(&p);
+		spaa_memory_time_init(&o.mt, cases[c].bins);
+		lo.on_sample = time_sample;
+		lo.data = &o;
+		ck_assert_msg(!spaa_load(&p, &path, 1, &lo, &err), "%s", err.msg);
+		ck_assert_int_eq(spaa_memory_skip_init(&skip, true, NULL, 0, &err), 0);
+		ck_assert_int_eq(spaa_memory_time_sites(&o.mt, &p, &skip, time_cell, &o, &err), 0);
+		/* the cells come in the grid's order: compare them sorted */
+		{
+			char *words[32], *save = NULL, sorted[512] = "";
+			size_t n = 0, len = 0;
+
+			for (char *w = strtok_r(o.got, " ", &save); w && n < 32;
+			     w = strtok_r(NULL, " ", &save))
+				words[n++] = w;
+			qsort(words, n, sizeof(*words), cmp_str);
+			for (size_t i = 0; i < n; i++)
+				len += (size_t)snprintf(sorted + len, sizeof(sorted) - len, "%s ",
+							words[i]);
+			ck_assert_str_eq(sorted, cases[c].want);
+		}
+		ck_assert_uint_eq(o.mt.grid.width, cases[c].bins == 20 ? 100 : 500);
+		nlive = spaa_timegrid_nbins(&o.mt.grid);
+		ck_assert_uint_eq(nlive, cases[c].bins == 20 ? 11 : 3);
+		spaa_memory_time_live(&o.mt, live);
+		ck_assert_mem_eq(live, cases[c].live, sizeof(live));
+		spaa_memory_time_release(&o.mt);
+		spaa_memory_skip_release(&skip);
+		spaa_profile_release(&p);
+	}
+}
+END_TEST
+
 Suite *memory_suite(void);
 
 /* ---- allocator frames ------------------------------------------------- */
@@ -423,6 +526,7 @@ Suite *memory_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_has_records);
 	tcase_add_test(tc, test_rank_paths);
+	tcase_add_test(tc, test_memory_time);
 	suite_add_tcase(s, tc);
 	return s;
 }
