@@ -96,6 +96,88 @@ def content_decides_not_the_name():
     assert got == exp and got[0] == 0, got
 
 
+# A directory's files under names no profile has, each told by content
+# (name in the directory: the file it copies).
+MIXED = {
+    'cpu': 'pprof/go_cpu.pb.gz',
+    'node.json': 'v8/node_work.cpuprofile',
+    'heap.data': 'v8/node_sampling.heapprofile',
+    'run.log': 'basic.spaa',
+    'stacks.txt': 'convert_small.folded',
+    'trace.out': 'convert_small.perf',
+    'zz.txt': 'dtrace/pid_keys.txt',
+}
+# Not profiles, each skipped with a warning: notes whose second line
+# parses as folded stacks ("run 1"), JSON that is not a V8 profile, an
+# SPX event file without its metadata (.txt.gz), an empty file.
+NOT_PROFILES = {
+    'NOTES.md': b'# notes\nrun 1\n',
+    'package.json': b'{"name": "x", "version": "1.0.0"}\n',
+    'spx-orphan.txt.gz': None,
+    'empty': b'',
+}
+
+
+def mixed_dir(name, with_profiles=True):
+    d = os.path.join(TMP, name)
+    os.mkdir(d)
+    for n, src in MIXED.items() if with_profiles else ():
+        shutil.copy(os.path.join(DATA, src), os.path.join(d, n))
+    for n, text in NOT_PROFILES.items():
+        if text is None:
+            shutil.copy(os.path.join(DATA, 'bad/spx_orphan_events',
+                                     os.listdir(os.path.join(DATA, 'bad/spx_orphan_events'))[0]),
+                        os.path.join(d, n))
+        else:
+            with open(os.path.join(d, n), 'wb') as f:
+                f.write(text)
+    with open(os.path.join(d, '.hidden'), 'w') as f:
+        f.write('a;b 1\n')       # dot files are never read
+    return d
+
+
+@check
+def directory_of_mixed_formats_loads_every_profile():
+    """Each profile of the directory is read as when named alone: the
+    directory gives what a directory of their SPAA conversions gives (the
+    same order by name), every analysis; each file that is not a profile
+    is skipped with one warning naming it."""
+    d = mixed_dir('mixed')
+    conv = os.path.join(TMP, 'mixed_spaa')
+    os.mkdir(conv)
+    for n, src in MIXED.items():
+        ok([CONV, '-o', os.path.join(conv, n + '.spaa'), os.path.join(DATA, src)])
+    for prog in ANALYSES:
+        n = 2 if prog == 'spaa-diff' else 1
+        rc, out, err = run(['./' + prog, '--limit', 'unlimited'] + [d] * n)
+        # spaa-diff's summary names the directories
+        exp = results(['./' + prog, '--limit', 'unlimited'] + [conv] * n, conv, d)
+        assert (rc, json.loads(out)) == exp, prog
+        skipped = sorted(l for l in err.splitlines() if 'skipped' in l)
+        assert skipped == sorted(
+            '%s: warning: %s: skipped: its content is not a profile in a format spaa-tools reads'
+            % (prog, os.path.join(d, x)) for x in list(NOT_PROFILES) * n), (prog, err)
+    # the merge holds every file's events
+    merged = ok([CONV, d]).splitlines()
+    events = {e['name'] for e in json.loads(merged[0])['events']}
+    each = set()
+    for src in MIXED.values():
+        each |= {e['name'] for e in json.loads(ok([CONV, os.path.join(DATA, src)]).splitlines()[0])['events']}
+    assert events == each and len(each) >= 5, (events, each)
+
+
+@check
+def directory_without_profiles_is_an_error():
+    d = mixed_dir('no_profiles', with_profiles=False)
+    rc, out, err = run([HOT, d])
+    doc = json.loads(out)
+    assert rc == 1 and doc['error-code'] == 'no-profile', (rc, out)
+    assert doc['error-message'] == '%s: no profiles in directory: none of its 4 file(s) holds a format spaa-tools reads (spaa-tools(7), FORMATS)' % d, doc
+    assert err.count('\n') == 1 and 'skipped' not in err, err
+    rc, out, err = run(['./spaa-validate', d])
+    assert rc == 1 and 'no SPAA profile' in err, (rc, out, err)
+
+
 @check
 def validate_reads_only_spaa():
     rc, out, _ = run(['./spaa-validate', SMALL])

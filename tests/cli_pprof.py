@@ -12,6 +12,8 @@ Go is not needed to run this.
 import json
 import os
 import re
+import shutil
+import tempfile
 
 from clitest import check, finish, ok, run
 
@@ -102,6 +104,62 @@ def labels_keep_their_samples():
             w = {x['metric']: x['value'] for x in r['weights']}
             got[k] = got.get(k, 0) + w['cpu']
     assert got == want and set(want) == {'', 'hash', 'sort'}, (got, want)
+
+
+def cpu_by_worker(lines):
+    got = {}
+    for r in lines:
+        if r['type'] == 'stack':
+            k = r.get('context', {}).get('labels', {}).get('worker', '')
+            got[k] = got.get(k, 0) + {x['metric']: x['value'] for x in r['weights']}['cpu']
+    return got
+
+
+@check
+def labels_survive_the_model():
+    """Labels are part of a stack record's context in the model, so a
+    merge (two copies: twice pprof -raw's cpu per worker) and a SPAA to
+    SPAA copy keep them; records that differ only by their labels stay
+    apart, and labels written in another order are the same labels."""
+    want = {}
+    for vals, labels in raw_samples('go_cpu.raw.txt'):
+        k = labels.get('worker', '')
+        want[k] = want.get(k, 0) + vals[1]
+    merged = [json.loads(l) for l in ok(['./spaa-convert', CPU, CPU]).splitlines()]
+    assert cpu_by_worker(merged) == {k: 2 * v for k, v in want.items()}, merged
+    tmp = tempfile.mkdtemp(prefix='cli_pprof.')
+    try:
+        spaa = os.path.join(tmp, 'cpu.spaa')
+        ok(['./spaa-convert', '-o', spaa, CPU])
+        again = [json.loads(l) for l in ok(['./spaa-convert', spaa]).splitlines()]
+        assert cpu_by_worker(again) == want, again
+        # one stack: labels {a: "x", n: 1} twice (keys in either order),
+        # {a: "y"} once, none once: three records, weights 2+3, 4 and 5
+        head = ('{"type":"header","format":"spaa","version":"1.0","source_tool":"pprof",'
+                '"frame_order":"leaf_to_root","stack_id_mode":"content_addressable",'
+                '"events":[{"name":"cpu","kind":"timer","sampling":{"mode":"event","primary_metric":"samples"}}]}\n'
+                '{"type":"dso","id":1,"name":"app"}\n{"type":"frame","id":1,"func":"main","dso":1}\n')
+        def stack(ctx, w):
+            return ('{"type":"stack","id":"0x1","frames":[1],"context":%s,'
+                    '"weights":[{"metric":"samples","value":%d}]}\n' % (ctx, w))
+        os.mkdir(os.path.join(tmp, 'ab'))
+        a, b = os.path.join(tmp, 'ab', 'a.spaa'), os.path.join(tmp, 'ab', 'b.spaa')
+        with open(a, 'w') as f:
+            f.write(head + stack('{"event":"cpu","labels":{"a":"x","n":1}}', 2)
+                    + stack('{"event":"cpu","labels":{"a":"y"}}', 4))
+        with open(b, 'w') as f:
+            f.write(head + stack('{"event":"cpu","labels":{"n":1,"a":"x"}}', 3)
+                    + stack('{"event":"cpu"}', 5))
+        recs = [json.loads(l) for l in ok(['./spaa-convert', a, b]).splitlines()]
+        got = sorted((json.dumps(r['context'].get('labels'), sort_keys=True), r['weights'][0]['value'])
+                     for r in recs if r['type'] == 'stack')
+        assert got == [('null', 5), ('{"a": "x", "n": 1}', 5), ('{"a": "y"}', 4)], got
+        # an analysis of both counts every record once: 2 + 4 + 3 + 5
+        doc = json.loads(ok([HOT, os.path.join(tmp, 'ab')]))
+        assert [(r[0], value(r[2]), value(r[4])) for r in doc['results'][0]['data']] == \
+            [('main', 14, 14)], doc
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
 @check

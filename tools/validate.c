@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/detect.h"
 #include "formats/load.h"
 #include "io/input.h"
 #include "io/jsonw.h"
@@ -326,6 +327,27 @@ static bool check_file(const char *path, const struct spaa_load_opts *limits,
 	return ret == 0 && !f->errors;
 }
 
+/*
+ * Whether the file path, which a directory holds under a name no profile
+ * has, starts as SPAA does (formats/detect.h); unreadable counts as SPAA,
+ * so that check_file says why.
+ */
+static bool holds_spaa(const char *path, const struct spaa_load_opts *limits)
+{
+	struct spaa_input_opts io = { .max_line = limits->max_line, .max_window = limits->max_window };
+	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
+	struct spaa_input *in;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	if (spaa_input_open(&in, path, &io, &err))
+		return true;
+	if (spaa_detect_listed(in, &fmt, &err))
+		fmt = SPAA_DETECT_SPAA;
+	spaa_input_close(in);
+	return fmt == SPAA_DETECT_SPAA;
+}
+
 static int usage_error(const struct spaa_error *err)
 {
 	char msg[sizeof(err->msg)];
@@ -349,6 +371,7 @@ int main(int argc, char **argv)
 	struct spaa_error err;
 	struct spaa_jsonw jw;
 	bool all_valid = true;
+	size_t nchecked = 0;
 	int status;
 
 	spaa_error_init(&err);
@@ -414,6 +437,10 @@ int main(int argc, char **argv)
 		struct counts c;
 		bool valid;
 
+		/* a directory's other files are checked when they hold SPAA */
+		if (list.kinds[i] == SPAA_PATHLIST_MAYBE && !holds_spaa(list.paths[i], &limits))
+			continue;
+		nchecked++;
 		/* an SPX report is judged by the reader the analyses use */
 		valid = check_file(list.paths[i], &limits, &f, &c);
 		all_valid &= valid;
@@ -423,6 +450,11 @@ int main(int argc, char **argv)
 			print_text(list.paths[i], &f, &c, valid, opt.quiet);
 		findings_clear(&f);
 		fflush(stdout);
+	}
+	/* directories of other formats only: nothing was judged valid */
+	if (!nchecked && all_valid) {
+		fprintf(stderr, PROG ": error: no SPAA profile among the files given\n");
+		all_valid = false;
 	}
 	if (opt.json) {
 		spaa_jsonw_array_end(&jw);

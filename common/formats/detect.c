@@ -1,3 +1,4 @@
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,7 +11,13 @@
 #include "formats/v8_cpu.h"
 #include "model/util.h"
 
-static enum spaa_detect_format detect_line(char *line, size_t len)
+/*
+ * The format the first line of text says.  listed: the file came with a
+ * directory under a name no profile has, so the weak signs of a profile
+ * do not do: SPAA's first line must be its header record, a folded line
+ * must be a call path ("a;b 3", where a note may say "run 1").
+ */
+static enum spaa_detect_format detect_line(char *line, size_t len, bool listed)
 {
 	size_t i = strspn(line, " \t");
 	struct spaa_folded_parser fp;
@@ -19,17 +26,19 @@ static enum spaa_detect_format detect_line(char *line, size_t len)
 	int folded;
 
 	if (i < len && line[i] == '{')
-		return SPAA_DETECT_SPAA;
+		return !listed || strstr(line, "\"header\"") ? SPAA_DETECT_SPAA :
+		       SPAA_DETECT_UNKNOWN;
 	if (spaa_perf_script_sniff(line, len))
 		return SPAA_DETECT_PERF;
 	spaa_folded_parser_init(&fp);
 	folded = spaa_folded_parse(&fp, line, len, "", 1, &nframes, &count, NULL);
 	spaa_folded_parser_release(&fp);
-	return folded == 1 ? SPAA_DETECT_FOLDED : SPAA_DETECT_UNKNOWN;
+	return folded == 1 && (!listed || memchr(line, ';', len)) ? SPAA_DETECT_FOLDED :
+	       SPAA_DETECT_UNKNOWN;
 }
 
-int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
-		struct spaa_error *err)
+static int detect(struct spaa_input *in, bool listed,
+		  enum spaa_detect_format *fmt, struct spaa_error *err)
 {
 	const char *data, *end, *nl;
 	char *line;
@@ -68,11 +77,24 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 		if (n && data[n - 1] == '\r')
 			n--;
 		line = spaa_xstrndup(data, n);  /* the sniffers want a C string */
-		*fmt = detect_line(line, strlen(line));
+		*fmt = detect_line(line, strlen(line), listed);
 		free(line);
 		return 0;
 	}
 	/* only comments so far: folded skips them too */
-	*fmt = len < SPAA_DETECT_SNIFF_BYTES ? SPAA_DETECT_EMPTY : SPAA_DETECT_FOLDED;
+	*fmt = len < SPAA_DETECT_SNIFF_BYTES ? SPAA_DETECT_EMPTY :
+	       listed ? SPAA_DETECT_UNKNOWN : SPAA_DETECT_FOLDED;
 	return 0;
+}
+
+int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
+		struct spaa_error *err)
+{
+	return detect(in, false, fmt, err);
+}
+
+int spaa_detect_listed(struct spaa_input *in, enum spaa_detect_format *fmt,
+		       struct spaa_error *err)
+{
+	return detect(in, true, fmt, err);
 }

@@ -44,4 +44,14 @@ enum spaa_detect_format {
 int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 		struct spaa_error *err);
 
+/*
+ * As spaa_detect, for a file a directory holds under a name no profile
+ * has (pathlist.h: SPAA_PATHLIST_MAYBE), which may be anything: SPAA
+ * only when its first line is a header record, folded stacks only when
+ * the first line is a call path with a ';' (notes such as "run 1" parse
+ * as folded), otherwise SPAA_DETECT_UNKNOWN or SPAA_DETECT_EMPTY.
+ */
+int spaa_detect_listed(struct spaa_input *in, enum spaa_detect_format *fmt,
+		       struct spaa_error *err);
+
 #endif

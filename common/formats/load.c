@@ -209,6 +209,47 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io);
 }
 
+/*
+ * Whether in, a file a directory holds under a name no profile has, is
+ * not a profile to read (pathlist.h: SPAA_PATHLIST_MAYBE): 1 to skip it,
+ * 0 to read it, -1 with err.
+ */
+static int not_a_profile(struct spaa_input *in, struct spaa_error *err)
+{
+	enum spaa_detect_format fmt;
+
+	if (spaa_detect_listed(in, &fmt, err))
+		return -1;
+	return fmt == SPAA_DETECT_UNKNOWN || fmt == SPAA_DETECT_EMPTY;
+}
+
+/*
+ * After the load: a path whose every file was skipped as not a profile is
+ * a directory without profiles (an error naming it); otherwise each
+ * skipped file is said in a warning.
+ */
+static int report_not_profiles(const char *const *paths, size_t npaths,
+			       const size_t *first, const bool *skipped,
+			       const struct spaa_pathlist *list,
+			       const struct spaa_load_opts *o, struct spaa_error *err)
+{
+	for (size_t i = 0; i < npaths; i++) {
+		size_t n = 0;
+
+		for (size_t j = first[i]; j < first[i + 1]; j++)
+			n += skipped[j];
+		if (n && n == first[i + 1] - first[i])
+			return spaa_error_at(err, SPAA_E_NO_PROFILE, paths[i], 0,
+					     "no profiles in directory: none of its %zu file(s) holds a format spaa-tools reads (spaa-tools(7), FORMATS)",
+					     n);
+	}
+	for (size_t j = 0; j < list->nr; j++)
+		if (skipped[j])
+			spaa_warn(&o->warn, list->paths[j], 0,
+				  "skipped: its content is not a profile in a format spaa-tools reads");
+	return 0;
+}
+
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
@@ -218,7 +259,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		.max_window = opts->max_window,
 	};
 	struct spaa_prefetch *pf = NULL;
-	bool *want = NULL;
+	bool *want = NULL, *skipped = NULL;
+	size_t *from = spaa_xcalloc(npaths + 1, sizeof(*from));
 	struct spaa_pathlist list = { 0 };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
@@ -226,9 +268,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 	spaa_repeats_init(&rep);
 	defaults(&o);
-	for (size_t i = 0; i < npaths; i++)
+	for (size_t i = 0; i < npaths; i++) {
+		from[i] = list.nr;
 		if (spaa_pathlist_expand(paths[i], &list, err))
 			goto out;
+	}
+	from[npaths] = list.nr;
+	skipped = spaa_xcalloc(list.nr + 1, sizeof(*skipped));
 	for (size_t i = 0; i < list.nskipped; i++)
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
@@ -255,12 +301,24 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		if (pf ? spaa_prefetch_take(pf, i, &in, err) :
 		    spaa_input_open(&in, list.paths[i], &io, err))
 			goto out;
+		if (list.kinds[i] == SPAA_PATHLIST_MAYBE && (r = not_a_profile(in, err))) {
+			skipped[i] = r > 0;
+			base += spaa_input_size(in);
+			spaa_input_close(in);
+			if (r < 0)
+				goto out;
+			if (o.on_progress)
+				o.on_progress(o.progress_data, base, total);
+			continue;
+		}
 		r = spaa_load_input(p, in, &o, seen, base, total, err);
 		base += spaa_input_bytes_read(in);
 		spaa_input_close(in);
 		if (r)
 			goto out;
 	}
+	if (report_not_profiles(paths, npaths, from, skipped, &list, &o, err))
+		goto out;
 	/* no sample told the start: the span's (windows, titles) */
 	if (!p->nsamples && o.on_start)
 		o.on_start(o.start_data, p->has_time ? p->time_start : 0);
@@ -268,6 +326,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 out:
 	spaa_prefetch_free(pf);
 	free(want);
+	free(skipped);
+	free(from);
 	spaa_pathlist_release(&list);
 	spaa_repeats_release(&rep);
 	return ret;

@@ -39,8 +39,10 @@
  *   Sample            one stack record, id the FNV-1a hash of its frame
  *                     ids (the same stack in one file, the same id);
  *                     exclusive weights on its leaf
- *   Label             context "labels": {"key": "str" or num}; numeric
- *                     labels "pid" and "tid" become the context's pid, tid
+ *   Label             context "labels": {"key": "str" or num}, which the
+ *                     model keeps with the record (profile.h), so merges
+ *                     and SPAA copies keep them; numeric labels "pid"
+ *                     and "tid" become the context's pid, tid
  *   drop_frames, keep_frames  applied as pprof applies them (POSIX
  *                     extended regular expressions matching whole
  *                     function names)

@@ -425,6 +425,11 @@ static int write_records(struct spaa_jsonw *jw, const struct spaa_profile *p,
 			spaa_jsonw_kv_i64(jw, "cpu", rec->cpu);
 		if (rec->comm)
 			kv_str(jw, "comm", p, rec->comm);
+		if (rec->labels) {
+			spaa_jsonw_key(jw, "labels");
+			spaa_jsonw_raw(jw, spaa_profile_str(p, rec->labels),
+				       spaa_strtab_len(&p->strings, rec->labels));
+		}
 		spaa_jsonw_object_end(jw);
 		spaa_jsonw_key(jw, "weights");
 		weights(jw, p, rec->weights, rec->nweights);

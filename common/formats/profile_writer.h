@@ -28,7 +28,7 @@
  *   thread     every thread with a known pid and tid, with its comm;
  *   stack      one per record (absorbed related records left out: the
  *              logical stack is written unified, weight counted once),
- *              its context (event, pid, tid, cpu, comm), weights with
+ *              its context (event, pid, tid, cpu, comm, labels), weights with
  *              units, exclusive weights on the leaf;
  *   sample     the spooled samples (timestamp ns, pid, tid, cpu, event,
  *              period, stack_id).

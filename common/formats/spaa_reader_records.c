@@ -5,11 +5,12 @@
 #include <string.h>
 
 #include "formats/spaa_reader_impl.h"
+#include "io/jsonw.h"
 #include "model/util.h"
 
 static const char *const known_tools[] = {
 	"perf", "dtrace", "chrome-cpuprofile", "chrome-heapsnapshot",
-	"chrome-heaptimeline", "spx", "spaa-convert", "spaa-tools",
+	"chrome-heaptimeline", "chrome-heapprofile", "spx", "spaa-convert", "spaa-tools",
 	"heaptrack", "pprof", "jemalloc", "tcmalloc", "bpftrace", "ebpf",
 	"async-profiler", "py-spy", "folded", NULL,
 };
@@ -17,7 +18,7 @@ static const char *const known_tools[] = {
 static const char *const known_context[] = {
 	"event", "pid", "tid", "cpu", "comm", "probe", "execname", "uid",
 	"zonename", "trace_fields",
-	"labels",       /* pprof's sample labels (formats/pprof.h) */
+	"labels",       /* pprof's sample labels (formats/pprof.h), kept */
 	NULL,
 };
 
@@ -529,6 +530,72 @@ static int check_inline_order(struct spaa_reader *r, const uint32_t *fr, uint32_
 	return 0;
 }
 
+struct label {
+	const struct spaa_json_value *v;
+	size_t pos;
+};
+
+static int label_cmp(const void *a, const void *b)
+{
+	const struct label *x = a, *y = b;
+	int c = strcmp(x->v->key, y->v->key);
+
+	return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * context.labels (pprof's sample labels, formats/pprof.h): an object of
+ * strings and integers, kept as one string, its JSON text with the keys
+ * sorted (a key given twice: the first value) and only ASCII, so that
+ * records of the same labels are the same context however they were
+ * written, and any writer can copy the text as it is.
+ */
+static int read_labels(struct spaa_reader *r, const struct spaa_json_value *ctx,
+		       struct spaa_record *rec, struct spaa_error *err)
+{
+	const struct spaa_json_value *l;
+	struct label *m = NULL;
+	struct spaa_jsonw jw;
+	size_t n = 0;
+	int ret = spaa_reader_field(r, ctx, "stack", "labels", SPAA_JSON_OBJECT, false, &l, err);
+
+	if (ret <= 0 || !l->len)
+		return ret;
+	m = spaa_xcalloc(l->len, sizeof(*m));
+	for (const struct spaa_json_value *c = l->child; c; c = c->next, n++) {
+		int64_t x;
+		char buf[64];
+
+		if (c->type != SPAA_JSON_STRING &&
+		    (c->type != SPAA_JSON_NUMBER || spaa_json_get_i64(c, &x))) {
+			free(m);
+			return spaa_reader_bad(r, err, "label '%s' in 'stack' record must be a string or a 64-bit integer, not %s",
+					       c->key, show(c, buf, sizeof(buf)));
+		}
+		m[n] = (struct label){ c, n };
+	}
+	qsort(m, n, sizeof(*m), label_cmp);
+	spaa_jsonw_init(&jw);
+	jw.ascii_only = true;
+	spaa_jsonw_object_begin(&jw);
+	for (size_t i = 0; i < n; i++) {
+		int64_t x;
+
+		if (i && !strcmp(m[i].v->key, m[i - 1].v->key))
+			continue;
+		spaa_jsonw_key(&jw, m[i].v->key);
+		if (m[i].v->type == SPAA_JSON_STRING)
+			spaa_jsonw_string_len(&jw, m[i].v->str, m[i].v->len);
+		else
+			spaa_jsonw_i64(&jw, (spaa_json_get_i64(m[i].v, &x), x));
+	}
+	spaa_jsonw_object_end(&jw);
+	ret = spaa_reader_intern(r, jw.buf, jw.len, &rec->labels, err);
+	spaa_jsonw_release(&jw);
+	free(m);
+	return ret;
+}
+
 static int read_context(struct spaa_reader *r, const struct spaa_json_value *ctx,
 			struct spaa_record *rec, struct spaa_error *err)
 {
@@ -540,7 +607,8 @@ static int read_context(struct spaa_reader *r, const struct spaa_json_value *ctx
 		    spaa_reader_opt_i64(r, ctx, rt, "pid", &rec->pid, err) ||
 		    spaa_reader_opt_i64(r, ctx, rt, "tid", &rec->tid, err) ||
 		    spaa_reader_opt_i64(r, ctx, rt, "cpu", &rec->cpu, err) ||
-		    spaa_reader_str_field(r, ctx, rt, "comm", false, &rec->comm, err))
+		    spaa_reader_str_field(r, ctx, rt, "comm", false, &rec->comm, err) ||
+		    read_labels(r, ctx, rec, err))
 			return -1;
 		for (const struct spaa_json_value *m = ctx->child; m; m = m->next)
 			if (!in_list(known_context, m->key) && strncmp(m->key, "x_", 2))

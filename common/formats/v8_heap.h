@@ -16,7 +16,10 @@
  *     "(program)"; srcline "script:line:column" when V8 knows the line),
  *     and its count and size, which V8 keeps per node (self values), are
  *     the record of the node's stack; a timeline's samples give the
- *     file's time range (V8 counts from the start of tracking);
+ *     file's time range (V8 counts from the start of tracking), not
+ *     timed allocations: only objects still alive have a time (through
+ *     their node id), a thousandth of the bytes in a real timeline
+ *     (doc/V8.md says why they are left out);
  *   - a sampling profile's tree: each node's selfSize is alloc_bytes and
  *     its number of samples alloc_count (V8 lists samples of nodes its
  *     tree leaves out: those are counted in a warning, not in a node);

@@ -71,6 +71,11 @@ void spaa_jsonw_u64(struct spaa_jsonw *jw, uint64_t v);
 void spaa_jsonw_double(struct spaa_jsonw *jw, int precision, double v);
 void spaa_jsonw_bool(struct spaa_jsonw *jw, bool v);
 void spaa_jsonw_null(struct spaa_jsonw *jw);
+/*
+ * A value that is already JSON text (json[0..len), written by a jsonw):
+ * copied as it is.  With ascii_only the text must be ASCII.
+ */
+void spaa_jsonw_raw(struct spaa_jsonw *jw, const char *json, size_t len);
 
 /* Shorthands for a key followed by a value. */
 void spaa_jsonw_kv_string(struct spaa_jsonw *jw, const char *key, const char *s);

@@ -1,4 +1,5 @@
 #include <ctype.h>
+#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -28,7 +29,8 @@ static int is_spaa_name(const char *name)
 {
 	static const char *const suffixes[] = {
 		".spaa", ".ndjson", ".pb", ".pprof", ".perf", ".perf-script",
-		".perf-script.txt", ".folded", ".perf.data",
+		".perf-script.txt", ".folded", ".perf.data", ".cpuprofile",
+		".heapprofile", ".heapsnapshot", ".heaptimeline",
 	};
 	static const char *const comp[] = { "", ".gz", ".zst" };
 	size_t len = strlen(name);
@@ -139,8 +141,8 @@ static void note_skipped(struct spaa_pathlist *list, char *path)
 
 /*
  * Classifies one directory entry.  Returns 1 with *entry filled for a
- * profile, 0 to skip it (a profile's name that is not a regular file is
- * noted in list), -1 on error.
+ * file to read, 0 to skip it (a profile's name that is not a regular file
+ * is noted in list), -1 on error.
  */
 static int classify_entry(struct spaa_pathlist *list, const char *dir, const char *name,
 			  struct dir_entry *entry, struct spaa_error *err)
@@ -151,46 +153,34 @@ static int classify_entry(struct spaa_pathlist *list, const char *dir, const cha
 
 	if (is_spaa_name(name)) {
 		entry->kind = SPAA_PATHLIST_SPAA;
-	} else if (has_suffix(name, len, ".json")) {
+	} else if (has_suffix(name, len, ".json") || has_suffix(name, len, ".txt.gz")) {
 		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
-		entry->kind = SPAA_PATHLIST_SPX;
-		sibling = path_join(dir, name, len - 5, ".txt.gz");
+		bool meta = has_suffix(name, len, ".json");
+
+		sibling = path_join(dir, name, len - (meta ? 5 : 7), meta ? ".txt.gz" : ".json");
 		r = is_regular(sibling, err);
 		free(sibling);
-		if (r <= 0)
+		if (r < 0)
 			return r;
+		if (r && !meta)
+			return 0;       /* read with its report's metadata */
+		entry->kind = r ? SPAA_PATHLIST_SPX : SPAA_PATHLIST_MAYBE;
 	} else {
-		return 0;
+		entry->kind = SPAA_PATHLIST_MAYBE;
 	}
 	path = path_join(dir, name, len, "");
 	r = is_regular(path, err);
-	if (r == 0)
+	/* only a profile's name is worth a word when it is not a file */
+	if (r == 0 && entry->kind != SPAA_PATHLIST_MAYBE)
 		note_skipped(list, path);
+	else if (r == 0)
+		free(path);
 	else if (r < 0)
 		free(path);
 	if (r <= 0)
 		return r;
 	entry->path = path;
 	return 1;
-}
-
-/*
- * 1 when name is an SPX event file whose metadata is missing: what a
- * killed PHP process leaves, worth naming when nothing else is there.
- */
-static int is_spx_orphan(const char *dir, const char *name)
-{
-	size_t len = strlen(name);
-	struct spaa_error ignored;
-	char *json;
-	int r;
-
-	if (!has_suffix(name, len, ".txt.gz"))
-		return 0;
-	json = path_join(dir, name, len - 7, ".json");
-	r = is_regular(json, &ignored);
-	free(json);
-	return r == 0;
 }
 
 static int expand_dir(const char *path, struct spaa_pathlist *list,
@@ -227,17 +217,18 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		r = classify_entry(list, path, de->d_name, &entry, err);
 		if (r < 0)
 			goto fail;
-		if (!r) {
-			norphans += is_spx_orphan(path, de->d_name);
+		if (!r)
 			continue;
-		}
+		/* an SPX event file without its metadata: what a killed PHP process leaves */
+		norphans += entry.kind == SPAA_PATHLIST_MAYBE &&
+			    has_suffix(de->d_name, strlen(de->d_name), ".txt.gz");
 		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
 		entries[nr++] = entry;
 	}
 	closedir(dir);
 	dir = NULL;
 
-	if (!nr && norphans) {
+	if (nr && nr == norphans) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
 			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
 			      norphans);
@@ -245,7 +236,7 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 	}
 	if (!nr) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
-			      "no profiles in directory (looked for *.spaa, *.pb, *.perf, *.folded, perf.data and the other names of spaa-tools(7), and SPX reports)");
+			      "no profiles in directory: no files in it");
 		goto fail;
 	}
 	/* readdir order depends on the file system; runs must not */

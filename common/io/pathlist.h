@@ -18,13 +18,21 @@
 /* What a path is, by name (and for SPX by its sibling and content). */
 enum spaa_pathlist_kind {
 	/*
-	 * a profile the loader tells by content: in a directory *.spaa,
-	 * *.ndjson, *.pb, *.pprof, *.perf, *.perf-script[.txt], *.folded,
-	 * *.perf.data (each also .gz, .zst) and perf.data; any named file
+	 * a profile the loader tells by content, which must be one: in a
+	 * directory *.spaa, *.ndjson, *.pb, *.pprof, *.perf,
+	 * *.perf-script[.txt], *.folded, *.perf.data, *.cpuprofile,
+	 * *.heapprofile, *.heapsnapshot, *.heaptimeline (each also .gz,
+	 * .zst) and perf.data; any named file
 	 */
 	SPAA_PATHLIST_SPAA,
 	SPAA_PATHLIST_SPX,      /* SPX metadata *.json with a sibling *.txt.gz */
 	SPAA_PATHLIST_OTHER,
+	/*
+	 * any other regular file of a directory (a DTrace *.txt, a trace
+	 * *.json, a README): the loader reads it when its content is a
+	 * profile and skips it, saying so, when not
+	 */
+	SPAA_PATHLIST_MAYBE,
 };
 
 struct spaa_pathlist {
@@ -50,9 +58,10 @@ struct spaa_pathlist {
  * KEY.txt.gz exists beside it and the file starts with '{', or KEY.txt.gz
  * when KEY.json exists beside it or its text starts with "[events]";
  * either is appended as KEY.json with kind SPAA_PATHLIST_SPX.  A
- * directory contributes its profiles (the names above) and SPX reports
- * (not recursive),
- * sorted by name; a directory with none is an error (SPAA_E_NO_PROFILE).
+ * directory contributes its regular files but dot files and the event
+ * files of its SPX reports (not recursive), sorted by name, each of the
+ * kind above; a directory with none, or only SPX event files without
+ * their metadata, is an error (SPAA_E_NO_PROFILE).
  * Errors: SPAA_E_NOT_FOUND, SPAA_E_IO, SPAA_E_NO_PROFILE.
  */
 int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,

@@ -152,6 +152,13 @@ struct spaa_record {
 	uint32_t event;         /* index into events */
 	int64_t pid, tid, cpu;  /* SPAA_NO_ID when absent */
 	uint32_t comm;          /* context.comm, else the thread's comm, else 0 */
+	/*
+	 * context.labels (pprof's sample labels) as one string: the JSON
+	 * object, keys sorted, ASCII only (formats/spaa_reader_records.c);
+	 * 0 when none.  Part of the context: records differing only in
+	 * labels stay apart.
+	 */
+	uint32_t labels;
 	uint32_t weights, nweights;     /* into weight_pool */
 	uint32_t excl, nexcl;           /* exclusive weights, into weight_pool */
 	uint32_t excl_frame;    /* frame index of exclusive.frame, or SPAA_NONE */

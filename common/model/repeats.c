@@ -9,7 +9,7 @@
 struct record_head {
 	int64_t pid, tid, cpu;
 	uint32_t stack, event, comm, excl_frame;
-	uint32_t absorbed, nweights, nexcl, pad;
+	uint32_t absorbed, nweights, nexcl, labels;
 };
 
 void spaa_repeats_init(struct spaa_repeats *r)
@@ -80,6 +80,7 @@ static size_t record_key(struct spaa_repeats *r, const struct spaa_record *rec,
 	h.stack = rec->stack;
 	h.event = rec->event;
 	h.comm = rec->comm;
+	h.labels = rec->labels;
 	h.excl_frame = rec->excl_frame;
 	h.absorbed = rec->absorbed;
 	h.nweights = rec->nweights;

@@ -1,7 +1,8 @@
 /*
  * check_pathlist - what a command-line path names: files as given,
- * directories as their profiles sorted by name, SPX reports by either of
- * their files, and the errors of paths that name nothing.
+ * directories as their files sorted by name (profile names, SPX reports,
+ * the others for the loader to tell by content), SPX reports by either
+ * of their files, and the errors of paths that name nothing.
  */
 #include <check.h>
 #include <stdio.h>
@@ -47,17 +48,29 @@ START_TEST(test_expand_mixed)
 	for (slash = 0; slash < 2; slash++) {
 		snprintf(dir, sizeof(dir), "%s%s", testutil_tmpdir(), slash ? "/" : "");
 		ck_assert_int_eq(spaa_pathlist_expand(dir, &list, &err), 0);
-		ck_assert_uint_eq(list.nr, 4);
-		ck_assert_str_eq(list.paths[0], testutil_path("a.spaa"));
-		ck_assert_str_eq(list.paths[1], testutil_path("b.spaa.zst"));
-		ck_assert_str_eq(list.paths[2], testutil_path("d.ndjson.gz"));
-		ck_assert_str_eq(list.paths[3], testutil_path("r.json"));
-		ck_assert_int_eq(list.kinds[0], SPAA_PATHLIST_SPAA);
-		ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
-		ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_SPAA);
-		ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPX);
+		/* r.txt.gz is read with r.json; the dot file is never read */
+		static const struct {
+			const char *name;
+			enum spaa_pathlist_kind kind;
+		} want[] = {
+			{ "a.spaa", SPAA_PATHLIST_SPAA },
+			{ "b.spaa.zst", SPAA_PATHLIST_SPAA },
+			{ "c.txt", SPAA_PATHLIST_MAYBE },
+			{ "d.ndjson.gz", SPAA_PATHLIST_SPAA },
+			{ "lone.json", SPAA_PATHLIST_MAYBE },
+			{ "r.json", SPAA_PATHLIST_SPX },
+			{ "x.spaa.bak", SPAA_PATHLIST_MAYBE },
+		};
+
+		ck_assert_uint_eq(list.nr, sizeof(want) / sizeof(want[0]));
+		for (i = 0; i < list.nr; i++) {
+			ck_assert_str_eq(list.paths[i], testutil_path(want[i].name));
+			ck_assert_int_eq(list.kinds[i], want[i].kind);
+		}
+		/* only profile names that are no files are said skipped */
+		ck_assert_uint_eq(list.nskipped, 2);
 		/* the SPX report r counts both of its files (r.json, r.txt.gz) */
-		ck_assert_uint_eq(spaa_pathlist_size(&list), 5 * 3);
+		ck_assert_uint_eq(spaa_pathlist_size(&list), 8 * 3);
 		spaa_pathlist_release(&list);
 		ck_assert_uint_eq(list.nr, 0);
 		ck_assert_ptr_null(list.paths);
@@ -81,13 +94,17 @@ START_TEST(test_expand_files)
 	/* many entries: the arrays grow */
 	for (i = 0; i < 40; i++)
 		ck_assert_int_eq(spaa_pathlist_expand(odd, &list, &err), 0);
-	ck_assert_uint_eq(list.nr, 43);
+	ck_assert_uint_eq(list.nr, 44);
 	ck_assert_str_eq(list.paths[0], odd);
 	ck_assert_str_eq(list.paths[1], "-");
-	ck_assert_str_eq(list.paths[2], testutil_path("p.spaa"));
-	for (i = 0; i < 3; i++)
-		ck_assert_int_eq(list.kinds[i], SPAA_PATHLIST_SPAA);
-	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 3 + 40 * 10);
+	/* the directory: odd.name, which content decides, then p.spaa */
+	ck_assert_str_eq(list.paths[2], odd);
+	ck_assert_str_eq(list.paths[3], testutil_path("p.spaa"));
+	ck_assert_int_eq(list.kinds[0], SPAA_PATHLIST_SPAA);
+	ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
+	ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_MAYBE);
+	ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPAA);
+	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 10 + 3 + 40 * 10);
 	spaa_pathlist_release(&list);
 }
 END_TEST
@@ -97,8 +114,9 @@ static const struct expand_error_case {
 	const char *code;
 	const char *msg;
 } expand_error_cases[] = {
-	{ NULL, SPAA_E_NO_PROFILE,
-	  "no profiles in directory (looked for *.spaa, *.pb, *.perf, *.folded, perf.data and the other names of spaa-tools(7), and SPX reports)" },
+	{ "empty", SPAA_E_NO_PROFILE, "no profiles in directory: no files in it" },
+	{ "orphan", SPAA_E_NO_PROFILE,
+	  "no profiles in directory: 1 SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)" },
 	{ "missing", SPAA_E_NOT_FOUND, "no such file or directory" },
 	{ "missing/deeper.spaa", SPAA_E_NOT_FOUND, "no such file or directory" },
 };
@@ -108,12 +126,17 @@ START_TEST(test_expand_errors)
 	const struct expand_error_case *c = &expand_error_cases[_i];
 	struct spaa_pathlist list = { 0 };
 	struct spaa_error err;
-	const char *path = c->name ? testutil_path(c->name) : testutil_tmpdir();
+	const char *path;
 
 	spaa_error_init(&err);
-	/* not profiles: the directory still has none */
-	testutil_write("notes.txt", "x", 1);
-	testutil_write("lone.json", "{}", 2);
+	/* a directory of no files but a dot file and a subdirectory */
+	ck_assert_int_eq(mkdir(testutil_path("empty"), 0755), 0);
+	testutil_write("empty/.notes.txt", "x", 1);
+	ck_assert_int_eq(mkdir(testutil_path("empty/sub"), 0755), 0);
+	/* what a killed SPX run leaves: events without metadata */
+	ck_assert_int_eq(mkdir(testutil_path("orphan"), 0755), 0);
+	testutil_write("orphan/spx-1.txt.gz", "x", 1);
+	path = testutil_path(c->name);  /* testutil_path's buffer is reused */
 	ck_assert_int_eq(spaa_pathlist_expand(path, &list, &err), -1);
 	ck_assert_str_eq(err.code, c->code);
 	ck_assert_str_eq(err.msg, c->msg);
