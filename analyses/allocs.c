@@ -180,7 +180,8 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	a->memory_samples++;
 	if (folding(a, p) && spaa_fold_add(&a->fold, s, err))
 		return -1;
-	if (!spaa_filter_time(a->filter, s->time))
+	if (!spaa_filter_time(a->filter, s->time) ||
+	    !spaa_filter_context(a->filter, p, s->pid, s->tid, 0))
 		return 0;
 	v[p->events[s->event].kind == SPAA_EV_DEALLOCATION ? TL_FREE : TL_ALLOC] =
 		s->has_period ? s->period : 0;
@@ -562,6 +563,7 @@ static void describe(struct allocs *a)
 		spaa_table_what_add(t, "samples in range");
 	else if (spaa_filter_has_range(a->filter))
 		spaa_table_what_add(t, SPAA_FILTER_WHOLE_PROFILE);
+	spaa_table_what_filter(t, a->filter);
 }
 
 /* The text header: the profile, the events, the bytes allocated. */
@@ -644,7 +646,7 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_weights_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
 	use_fold = a.memory_samples && folding(&a, &p);
-	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, err))
+	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, a.filter, err))
 		goto out;
 	spaa_table_set_range(&a.tables, a.filter, &p);
 	if (a.opts->svg.path && draw(&a, &skip, err))
@@ -717,6 +719,7 @@ const struct spaa_analysis spaa_analysis_allocs = {
 	.options = options,
 	.options_size = sizeof(struct options),
 	.options_init = options_init,
+	.flags = SPAA_ANALYSIS_THREADS,
 	.run = allocs_run,
 	.compatible = allocs_compatible,
 };

@@ -784,7 +784,7 @@ const struct spaa_analysis spaa_analysis_hotspots = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.options_size = sizeof(struct options),
-	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
+	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS,
 	.run = hotspots_run,
 	.compatible = spaa_analysis_need_stacks,
 };

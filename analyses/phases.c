@@ -342,7 +342,8 @@ static int on_sample(void *data, const struct spaa_profile *p,
 				  ps->width != 0, ps->fine_bins, keysizes, NSERIES);
 		ps->tb.max_cells = MAX_CELLS;
 	}
-	if (s->event != ps->event || !spaa_filter_time(f, s->time))
+	if (s->event != ps->event || !spaa_filter_time(f, s->time) ||
+	    !spaa_filter_context(f, p, s->pid, s->tid, 0))
 		return 0;
 	if (ps->samples && s->period_metric != ps->period_metric)
 		ps->period_metric_mixed = true;
@@ -918,6 +919,7 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	}
 	spaa_table_set_range(&h.tables, &o->filter, &p);
 	choose_weights(&h);
+	spaa_table_what_filter(&h.tables, &o->filter);
 	if (h.pass.samples) {
 		uint32_t late = late_labels(&h.pass, &p);
 
@@ -995,7 +997,7 @@ const struct spaa_analysis spaa_analysis_phases = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.options_size = sizeof(struct options),
-	.flags = SPAA_ANALYSIS_EVENT,
+	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
 	.run = phases_run,
 	.compatible = phases_compatible,
 };

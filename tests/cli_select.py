@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Which stacks an analysis looks at: --comm, --focus, --ignore,
---symbol-filter (pprof's and perf report's habits), end to end.
+--symbol-filter (pprof's and perf report's habits), end to end, and
+--pid/--tid/--comm in spaa-phases and spaa-allocs too.
 
 Expected weights are counted by hand from tests/data/basic.spaa:
   s1 main;parse;memcpy       thread 100 'app'     3 ms
@@ -84,6 +85,33 @@ def samples_in_a_range_are_selected_alike():
     assert fns == {'B': (2000 * MS, 2000 * MS), 'main': (0, 2000 * MS)}, fns
     # the same from the stack records, without a range
     assert hotspots(['--focus', '^[BC]$', '--ignore', 'C'], ABIA)[0] == fns
+
+
+@check
+def phases_and_allocs_take_pid_tid_comm():
+    def timeline(prog, args, path):
+        return table(lami([prog, '--format', 'lami'] + args + [path]), 'timeline')['data']
+
+    # phases_abia: 400 samples of A on 11, 200 of B on 12, 100 of C on 13
+    for args, n in [([], 700), (['--comm', 'worker-b'], 200), (['--tid', '13'], 100),
+                    (['--pid', '10'], 700)]:
+        rows = timeline('./spaa-phases', args, ABIA)
+        assert sum(r[2] for r in rows) == n, (args, rows)
+    r = lami(['./spaa-phases', '--format', 'lami', '--comm', 'worker-b', ABIA])
+    assert "command 'worker-b'" in r['results'][0]['class']['title'], r['results'][0]['class']
+    # allocs_frees: tid 300 ('server') allocates 100+200+300+400 and frees 50
+    frees = 'tests/data/allocs_frees.spaa'
+    for args in [['--tid', '300'], ['--comm', 'server']]:
+        rows = timeline('./spaa-allocs', ['--begin', '0'] + args, frees)
+        assert sum(r[1]['value'] for r in rows) == 1000, (args, rows)
+        assert sum(r[2]['value'] for r in rows) == 50, (args, rows)
+    # its sites from the stack records: 'io' (tid 301) allocated 600 in make_buffer
+    sites = table(lami(['./spaa-allocs', '--format', 'lami', '--comm', 'io', frees]), 'sites')
+    alloc = {r[0]: r[2]['value'] for r in sites['data']}
+    assert alloc.get('make_buffer') == 600 and alloc.get('handle_request', 0) == 0, alloc
+    sites = table(lami(['./spaa-allocs', '--format', 'lami', '--comm', 'server', frees]), 'sites')
+    alloc = {r[0]: r[2]['value'] for r in sites['data']}
+    assert alloc.get('handle_request') == 1000 and 'make_buffer' not in alloc, alloc
 
 
 @check

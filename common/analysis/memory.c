@@ -47,6 +47,7 @@ struct group_tally {
 struct build {
 	struct spaa_memory *h;
 	const struct spaa_memory_skip *skip;
+	const struct spaa_filter *filter;       /* may be NULL */
 	struct spaa_map keys;           /* (pid, path) -> group */
 	struct group_tally *tally;      /* by group */
 	size_t alloc;                   /* groups and tallies allocated */
@@ -272,7 +273,8 @@ static int add_records(struct build *b, const uint32_t *metric_str,
 		const struct spaa_record *r = &p->records[i];
 		unsigned present;
 
-		if (r->absorbed || !spaa_memory_event(p, r->event))
+		if (r->absorbed || !spaa_memory_event(p, r->event) ||
+		    (b->filter && !spaa_filter_context(b->filter, p, r->pid, r->tid, r->comm)))
 			continue;
 		present = record_values(p, metric_str, r, v);
 		if (contribute(b, spaa_profile_record_frames(p, r), r->nframes, r->pid,
@@ -301,7 +303,8 @@ static int add_fold(struct build *b, const uint32_t *metric_str,
 		unsigned present = 0;
 		int64_t pid = k->pid;
 
-		if (!spaa_memory_event(p, k->event) || !f->groups[i].in_count)
+		if (!spaa_memory_event(p, k->event) || !f->groups[i].in_count ||
+		    (b->filter && !spaa_filter_context(b->filter, p, k->pid, k->tid, 0)))
 			continue;
 		if (recs.of[i] != SPAA_NONE) {
 			const struct spaa_record *r = &p->records[recs.of[i]];
@@ -394,9 +397,10 @@ static void finish_group(struct spaa_memory *h, struct spaa_memory_group *g,
 
 int spaa_memory_build(struct spaa_memory *h, const struct spaa_profile *p,
 		    const struct spaa_memory_skip *skip,
-		    const struct spaa_fold *fold, struct spaa_error *err)
+		    const struct spaa_fold *fold, const struct spaa_filter *filter,
+		    struct spaa_error *err)
 {
-	struct build b = { .h = h, .skip = skip };
+	struct build b = { .h = h, .skip = skip, .filter = filter };
 	uint32_t metric_str[SPAA_MEMORY_NMETRICS];
 	int ret = -1;
 

@@ -134,7 +134,9 @@ struct spaa_memory {
 
 /*
  * Builds the site stacks of every allocation and deallocation record of
- * p (fold NULL) or of the folded samples in range.  p must be loaded and
+ * p (fold NULL) or of the folded samples in range, of the processes,
+ * threads and commands filter keeps (NULL: all; its time range is the
+ * fold's business).  p must be loaded and
  * outlive h; skip is only used during the call.  Of p, only the names
  * (functions, DSOs, strings, threads, events) are read after the call:
  * its stacks and records may then be released (spaa_profile_release_stacks),
@@ -143,7 +145,8 @@ struct spaa_memory {
  */
 int spaa_memory_build(struct spaa_memory *h, const struct spaa_profile *p,
 		    const struct spaa_memory_skip *skip,
-		    const struct spaa_fold *fold, struct spaa_error *err);
+		    const struct spaa_fold *fold, const struct spaa_filter *filter,
+		    struct spaa_error *err);
 void spaa_memory_release(struct spaa_memory *h);
 
 /* "root;...;site" function names of path, malloc'ed; the caller owns it. */

@@ -169,6 +169,11 @@ static const struct spaa_option thread_options[] = {
 	  "only stacks of this thread", NULL, NULL },
 	{ "comm", 0, SPAA_OPTION_STRING, AT(filter.comm), "NAME",
 	  "only stacks of threads of this command name", NULL, NULL },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+/* SPAA_ANALYSIS_STACKS */
+static const struct spaa_option stack_options[] = {
 	{ "focus", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
 	  "only stacks through a function matching REGEX", regex_form, parse_focus },
 	{ "symbol-filter", 0, SPAA_OPTION_CUSTOM, 0, "REGEX",
@@ -211,7 +216,7 @@ static const struct spaa_option no_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
-enum { OPTION_SETS = 5 };
+enum { OPTION_SETS = 6 };
 
 /*
  * The tables of a's command line, in --help order: the LAMI options, then
@@ -232,6 +237,10 @@ static size_t option_sets(const struct spaa_analysis *a,
 	}
 	if (a->flags & SPAA_ANALYSIS_THREADS) {
 		sets[n++] = (struct spaa_option_set){ heading, thread_options, o };
+		heading = NULL;
+	}
+	if (a->flags & SPAA_ANALYSIS_STACKS) {
+		sets[n++] = (struct spaa_option_set){ heading, stack_options, o };
 		heading = NULL;
 	}
 	sets[n++] = (struct spaa_option_set){

@@ -101,8 +101,16 @@ enum {
 	SPAA_ANALYSIS_TWO_INPUTS = 1,
 	/* Takes --event NAME and --metric NAME: one event and metric weighed. */
 	SPAA_ANALYSIS_EVENT = 2,
-	/* Takes --pid and --tid: only the stacks of one process or thread. */
+	/*
+	 * Takes --pid, --tid and --comm: only the stacks of one process,
+	 * thread or command.
+	 */
 	SPAA_ANALYSIS_THREADS = 4,
+	/*
+	 * Takes --focus (and its alias --symbol-filter) and --ignore: only
+	 * stacks through, or not through, some functions (filter.h).
+	 */
+	SPAA_ANALYSIS_STACKS = 8,
 };
 
 /* What main hands to an analysis. */

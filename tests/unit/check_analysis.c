@@ -389,11 +389,12 @@ START_TEST(test_help)
 }
 END_TEST
 
-/* The options of SPAA_ANALYSIS_EVENT and SPAA_ANALYSIS_THREADS. */
+/* The options of SPAA_ANALYSIS_EVENT, SPAA_ANALYSIS_THREADS and SPAA_ANALYSIS_STACKS. */
 START_TEST(test_shared_options)
 {
 	static const struct spaa_analysis shared = {
-		.name = "s", .flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
+		.name = "s",
+		.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS,
 	};
 	char *argv[] = { (char *)"spaa-s", (char *)"--event=cycles",
 			 (char *)"--metric", (char *)"period", (char *)"--pid",

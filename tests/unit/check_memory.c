@@ -221,7 +221,7 @@ static void load(struct loaded *l, const char *path, bool ranged,
 	ck_assert_msg(!spaa_load(&l->p, &path, 1, &lo, &err), "%s", err.msg);
 	ck_assert_int_eq(spaa_memory_skip_init(&l->skip, true, NULL, 0, &err), 0);
 	ck_assert_msg(!spaa_memory_build(&l->h, &l->p, &l->skip,
-				       ranged ? &l->fold : NULL, &err), "%s", err.msg);
+				       ranged ? &l->fold : NULL, NULL, &err), "%s", err.msg);
 }
 
 static void unload(struct loaded *l)
