@@ -46,6 +46,7 @@
 #include "analysis/gate.h"
 #include "analysis/compare.h"
 #include "io/output.h"
+#include "model/sbuf.h"
 #include "model/units.h"
 #include "model/util.h"
 #include "report/analysis.h"
@@ -97,8 +98,9 @@ enum { T_FUNCTIONS, T_INCLUSIVE, T_STACKS, T_ALLOCS, T_SUMMARY, T_GATE };
 
 /*
  * Weights and deltas in the metric's class (mixed here, decided per run),
- * integers: a duration delta in ns, a size delta in bytes.  The columns
- * a narrow terminal can spare last come first.
+ * integers: a duration delta in ns, a size delta in bytes.  The share
+ * delta comes before the shares: a narrow text table drops columns from
+ * the right.
  */
 static const struct spaa_lami_column functions_cols[] = {
 	{ "Function", SPAA_LAMI_STRING, NULL },
@@ -113,7 +115,7 @@ static const struct spaa_lami_column functions_cols[] = {
 	{ "Relative change", SPAA_LAMI_RATIO, NULL },
 };
 
-enum { F_NORMALIZED = 5, F_SHARE_DELTA = 6 };
+enum { F_SHARE_DELTA = 6 };
 
 static const struct spaa_lami_column stacks_cols[] = {
 	{ "Call path", SPAA_LAMI_STRING, NULL },
@@ -125,7 +127,7 @@ static const struct spaa_lami_column stacks_cols[] = {
 	{ "Status", SPAA_LAMI_STRING, NULL },
 };
 
-enum { S_NORMALIZED = 4, S_SHARE_DELTA = 5 };
+enum { S_SHARE_DELTA = 5 };
 
 static const struct spaa_lami_column allocs_cols[] = {
 	{ "Site", SPAA_LAMI_STRING, NULL },
@@ -186,6 +188,7 @@ struct diff {
 	/* range, target weights and "event 'x', metric 'y', ..." of every table */
 	struct spaa_table tables;
 	bool empty_window;      /* no target sample in --begin/--end */
+	char *dsos_said;        /* owned: DSOs paired or unmatched, for the header */
 };
 
 /* A table of class c whose column pp holds share deltas. */
@@ -567,29 +570,39 @@ static const char *names(const char *const *v, size_t n, char *buf, size_t size)
  */
 static int pair_dsos(struct diff *d, bool apply, struct spaa_error *err)
 {
-	struct spaa_table *t = &d->tables;
 	struct spaa_compare_dsos dsos;
+	struct spaa_sbuf said = { 0 };
 	char b[512], tg[512];
 
 	if (spaa_compare_pair_dsos(&d->keys, &d->bside, &d->tside, apply, &dsos, err)) {
 		spaa_compare_dsos_release(&dsos);
 		return -1;
 	}
-	for (size_t i = 0; i < dsos.npairs; i++) {
+	/* a few, for people: a container of renamed libraries may pair hundreds */
+	for (size_t i = 0; i < dsos.npairs && i < 3; i++) {
 		const struct spaa_compare_dso_pair *p = &dsos.pairs[i];
 		uint32_t most = p->nfrom > p->nto ? p->nfrom : p->nto;
 
 		if (apply)
-			spaa_table_what_add(t, "baseline DSO %s paired with target DSO %s, a renamed binary (%u of %u function names shared; --no-dso-pairing refuses)",
-					    p->from, p->to, p->common, most);
+			spaa_sbuf_printf(&said, "%sbaseline DSO %s paired with target DSO %s, a renamed binary (%u of %u function names shared; --no-dso-pairing refuses)",
+					 said.len ? "; " : "", p->from, p->to, p->common, most);
 		else
-			spaa_table_what_add(t, "baseline DSO %s and target DSO %s share %u of %u function names: --dso-map %s=%s matches them",
-					    p->from, p->to, p->common, most, p->from, p->to);
+			spaa_sbuf_printf(&said, "%sbaseline DSO %s and target DSO %s share %u of %u function names: --dso-map %s=%s matches them",
+					 said.len ? "; " : "", p->from, p->to, p->common, most,
+					 p->from, p->to);
 	}
+	if (dsos.npairs > 3)
+		spaa_sbuf_printf(&said, "; %zu more DSO pairs %s", dsos.npairs - 3,
+				 apply ? "paired alike" : "alike");
 	if (dsos.nbase && dsos.ntarget)
-		spaa_table_what_add(t, "DSOs only in the baseline (%s) and only in the target (%s): --dso-map OLD=NEW matches a renamed one",
-				    names(dsos.only_base, dsos.nbase, b, sizeof(b)),
-				    names(dsos.only_target, dsos.ntarget, tg, sizeof(tg)));
+		spaa_sbuf_printf(&said, "%sDSOs only in the baseline (%s) and only in the target (%s): --dso-map OLD=NEW matches a renamed one",
+				 said.len ? "; " : "",
+				 names(dsos.only_base, dsos.nbase, b, sizeof(b)),
+				 names(dsos.only_target, dsos.ntarget, tg, sizeof(tg)));
+	if (said.len) {
+		spaa_table_what_add(&d->tables, "%s", said.s);
+		d->dsos_said = spaa_sbuf_detach(&said);
+	}
 	spaa_compare_dsos_release(&dsos);
 	return 0;
 }
@@ -798,6 +811,8 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	/* the totals and the way they compare are in the summary table */
 	spaa_header_profile(&run->header, "Target", &d->target, d->tpath, &d->tables);
 	spaa_header_weights(&run->header, &d->tables, NULL, 0, NULL);
+	if (d->dsos_said)
+		spaa_header_add(&run->header, "DSOs", "%s", d->dsos_said);
 	/*
 	 * The tables and the graph read only the compared sides and their
 	 * keys (names copied): what built them goes before the rows come.
@@ -838,6 +853,7 @@ out:
 	spaa_fold_release(&fold);
 	spaa_profile_release(&base);
 	spaa_profile_release(&d->target);
+	free(d->dsos_said);
 	free(d);
 	return ret;
 }

@@ -13,6 +13,7 @@ import json
 import math
 import os
 import subprocess
+import tempfile
 from clitest import check, finish, lami, run
 
 DIFF = './spaa-diff'
@@ -289,6 +290,43 @@ def renamed_binary_is_paired():
     assert all('DSOs only in the baseline (/lib/libc.so.6) and only in the target '
                '(/lib/libmusl.so.1): --dso-map OLD=NEW matches a renamed one' in x
                for x in titles(got))
+
+
+def renamed_libraries(path, prefix, n):
+    """n DSOs PREFIX/libI.so of functions fI_0..fI_3, a stack fI_0 <- fI_1
+    and one fI_2 <- fI_3 in each."""
+    lines = [{'type': 'header', 'format': 'spaa', 'version': '1.0', 'source_tool': 'perf',
+              'frame_order': 'leaf_to_root', 'stack_id_mode': 'local',
+              'events': [{'name': 'cpu-clock', 'kind': 'software',
+                          'sampling': {'mode': 'period', 'primary_metric': 'period'}}]}]
+    for d in range(n):
+        lines.append({'type': 'dso', 'id': d + 1, 'name': '%s/lib%d.so' % (prefix, d)})
+        for i in range(4):
+            lines.append({'type': 'frame', 'id': 4 * d + i + 1, 'func': 'f%d_%d' % (d, i),
+                          'dso': d + 1})
+        for i in (0, 2):
+            lines.append({'type': 'stack', 'id': 's%d_%d' % (d, i),
+                          'frames': [4 * d + i + 2, 4 * d + i + 1], 'context': {'event': 'cpu-clock'},
+                          'weights': [{'metric': 'period', 'value': 1000 * (d + 1) + i}]})
+    with open(path, 'w') as f:
+        f.write(''.join(json.dumps(x) + '\n' for x in lines))
+
+
+@check
+def many_renamed_libraries_are_all_paired():
+    """Five libraries moved from /old to /new: each pairs (4 of 4 names),
+    every call path matches; the titles name three pairs and count the
+    rest."""
+    with tempfile.TemporaryDirectory() as tmp:
+        a, b = os.path.join(tmp, 'a.spaa'), os.path.join(tmp, 'b.spaa')
+        renamed_libraries(a, '/old', 5)
+        renamed_libraries(b, '/new', 5)
+        doc = lami([DIFF, a, b])
+    summary = tables(doc)['Baseline and target'][0]
+    assert (summary['Matched stacks'], summary['New stacks'], summary['Gone stacks']) == (10, 0, 0)
+    title = doc['results'][0]['class']['title']
+    assert title.count('a renamed binary (4 of 4 function names shared') == 3, title
+    assert '; 2 more DSO pairs paired alike' in title, title
 
 
 @check

@@ -222,6 +222,101 @@ START_TEST(test_compute)
 }
 END_TEST
 
+/*
+ * Renamed binaries, by hand.  Baseline: /bin/old holds a, b, c, d
+ * (stacks a<-b 10, c<-d 5), /lib/x holds f (1).  Target: /bin/new holds
+ * a, b, c, e (a<-b 20, c<-e 7), /lib/y holds g (2).  Each DSO has weight
+ * on one side only.  old and new share a, b, c: 3 of 4 names, more than
+ * half and at least 3, so they pair; x {f} and y {g} share none.
+ */
+#define ONE_EVENT(dsos, frames, stacks) \
+	"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\"," \
+	"\"source_tool\":\"perf\",\"frame_order\":\"leaf_to_root\"," \
+	"\"stack_id_mode\":\"content_addressable\",\"events\":[" EV("cycles") "]}\n" \
+	dsos frames stacks
+#define DSO(id, name) "{\"type\":\"dso\",\"id\":" #id ",\"name\":\"" name "\",\"is_kernel\":false}\n"
+
+static void side_of(struct spaa_compare_side *s, struct spaa_compare_keys *k,
+		    const char *name, const char *text)
+{
+	struct spaa_profile p;
+	struct spaa_aggregate a;
+	struct spaa_error err;
+	uint32_t ev, m;
+
+	spaa_error_init(&err);
+	testutil_load(&p, name, text);
+	ck_assert_int_eq(spaa_weights_select(&p, NULL, NULL, &ev, &m, &err), 0);
+	spaa_aggregate_init(&a, &p);
+	a.path_by_function = true;
+	ck_assert_int_eq(spaa_aggregate_add_records(&a, ev, m, NULL, &err), 0);
+	ck_assert_int_eq(spaa_compare_side_add_agg(s, k, &a, &err), 0);
+	spaa_aggregate_release(&a);
+	spaa_profile_release(&p);
+}
+
+START_TEST(test_pair_dsos)
+{
+	static const char base[] = ONE_EVENT(DSO(1, "/bin/old") DSO(2, "/lib/x"),
+		FRAME(1, "a", 1) FRAME(2, "b", 1) FRAME(3, "c", 1) FRAME(4, "d", 1)
+		FRAME(5, "f", 2),
+		STACK("s1", "2,1", "cycles", 1, 10, "") STACK("s2", "4,3", "cycles", 1, 5, "")
+		STACK("s3", "5", "cycles", 1, 1, ""));
+	static const char target[] = ONE_EVENT(DSO(1, "/bin/new") DSO(2, "/lib/y"),
+		FRAME(1, "a", 1) FRAME(2, "b", 1) FRAME(3, "c", 1) FRAME(4, "e", 1)
+		FRAME(5, "g", 2),
+		STACK("t1", "2,1", "cycles", 1, 20, "") STACK("t2", "4,3", "cycles", 1, 7, "")
+		STACK("t3", "5", "cycles", 1, 2, ""));
+	struct spaa_compare_keys k;
+	struct spaa_compare_side b, t;
+	struct spaa_compare_dsos d;
+	struct spaa_error err;
+	uint32_t a_old, a_new, matched = 0;
+
+	for (int apply = 0; apply < 2; apply++) {
+		spaa_compare_keys_init(&k, NULL, 0);
+		spaa_compare_side_init(&b, true);
+		spaa_compare_side_init(&t, false);
+		side_of(&b, &k, "old.spaa", base);
+		side_of(&t, &k, "new.spaa", target);
+		a_old = 1;      /* the baseline's first function */
+		ck_assert_str_eq(spaa_compare_function_dso(&k, a_old), "/bin/old");
+		ck_assert_int_eq(spaa_compare_pair_dsos(&k, &b, &t, apply, &d, &err), 0);
+		ck_assert_uint_eq(d.npairs, 1);
+		ck_assert_str_eq(d.pairs[0].from, "/bin/old");
+		ck_assert_str_eq(d.pairs[0].to, "/bin/new");
+		ck_assert_uint_eq(d.pairs[0].common, 3);
+		ck_assert_uint_eq(d.pairs[0].nfrom, 4);
+		ck_assert_uint_eq(d.pairs[0].nto, 4);
+		ck_assert_uint_eq(d.nbase, 1);
+		ck_assert_str_eq(d.only_base[0], "/lib/x");
+		ck_assert_uint_eq(d.ntarget, 1);
+		ck_assert_str_eq(d.only_target[0], "/lib/y");
+		/* a of /bin/new: the target's, which the baseline's joins */
+		a_new = 0;
+		for (uint32_t key = 1; key < spaa_compare_nfunctions(&k); key++)
+			if (!strcmp(spaa_compare_function_name(&k, key), "a") &&
+			    !strcmp(spaa_compare_function_dso(&k, key), "/bin/new"))
+				a_new = key;
+		ck_assert_uint_ne(a_new, 0);
+		ck_assert_uint_eq(spaa_compare_get(&t.fn_total, a_new), 20);
+		ck_assert_uint_eq(spaa_compare_get(&b.fn_total, a_new), apply ? 10 : 0);
+		ck_assert_uint_eq(spaa_compare_get(&b.fn_total, a_old), apply ? 0 : 10);
+		ck_assert_uint_eq(spaa_compare_get(&b.fn_self, a_new), 0);     /* a is no leaf */
+		/* a<-b is one path of both sides once paired; c<-d, c<-e are not */
+		matched = 0;
+		for (uint32_t p = 1; p < spaa_compare_npaths(&k); p++)
+			matched += spaa_compare_get(&b.path, p) && spaa_compare_get(&t.path, p);
+		ck_assert_uint_eq(matched, apply ? 1 : 0);
+		ck_assert_uint_eq(b.total, 16);
+		spaa_compare_dsos_release(&d);
+		spaa_compare_side_release(&b);
+		spaa_compare_side_release(&t);
+		spaa_compare_keys_release(&k);
+	}
+}
+END_TEST
+
 Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
@@ -231,6 +326,7 @@ Suite *compare_suite(void)
 	tcase_add_test(tc, test_base_every_event);
 	tcase_add_test(tc, test_base_unselectable);
 	tcase_add_test(tc, test_compute);
+	tcase_add_test(tc, test_pair_dsos);
 	suite_add_tcase(s, tc);
 	return s;
 }
