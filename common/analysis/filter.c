@@ -240,6 +240,7 @@ int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_pro
 	return spaa_error_set(err, SPAA_E_NO_DATA,
 			      "%s selects nothing: the profile has %s %s%s (pid/tid)", which,
 			      n == 1 ? "thread" : "threads", list, n > shown ? ", ..." : "");
+}
 
 int spaa_filter_shift(struct spaa_filter *f, int64_t offset, const char *from,
 		      struct spaa_error *err)
