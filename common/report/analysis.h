@@ -207,6 +207,9 @@ void spaa_analysis_opts_release(struct spaa_analysis_opts *o);
 void spaa_analysis_options_release(const struct spaa_analysis *a,
 				   void *options);
 
+/* Frees what a run filled (its results and header); harmless twice. */
+void spaa_analysis_run_release(struct spaa_analysis_run *run);
+
 /* Writes --help: the LAMI options, then the analysis options. */
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			const char *prog);
