@@ -146,6 +146,7 @@ int main(int argc, char **argv)
 	spaa_error_init(&err);
 	if (spaa_option_parse(argc, argv, sets, 2, &args, &err))
 		goto fail;
+	c.load.threads = prog.threads;
 	if (prog.help) {
 		spaa_option_help(stdout, PROG, "INPUT...", description, sets, 2,
 				 "Exit status: 0 converted, 1 input or output error, 2 usage.");

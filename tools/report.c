@@ -50,6 +50,7 @@ struct options {
 	const char *baseline;   /* --baseline BASELINE, or NULL */
 	uint64_t rows;          /* --rows N: rows shown per table */
 	const char *title;      /* --title TEXT */
+	uint64_t threads;       /* --threads N (spaa_option_program), 0: not given */
 };
 
 static const struct spaa_option options[] = {
@@ -130,6 +131,7 @@ static int run_section(struct section *s, const struct options *o, const char *p
 	run.options = own;
 	run.load.warn = warn;
 	run.load.fold_repeats = true;
+	run.load.threads = o->threads;
 	if (spaa_load_limits_env(&run.load, err))
 		goto out;
 	if (a->run(&run, err) || !run.results.nr) {
@@ -346,6 +348,7 @@ int main(int argc, char **argv)
 	spaa_error_init(&err);
 	if (spaa_option_parse(argc, argv, sets, 2, &paths, &err))
 		return usage_error(&err);
+	o.threads = prog.threads;
 	if (prog.help || prog.version) {
 		if (prog.help)
 			spaa_option_help(stdout, PROG, "-o FILE [--baseline BASELINE] PROFILE",

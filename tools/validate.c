@@ -362,7 +362,7 @@ int main(int argc, char **argv)
 		{ "Options", options, &opt },
 		{ NULL, spaa_option_program_options, &prog },
 	};
-	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*) */
+	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*), threads */
 	struct spaa_pathlist list = { 0 };
 	struct spaa_option_args paths;
 	struct spaa_error err;
@@ -387,6 +387,7 @@ int main(int argc, char **argv)
 		spaa_error_set(&err, SPAA_E_USAGE, "expected at least one profile path");
 		return usage_error(&err);
 	}
+	limits.threads = prog.threads;
 	if (spaa_load_limits_env(&limits, &err)) {
 		spaa_option_args_release(&paths);
 		return usage_error(&err);

@@ -1,3 +1,6 @@
+/* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE
+#include <sched.h>
 #include <stdlib.h>
 
 #include "formats/detect.h"
@@ -47,6 +50,13 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	    limit_env("SPAA_MAX_EVENTS", UINT32_MAX - 1, &events, err) ||
 	    limit_env("SPAA_MAX_ZSTD_WINDOW", UINT64_MAX, &window, err))
 		return -1;
+	if (o->threads > SPAA_LOAD_MAX_THREADS)
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "invalid value '%llu' for '--threads': expected an integer from 1 to %u",
+				      (unsigned long long)o->threads, SPAA_LOAD_MAX_THREADS);
+	if (!o->threads &&
+	    limit_env("SPAA_THREADS", SPAA_LOAD_MAX_THREADS, &o->threads, err))
+		return -1;
 	o->max_events = (uint32_t)events;
 	o->max_window = window;
 	o->max_pprof = (size_t)pprof;
@@ -54,6 +64,27 @@ int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err)
 	o->max_depth = (uint32_t)depth;
 	o->max_strings = (uint32_t)strings;
 	return 0;
+}
+
+unsigned spaa_load_threads(const struct spaa_load_opts *o)
+{
+	cpu_set_t set;
+	int n;
+
+	if (o->threads)
+		return (unsigned)o->threads;
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > SPAA_LOAD_MAX_THREADS ? SPAA_LOAD_MAX_THREADS : (unsigned)n;
+}
+
+void spaa_load_input_opts(const struct spaa_load_opts *o, struct spaa_input_opts *io)
+{
+	*io = (struct spaa_input_opts){
+		.max_line = o->max_line, .max_window = o->max_window,
+		.thread_min = o->thread_min, .threads = spaa_load_threads(o),
+	};
 }
 
 /*
@@ -191,14 +222,32 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 }
 
 /*
+ * On the prefetch thread: a small SPAA file read whole gets the reader's
+ * scanner now, so that thread scans its samples and parses its other
+ * records while the reader is on an earlier file (what spaa_load_input
+ * will read as SPAA: a validating load reads every file so).
+ */
+static void scan_ahead(void *data, struct spaa_input *in)
+{
+	const struct spaa_load_opts *o = data;
+	enum spaa_detect_format fmt;
+	struct spaa_error err;
+
+	if (o->findings.fn || (!spaa_detect(in, &fmt, &err) && fmt == SPAA_DETECT_SPAA))
+		spaa_reader_scan_ahead(in, o);
+}
+
+/*
  * The files of the list the loop opens (not SPX reports, which their
  * reader opens), opened and read a few ahead by a thread of their own
  * (prefetch.h) when there are several; NULL when there are not.
  */
 static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 					    const struct spaa_input_opts *io,
-					    bool **want)
+					    const struct spaa_load_opts *o, bool **want)
 {
+	const struct spaa_prefetch_prepare prepare = { scan_ahead, (void *)o };
+
 	size_t n = 0;
 
 	*want = spaa_xcalloc(list->nr + 1, sizeof(**want));
@@ -206,7 +255,8 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io);
+	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io,
+				   &prepare);
 }
 
 /*
@@ -254,10 +304,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	      const struct spaa_load_opts *opts, struct spaa_error *err)
 {
 	struct spaa_load_opts o = *opts;
-	struct spaa_input_opts io = {
-		.max_line = opts->max_line, .thread_min = opts->thread_min,
-		.max_window = opts->max_window,
-	};
+	struct spaa_input_opts io;
 	struct spaa_prefetch *pf = NULL;
 	bool *want = NULL, *skipped = NULL;
 	size_t *from = spaa_xcalloc(npaths + 1, sizeof(*from));
@@ -268,6 +315,9 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 
 	spaa_repeats_init(&rep);
 	defaults(&o);
+	o.tree_pool = spaa_json_pool_new();
+	o.threads = spaa_load_threads(&o);      /* asked once for every file */
+	spaa_load_input_opts(&o, &io);
 	for (size_t i = 0; i < npaths; i++) {
 		from[i] = list.nr;
 		if (spaa_pathlist_expand(paths[i], &list, err))
@@ -279,7 +329,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
-	pf = prefetch_start(&list, &io, &want);
+	if (o.threads > 1)
+		pf = prefetch_start(&list, &io, &o, &want);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
@@ -324,7 +375,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		o.on_start(o.start_data, p->has_time ? p->time_start : 0);
 	ret = 0;
 out:
-	spaa_prefetch_free(pf);
+	spaa_prefetch_free(pf);        /* closes the inputs not taken */
+	spaa_json_pool_free(o.tree_pool);
 	free(want);
 	free(skipped);
 	free(from);

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "io/input.h"
+#include "io/json.h"
 #include "model/error.h"
 #include "model/profile.h"
 #include "model/repeats.h"
@@ -82,6 +83,8 @@ struct spaa_load_finding_sink {
  */
 struct spaa_load_stats {
 	uint64_t scanned, fast, general;
+	/* other records whose JSON a reading thread parsed ahead of the reader */
+	uint64_t parsed_ahead;
 };
 
 struct spaa_load_opts {
@@ -181,7 +184,24 @@ struct spaa_load_opts {
 	size_t max_pprof;       /* 0 = SPAA_PPROF_MAX_BYTES_DEFAULT */
 	uint32_t max_events;    /* 0 = SPAA_LOAD_MAX_EVENTS_DEFAULT */
 	uint64_t max_window;    /* 0 = SPAA_INPUT_MAX_WINDOW_DEFAULT */
+	/*
+	 * Threads a load may use, the caller's included (--threads,
+	 * SPAA_THREADS): 1 reads everything on the caller's thread, no
+	 * decoding or prefetching thread.  0: the cores the process may run
+	 * on (sched_getaffinity).  What a load gives is the same whatever
+	 * the count: samples come in file order, the model is built in it.
+	 */
+	uint64_t threads;
+	/*
+	 * Set by spaa_load for its readers (leave it NULL): the JSON parsers
+	 * of the threads that parse SPAA records ahead, kept from file to
+	 * file of a directory.
+	 */
+	struct spaa_json_pool *tree_pool;
 };
+
+/* The bound on threads (--threads, SPAA_THREADS). */
+#define SPAA_LOAD_MAX_THREADS 256
 
 /*
  * What a reader does with a sample record s once it has counted it in p
@@ -203,9 +223,22 @@ static inline int spaa_load_sample(const struct spaa_load_opts *o,
  * SPAA_MAX_PPROF (bytes), SPAA_MAX_EVENTS (count), SPAA_MAX_ZSTD_WINDOW
  * (bytes), each a
  * positive decimal integer; an unset or empty variable leaves the field
- * as it is.  Returns 0, or -1 with SPAA_E_USAGE naming the variable.
+ * as it is.  Also the thread count from SPAA_THREADS (1 to
+ * SPAA_LOAD_MAX_THREADS) when o->threads is 0 (--threads wins), and
+ * checks a given o->threads against that bound ("invalid value '999' for
+ * '--threads': expected an integer from 1 to 256").  Returns 0, or -1
+ * with SPAA_E_USAGE naming the variable or option.
  */
 int spaa_load_limits_env(struct spaa_load_opts *o, struct spaa_error *err);
+
+/*
+ * The threads a load with o uses: o->threads, else the cores the process
+ * may run on, at most SPAA_LOAD_MAX_THREADS.
+ */
+unsigned spaa_load_threads(const struct spaa_load_opts *o);
+
+/* How a load with o opens its inputs (bounds, threads). */
+void spaa_load_input_opts(const struct spaa_load_opts *o, struct spaa_input_opts *io);
 
 /*
  * Loads every profile named by paths into p (initialized by the caller).

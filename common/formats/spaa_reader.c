@@ -418,27 +418,87 @@ static int commit_sample(struct spaa_reader *r, const char *line,
 
 /*
  * The scanner (spaa_input_set_scanner) runs sample_scan on the decoding
- * thread, ahead of the reader, and numbers the stack id texts in order
+ * thread (and on the scanning threads of --threads beyond two), ahead of
+ * the reader, and numbers the stack id texts in order
  * of first sight: the reader then maps a number to its stack with one
  * array access (prov_stack), where looking the text up is a hash probe
  * and a cache miss per sample.  Its table is its own, and the threads
  * that scan take turns with it (input.c); they touch nothing of the
  * reader's.
+ *
+ * The other records (stacks, frames, ...) it parses into JSON trees,
+ * kept in a parser of the block's own until the reader comes to them:
+ * the reader then reads the record from the tree, in line order, as if
+ * it had parsed the line itself (a line that does not parse is left to
+ * the reader, whose error names it).  So what the model gets, and in
+ * which order, does not depend on which thread parsed what.
  */
 struct scanner {
 	struct spaa_idcache ids;    /* id text -> number + 1 */
 	uint32_t nr, max;       /* max: the reader's bound on strings */
+	bool trees;             /* parse the other records ahead too */
+	struct spaa_json_pool *pool;    /* weak, may be NULL: where blocks' parsers come from */
 };
 
-static int scanner_scan(void *ctx, const char *line, size_t len, void *rec)
-{
-	struct spaa_sample_scan *sc = rec;
+/* What the scanner makes of a line: a sample record, or a tree (below). */
+struct scanned {
+	struct spaa_sample_scan sample;
+	/*
+	 * Not NULL: the line's JSON (weak: in the block's parser); sample
+	 * then has no id (nothing for the batch to number).
+	 */
+	const struct spaa_json_value *tree;
+};
 
-	(void)ctx;
-	if (!spaa_sample_scan_line(line, len, sc))
+/*
+ * Bytes of trees one block's parser holds at most (a tree takes about
+ * ten times its line): past it, the reader parses the block's other
+ * lines itself, so the trees take at most 1 MiB a block (4 MiB with two
+ * threads).
+ */
+#define SCAN_TREE_BUDGET ((size_t)1 << 20)
+
+static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
+{
+	const struct scanner *t = ctx;
+	struct scanned *sc = rec;
+	struct spaa_json_error je;
+
+	if (spaa_sample_scan_line(line, len, &sc->sample)) {
+		sc->sample.id_text = line + sc->sample.id_off;
+		sc->tree = NULL;
+		return 1;
+	}
+	if (!t->trees || !len || line[0] != '{' ||
+	    spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
 		return 0;
-	sc->id_text = line + sc->id_off;
-	return 1;
+	sc->tree = spaa_json_parse_more(block, line, len, &je);
+	sc->sample.prov = SPAA_NONE;
+	sc->sample.id_len = 0;
+	return sc->tree != NULL;
+}
+
+static void *scanner_block_new(void *ctx)
+{
+	const struct scanner *t = ctx;
+
+	return t->pool ? spaa_json_pool_take(t->pool) : spaa_json_parser_new();
+}
+
+static void scanner_block_reset(void *ctx, void *block)
+{
+	(void)ctx;
+	spaa_json_parser_rewind(block);
+}
+
+static void scanner_block_free(void *ctx, void *block)
+{
+	const struct scanner *t = ctx;
+
+	if (t->pool)
+		spaa_json_pool_give(t->pool, block);
+	else
+		spaa_json_parser_free(block);
 }
 
 /* The number of the id of sc (slot e, hash h), a new one on first sight. */
@@ -475,14 +535,14 @@ static void scanner_batch(void *ctx, void *first, size_t n, size_t stride)
 		struct spaa_sample_scan *sc;
 
 		if (i >= SCAN_AHEAD) {
-			sc = (struct spaa_sample_scan *)(void *)(recs + (i - SCAN_AHEAD) * stride);
+			sc = &((struct scanned *)(void *)(recs + (i - SCAN_AHEAD) * stride))->sample;
 			if (sc->id_len && sc->id_len <= SPAA_IDCACHE_TEXT)
 				scanner_number(t, sc, &ring[i % SCAN_AHEAD].e,
 					       ring[i % SCAN_AHEAD].h);
 		}
 		if (i >= n)
 			continue;
-		sc = (struct spaa_sample_scan *)(void *)(recs + i * stride);
+		sc = &((struct scanned *)(void *)(recs + i * stride))->sample;
 		if (sc->id_len && sc->id_len <= SPAA_IDCACHE_TEXT) {
 			uint64_t h = spaa_idcache_slot_of(sc->id_text, sc->id_len, &ring[i % SCAN_AHEAD].e);
 
@@ -503,12 +563,42 @@ static void scanner_free(void *ctx)
 }
 
 /*
+ * Sets the scanner on in (set_scanner: spaa_input_set_scanner or
+ * spaa_input_scan_whole), unless opts turn it off.
+ */
+static void set_scanner(struct spaa_input *in, const struct spaa_load_opts *opts,
+			int (*set)(struct spaa_input *, const struct spaa_input_scanner *))
+{
+	struct scanner *t;
+
+	if (opts->no_fast_path || opts->no_scanner)
+		return;
+	t = spaa_xcalloc(1, sizeof(*t));
+	t->max = max_strings(opts);
+	/* on_line may change the line: the tree must be of what it leaves */
+	t->trees = !opts->on_line;
+	t->pool = opts->tree_pool;
+	set(in, &(struct spaa_input_scanner){
+		.scan = scanner_scan, .batch = scanner_batch,
+		.block_new = t->trees ? scanner_block_new : NULL,
+		.block_reset = scanner_block_reset, .block_free = scanner_block_free,
+		.ctx = t, .free_ctx = scanner_free, .rec_size = sizeof(struct scanned),
+	});
+}
+
+void spaa_reader_scan_ahead(struct spaa_input *in, const struct spaa_load_opts *opts)
+{
+	set_scanner(in, opts, spaa_input_scan_whole);
+}
+
+/*
  * Tells on_sample_soon of the stack of the scanned record SPAA_READER_SOON_FAR
  * ahead, and again, near, of the one told SPAA_READER_SOON_RING records ago.
  */
 static void sample_soon(struct spaa_reader *r)
 {
-	const struct spaa_sample_scan *far = spaa_input_scanned_ahead(r->in, SPAA_READER_SOON_FAR);
+	const struct scanned *ahead = spaa_input_scanned_ahead(r->in, SPAA_READER_SOON_FAR);
+	const struct spaa_sample_scan *far = ahead ? &ahead->sample : NULL;
 	uint32_t *near = &r->soon[r->soon_at++ % SPAA_READER_SOON_RING];
 	uint32_t stack = SPAA_NONE;
 
@@ -524,12 +614,12 @@ static void sample_soon(struct spaa_reader *r)
 /*
  * Returns 1 when the line was a sample record of the common shape and is
  * now read, 0 when the general path must read it (nothing was changed),
- * -1 with err set when add_sample failed.
+ * -1 with err set when add_sample failed.  pre: the scanner's record of
+ * the line, or NULL.
  */
 static int fast_sample(struct spaa_reader *r, const char *line, size_t len,
-		       struct spaa_error *err)
+		       const struct spaa_sample_scan *pre, struct spaa_error *err)
 {
-	const struct spaa_sample_scan *pre = spaa_input_scanned(r->in);
 	struct spaa_sample_scan sc;
 	int ret;
 
@@ -772,15 +862,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
 	r.file = spaa_profile_add_file(p, r.path, NULL);
 
-	if (!opts->no_fast_path && !opts->no_scanner) {
-		struct scanner *t = spaa_xcalloc(1, sizeof(*t));
-
-		t->max = max_strings(opts);
-		spaa_input_set_scanner(in, &(struct spaa_input_scanner){
-			.scan = scanner_scan, .batch = scanner_batch, .ctx = t,
-			.free_ctx = scanner_free, .rec_size = sizeof(struct spaa_sample_scan),
-		});
-	}
+	set_scanner(in, opts, spaa_input_set_scanner);
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
@@ -804,9 +886,18 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 			spaa_reader_warn(&r, "blank", "skipped a blank line");
 			continue;
 		}
+		v = NULL;
 		if (r.seen_header && !opts->no_fast_path) {
-			int fast = fast_sample(&r, line, len, err);
+			const struct scanned *pre = spaa_input_scanned(in);
+			int fast = 0;
 
+			if (pre && pre->tree) {
+				v = pre->tree;
+				if (opts->stats)
+					opts->stats->parsed_ahead++;
+			} else {
+				fast = fast_sample(&r, line, len, pre ? &pre->sample : NULL, err);
+			}
 			if (fast > 0)
 				continue;
 			if (fast < 0) {
@@ -815,8 +906,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				goto out;
 			}
 		}
-		v = spaa_json_parse(r.jp, line, len, &je);
-		if (!v) {
+		if (!v && !(v = spaa_json_parse(r.jp, line, len, &je))) {
 			spaa_error_at(err, SPAA_E_PARSE, r.path, r.line,
 				      "invalid JSON at byte %zu: %s", je.offset + 1, je.msg);
 			if (skip_bad_record(&r, err))

@@ -189,13 +189,13 @@ static char *escape_controls(const char *s, size_t n, size_t *outlen)
 /* Reads the whole metadata file into a malloc'ed, NUL-terminated buffer. */
 static int slurp(struct spx *s, char **text, size_t *len, struct spaa_error *err)
 {
-	struct spaa_input_opts io = { .max_line = s->o->max_line,
-				      .max_window = s->o->max_window };
+	struct spaa_input_opts io;
 	struct spaa_input *in;
 	char *buf = NULL, *line;
 	size_t n = 0, alloc = 0, l;
 	int got;
 
+	spaa_load_input_opts(s->o, &io);
 	if (spaa_input_open(&in, s->json_path, &io, err)) {
 		if (!strcmp(err->code, SPAA_E_NOT_FOUND))
 			spaa_error_at(err, SPAA_E_INVALID, s->txt_path, 0,
@@ -754,14 +754,14 @@ static char *txt_path_of(const char *json_path)
 static int read_events(struct spx *s, struct spaa_error *err)
 {
 	enum { START, EVENTS, FUNCTIONS } state = START;
-	struct spaa_input_opts io = { .max_line = s->o->max_line,
-				      .max_window = s->o->max_window };
+	struct spaa_input_opts io;
 	const struct spaa_load_opts *o = s->o;
 	struct spaa_input *in;
 	char *line;
 	size_t len;
 	int got, ret = -1;
 
+	spaa_load_input_opts(s->o, &io);
 	if (spaa_input_open(&in, s->txt_path, &io, err))
 		return -1;
 	s->prev = spaa_xcalloc(s->nm, sizeof(int64_t));

@@ -77,7 +77,7 @@ struct source {
 
 /*
  * The decoding thread hands over blocks of decoded bytes through a ring
- * of PIPE_BLOCKS buffers: it fills the free ones, the reader copies from
+ * of nblocks buffers: it fills the free ones, the reader copies from
  * the full ones into its line buffer.  A block also carries the file
  * position reached when it was decoded (progress follows what the reader
  * consumed) and, last, the end of the stream or the decoder's error.
@@ -87,10 +87,15 @@ struct source {
  * comes to first (waiting for one being scanned: the rest of a scan
  * takes less than a whole one), so the work is shared out by itself and
  * every block is scanned.  Their batches share the scanner's state, one
- * at a time (scan_lock).
+ * at a time (scan_lock).  With more threads (spaa_input_opts.threads
+ * above 2) scanning threads join in, each taking the newest full block,
+ * and the ring has room for a block per thread and two more.  Which
+ * thread scans a block changes nothing: a record depends on its line
+ * alone, and the reader takes the blocks in order.
  */
 enum { BLOCK_FULL, BLOCK_SCANNING, BLOCK_SCANNED, BLOCK_TAKEN };
-#define PIPE_BLOCKS 4
+#define PIPE_BLOCKS_MIN 4
+#define PIPE_BLOCKS_MAX 32
 #define PIPE_BLOCK ((size_t)1 << 19)
 
 struct pipe_block {
@@ -109,16 +114,21 @@ struct pipe_block {
 	 */
 	unsigned char *scans;   /* owned */
 	size_t nscans, scans_alloc;
+	void *scan_block;       /* the scanner's state of this block (block_new) */
 };
 
 struct pipeline {
 	pthread_t thread;
+	pthread_t *scanners;    /* owned: the scanning threads */
+	unsigned nscanners;
 	pthread_mutex_t lock;
 	pthread_mutex_t scan_lock;      /* the scanner's batch */
 	pthread_cond_t changed;
-	struct pipe_block blocks[PIPE_BLOCKS];
+	struct pipe_block *blocks;      /* owned, nblocks of them */
+	unsigned nblocks;
 	unsigned head, count;   /* blocks[head] is the next full one */
 	int stop;               /* the reader closes early */
+	int ended;              /* the last block is decoded */
 	/*
 	 * The head block, all copied out, is kept until the next fill:
 	 * until then the reader returns the lines it holds, and looks up
@@ -138,7 +148,16 @@ struct spaa_input {
 	int own_fd;             /* 0 for stdin, which the caller owns */
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
+	/*
+	 * Owned: a small file decoded whole and scanned at once, as one
+	 * block whose data is buf (see spaa_input_set_scanner).
+	 */
+	struct pipe_block *whole;
+	size_t whole_cursor;    /* its next scanner record */
 	int want_pipe;          /* start pipe at the first read (a regular file) */
+	int small;              /* a regular file below thread_min */
+	size_t peeking;         /* bytes a peek wants (0: not in a peek) */
+	unsigned threads;       /* spaa_input_opts.threads, 2 for 0 */
 	/*
 	 * The line scanner (spaa_input_set_scanner), its ctx owned; the
 	 * decoding thread reads these under its lock.
@@ -429,7 +448,8 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
  * that began in an earlier block is left to the reader), each record
- * with the number getline will give its line.
+ * with the number getline will give its line.  pl is NULL for the
+ * one block of a small file read whole (spaa_input_set_scanner).
  */
 static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			  const struct spaa_input_scanner *scan, size_t stride)
@@ -438,6 +458,10 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 	uint64_t lineno = b->lineno;
 
 	b->nscans = 0;
+	if (scan->block_new && !b->scan_block)
+		b->scan_block = scan->block_new(scan->ctx);
+	else if (scan->block_reset && b->scan_block)
+		scan->block_reset(scan->ctx, b->scan_block);
 	if (b->partial) {
 		const char *nl = memchr(p, '\n', b->len);
 
@@ -455,15 +479,17 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			len--;
 		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
 		e = b->scans + b->nscans * stride;
-		if (scan->scan(scan->ctx, p, len, e + sizeof(uint64_t))) {
+		if (scan->scan(scan->ctx, b->scan_block, p, len, e + sizeof(uint64_t))) {
 			memcpy(e, &lineno, sizeof(uint64_t));
 			b->nscans++;
 		}
 	}
 	if (scan->batch && b->nscans) {
-		pthread_mutex_lock(&pl->scan_lock);
+		if (pl)
+			pthread_mutex_lock(&pl->scan_lock);
 		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
-		pthread_mutex_unlock(&pl->scan_lock);
+		if (pl)
+			pthread_mutex_unlock(&pl->scan_lock);
 	}
 }
 
@@ -475,7 +501,7 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 static struct pipe_block *pipeline_unscanned(struct pipeline *pl)
 {
 	for (unsigned i = pl->count; i-- > 0;) {
-		struct pipe_block *b = &pl->blocks[(pl->head + i) % PIPE_BLOCKS];
+		struct pipe_block *b = &pl->blocks[(pl->head + i) % pl->nblocks];
 
 		if (b->state == BLOCK_FULL)
 			return b;
@@ -483,38 +509,45 @@ static struct pipe_block *pipeline_unscanned(struct pipeline *pl)
 	return NULL;
 }
 
+/* Scans block b, taken from the ring under the lock, which it holds. */
+static void pipeline_scan_taken(struct spaa_input *in, struct pipe_block *b)
+{
+	struct pipeline *pl = in->pipe;
+	struct spaa_input_scanner scan = in->scan;
+	size_t stride = in->scan_stride;
+
+	b->state = BLOCK_SCANNING;
+	pthread_mutex_unlock(&pl->lock);
+	pipeline_scan(pl, b, &scan, stride);
+	pthread_mutex_lock(&pl->lock);
+	b->state = BLOCK_SCANNED;
+	pthread_cond_broadcast(&pl->changed);
+}
+
+/* The decoding thread: fills blocks in order, scans when the ring is full. */
 static void *pipeline_run(void *arg)
 {
 	struct spaa_input *in = arg;
 	struct pipeline *pl = in->pipe;
 	unsigned tail = 0;
-	int ended = 0;
 
 	pthread_mutex_lock(&pl->lock);
 	while (!pl->stop) {
 		struct pipe_block *b;
 
-		if (!ended && pl->count < PIPE_BLOCKS) {
+		if (!pl->ended && pl->count < pl->nblocks) {
 			b = &pl->blocks[tail];
 			pthread_mutex_unlock(&pl->lock);
 			pipeline_fill_block(in, b);
 			pthread_mutex_lock(&pl->lock);
 			b->state = BLOCK_FULL;
-			ended = b->end != 0;
-			tail = (tail + 1) % PIPE_BLOCKS;
+			pl->ended = b->end != 0;
+			tail = (tail + 1) % pl->nblocks;
 			pl->count++;
 			pthread_cond_broadcast(&pl->changed);
 		} else if (in->scanning && (b = pipeline_unscanned(pl))) {
-			struct spaa_input_scanner scan = in->scan;
-			size_t stride = in->scan_stride;
-
-			b->state = BLOCK_SCANNING;
-			pthread_mutex_unlock(&pl->lock);
-			pipeline_scan(pl, b, &scan, stride);
-			pthread_mutex_lock(&pl->lock);
-			b->state = BLOCK_SCANNED;
-			pthread_cond_broadcast(&pl->changed);
-		} else if (ended) {
+			pipeline_scan_taken(in, b);
+		} else if (pl->ended) {
 			break;
 		} else {
 			pthread_cond_wait(&pl->changed, &pl->lock);
@@ -524,12 +557,47 @@ static void *pipeline_run(void *arg)
 	return NULL;
 }
 
-/* Starts decoding in a thread; returns -1 (and reading stays inline) if not. */
+/* A scanning thread: scans full blocks until the last one is decoded. */
+static void *pipeline_scan_run(void *arg)
+{
+	struct spaa_input *in = arg;
+	struct pipeline *pl = in->pipe;
+
+	pthread_mutex_lock(&pl->lock);
+	while (!pl->stop) {
+		struct pipe_block *b;
+
+		if (in->scanning && (b = pipeline_unscanned(pl)))
+			pipeline_scan_taken(in, b);
+		else if (pl->ended)
+			break;
+		else
+			pthread_cond_wait(&pl->changed, &pl->lock);
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return NULL;
+}
+
+static void pipeline_free(struct pipeline *pl, const struct spaa_input_scanner *scan);
+
+/*
+ * Starts decoding in a thread, and with a scanner set and more than two
+ * threads allowed (the caller's, the decoding one) scanning threads for
+ * the rest; returns -1 (and reading stays inline) if the decoding thread
+ * cannot start.  Fewer scanning threads than asked for is no error.
+ */
 static int pipeline_start(struct spaa_input *in)
 {
 	struct pipeline *pl = spaa_xcalloc(1, sizeof(*pl));
+	unsigned want = in->scanning && in->threads > 2 ? in->threads - 2 : 0;
 
-	for (int i = 0; i < PIPE_BLOCKS; i++)
+	pl->nblocks = PIPE_BLOCKS_MIN;
+	if (want + 3 > pl->nblocks)
+		pl->nblocks = want + 3 < PIPE_BLOCKS_MAX ? want + 3 : PIPE_BLOCKS_MAX;
+	if (want > pl->nblocks - 3)
+		want = pl->nblocks - 3;
+	pl->blocks = spaa_xcalloc(pl->nblocks, sizeof(*pl->blocks));
+	for (unsigned i = 0; i < pl->nblocks; i++)
 		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
 	pthread_mutex_init(&pl->lock, NULL);
 	pthread_mutex_init(&pl->scan_lock, NULL);
@@ -546,18 +614,22 @@ static int pipeline_start(struct spaa_input *in)
 	in->pipe = pl;
 	if (spaa_output_thread_create(&pl->thread, pipeline_run, in)) {
 		in->pipe = NULL;
-		pthread_mutex_destroy(&pl->lock);
-		pthread_mutex_destroy(&pl->scan_lock);
-		pthread_cond_destroy(&pl->changed);
-		for (int i = 0; i < PIPE_BLOCKS; i++)
-			free(pl->blocks[i].data);
-		free(pl);
+		pipeline_free(pl, NULL);
 		return -1;
 	}
+	pl->scanners = spaa_xcalloc(want + 1, sizeof(*pl->scanners));
+	while (pl->nscanners < want &&
+	       !spaa_output_thread_create(&pl->scanners[pl->nscanners],
+					  pipeline_scan_run, in))
+		pl->nscanners++;
 	return 0;
 }
 
-static void pipeline_free(struct pipeline *pl)
+/*
+ * Stops and joins the threads (those started), frees pl and the states
+ * scan made for its blocks (scan: NULL when none); accepts NULL.
+ */
+static void pipeline_free(struct pipeline *pl, const struct spaa_input_scanner *scan)
 {
 	if (!pl)
 		return;
@@ -565,14 +637,22 @@ static void pipeline_free(struct pipeline *pl)
 	pl->stop = 1;
 	pthread_cond_broadcast(&pl->changed);
 	pthread_mutex_unlock(&pl->lock);
-	pthread_join(pl->thread, NULL);
+	if (pl->scanners) {     /* set once the decoding thread runs */
+		pthread_join(pl->thread, NULL);
+		for (unsigned i = 0; i < pl->nscanners; i++)
+			pthread_join(pl->scanners[i], NULL);
+	}
 	pthread_mutex_destroy(&pl->lock);
 	pthread_mutex_destroy(&pl->scan_lock);
 	pthread_cond_destroy(&pl->changed);
-	for (int i = 0; i < PIPE_BLOCKS; i++) {
+	for (unsigned i = 0; i < pl->nblocks; i++) {
 		free(pl->blocks[i].data);
 		free(pl->blocks[i].scans);
+		if (pl->blocks[i].scan_block && scan && scan->block_free)
+			scan->block_free(scan->ctx, pl->blocks[i].scan_block);
 	}
+	free(pl->blocks);
+	free(pl->scanners);
 	free(pl);
 }
 
@@ -590,7 +670,7 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pl->held = 0;
 		pl->reading = 0;
 		pl->cursor = 0;
-		pl->head = (pl->head + 1) % PIPE_BLOCKS;
+		pl->head = (pl->head + 1) % pl->nblocks;
 		pl->count--;
 		pthread_cond_broadcast(&pl->changed);
 	}
@@ -662,10 +742,12 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		in->cap = ncap;
 	}
 	spaa_error_init(&e);
-	if (in->want_pipe) {
+	if (in->want_pipe && !in->peeking) {
 		/*
-		 * Started at the first read rather than at open, so that a
-		 * scanner set in between sees every block.
+		 * Started at the first read rather than at open, and not by
+		 * a peek (which reads what it wants inline), so that a
+		 * scanner set in between sees every block but the peeked
+		 * bytes: what tells the format is not a block.
 		 */
 		in->want_pipe = 0;
 		(void)pipeline_start(in);
@@ -673,7 +755,11 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 	if (in->pipe) {
 		r = pipeline_fill(in, in->buf + in->len, in->cap - in->len, &e);
 	} else {
-		r = source_fill(&in->src, in->buf + in->len, in->cap - in->len, &e);
+		size_t space = in->cap - in->len;
+
+		if (in->want_pipe && space > in->peeking)
+			space = in->peeking;
+		r = source_fill(&in->src, in->buf + in->len, space, &e);
 		in->bytes_read = in->src.bytes_read;
 	}
 	if (r < 0) {
@@ -935,9 +1021,12 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * a small file (input.h).  If the thread cannot start, reading stays
 	 * inline.
 	 */
-	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) &&
-		(uint64_t)st.st_size >= (opts && opts->thread_min ? opts->thread_min
-					 : SPAA_INPUT_THREAD_MIN_DEFAULT);
+	in->small = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
+					: SPAA_INPUT_THREAD_MIN_DEFAULT);
+	in->threads = opts && opts->threads ? opts->threads : 2;
+	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) && !in->small &&
+		in->threads > 1;
 	*out = in;
 	return 0;
 fail:
@@ -956,7 +1045,11 @@ int spaa_input_peek(struct spaa_input *in, size_t want, const char **data,
 	/* input_fill moves [pos, len) to the front: nothing returned is lost */
 	while (!in->failed && !in->eof && in->len - in->pos < want &&
 	       (in->pos || in->len < in->cap)) {
-		ssize_t r = input_fill(in, NULL);
+		ssize_t r;
+
+		in->peeking = want - (in->len - in->pos);
+		r = input_fill(in, NULL);
+		in->peeking = 0;
 
 		if (r < 0 && !line_before_error(in)) {
 			if (err)
@@ -1034,12 +1127,19 @@ int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
 	return 1;
 }
 
-int spaa_input_set_scanner(struct spaa_input *in,
-			   const struct spaa_input_scanner *s)
+/* Whether in holds all of its decoded bytes, no line returned yet. */
+static int decoded_whole(const struct spaa_input *in)
+{
+	return !in->pipe && !in->want_pipe && in->eof && !in->failed && !in->lineno;
+}
+
+/* spaa_input_set_scanner, and with whole the scan of all of a small file. */
+static int set_scanner(struct spaa_input *in, const struct spaa_input_scanner *s,
+		       int whole)
 {
 	struct pipeline *pl = in->pipe;
 
-	if ((!pl && !in->want_pipe) || in->scanning) {
+	if ((!pl && !in->want_pipe && !whole) || in->scanning) {
 		if (s->free_ctx)
 			s->free_ctx(s->ctx);
 		return 0;
@@ -1051,21 +1151,54 @@ int spaa_input_set_scanner(struct spaa_input *in,
 	in->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
 	if (pl)
 		pthread_mutex_unlock(&pl->lock);
+	if (whole) {
+		/* getline returns these lines from buf as they are: never moved */
+		in->whole = spaa_xcalloc(1, sizeof(*in->whole));
+		in->whole->data = in->buf + in->pos;
+		in->whole->len = in->len - in->pos;
+		pipeline_scan(NULL, in->whole, &in->scan, in->scan_stride);
+	}
 	return 1;
 }
 
-/* Entry cursor + k of the head block, or NULL. */
-static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s)
+{
+	return set_scanner(in, s, 0);
+}
+
+int spaa_input_scan_whole(struct spaa_input *in, const struct spaa_input_scanner *s)
+{
+	return set_scanner(in, s, decoded_whole(in));
+}
+
+/*
+ * The block whose records go with the lines getline returns now (the
+ * head block, or the whole file's), and its cursor; NULL if none.
+ */
+static const struct pipe_block *scan_block(const struct spaa_input *in, const size_t **cursor)
 {
 	const struct pipeline *pl = in->pipe;
-	const struct pipe_block *b;
 
+	if (in->whole) {
+		*cursor = &in->whole_cursor;
+		return in->whole;
+	}
 	if (!pl || !in->scanning || !pl->reading)
 		return NULL;
-	b = &pl->blocks[pl->head];
-	if (pl->cursor + k >= b->nscans)
+	*cursor = &pl->cursor;
+	return &pl->blocks[pl->head];
+}
+
+/* Entry cursor + k of the current block, or NULL. */
+static const unsigned char *scan_entry(const struct spaa_input *in, size_t k)
+{
+	const size_t *cursor;
+	const struct pipe_block *b = scan_block(in, &cursor);
+
+	if (!b || *cursor + k >= b->nscans)
 		return NULL;
-	return b->scans + (pl->cursor + k) * in->scan_stride;
+	return b->scans + (*cursor + k) * in->scan_stride;
 }
 
 const void *spaa_input_scanned(struct spaa_input *in)
@@ -1078,7 +1211,10 @@ const void *spaa_input_scanned(struct spaa_input *in)
 		memcpy(&line, e, sizeof(line));
 		if (line > in->lineno)
 			return NULL;
-		in->pipe->cursor++;
+		if (in->whole)
+			in->whole_cursor++;
+		else
+			in->pipe->cursor++;
 		if (line == in->lineno)
 			return e + sizeof(uint64_t);
 	}
@@ -1114,7 +1250,7 @@ uint64_t spaa_input_bytes_read(const struct spaa_input *in)
 
 bool spaa_input_inline(const struct spaa_input *in)
 {
-	return in->own_fd && in->size && !in->want_pipe && !in->pipe;
+	return in->small && in->size;
 }
 
 void spaa_input_readahead(struct spaa_input *in)
@@ -1132,7 +1268,13 @@ void spaa_input_close(struct spaa_input *in)
 {
 	if (!in)
 		return;
-	pipeline_free(in->pipe);
+	pipeline_free(in->pipe, in->scanning ? &in->scan : NULL);
+	if (in->whole) {
+		if (in->whole->scan_block && in->scan.block_free)
+			in->scan.block_free(in->scan.ctx, in->whole->scan_block);
+		free(in->whole->scans);
+		free(in->whole);
+	}
 	if (in->scanning && in->scan.free_ctx)
 		in->scan.free_ctx(in->scan.ctx);
 	if (in->own_fd && in->src.fd >= 0)

@@ -54,6 +54,14 @@ struct spaa_input_opts {
 	uint64_t max_window;
 	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
 	uint64_t thread_min;
+	/*
+	 * Threads the reading of one input may use, the caller's included:
+	 * 1 keeps everything on the caller's thread (no decoding thread,
+	 * whatever the size); 2 (and 0, the default) is the caller and the
+	 * decoding thread; each one more is a thread that runs the scanner
+	 * (spaa_input_set_scanner) over decoded blocks.
+	 */
+	unsigned threads;
 };
 
 struct spaa_input;
@@ -141,14 +149,15 @@ int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or
  * by the reader when it comes to a block first.  scan gets each line
- * (without its line ending, not NUL-terminated) and returns nonzero
+ * (without its line ending, not NUL-terminated; the bytes stay where
+ * they are while the reader is on the line) and returns nonzero
  * when it wrote a record of rec_size bytes to rec (8-byte aligned).
  * scan may run on both threads at once and must not change ctx; batch
  * calls (below) come one at a time, not in block order.  Neither touches
  * anything but ctx and its arguments.
  */
 struct spaa_input_scanner {
-	int (*scan)(void *ctx, const char *line, size_t len, void *rec);
+	int (*scan)(void *ctx, void *block, const char *line, size_t len, void *rec);
 	/*
 	 * Optional: called after scan has run over the lines of a block
 	 * with the n records it wrote, stride bytes apart, while the
@@ -156,6 +165,19 @@ struct spaa_input_scanner {
 	 * such as table lookups that can be prefetched.
 	 */
 	void (*batch)(void *ctx, void *first, size_t n, size_t stride);
+	/*
+	 * Optional: a state of the scanner's own for each block of lines
+	 * (an arena its records point into, say), made by block_new when
+	 * the block is first scanned and handed to scan as block (NULL
+	 * without block_new); block_reset comes before the block is scanned
+	 * again, when nothing of its last lines is needed any more;
+	 * block_free at spaa_input_close.  What a record points to in it
+	 * stays valid while the reader is on the record's line.  Like scan,
+	 * they may run on several threads at once, each on its own block.
+	 */
+	void *(*block_new)(void *ctx);
+	void (*block_reset)(void *ctx, void *block);
+	void (*block_free)(void *ctx, void *block);
 	void *ctx;
 	void (*free_ctx)(void *ctx);    /* may be NULL */
 	size_t rec_size;
@@ -172,6 +194,15 @@ struct spaa_input_scanner {
  */
 int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s);
+
+/*
+ * Like spaa_input_set_scanner, and a small file read inline whose bytes
+ * are all decoded (spaa_input_peek of all of it) and of which no line
+ * was read yet is scanned at once, on the caller's thread, as one
+ * block: what the thread that reads the next files of a directory ahead
+ * does for them (prefetch.h), while the reader is on an earlier one.
+ */
+int spaa_input_scan_whole(struct spaa_input *in, const struct spaa_input_scanner *s);
 
 /*
  * The record fn wrote for the line last returned by spaa_input_getline,

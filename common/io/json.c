@@ -16,6 +16,7 @@
  * whitespace is "empty input", also at offset len.
  */
 #include <locale.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +55,15 @@ struct spaa_json_parser {
 	unsigned char *ptr, *lim;       /* free space in cur */
 	struct json_chunk *head, *cur;
 	struct json_frame stack[SPAA_JSON_MAX_DEPTH];
+	struct spaa_json_parser *next_free;     /* in a pool */
+};
+
+#define JSON_POOL_MAX 8
+
+struct spaa_json_pool {
+	pthread_mutex_t lock;
+	struct spaa_json_parser *free;  /* owned, next_free-linked */
+	unsigned nfree;
 };
 
 struct spaa_json_parser *spaa_json_parser_new(void)
@@ -485,8 +495,91 @@ static inline const unsigned char *scan_number(const unsigned char *s,
  * longer than the others: its cases share the state they would otherwise
  * pass around.
  */
+struct spaa_json_pool *spaa_json_pool_new(void)
+{
+	struct spaa_json_pool *pool = spaa_xcalloc(1, sizeof(*pool));
+
+	pthread_mutex_init(&pool->lock, NULL);
+	return pool;
+}
+
+void spaa_json_pool_free(struct spaa_json_pool *pool)
+{
+	if (!pool)
+		return;
+	while (pool->free) {
+		struct spaa_json_parser *p = pool->free;
+
+		pool->free = p->next_free;
+		spaa_json_parser_free(p);
+	}
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+struct spaa_json_parser *spaa_json_pool_take(struct spaa_json_pool *pool)
+{
+	struct spaa_json_parser *p;
+
+	pthread_mutex_lock(&pool->lock);
+	p = pool->free;
+	if (p) {
+		pool->free = p->next_free;
+		pool->nfree--;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return p ? p : spaa_json_parser_new();
+}
+
+void spaa_json_pool_give(struct spaa_json_pool *pool, struct spaa_json_parser *p)
+{
+	arena_reset(p);
+	pthread_mutex_lock(&pool->lock);
+	if (pool->nfree < JSON_POOL_MAX) {
+		p->next_free = pool->free;
+		pool->free = p;
+		pool->nfree++;
+		p = NULL;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	spaa_json_parser_free(p);
+}
+
+void spaa_json_parser_rewind(struct spaa_json_parser *p)
+{
+	arena_reset(p);
+}
+
+size_t spaa_json_parser_used(const struct spaa_json_parser *p)
+{
+	size_t n = 0;
+
+	if (!p->cur)
+		return 0;
+	for (const struct json_chunk *c = p->head; c != p->cur; c = c->next)
+		n += c->size;
+	return n + (size_t)(p->ptr - p->cur->data);
+}
+
+static const struct spaa_json_value *parse(struct spaa_json_parser *p, const char *text,
+					   size_t len, struct spaa_json_error *e);
+
 const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const char *text,
 				    size_t len, struct spaa_json_error *e)
+{
+	arena_reset(p);
+	return parse(p, text, len, e);
+}
+
+const struct spaa_json_value *spaa_json_parse_more(struct spaa_json_parser *p,
+						   const char *text, size_t len,
+						   struct spaa_json_error *e)
+{
+	return parse(p, text, len, e);
+}
+
+static const struct spaa_json_value *parse(struct spaa_json_parser *p, const char *text,
+					   size_t len, struct spaa_json_error *e)
 {
 	const unsigned char *const t0 = (const unsigned char *)text;
 	const unsigned char *s, *end, *x;
@@ -504,7 +597,6 @@ const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const 
 	s = skip_ws(t0, end);
 	if (s == end)
 		return json_fail(e, len, "empty input");
-	arena_reset(p);
 
 value:
 	/* s < end, at the first byte of a value; link says where it goes */

@@ -67,6 +67,43 @@ void spaa_json_parser_free(struct spaa_json_parser *p);
 const struct spaa_json_value *spaa_json_parse(struct spaa_json_parser *p, const char *text,
 				    size_t len, struct spaa_json_error *e);
 
+/*
+ * Like spaa_json_parse, but the trees of earlier calls stay valid: the
+ * arena is not rewound, so one parser holds the trees of many lines (the
+ * SPAA reader's scanning threads parse a block of lines ahead of the
+ * reader) until spaa_json_parser_rewind.  Numbers still point into text,
+ * which must outlive the tree.
+ */
+const struct spaa_json_value *spaa_json_parse_more(struct spaa_json_parser *p,
+						   const char *text, size_t len,
+						   struct spaa_json_error *e);
+
+/* Forgets every tree of p (their memory is reused, not freed). */
+void spaa_json_parser_rewind(struct spaa_json_parser *p);
+
+/* Bytes of p's arena in use by its trees since the last rewind. */
+size_t spaa_json_parser_used(const struct spaa_json_parser *p);
+
+/*
+ * Parsers kept between uses by threads that parse ahead, one file after
+ * another: a parser given back keeps its arena, so the next file's trees
+ * do not map it again (big chunks are mmap'ed, and a directory of small
+ * files would map and unmap them for each).  Take and give may be called
+ * from any thread.  The pool owns the parsers given back (at most a few;
+ * more are freed); a parser taken is the taker's until given back.
+ * spaa_json_pool_free frees the pool and what it holds (accepts NULL).
+ */
+struct spaa_json_pool;
+
+struct spaa_json_pool *spaa_json_pool_new(void);
+void spaa_json_pool_free(struct spaa_json_pool *pool);
+
+/* A parser with no tree, from the pool or new. */
+struct spaa_json_parser *spaa_json_pool_take(struct spaa_json_pool *pool);
+
+/* Gives p back (rewound), or frees it when the pool is full. */
+void spaa_json_pool_give(struct spaa_json_pool *pool, struct spaa_json_parser *p);
+
 /* First member named key of an object, or NULL (also NULL if v is not an object). */
 const struct spaa_json_value *spaa_json_get(const struct spaa_json_value *obj, const char *key);
 

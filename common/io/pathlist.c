@@ -1,8 +1,8 @@
 #include <ctype.h>
-#include <stdbool.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,9 +173,7 @@ static int classify_entry(struct spaa_pathlist *list, const char *dir, const cha
 	/* only a profile's name is worth a word when it is not a file */
 	if (r == 0 && entry->kind != SPAA_PATHLIST_MAYBE)
 		note_skipped(list, path);
-	else if (r == 0)
-		free(path);
-	else if (r < 0)
+	else if (r <= 0)
 		free(path);
 	if (r <= 0)
 		return r;

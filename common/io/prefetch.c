@@ -9,29 +9,34 @@
 /* A file opened ahead: its input, or the error of its open. */
 struct slot {
 	size_t i;
+	int ready;              /* fetched (else a thread is on it) */
 	int ret;
 	struct spaa_input *in;  /* owned until taken */
 	struct spaa_error err;
 };
 
 /*
- * The thread fills the ring in list order, the caller empties it in the
- * same order; everything below the lock is shared, an input is touched
- * by one thread at a time (the thread until it is in the ring, then the
- * caller).
+ * The threads claim the next slot of the ring and the next path under
+ * the lock, in list order, then fetch without it, several at once; the
+ * caller empties the ring in the same order, waiting for the slot at
+ * the head to be ready.  An input is touched by one thread at a time
+ * (its fetching thread until it is ready, then the caller).
  */
 struct spaa_prefetch {
-	pthread_t thread;
+	pthread_t *threads;     /* owned */
+	unsigned nthreads, running;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 	const char *const *paths;       /* weak */
 	const bool *want;               /* weak */
 	size_t n;
 	struct spaa_input_opts opts;
-	struct slot ring[SPAA_PREFETCH_AHEAD];
-	size_t head, count;             /* ring[head] is the next to take */
-	size_t next;                    /* the next path the thread looks at */
-	int stop, done;
+	struct spaa_prefetch_prepare prepare;   /* fn NULL: none */
+	struct slot *ring;      /* owned, ahead slots */
+	size_t ahead;
+	size_t head, count;     /* ring[head] is the next to take; count claimed */
+	size_t next;            /* the next path a thread looks at */
+	int stop;
 };
 
 /* Opens path i and, for a file read inline, decodes its first bytes. */
@@ -45,10 +50,12 @@ static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 	s->ret = spaa_input_open(&s->in, pf->paths[s->i], &pf->opts, &s->err);
 	if (s->ret)
 		return;
-	if (spaa_input_inline(s->in))
+	if (spaa_input_inline(s->in)) {
 		/* an error is held back for getline to report in its place */
 		(void)spaa_input_peek(s->in, SIZE_MAX, &data, &len, NULL);
-	else
+		if (pf->prepare.fn)
+			pf->prepare.fn(pf->prepare.data, s->in);
+	} else
 		spaa_input_readahead(s->in);
 }
 
@@ -58,23 +65,24 @@ static void *prefetch_run(void *arg)
 
 	pthread_mutex_lock(&pf->lock);
 	for (;;) {
-		struct slot s;
+		struct slot *s;
 
-		while (!pf->stop && pf->count == SPAA_PREFETCH_AHEAD)
+		while (!pf->stop && pf->count == pf->ahead)
 			pthread_cond_wait(&pf->changed, &pf->lock);
 		while (pf->next < pf->n && !pf->want[pf->next])
 			pf->next++;
 		if (pf->stop || pf->next == pf->n)
 			break;
-		s.i = pf->next++;
+		s = &pf->ring[(pf->head + pf->count++) % pf->ahead];
+		s->i = pf->next++;
+		s->ready = 0;
 		pthread_mutex_unlock(&pf->lock);
-		fetch(pf, &s);
+		fetch(pf, s);
 		pthread_mutex_lock(&pf->lock);
-		pf->ring[(pf->head + pf->count) % SPAA_PREFETCH_AHEAD] = s;
-		pf->count++;
+		s->ready = 1;
 		pthread_cond_broadcast(&pf->changed);
 	}
-	pf->done = 1;
+	pf->running--;
 	pthread_cond_broadcast(&pf->changed);
 	pthread_mutex_unlock(&pf->lock);
 	return NULL;
@@ -82,21 +90,33 @@ static void *prefetch_run(void *arg)
 
 struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
 					  const bool *want, size_t n,
-					  const struct spaa_input_opts *opts)
+					  const struct spaa_input_opts *opts,
+					  const struct spaa_prefetch_prepare *prepare)
 {
 	struct spaa_prefetch *pf = spaa_xcalloc(1, sizeof(*pf));
+	unsigned threads = opts && opts->threads > 2 ? opts->threads - 1 : 1;
 
+	if (threads > SPAA_PREFETCH_MAX_THREADS)
+		threads = SPAA_PREFETCH_MAX_THREADS;
 	pf->paths = paths;
 	pf->want = want;
 	pf->n = n;
 	if (opts)
 		pf->opts = *opts;
+	if (prepare)
+		pf->prepare = *prepare;
+	pf->ahead = threads + SPAA_PREFETCH_AHEAD - 1;
+	pf->ring = spaa_xcalloc(pf->ahead, sizeof(*pf->ring));
+	pf->threads = spaa_xcalloc(threads, sizeof(*pf->threads));
 	pthread_mutex_init(&pf->lock, NULL);
 	pthread_cond_init(&pf->changed, NULL);
-	if (spaa_output_thread_create(&pf->thread, prefetch_run, pf)) {
-		pthread_mutex_destroy(&pf->lock);
-		pthread_cond_destroy(&pf->changed);
-		free(pf);
+	pthread_mutex_lock(&pf->lock);
+	while (pf->nthreads < threads &&
+	       !spaa_output_thread_create(&pf->threads[pf->nthreads], prefetch_run, pf))
+		pf->running = ++pf->nthreads;
+	pthread_mutex_unlock(&pf->lock);
+	if (!pf->nthreads) {
+		spaa_prefetch_free(pf);
 		return NULL;
 	}
 	return pf;
@@ -108,16 +128,16 @@ int spaa_prefetch_take(struct spaa_prefetch *pf, size_t i,
 	struct slot s = { .i = SIZE_MAX };
 
 	pthread_mutex_lock(&pf->lock);
-	while (!pf->count && !pf->done)
+	while (pf->count ? !pf->ring[pf->head].ready : pf->running)
 		pthread_cond_wait(&pf->changed, &pf->lock);
 	if (pf->count && pf->ring[pf->head].i == i) {
 		s = pf->ring[pf->head];
-		pf->head = (pf->head + 1) % SPAA_PREFETCH_AHEAD;
+		pf->head = (pf->head + 1) % pf->ahead;
 		pf->count--;
 		pthread_cond_broadcast(&pf->changed);
 	}
 	pthread_mutex_unlock(&pf->lock);
-	if (s.i != i)   /* not a file the thread was asked for: open it here */
+	if (s.i != i)   /* not a file the threads were asked for: open it here */
 		return spaa_input_open(in, pf->paths[i], &pf->opts, err);
 	*in = s.in;
 	if (s.ret)
@@ -133,10 +153,14 @@ void spaa_prefetch_free(struct spaa_prefetch *pf)
 	pf->stop = 1;
 	pthread_cond_broadcast(&pf->changed);
 	pthread_mutex_unlock(&pf->lock);
-	pthread_join(pf->thread, NULL);
-	for (; pf->count; pf->count--, pf->head = (pf->head + 1) % SPAA_PREFETCH_AHEAD)
+	for (unsigned t = 0; t < pf->nthreads; t++)
+		pthread_join(pf->threads[t], NULL);
+	/* every claimed slot is fetched once its thread has stopped */
+	for (; pf->count; pf->count--, pf->head = (pf->head + 1) % pf->ahead)
 		spaa_input_close(pf->ring[pf->head].in);
 	pthread_mutex_destroy(&pf->lock);
 	pthread_cond_destroy(&pf->changed);
+	free(pf->ring);
+	free(pf->threads);
 	free(pf);
 }

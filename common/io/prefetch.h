@@ -1,21 +1,22 @@
 /*
- * prefetch - the files of a list opened, read and decoded by a thread of
- * its own a few files ahead of the caller, who parses them in order.
+ * prefetch - the files of a list opened, read and decoded by threads of
+ * their own a few files ahead of the caller, who parses them in order.
  *
  * A directory of thousands of small reports is read inline file by file
  * (input.h: a small file gets no decoding thread), so opening, reading
- * and decompressing would wait on the parser's core.  Here one thread
- * does that for the next files while the caller parses the current one:
- * a file read inline is opened and its first SPAA_PREFETCH_BYTES decoded
- * (all of a small file) before it is handed over; a file big enough for
- * its own decoding thread is only opened.  The caller takes the files in
- * list order, so what it sees (the files, their bytes, the errors and
- * where they come) is the same as opening each itself.
+ * and decompressing would wait on the parser's core.  Here threads do
+ * that for the next files while the caller parses the current one, each
+ * thread on a file of its own: a file read inline is opened and decoded
+ * whole, then handed to the caller's prepare (the SPAA reader scans and
+ * parses it there); a file big enough for its own decoding thread is only
+ * opened.  The caller takes the files in list order, so what it sees
+ * (the files, their bytes, the errors and where they come) is the same
+ * as opening each itself, whatever the number of threads.
  *
- * Ownership: spaa_prefetch_start borrows paths and the options for the
- * life of the prefetch; an input taken is the caller's (spaa_input_close);
- * spaa_prefetch_free stops the thread and closes what was not taken
- * (NULL is accepted).
+ * Ownership: spaa_prefetch_start borrows paths, the options and prepare's
+ * data for the life of the prefetch; an input taken is the caller's
+ * (spaa_input_close); spaa_prefetch_free stops the threads and closes
+ * what was not taken (NULL is accepted).
  */
 #ifndef SPAA_PREFETCH_H
 #define SPAA_PREFETCH_H
@@ -26,19 +27,35 @@
 #include "io/input.h"
 #include "model/error.h"
 
-/* Files opened ahead of the one being parsed. */
+/* Files opened ahead of the one being parsed, with one thread. */
 #define SPAA_PREFETCH_AHEAD 2
+/* The bound on threads that open files ahead (one per file at a time). */
+#define SPAA_PREFETCH_MAX_THREADS 16
 
 struct spaa_prefetch;
 
 /*
+ * Work on a file read whole, done by the thread before it hands the
+ * input over (the SPAA reader's line scanner: spaa_reader_scan_ahead):
+ * it may peek at in and set a scanner on it, nothing else.
+ */
+struct spaa_prefetch_prepare {
+	void (*fn)(void *data, struct spaa_input *in);
+	void *data;     /* weak: the caller's, for the life of the prefetch */
+};
+
+/*
  * Starts opening paths[i] for each i with want[i] true, in order, at most
- * SPAA_PREFETCH_AHEAD ahead of the last one taken.  Returns NULL when the
- * thread cannot start (the caller then opens the files itself).
+ * SPAA_PREFETCH_AHEAD - 1 more than the threads ahead of the last one
+ * taken; each file read inline is then read whole and handed to prepare
+ * (may be NULL).  The threads: opts->threads - 1 (one for 0, 1 or 2), at
+ * most SPAA_PREFETCH_MAX_THREADS, each on its own file.  Returns NULL
+ * when no thread can start (the caller then opens the files itself).
  */
 struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
 					  const bool *want, size_t n,
-					  const struct spaa_input_opts *opts);
+					  const struct spaa_input_opts *opts,
+					  const struct spaa_prefetch_prepare *prepare);
 
 /*
  * The input of paths[i] (want[i] true, i increasing from call to call):

@@ -119,6 +119,7 @@ static const struct spaa_option lami_options[] = {
 	{ "wide", 0, SPAA_OPTION_FLAG, AT(wide), NULL,
 	  "text never cuts names nor leaves columns out to fit a width", NULL,
 	  NULL },
+	SPAA_OPTION_THREADS(struct spaa_analysis_opts, threads),
 	{ "output-progress", 0, SPAA_OPTION_FLAG, AT(output_progress), NULL,
 	  "write progress lines before the results", NULL, NULL },
 	{ "metadata", 0, SPAA_OPTION_FLAG, AT(metadata), NULL,

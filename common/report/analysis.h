@@ -89,6 +89,7 @@ struct spaa_analysis_opts {
 	/* --begin/--end TS (filter.h: ns, with units, from the start); --pid, --tid */
 	struct spaa_filter filter;
 	const char *event, *metric;     /* --event, --metric, or NULL */
+	uint64_t threads;       /* --threads N, 0 when not given (spaa_load_opts) */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
 };
 

@@ -360,13 +360,13 @@ static int convert_perf_data(const struct spaa_convert_opts *o, struct spaa_inpu
 
 int spaa_convert(const struct spaa_convert_opts *o, struct spaa_error *err)
 {
-	struct spaa_input_opts io = { .max_line = o->load.max_line,
-				      .max_window = o->load.max_window };
+	struct spaa_input_opts io;
 	struct spaa_input *in = NULL;
 	struct spaa_output *out = NULL;
 	enum spaa_convert_format from;
 	int ret = -1;
 
+	spaa_load_input_opts(&o->load, &io);
 	if (o->ninputs > 1)
 		from = SPAA_CONVERT_MERGE;
 	else if (path_format(o, &from, err))

@@ -65,6 +65,8 @@ static void print_stats(const char *prog, const struct spaa_load_stats *st)
 		PRIu64 " by the JSON parser; fast path %.1f %%\n", prog, n,
 		st->scanned, st->fast, st->general,
 		n ? 100.0 * (double)(st->scanned + st->fast) / (double)n : 0.0);
+	fprintf(stderr, "%s: stats: %" PRIu64 " other records parsed ahead by reading threads\n",
+		prog, st->parsed_ahead);
 }
 
 static void print_warning(void *data, const char *file, unsigned long line,
@@ -260,7 +262,7 @@ int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &SPAA_ANALYSIS;
 	struct spaa_analysis_run run = { 0 };
-	struct spaa_load_stats stats = { 0, 0, 0 };
+	struct spaa_load_stats stats = { 0 };
 	struct spaa_analysis_opts opts;
 	void *options = spaa_xcalloc(1, a->options_size ? a->options_size : 1);
 	struct chatter ch = { 0 };
@@ -297,7 +299,7 @@ int main(int argc, char **argv)
 		write_metadata(a);
 	} else if (opts.test_compat) {
 		/* silent: stderr is merged into stdout and must stay clean */
-		struct spaa_load_opts quiet = { 0 };
+		struct spaa_load_opts quiet = { .threads = opts.threads };
 		struct spaa_profile p;
 
 		spaa_profile_init(&p);
@@ -326,6 +328,7 @@ int main(int argc, char **argv)
 		run.load.on_start = spaa_filter_start;
 		run.load.start_data = &opts.filter;
 		run.load.fold_repeats = true;
+		run.load.threads = opts.threads;
 		run.load.progress_data = &ch;
 		if (getenv("SPAA_STATS"))
 			run.load.stats = &stats;

@@ -10,6 +10,7 @@ const struct spaa_option spaa_option_program_options[] = {
 	{ "version", 0, SPAA_OPTION_FLAG,
 	  offsetof(struct spaa_option_program, version), NULL,
 	  "show the version and exit", NULL, NULL },
+	SPAA_OPTION_THREADS(struct spaa_option_program, threads),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 

@@ -116,9 +116,20 @@ void spaa_option_args_release(struct spaa_option_args *a);
  */
 struct spaa_option_program {
 	bool help, version;
+	uint64_t threads;       /* --threads N; 0: not given */
 };
 
 extern const struct spaa_option spaa_option_program_options[];
+
+/*
+ * --threads N, in every program that reads profiles (the analyses'
+ * shared options, spaa_option_program_options): the field is a uint64_t
+ * for spaa_load_opts.threads, 0 when not given.
+ */
+#define SPAA_OPTION_THREADS(type, field) \
+	{ "threads", 0, SPAA_OPTION_U64, offsetof(type, field), "N", \
+	  "read profiles with N threads (default: SPAA_THREADS, else the cores the program may use)", \
+	  NULL, NULL }
 
 /*
  * Parses argv[1..argc) with the tables of sets[0..nsets).  A field is

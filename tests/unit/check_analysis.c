@@ -330,7 +330,7 @@ START_TEST(test_help)
 {
 	static const char *const names[] = {
 		"--begin TS", "--end TS", "--limit N", "--format FMT",
-		"--width N", "--wide", "--output-progress",
+		"--width N", "--wide", "--threads N", "--output-progress",
 		"--metadata", "--mi-version", "--test-compatibility PATH",
 		"--version", "-h, --help", "--inverted", "--function NAME",
 		"--bins N", "--offset NS", "--exclude PATTERN",

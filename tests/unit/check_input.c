@@ -687,9 +687,10 @@ START_TEST(test_progress)
 }
 END_TEST
 
-static int scan_nothing(void *ctx, const char *line, size_t len, void *rec)
+static int scan_nothing(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
 	(void)ctx;
+	(void)block;
 	(void)line;
 	(void)len;
 	(void)rec;
@@ -698,8 +699,8 @@ static int scan_nothing(void *ctx, const char *line, size_t len, void *rec)
 
 /*
  * A file below thread_min is read inline (no thread: nothing would be
- * scanned), one at it gets the thread; read ahead or not, the lines are
- * the same.
+ * scanned), one at it gets the thread unless threads is 1; read ahead or
+ * not, the lines are the same.
  */
 START_TEST(test_small_files_inline)
 {
@@ -708,17 +709,19 @@ START_TEST(test_small_files_inline)
 	const char *path = testutil_write("small.txt", text, strlen(text));
 	const struct spaa_input_opts at = { .thread_min = strlen(text) };
 	const struct spaa_input_opts above = { .thread_min = strlen(text) + 1 };
-	const struct spaa_input_opts *opts[] = { NULL, &above, &at };
+	const struct spaa_input_opts alone = { .thread_min = strlen(text), .threads = 1 };
+	const struct spaa_input_opts *opts[] = { NULL, &above, &alone, &at };
 	struct spaa_error err;
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		struct spaa_input *in;
 		char *line;
 		size_t len;
 
 		ck_assert_int_eq(spaa_input_open(&in, path, opts[i], &err), 0);
 		spaa_input_readahead(in);
-		ck_assert_int_eq(spaa_input_set_scanner(in, &sc), i == 2);
+		ck_assert_int_eq(spaa_input_inline(in), i < 2);
+		ck_assert_int_eq(spaa_input_set_scanner(in, &sc), i == 3);
 		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
 		ck_assert_str_eq(line, "one");
 		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);

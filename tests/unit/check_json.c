@@ -1208,6 +1208,52 @@ static char *big_string_doc(size_t n, char fill, size_t *len)
 	return s;
 }
 
+/*
+ * spaa_json_parse_more keeps the trees of earlier lines (the reader's
+ * scanning threads hold a block's trees until the reader comes to them),
+ * across chunks, until a rewind; the arena's use counts them.
+ */
+START_TEST(test_parse_more_keeps_trees)
+{
+	enum { LINES = 3000 };
+	struct spaa_json_parser *p = spaa_json_parser_new();
+	const struct spaa_json_value *trees[LINES];
+	static char lines[LINES][64];
+	struct spaa_json_error e;
+	size_t used = 0;
+
+	ck_assert_uint_eq(spaa_json_parser_used(p), 0);
+	for (int i = 0; i < LINES; i++) {
+		int n = snprintf(lines[i], sizeof(lines[i]),
+				 "{\"id\":\"s%d\",\"frames\":[%d,%d]}", i, i, 2 * i);
+
+		trees[i] = spaa_json_parse_more(p, lines[i], (size_t)n, &e);
+		ck_assert_ptr_nonnull(trees[i]);
+		ck_assert_uint_gt(spaa_json_parser_used(p), used);
+		used = spaa_json_parser_used(p);
+		/* a line that fails leaves the trees before it */
+		ck_assert_ptr_null(spaa_json_parse_more(p, "{\"x\":", 5, &e));
+	}
+	/* 5 values a line (the object, the id, the array, 2 numbers) */
+	ck_assert_uint_ge(used, LINES * 5 * sizeof(struct spaa_json_value));
+	for (int i = 0; i < LINES; i++) {
+		char id[16];
+		uint64_t f;
+
+		snprintf(id, sizeof(id), "s%d", i);
+		ck_assert_str_eq(spaa_json_get(trees[i], "id")->str, id);
+		ck_assert_int_eq(spaa_json_get_u64(spaa_json_get(trees[i], "frames")->child->next,
+						   &f), 0);
+		ck_assert_uint_eq(f, 2 * (uint64_t)i);
+	}
+	spaa_json_parser_rewind(p);
+	ck_assert_uint_eq(spaa_json_parser_used(p), 0);
+	ck_assert_ptr_nonnull(spaa_json_parse_more(p, lines[0], strlen(lines[0]), &e));
+	ck_assert_uint_lt(spaa_json_parser_used(p), used);
+	spaa_json_parser_free(p);
+}
+END_TEST
+
 START_TEST(test_arena_reuse)
 {
 	struct parsed pz = { 0 };
@@ -1454,6 +1500,7 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_tree_shape);
 	tcase_add_test(tc, test_type_names);
 	tcase_add_test(tc, test_arena_reuse);
+	tcase_add_test(tc, test_parse_more_keeps_trees);
 	tcase_set_timeout(tc, 60);      /* generous for valgrind */
 	suite_add_tcase(s, tc);
 

@@ -160,6 +160,7 @@ START_TEST(test_help)
 		"  --tag T                  repeatable\n"
 		"  -h, --help               show this help and exit\n"
 		"  --version                show the version and exit\n"
+		"  --threads N              read profiles with N threads (default: SPAA_THREADS, else the cores the program may use)\n"
 		"\n"
 		"Exit 0.\n"
 		"\n"

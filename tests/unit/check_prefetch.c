@@ -2,10 +2,12 @@
  * check_prefetch - files opened and read ahead by a thread (io/prefetch.h)
  * come out in list order with their own bytes, plain or compressed, small
  * (decoded ahead) or not (only opened); a missing file's error comes at
- * its turn; files left untaken are closed by spaa_prefetch_free.
+ * its turn; files left untaken are closed by spaa_prefetch_free; small
+ * files are handed to the caller's prepare on the thread.
  */
 #include <check.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,12 +65,17 @@ static void check_lines(struct spaa_input *in, int k)
 	ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
 }
 
-/* _i: 0 every file small (decoded ahead), 1 every file gets a thread. */
+/*
+ * _i % 2: 0 every file small (decoded ahead), 1 every file gets a
+ * thread; _i / 2: one thread ahead, or four, each on a file of its own.
+ */
 START_TEST(test_in_order)
 {
 	char *paths[NFILES];
 	bool want[NFILES];
-	const struct spaa_input_opts opts = { .thread_min = _i ? 1 : 0 };
+	const struct spaa_input_opts opts = {
+		.thread_min = _i % 2 ? 1 : 0, .threads = _i / 2 ? 5 : 0,
+	};
 	struct spaa_prefetch *pf;
 	struct spaa_error err;
 
@@ -77,7 +84,7 @@ START_TEST(test_in_order)
 		paths[k] = strdup(k == 4 ? testutil_path("missing.txt") : make_file(k));
 		want[k] = k != 6;
 	}
-	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, &opts);
+	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, &opts, NULL);
 	ck_assert_ptr_nonnull(pf);
 	for (int k = 0; k < NFILES; k++) {
 		struct spaa_input *in = NULL;
@@ -91,11 +98,79 @@ START_TEST(test_in_order)
 		}
 		ck_assert_int_eq(spaa_prefetch_take(pf, (size_t)k, &in, &err), 0);
 		ck_assert_str_eq(spaa_input_name(in), paths[k]);
-		ck_assert_int_eq(spaa_input_inline(in), !_i);
+		ck_assert_int_eq(spaa_input_inline(in), !(_i % 2));
 		check_lines(in, k);
 		spaa_input_close(in);
 	}
 	spaa_prefetch_free(pf);
+	for (int k = 0; k < NFILES; k++)
+		free(paths[k]);
+}
+END_TEST
+
+/* A scanner whose record of a line is its length. */
+static int scan_len(void *ctx, void *block, const char *line, size_t len, void *rec)
+{
+	(void)ctx;
+	(void)block;
+	(void)line;
+	*(uint64_t *)rec = len;
+	return 1;
+}
+
+/* prepare: scans a file read whole; counts the files it saw. */
+static void prepare_scan(void *data, struct spaa_input *in)
+{
+	const struct spaa_input_scanner sc = { .scan = scan_len, .rec_size = 8 };
+
+	ck_assert_int_eq(spaa_input_scan_whole(in, &sc), 1);
+	(*(int *)data)++;
+}
+
+/*
+ * Each small file is handed to prepare, which scans it whole on the
+ * thread: a record is there for every line, in order, when the caller
+ * reads; a file with a thread of its own (_i = 1) is never prepared.
+ */
+START_TEST(test_prepare_scans_small_files)
+{
+	char *paths[NFILES];
+	bool want[NFILES];
+	const struct spaa_input_opts opts = { .thread_min = _i ? 1 : 0 };
+	int prepared = 0;
+	const struct spaa_prefetch_prepare prepare = { prepare_scan, &prepared };
+	struct spaa_prefetch *pf;
+	struct spaa_error err;
+
+	for (int k = 0; k < NFILES; k++) {
+		paths[k] = strdup(make_file(k));
+		want[k] = true;
+	}
+	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, &opts, &prepare);
+	ck_assert_ptr_nonnull(pf);
+	for (int k = 0; k < NFILES; k++) {
+		struct spaa_input *in = NULL;
+		char *line;
+		size_t len;
+
+		ck_assert_int_eq(spaa_prefetch_take(pf, (size_t)k, &in, &err), 0);
+		for (int j = 0; j <= k; j++) {
+			const uint64_t *rec;
+
+			ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
+			rec = spaa_input_scanned(in);
+			if (_i) {
+				ck_assert_ptr_null(rec);
+			} else {
+				ck_assert_ptr_nonnull(rec);
+				ck_assert_uint_eq(*rec, len);
+			}
+		}
+		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
+		spaa_input_close(in);
+	}
+	spaa_prefetch_free(pf);
+	ck_assert_int_eq(prepared, _i ? 0 : NFILES);
 	for (int k = 0; k < NFILES; k++)
 		free(paths[k]);
 }
@@ -113,7 +188,7 @@ START_TEST(test_free_untaken)
 		paths[k] = strdup(make_file(k));
 		want[k] = true;
 	}
-	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, NULL);
+	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, NULL, NULL);
 	ck_assert_ptr_nonnull(pf);
 	ck_assert_int_eq(spaa_prefetch_take(pf, 0, &in, &err), 0);
 	check_lines(in, 0);
@@ -132,7 +207,8 @@ Suite *prefetch_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_in_order, 0, 2);
+	tcase_add_loop_test(tc, test_in_order, 0, 4);
+	tcase_add_loop_test(tc, test_prepare_scans_small_files, 0, 2);
 	tcase_add_test(tc, test_free_untaken);
 	suite_add_tcase(s, tc);
 	return s;

@@ -7,7 +7,8 @@
  * the general parser.  All must give the same result, so each profile is
  * loaded three times, with spaa_load_opts.no_fast_path, with no_scanner
  * and with neither, and everything a load produces is written out as
- * text and compared:
+ * text and compared, and again with 1, 2, 3 and 8 threads (the real
+ * profiles of data/corpus and directories too):
  * the whole model, every sample handed to on_sample, every warning,
  * every finding of a validating load and the error (code, file, line,
  * message).
@@ -162,8 +163,12 @@ static void on_sample_soon(void *data, uint32_t stack, bool near)
 	nsoon += near;
 }
 
-/* Everything load of path produces, as text the caller frees. */
-static char *load_text(const char *path, enum path how, bool validating)
+/*
+ * Everything load of path (a file or a directory) with threads threads
+ * (0: the default) produces, as text the caller frees.
+ */
+static char *load_text_threads(const char *path, enum path how, bool validating,
+			       unsigned threads)
 {
 	struct spaa_sbuf t = { 0 };
 	struct spaa_profile p;
@@ -174,6 +179,7 @@ static char *load_text(const char *path, enum path how, bool validating)
 		.no_fast_path = how == GENERAL,
 		.no_scanner = how == FAST_LINES,
 		.thread_min = 1,        /* small files too: the scanner is the point */
+		.threads = threads,
 	};
 	int ret;
 
@@ -187,6 +193,35 @@ static char *load_text(const char *path, enum path how, bool validating)
 		dump_model(&t, &p);
 	spaa_profile_release(&p);
 	return t.s;
+}
+
+static char *load_text(const char *path, enum path how, bool validating)
+{
+	return load_text_threads(path, how, validating, 0);
+}
+
+/*
+ * Fails the test unless a load of path with 1, 2, 3 or 8 threads gives
+ * what the general path gives: the count changes who reads, decodes and
+ * scans, never what is read.
+ */
+static void check_threads(const char *path)
+{
+	static const unsigned counts[] = { 1, 2, 3, 8 };
+
+	for (int validating = 0; validating < 2; validating++) {
+		char *general = load_text_threads(path, GENERAL, validating, 1);
+
+		for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+			char *other = load_text_threads(path, FAST, validating, counts[i]);
+
+			ck_assert_msg(!strcmp(other, general),
+				      "%u threads and the general path differ on %s%s",
+				      counts[i], path, validating ? ", validating" : "");
+			free(other);
+		}
+		free(general);
+	}
 }
 
 /* Fails the test (naming the file) unless all paths agree on path. */
@@ -477,6 +512,7 @@ static void check_file_and_variants(const char *path, bool variants)
 	char what[64];
 
 	check_same(path, "as is");
+	check_threads(path);
 	if (!variants)
 		return;
 	read_lines(path, &l);
@@ -538,6 +574,15 @@ START_TEST(test_data_files)
 {
 	/* not a test that passes on nothing: some files have samples */
 	ck_assert_uint_ge(check_dir("tests/data", true), 5);
+}
+END_TEST
+
+/* The real profiles, and directories (loaded as one profile), by thread count. */
+START_TEST(test_thread_counts)
+{
+	check_dir("tests/data/corpus", false);
+	check_threads("tests/data/dir");
+	check_threads("tests/data/corpus");
 }
 END_TEST
 
@@ -627,6 +672,7 @@ START_TEST(test_scanned_blocks)
 	ck_assert_uint_gt(nsoon, NSAMPLES / 2);
 	free(fast);
 	check_same(path, "blocks");
+	check_threads(path);
 }
 END_TEST
 
@@ -640,6 +686,7 @@ Suite *spaa_sample_scan_suite(void)
 	tcase_add_test(tc, test_fast_path_reads);
 	tcase_add_test(tc, test_scanned_blocks);
 	tcase_add_test(tc, test_data_files);
+	tcase_add_test(tc, test_thread_counts);
 	tcase_add_test(tc, test_rejected_files);
 	suite_add_tcase(s, tc);
 	return s;
