@@ -18,8 +18,9 @@
 #                      build/bench/ (tests/bench/README.md); never fails
 #   make install       PREFIX=/usr/local, DESTDIR=staging directory: programs,
 #                      man pages, schemas, bash completions, Trace Compass
-#                      descriptors and custom parser (tests/cli_install.py
-#                      checks the list)
+#                      descriptors and custom parser, which the installed
+#                      spaa-tracecompass-setup puts into a workspace
+#                      (tests/cli_install.py checks the list and runs it)
 #   make uninstall     removes what install installed
 #   make clean
 #

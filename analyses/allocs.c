@@ -665,7 +665,8 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	header(&a, total);
 	if (spaa_filter_has_range(a.filter) && a.memory_samples && !a.timeline.added) {
 		/* a selection between samples: empty tables that say so */
-		spaa_table_empty_window(&a.tables, &p, "the profile");
+		if (spaa_table_empty_window(&a.tables, a.filter, &p, "the profile", err))
+			goto out;
 		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
 			spaa_table_add_empty(&a.tables, &classes[c]);
 		ret = 0;

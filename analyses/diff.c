@@ -662,7 +662,8 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 		return -1;
 	if (restrict_time && d->target.nsamples && d->bside.total && !d->tside.total) {
 		/* a selection between samples, not "everything vanished" */
-		spaa_table_empty_window(t, &d->target, "the target");
+		if (spaa_table_empty_window(t, f, &d->target, "the target", err))
+			return -1;
 		d->empty_window = true;
 		return 0;
 	}

@@ -707,7 +707,8 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 
 	if (spaa_filter_has_range(&o->filter) && p.nsamples && !h.agg.occurrences) {
 		/* a selection between samples: empty tables that say so */
-		spaa_table_empty_window(&h.tables, &p, "the profile");
+		if (spaa_table_empty_window(&h.tables, &o->filter, &p, "the profile", err))
+			goto out;
 		for (size_t c = 0; c < sizeof(classes) / sizeof(classes[0]); c++)
 			if ((c != T_CALLERS || own->callers) && (c != T_CALLEES || own->callees))
 				spaa_table_add_empty(&h.tables, &classes[c]);

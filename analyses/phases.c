@@ -942,7 +942,8 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 			goto out;
 	} else if (spaa_filter_has_range(&o->filter) && p.events[h.event].nsamples) {
 		/* a selection between samples: the window, without phases */
-		spaa_table_empty_window(&h.tables, &p, "the profile");
+		if (spaa_table_empty_window(&h.tables, &o->filter, &p, "the profile", err))
+			goto out;
 		spaa_table_add_empty(&h.tables, &classes[T_PHASES]);
 		spaa_table_add_empty(&h.tables, &classes[T_TIMELINE]);
 	}

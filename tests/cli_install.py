@@ -4,7 +4,10 @@
 The expected file list is built from the sources and the programs'
 own --metadata, not written here; the Trace Compass descriptors are read
 the way Trace Compass reads them (java.util.Properties, then its command
-splitting, both re-implemented below from their documented rules).
+splitting, both re-implemented below from their documented rules).  The
+installed spaa-tracecompass-setup is run on scratch workspaces: what it
+writes, a second run, other parsers kept, the backup, --remove, and the
+files it must refuse.
 """
 import json
 import os
@@ -13,6 +16,7 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import xml.etree.ElementTree as ET
 
 from clitest import ANALYSES, PROGRAMS, check, finish, ok, run
 
@@ -214,6 +218,156 @@ def properties_and_split_readers_are_right():
     assert properties('# c\n! c\n a = b \\\n  c\nk:v\nx\\=y=\\u0041\\\\\n') == {
         'a': 'b c', 'k': 'v', 'x=y': 'A\\'}
     assert tc_split('/a/b  "c d" e\\"f "" \\\\g') == ['/a/b', 'c d', 'e"f', '', '\\g']
+
+
+SETUP_WS = os.path.join(TMP, 'workspace')
+LAMI_CONFIGS = '.metadata/.plugins/org.eclipse.tracecompass.analysis.lami.core/user-defined-configs'
+PARSER_LIST = '.metadata/.plugins/org.eclipse.tracecompass.tmf.core/custom_txt_parsers.xml'
+TC_DATA = 'share/spaa-tools/tracecompass/'
+
+
+def setup(*args, env=None):
+    """(status, stdout, stderr) of the installed spaa-tracecompass-setup."""
+    saved = dict(os.environ)
+    os.environ.update(env or {})
+    try:
+        return run([staged('bin/spaa-tracecompass-setup')] + list(args))
+    finally:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
+def read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def definitions(path):
+    """(category, name) of each Definition of a parser list, read with the
+    JDK-like parser of Python (ElementTree), in order."""
+    root = ET.parse(path).getroot()
+    assert root.tag == 'CustomTxtTraceDefinitionList', root.tag
+    return [(d.get('category'), d.get('name')) for d in root]
+
+
+# Another user's list, as Trace Compass or a hand writes it: attributes in
+# any order and quotes, white space, an older definition of ours between.
+with open('tests/data/tracecompass/others.xml') as f:
+    OTHERS = f.read()
+OTHERS_WITHOUT_OURS = OTHERS.replace(
+    '\n  <Definition\n   category = "spaa-tools" name="SPAA profile"><Old/></Definition>', '')
+
+
+@check
+def setup_installs_descriptors_and_parser():
+    rc, out, err = setup('--workspace', SETUP_WS)
+    assert rc == 0 and err == '', (rc, out, err)
+    for prog, title in titles().items():
+        f = tc_file_name(title)
+        assert read(os.path.join(SETUP_WS, LAMI_CONFIGS, f)) == read(staged(TC_DATA + f)), f
+        assert 'wrote %s/%s/%s' % (SETUP_WS, LAMI_CONFIGS, f) in out, out
+    plist = os.path.join(SETUP_WS, PARSER_LIST)
+    assert definitions(plist) == [('spaa-tools', 'SPAA profile')]
+    # the definition is the installed one, element for element
+    want = ET.tostring(ET.parse(staged(TC_DATA + 'tracecompass-parser.xml')).getroot()[0])
+    assert ET.tostring(ET.parse(plist).getroot()[0]) == want
+    assert not os.path.exists(plist + '.bak')
+
+
+@check
+def setup_twice_changes_nothing():
+    files = {os.path.join(r, f): (read(os.path.join(r, f)), os.stat(os.path.join(r, f)).st_mtime_ns)
+             for r, _, fs in os.walk(SETUP_WS) for f in fs}
+    rc, out, err = setup('--workspace', SETUP_WS)
+    assert rc == 0 and err == '', (rc, out, err)
+    assert sorted(out.split()) == sorted(['unchanged'] * len(files) + list(files)), out
+    after = {os.path.join(r, f): (read(os.path.join(r, f)), os.stat(os.path.join(r, f)).st_mtime_ns)
+             for r, _, fs in os.walk(SETUP_WS) for f in fs}
+    assert after == files
+
+
+@check
+def setup_keeps_other_parsers_and_backs_up():
+    ws = os.path.join(TMP, 'ws-others')
+    plist = os.path.join(ws, PARSER_LIST)
+    os.makedirs(os.path.dirname(plist))
+    with open(plist, 'w') as f:
+        f.write(OTHERS)
+    mine = os.path.join(ws, LAMI_CONFIGS, 'Mine.properties')
+    os.makedirs(os.path.dirname(mine))
+    with open(mine, 'w') as f:
+        f.write('name=Mine\ncommand=/bin/true\n')
+    rc, out, err = setup('--workspace', ws)
+    assert rc == 0 and err == '', (rc, out, err)
+    assert read(plist + '.bak') == OTHERS.encode()
+    text = read(plist).decode()
+    # the others byte for byte, ours once, the current one, at the end
+    assert text.startswith(OTHERS_WITHOUT_OURS.rsplit('</CustomTxt', 1)[0]), text
+    assert definitions(plist) == [('Mine', 'My log'), ('Other', 'SPAA profile'),
+                                  ('spaa-tools', 'SPAA profile')]
+    assert '<Old/>' not in text and 'TimeStampOutputFormat>Tn<' in text
+    # --remove: exactly ours out, the list saved first, the rest stays
+    before = read(plist)
+    rc, out, err = setup('--workspace', ws, '--remove')
+    assert rc == 0 and err == '', (rc, out, err)
+    assert read(plist) == OTHERS_WITHOUT_OURS.encode(), read(plist)
+    assert read(plist + '.bak') == before
+    assert os.listdir(os.path.join(ws, LAMI_CONFIGS)) == ['Mine.properties']
+    assert out.count('removed ') == len(ANALYSES), out
+    # removing again finds nothing of ours: nothing written
+    rc, out, err = setup('--workspace', ws, '--remove')
+    assert (rc, err) == (0, '') and 'wrote' not in out and 'removed' not in out, out
+
+
+@check
+def setup_default_workspace():
+    home = os.path.join(TMP, 'home')
+    os.makedirs(home)
+    rc, out, err = setup(env={'HOME': home, 'TRACING_RCP_ROOT': ''})
+    assert rc == 0, err
+    assert os.path.exists(os.path.join(home, '.tracecompass', PARSER_LIST)), out
+    rcp = os.path.join(TMP, 'rcp')
+    rc, out, err = setup(env={'HOME': home, 'TRACING_RCP_ROOT': rcp})
+    assert rc == 0 and os.path.exists(os.path.join(rcp, PARSER_LIST)), (out, err)
+
+
+@check
+def setup_refuses_what_it_cannot_read_or_write():
+    # a list that is not one: its line named, nothing written anywhere
+    ws = os.path.join(TMP, 'ws-bad')
+    plist = os.path.join(ws, PARSER_LIST)
+    os.makedirs(os.path.dirname(plist))
+    for bad, line in [('<CustomTxtTraceDefinitionList>\n<Definition category="a">\n', 2),
+                      ('<!DOCTYPE x>\n<CustomTxtTraceDefinitionList/>', 1),
+                      ('\0\xff binary', 1)]:
+        with open(plist, 'w') as f:
+            f.write(bad)
+        rc, out, err = setup('--workspace', ws)
+        assert rc == 1 and out == '', (bad, rc, out, err)
+        assert err.startswith('spaa-tracecompass-setup: error: %s:%d: ' % (plist, line)), err
+        assert err.count('\n') == 1, err
+        assert sorted(os.listdir(os.path.dirname(plist))) == ['custom_txt_parsers.xml']
+        assert not os.path.exists(os.path.join(ws, LAMI_CONFIGS)), bad
+    # a read-only list is refused, never replaced (root too)
+    with open(plist, 'w') as f:
+        f.write(OTHERS)
+    os.chmod(plist, 0o444)
+    rc, out, err = setup('--workspace', ws)
+    assert rc == 1 and 'read-only' in err and plist in err, (rc, err)
+    assert read(plist) == OTHERS.encode()
+    # a workspace where nothing can be made: a read-only directory, or for
+    # root, whom modes do not stop, a read-only file system
+    ro = os.path.join(TMP, 'ws-ro')
+    os.makedirs(ro)
+    os.chmod(ro, 0o555)
+    if os.geteuid() == 0:
+        ro = '/sys/spaa-tracecompass-test'
+    rc, out, err = setup('--workspace', ro)
+    assert rc == 1 and err.startswith('spaa-tracecompass-setup: error: ' + ro), (rc, err)
+    assert not os.path.exists(os.path.join(ro, '.metadata'))
+    # usage
+    rc, out, err = setup('--workspace', ws, 'extra')
+    assert rc == 2 and 'unexpected argument' in err, err
 
 
 @check

@@ -18,6 +18,10 @@
 # without reading stdin (CI runs with neither a terminal nor stdin), then
 # checks again.
 #
+# No JDK: tests/cli_tracecompass.py cross-checks the Trace Compass parser
+# with java.util.regex where one is installed, and with Python's re
+# everywhere (tests/README.md says why the 116 MB are not worth it).
+#
 # SPAA_NO_INSTALL=1 only reports what is missing (for systems managed by
 # hand or without apt-get).
 

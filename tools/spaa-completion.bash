@@ -47,6 +47,8 @@ _spaa_tools_paths()
 		_spaa_tools_files "$2" '*' ;;
 	spaa-validate)
 		_spaa_tools_files "$2" '*.spaa' '*.spaa.gz' '*.spaa.zst' ;;
+	spaa-tracecompass-setup)
+		;;
 	*)
 		_spaa_tools_files "$2" '*.spaa' '*.spaa.gz' '*.spaa.zst' \
 			'*.json' '*.txt.gz' ;;
@@ -106,6 +108,8 @@ _spaa_tools()
 			_spaa_tools_paths "$prog" "$cur" ;;
 		OUT | FILE)
 			_spaa_tools_files "$cur" '*' ;;
+		DIR)
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur") ;;
 		esac
 		return 0
 	fi
@@ -117,4 +121,4 @@ _spaa_tools()
 }
 
 complete -F _spaa_tools spaa-hotspots spaa-allocs spaa-phases spaa-diff \
-	spaa-convert spaa-validate spaa-report
+	spaa-convert spaa-validate spaa-report spaa-tracecompass-setup

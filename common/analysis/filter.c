@@ -1,3 +1,5 @@
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/filter.h"
@@ -170,4 +172,39 @@ void spaa_filter_range(const struct spaa_filter *f, const struct spaa_profile *p
 		*end = f->end;
 	if (*end < *begin)
 		*end = *begin;
+}
+
+int spaa_filter_shift(struct spaa_filter *f, int64_t offset, const char *from,
+		      struct spaa_error *err)
+{
+	int64_t begin = f->begin, end = f->end;
+
+	/* a time from the profile's start is in its clock already */
+	if ((f->has_begin && !f->begin_from_start &&
+	     __builtin_sub_overflow(f->begin, offset, &begin)) ||
+	    (f->has_end && !f->end_from_start &&
+	     __builtin_sub_overflow(f->end, offset, &end)))
+		return spaa_error_set(err, SPAA_E_USAGE,
+				      "'--begin'/'--end' less the clock offset of %" PRId64
+				      " ns (%s) pass 64 bits", offset, from);
+	f->begin = begin;
+	f->end = end;
+	f->clock_offset = offset;
+	snprintf(f->clock_from, sizeof(f->clock_from), "%s", from);
+	return 0;
+}
+
+int spaa_filter_check_overlap(const struct spaa_filter *f,
+			      const struct spaa_profile *p, struct spaa_error *err)
+{
+	if (!f->clock_from[0] || !p->has_time ||
+	    (f->end >= p->time_start && f->begin <= p->time_end))
+		return 0;
+	return spaa_error_set(err, SPAA_E_NO_DATA,
+			      "the selection and the profile do not overlap: --begin/--end are %"
+			      PRId64 " to %" PRId64 " ns in the profile's clock (%" PRId64
+			      " ns less: the offset %s), and the profile covers %" PRId64
+			      " to %" PRId64 " ns (is it of this trace, recorded with 'perf record -k mono'? else give '--clock-offset')",
+			      f->begin, f->end, f->clock_offset, f->clock_from,
+			      p->time_start, p->time_end);
 }

@@ -60,6 +60,15 @@ struct spaa_filter {
 	bool has_focus, has_ignore;
 	regex_t focus, ignore;
 	const char *focus_pattern, *ignore_pattern;     /* as given (weak) */
+	/*
+	 * begin and end were given in another clock (a trace's, as Trace
+	 * Compass shows it) and are clock_offset ns less here, in the
+	 * profile's clock; clock_from says whence the offset ("given by
+	 * '--clock-offset'", "of the clock 'monotonic' of DIR/metadata"), ""
+	 * when they were not moved.
+	 */
+	int64_t clock_offset;
+	char clock_from[512];
 };
 
 void spaa_filter_init(struct spaa_filter *f);
@@ -102,6 +111,23 @@ bool spaa_filter_inverted(const struct spaa_filter *f);
  * another profile, they count from that one's start.
  */
 void spaa_filter_start(void *filter, int64_t start);
+
+/*
+ * Moves a given absolute begin and end (not those from the start, which
+ * are in the profile's clock already) onto the profile's clock: offset ns less
+ * (offset: how far the clock they were given in is ahead), from saying
+ * whence the offset.  -1 (SPAA_E_USAGE) when one would pass 64 bits.
+ */
+int spaa_filter_shift(struct spaa_filter *f, int64_t offset, const char *from,
+		      struct spaa_error *err);
+
+/*
+ * A moved range (spaa_filter_shift) that does not overlap p's time at
+ * all most likely means clocks that do not match, not a selection
+ * between samples: -1 with SPAA_E_NO_DATA saying so, else 0.
+ */
+int spaa_filter_check_overlap(const struct spaa_filter *f,
+			      const struct spaa_profile *p, struct spaa_error *err);
 
 /* Whether a time range was asked for (--begin or --end). */
 static inline bool spaa_filter_has_range(const struct spaa_filter *f)

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "formats/ctf_clock.h"
 #include "model/util.h"
 #include "report/analysis.h"
 #include "report/textout.h"
@@ -19,6 +20,14 @@ static int parse_end(void *base, const char *value)
 	struct spaa_analysis_opts *o = base;
 
 	return spaa_filter_set_end(&o->filter, value);
+}
+
+static int parse_clock_offset(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	o->has_clock_offset = true;
+	return spaa_parse_i64(value, &o->clock_offset);
 }
 
 static const char *const time_forms[] = { SPAA_FILTER_TIME_FORMS, NULL };
@@ -107,6 +116,9 @@ static const struct spaa_option lami_options[] = {
 	  time_forms, parse_begin },
 	{ "end", 0, SPAA_OPTION_CUSTOM, 0, "TS",
 	  "ignore samples after TS (same forms)", time_forms, parse_end },
+	{ "clock-offset", 0, SPAA_OPTION_CUSTOM, 0, "NS",
+	  "take --begin/--end as in a clock NS ahead of the profile's (default: the clock offset of a CTF trace directory analysed, else 0)",
+	  NULL, parse_clock_offset },
 	{ "limit", 0, SPAA_OPTION_CUSTOM, 0, "N",
 	  "write at most N rows per table; 0 or 'unlimited' (the default): all",
 	  NULL, parse_limit },
@@ -337,4 +349,40 @@ int spaa_analysis_need_stacks(const struct spaa_profile *p, const char *path,
 		return 0;
 	return spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
 			     "the profile has no stack or sample records");
+}
+
+int spaa_analysis_map_clock(struct spaa_analysis_opts *o, struct spaa_error *err)
+{
+	struct spaa_ctf_clock c;
+	const char *trace;
+	char from[sizeof(o->filter.clock_from)];
+	int r;
+
+	if (!spaa_filter_has_range(&o->filter))
+		return 0;
+	if (o->has_clock_offset)
+		return spaa_filter_shift(&o->filter, o->clock_offset,
+					 "given by '--clock-offset'", err);
+	if (!o->paths.nr)
+		return 0;
+	/* Trace Compass puts the trace's path last */
+	trace = o->paths.items[o->paths.nr - 1];
+	r = spaa_ctf_clock_read(trace, &c, err);
+	if (r <= 0 || c.nclocks != 1)
+		return r < 0 ? -1 : 0;
+	snprintf(from, sizeof(from), "of the clock '%s' of %s/metadata", c.name, trace);
+	return spaa_filter_shift(&o->filter, c.offset_ns, from, err);
+}
+
+void spaa_analysis_hint_trace(struct spaa_error *err, const char *path)
+{
+	struct spaa_ctf_clock c;
+	struct spaa_error ignored;
+
+	if (!path || strcmp(err->code, SPAA_E_NO_PROFILE) ||
+	    spaa_ctf_clock_read(path, &c, &ignored) != 1)
+		return;
+	spaa_error_at(err, SPAA_E_INCOMPATIBLE, path, 0,
+		      "a CTF trace without a profile: no profile found in the trace's directory (put one there: spaa-convert -o %s/run.spaa.zst perf.data)",
+		      path);
 }

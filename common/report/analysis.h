@@ -86,8 +86,13 @@ struct spaa_analysis_opts {
 	bool format_given;      /* by --format (not from the default) */
 	size_t width;           /* --width N: text columns; 0: the terminal's */
 	bool wide;              /* --wide: text never cut nor dropped */
-	/* --begin/--end TS (filter.h: ns, with units, from the start); --pid, --tid */
+	/*
+	 * --begin/--end TS (filter.h: ns, with units, from the start; moved
+	 * onto the profile's clock by spaa_analysis_map_clock); --pid, --tid
+	 */
 	struct spaa_filter filter;
+	bool has_clock_offset;  /* --clock-offset NS given */
+	int64_t clock_offset;
 	const char *event, *metric;     /* --event, --metric, or NULL */
 	uint64_t threads;       /* --threads N, 0 when not given (spaa_load_opts) */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
@@ -210,6 +215,23 @@ void spaa_analysis_options_release(const struct spaa_analysis *a,
 
 /* Frees what a run filled (its results and header); harmless twice. */
 void spaa_analysis_run_release(struct spaa_analysis_run *run);
+
+/*
+ * --begin/--end onto the profile's clock, when they were given: less
+ * --clock-offset NS, else less the offset of the clock of a CTF trace
+ * directory that is the last path (Trace Compass shows a CTF trace in
+ * its clock plus that offset, formats/ctf_clock.h), when the metadata
+ * declares exactly one clock; else unchanged.  -1 with err when the
+ * metadata cannot be read or the result passes 64 bits.
+ */
+int spaa_analysis_map_clock(struct spaa_analysis_opts *o, struct spaa_error *err);
+
+/*
+ * A directory without profiles that is a CTF trace: err (SPAA_E_NO_PROFILE
+ * about path) becomes SPAA_E_INCOMPATIBLE saying so, and where the
+ * profile goes.  Other errors are left alone.
+ */
+void spaa_analysis_hint_trace(struct spaa_error *err, const char *path);
 
 /* Writes --help: the LAMI options, then the analysis options. */
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,

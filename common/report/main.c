@@ -206,7 +206,7 @@ static int write_html(const struct spaa_analysis *a, const struct spaa_analysis_
 	return 0;
 }
 
-/* Parses argv afresh into o and options (what main did first). */
+/* Parses argv afresh into o and options, clock mapped (what main did first). */
 static int reparse(const struct spaa_analysis *a, int argc, char **argv,
 		   struct spaa_analysis_opts *o, void *options, struct spaa_error *err)
 {
@@ -215,7 +215,8 @@ static int reparse(const struct spaa_analysis *a, int argc, char **argv,
 	memset(options, 0, a->options_size ? a->options_size : 1);
 	if (a->options_init)
 		a->options_init(options);
-	return spaa_analysis_parse(a, argc, argv, o, options, err);
+	return spaa_analysis_parse(a, argc, argv, o, options, err) ||
+	       spaa_analysis_map_clock(o, err);
 }
 
 /*
@@ -308,6 +309,7 @@ int main(int argc, char **argv)
 		    spaa_load(&p, &opts.test_compat, 1, &quiet, &err) ||
 		    a->compatible(&p, opts.test_compat, &err)) {
 			hint_experiment(&err, opts.test_compat);
+			spaa_analysis_hint_trace(&err, opts.test_compat);
 			status = fail(name, &err, true, true);
 		}
 		spaa_profile_release(&p);
@@ -333,12 +335,15 @@ int main(int argc, char **argv)
 		if (getenv("SPAA_STATS"))
 			run.load.stats = &stats;
 		status = spaa_load_limits_env(&run.load, &err) ||
+			 spaa_analysis_map_clock(&opts, &err) ||
 			 run_analysis(a, argc, argv, &opts, options, &run, &picture, &argv2, &err);
 		spaa_textout_bar_clear(&ch.bar);
 		if (status) {
 			/* TC puts the trace's path last */
 			hint_experiment(&err, opts.paths.nr ?
 					opts.paths.items[opts.paths.nr - 1] : NULL);
+			spaa_analysis_hint_trace(&err, opts.paths.nr ?
+						 opts.paths.items[opts.paths.nr - 1] : NULL);
 			status = fail(name, &err, lami, false);
 		} else if (!run.results.nr) {
 			spaa_error_set(&err, SPAA_E_NO_DATA,

@@ -91,13 +91,21 @@ struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,
 	return lt;
 }
 
-void spaa_table_empty_window(struct spaa_table *t, const struct spaa_profile *p,
-			     const char *name)
+int spaa_table_empty_window(struct spaa_table *t, const struct spaa_filter *f,
+			    const struct spaa_profile *p, const char *name,
+			    struct spaa_error *err)
 {
+	if (spaa_filter_check_overlap(f, p, err))
+		return -1;
 	spaa_table_what_add(t, "no samples between --begin %" PRId64
 			    " and --end %" PRId64 " ns; %s covers %" PRId64
 			    " to %" PRId64 " ns", t->begin, t->end, name,
 			    p->time_start, p->time_end);
+	if (f->clock_from[0])
+		spaa_table_what_more(t, "in its clock: --begin/--end less %" PRId64
+				     " ns, the offset %s", f->clock_offset,
+				     f->clock_from);
+	return 0;
 }
 
 void spaa_table_add_empty(struct spaa_table *t,

@@ -76,10 +76,13 @@ struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,
  * rather than an error (a selection in Trace Compass' timeline may well
  * fall between samples).  spaa_table_empty_window adds to what that no
  * samples fall between --begin and --end, and the time p covers (p
- * named name: "the profile"); spaa_table_add_empty then adds a table of class c without rows.
+ * named name: "the profile"); spaa_table_add_empty then adds a table of
+ * class c without rows.  A window f moved from another clock that misses
+ * p altogether is rather an error (spaa_filter_check_overlap): -1.
  */
-void spaa_table_empty_window(struct spaa_table *t, const struct spaa_profile *p,
-			     const char *name);
+int spaa_table_empty_window(struct spaa_table *t, const struct spaa_filter *f,
+			    const struct spaa_profile *p, const char *name,
+			    struct spaa_error *err);
 void spaa_table_add_empty(struct spaa_table *t,
 			  const struct spaa_lami_table_class *c);
 

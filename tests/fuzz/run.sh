@@ -64,6 +64,10 @@ seed() {
 		done ;;
 	dtrace)
 		put "$dir" tests/data/dtrace/*.txt tests/data/bad/dtrace_* ;;
+	ctf_clock)
+		put "$dir" tests/data/ctf/*/metadata ;;
+	tc_parsers)
+		put "$dir" tools/tracecompass-parser.xml tests/data/tracecompass/*.xml ;;
 	pprof)
 		# plain protobuf: the Go profiles decompressed
 		put "$dir" tests/data/pprof/*.pb tests/data/bad/pprof_*

@@ -329,7 +329,7 @@ END_TEST
 START_TEST(test_help)
 {
 	static const char *const names[] = {
-		"--begin TS", "--end TS", "--limit N", "--format FMT",
+		"--begin TS", "--end TS", "--clock-offset NS", "--limit N", "--format FMT",
 		"--width N", "--wide", "--threads N", "--output-progress",
 		"--metadata", "--mi-version", "--test-compatibility PATH",
 		"--version", "-h, --help", "--inverted", "--function NAME",
@@ -436,6 +436,75 @@ START_TEST(test_shared_options)
 }
 END_TEST
 
+/* Parses args (after the program name) and maps the clock: 0 or -1. */
+static int map(const char *args[], size_t n, struct spaa_analysis_opts *o,
+	       struct spaa_error *err)
+{
+	char *argv[MAXARGS + 1] = { (char *)"spaa-s" };
+
+	ck_assert(n < MAXARGS);
+	for (size_t i = 0; i < n; i++)
+		argv[i + 1] = (char *)args[i];
+	ck_assert_int_eq(spaa_analysis_parse(&bare_analysis, (int)n + 1, argv, o,
+					     NULL, err), 0);
+	return spaa_analysis_map_clock(o, err);
+}
+
+START_TEST(test_map_clock)
+{
+	/* tests/data/ctf/README.md: that clock is 1700000000250000000 ns ahead */
+	const char *ctf[] = { "--begin", "1700000002500000000", "--end=1700000002900000000",
+			      "tests/data/ctf/text" };
+	const char *given[] = { "--clock-offset", "-7", "--begin", "10", "tests/data/ctf/text" };
+	const char *file[] = { "--begin", "10", "--end", "20", "tests/data/ctf/text/run.spaa" };
+	const char *no_range[] = { "tests/data/ctf/text" };
+	const char *overflow[] = { "--clock-offset=1", "--begin", "-9223372036854775808", "p" };
+	struct spaa_analysis_opts o;
+	struct spaa_error err;
+
+	spaa_error_init(&err);
+	ck_assert_int_eq(map(ctf, 4, &o, &err), 0);
+	ck_assert(o.filter.begin == 2250000000 && o.filter.end == 2650000000);
+	ck_assert_str_eq(o.filter.clock_from,
+			 "of the clock 'monotonic' of tests/data/ctf/text/metadata");
+	spaa_analysis_opts_release(&o);
+	/* by hand, whatever the path; an end not given stays open */
+	ck_assert_int_eq(map(given, 5, &o, &err), 0);
+	ck_assert(o.filter.begin == 17 && o.filter.end == INT64_MAX);
+	ck_assert_int_eq(o.filter.clock_offset, -7);
+	spaa_analysis_opts_release(&o);
+	/* a profile file is no trace directory; no range, nothing to move */
+	ck_assert_int_eq(map(file, 5, &o, &err), 0);
+	ck_assert(o.filter.begin == 10 && o.filter.end == 20 && !o.filter.clock_from[0]);
+	spaa_analysis_opts_release(&o);
+	ck_assert_int_eq(map(no_range, 1, &o, &err), 0);
+	ck_assert(!o.filter.clock_from[0]);
+	spaa_analysis_opts_release(&o);
+	ck_assert_int_eq(map(overflow, 4, &o, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_USAGE);
+	spaa_analysis_opts_release(&o);
+}
+END_TEST
+
+START_TEST(test_hint_trace)
+{
+	struct spaa_error err;
+
+	/* a trace directory without profiles: incompatible, and where one goes */
+	spaa_error_at(&err, SPAA_E_NO_PROFILE, "tests/data/ctf/no-profile", 0, "no profiles");
+	spaa_analysis_hint_trace(&err, "tests/data/ctf/no-profile");
+	ck_assert_str_eq(err.code, SPAA_E_INCOMPATIBLE);
+	ck_assert_ptr_nonnull(strstr(err.msg, "no profile found"));
+	/* any other directory, or another error: left alone */
+	spaa_error_at(&err, SPAA_E_NO_PROFILE, "tests/data/bad", 0, "no profiles");
+	spaa_analysis_hint_trace(&err, "tests/data/bad");
+	ck_assert_str_eq(err.code, SPAA_E_NO_PROFILE);
+	spaa_error_at(&err, SPAA_E_PARSE, "tests/data/ctf/no-profile", 0, "bad");
+	spaa_analysis_hint_trace(&err, "tests/data/ctf/no-profile");
+	ck_assert_str_eq(err.code, SPAA_E_PARSE);
+}
+END_TEST
+
 Suite *analysis_suite(void)
 {
 	Suite *s = suite_create("analysis");
@@ -447,6 +516,8 @@ Suite *analysis_suite(void)
 	tcase_add_test(tc, test_parse_args_format_kept);
 	tcase_add_test(tc, test_shared_options);
 	tcase_add_test(tc, test_help);
+	tcase_add_test(tc, test_map_clock);
+	tcase_add_test(tc, test_hint_trace);
 	suite_add_tcase(s, tc);
 	return s;
 }

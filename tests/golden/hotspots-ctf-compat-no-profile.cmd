@@ -1,0 +1,1 @@
+./spaa-hotspots --test-compatibility tests/data/ctf/no-profile
