@@ -811,7 +811,7 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 		goto out;
 	/* the totals and the way they compare are in the summary table */
 	spaa_header_profile(&run->header, "Target", &d->target, d->tpath, &d->tables);
-	spaa_header_weights(&run->header, &d->tables, NULL, 0);
+	spaa_header_weights(&run->header, &d->tables, NULL, 0, NULL);
 	if (d->dsos_said)
 		spaa_header_add(&run->header, "DSOs", "%s", d->dsos_said);
 	/*

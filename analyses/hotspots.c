@@ -109,6 +109,7 @@ static const struct spaa_lami_column functions_cols[] = {
 	{ "Total", SPAA_LAMI_MIXED, NULL },
 	{ "Total share", SPAA_LAMI_RATIO, NULL },
 	{ "Self samples", SPAA_LAMI_INT, NULL },
+	{ "Calls", SPAA_LAMI_INT, NULL },
 };
 
 static const struct spaa_lami_column stacks_cols[] = {
@@ -171,6 +172,8 @@ struct hotspots {
 	struct spaa_aggregate cpu_agg;  /* from samples, when records lack CPUs */
 	struct spaa_aggregate neg, cpu_neg;     /* --net: the twin metric's, same keys */
 	struct spaa_callgraph calls;    /* --callers, --callees */
+	struct spaa_aggregate entries;  /* metric "calls" (SPX), when has_calls */
+	bool has_calls;
 	uint32_t event, metric, twin;
 };
 
@@ -277,6 +280,10 @@ static void functions_table(struct hotspots *h)
 		weight_cells(h, t, W(a, na, fn_total, f), a, na);
 		if (a->samples_known)
 			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, a->fn_samples[f]);
+		else
+			spaa_lami_cell_unknown(t);
+		if (h->has_calls)
+			spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, h->entries.fn_self[f]);
 		else
 			spaa_lami_cell_unknown(t);
 		spaa_lami_row_end(t);
@@ -550,6 +557,24 @@ static int add_metric(struct hotspots *h, struct spaa_aggregate *a,
 	return 0;
 }
 
+/*
+ * The calls of each function, when the records count them (SPX: metric
+ * "calls", the entries of each path, spx_reader.h): the self sums of
+ * that metric.  Records only: calls cannot be cut in time.
+ */
+static int add_calls(struct hotspots *h, struct spaa_error *err)
+{
+	const struct spaa_profile *p = h->p;
+	uint32_t calls = spaa_strtab_find(&p->strings, "calls", 5);
+
+	if (calls == SPAA_NONE || !spaa_profile_total(p, h->event, calls))
+		return 0;
+	h->has_calls = true;
+	spaa_aggregate_init(&h->entries, p);
+	return spaa_aggregate_add_records(&h->entries, h->event, calls,
+					  &h->run->opts->filter, err);
+}
+
 /* Resolves --net: the chosen metric's twin "M-", or a usage error. */
 static int select_twin(struct hotspots *h, struct spaa_error *err)
 {
@@ -589,7 +614,8 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 			      h->metric == p->events[h->event].primary_metric,
 			      spaa_profile_str(p, h->metric));
 	if (t->net)
-		spaa_table_what_more(t, "net: '%s' - '%s'", spaa_profile_str(p, h->metric),
+		spaa_table_what_more(t, "net: '%s' - '%s', shares of the net total where they are "
+				    "between 0 and 100 %%", spaa_profile_str(p, h->metric),
 				    spaa_profile_str(p, h->twin));
 	spaa_table_what_filter(t, &o->filter);
 
@@ -602,7 +628,7 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 		return add_metric(h, &h->agg, &h->neg, fold, err);
 	if (restrict_time)
 		spaa_table_what_add(t, SPAA_FILTER_WHOLE_PROFILE);
-	if (add_metric(h, &h->agg, &h->neg, NULL, err))
+	if (add_metric(h, &h->agg, &h->neg, NULL, err) || add_calls(h, err))
 		return -1;
 	/* records rarely say which CPU ran them; samples often do */
 	if (h->agg.cpus_known || !p->nsamples)
@@ -618,25 +644,30 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 
 /*
  * The text header: the profile, what is weighed and its total, with the
- * samples the sums counted (else the profile's, when nothing is
- * filtered out).
+ * calls (SPX) or samples the sums counted (else the profile's samples,
+ * when nothing is filtered out).
  */
 static void describe(struct hotspots *h)
 {
 	const struct spaa_analysis_opts *o = h->run->opts;
 	const struct spaa_filter *f = &o->filter;
-	uint64_t samples = SPAA_HEADER_NO_SAMPLES;
+	uint64_t n = SPAA_HEADER_NO_SAMPLES;
 
+	spaa_header_profile(&h->run->header, "Profile", h->p, o->paths.items[0], &h->tables);
+	if (h->has_calls) {
+		spaa_header_weights(&h->run->header, &h->tables, &h->agg.total,
+				    h->entries.total, "calls");
+		return;
+	}
 	if (h->agg.samples_known && h->agg.occurrences) {
-		samples = 0;
+		n = 0;
 		for (size_t i = 0; i < spaa_profile_nfunctions(h->p); i++)
-			samples += h->agg.fn_samples[i];
+			n += h->agg.fn_samples[i];
 	} else if (!spaa_filter_has_range(f) && f->pid == SPAA_NO_ID &&
 		   f->tid == SPAA_NO_ID) {
-		samples = spaa_header_samples(h->p, h->event);
+		n = spaa_header_samples(h->p, h->event);
 	}
-	spaa_header_profile(&h->run->header, "Profile", h->p, o->paths.items[0], &h->tables);
-	spaa_header_weights(&h->run->header, &h->tables, &h->agg.total, samples);
+	spaa_header_weights(&h->run->header, &h->tables, &h->agg.total, n, "samples");
 }
 
 /*
@@ -695,7 +726,8 @@ static int hotspots_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	lo.on_sample_soon = spaa_fold_prefetch;
 	lo.data = &fold;
 	if (spaa_load(&p, o->paths.items, o->paths.nr, &lo, err) ||
-	    aggregate(&h, &fold, err))
+	    aggregate(&h, &fold, err) ||
+	    (!h.agg.occurrences && spaa_filter_explain_empty(&o->filter, &p, err)))
 		goto out;
 	spaa_weights_left_out_event(&run->left_out, &p, h.event);
 	describe(&h);
@@ -735,6 +767,7 @@ out:
 	spaa_aggregate_release(&h.neg);
 	spaa_aggregate_release(&h.cpu_agg);
 	spaa_aggregate_release(&h.cpu_neg);
+	spaa_aggregate_release(&h.entries);
 	spaa_callgraph_release(&h.calls);
 	spaa_fold_release(&fold);
 	spaa_profile_release(&p);

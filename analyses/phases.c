@@ -886,7 +886,7 @@ static void describe(struct phases *h)
 	for (uint32_t i = 0; i < h->nobs; i++)
 		if (spaa_add_u64(total, h->obs[i].weight, &total))
 			return;         /* past 64 bits: the tables say it (overflow) */
-	spaa_header_weights(&h->run->header, &h->tables, &total, h->pass.samples);
+	spaa_header_weights(&h->run->header, &h->tables, &total, h->pass.samples, "samples");
 }
 
 static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)

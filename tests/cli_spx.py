@@ -44,8 +44,10 @@ def either_file_of_the_pair():
 
 
 def without_samples(doc):
-    """Tables without "Self samples": unknown without a range, counted with one."""
-    return [(title.split(' (')[0], [r[:-1] for r in rows] if title.startswith('Functions') else rows)
+    """Tables without "Self samples" and "Calls": samples unknown without a
+    range and counted with one, calls the other way round (the records
+    count them, the slices of a range cannot)."""
+    return [(title.split(' (')[0], [r[:-2] for r in rows] if title.startswith('Functions') else rows)
             for title, rows in tables(doc)]
 
 

@@ -216,6 +216,9 @@ static const char *sev_name(enum severity s)
 static void print_text(const char *path, const struct findings *f,
 		       const struct counts *c, bool valid, bool quiet)
 {
+	/* an empty path would leave the lines without a name: ": error: ..." */
+	if (!*path)
+		path = "''";
 	if (!quiet) {
 		unsigned long *seen = spaa_xcalloc(f->ncount + 1, sizeof(*seen));
 		char more[96];

@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "analysis/filter.h"
+#include "model/error.h"
+#include "model/map.h"
 #include "model/units.h"
 #include "model/util.h"
 
@@ -172,6 +174,72 @@ void spaa_filter_range(const struct spaa_filter *f, const struct spaa_profile *p
 		*end = f->end;
 	if (*end < *begin)
 		*end = *begin;
+}
+
+/*
+ * The (pid, tid) pairs of p: its thread records and the contexts of its
+ * stack records (not every producer writes thread records), each once.
+ */
+static void threads_of(const struct spaa_profile *p, struct spaa_map *seen)
+{
+	int64_t k[2];
+	bool created;
+
+	for (uint32_t i = 0; i < spaa_profile_nthreads(p); i++) {
+		k[0] = p->threads[i].pid;
+		k[1] = p->threads[i].tid;
+		spaa_map_intern(seen, k, &created);
+	}
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		if (p->records[i].pid == SPAA_NO_ID && p->records[i].tid == SPAA_NO_ID)
+			continue;
+		k[0] = p->records[i].pid;
+		k[1] = p->records[i].tid;
+		spaa_map_intern(seen, k, &created);
+	}
+}
+
+int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_profile *p,
+			      struct spaa_error *err)
+{
+	struct spaa_map seen;
+	char which[96], list[512];
+	size_t len = 0;
+	uint32_t n, shown = 0;
+
+	if (f->pid == SPAA_NO_ID && f->tid == SPAA_NO_ID)
+		return 0;
+	spaa_map_init(&seen, 2 * sizeof(int64_t));
+	threads_of(p, &seen);
+	n = seen.nr;
+	list[0] = '\0';
+	for (uint32_t i = 0; i < n; i++) {
+		const int64_t *k = spaa_map_key(&seen, i);
+
+		if (spaa_filter_thread(f, k[0], k[1])) {
+			/* the thread is there: the emptiness is not its doing */
+			spaa_map_release(&seen);
+			return 0;
+		}
+		if (shown < 8 && len < sizeof(list)) {
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRId64 "/%" PRId64,
+						shown ? ", " : "", k[0], k[1]);
+			shown++;
+		}
+	}
+	spaa_map_release(&seen);
+	if (f->pid != SPAA_NO_ID && f->tid != SPAA_NO_ID)
+		snprintf(which, sizeof(which), "--pid %" PRId64 " --tid %" PRId64, f->pid, f->tid);
+	else if (f->pid != SPAA_NO_ID)
+		snprintf(which, sizeof(which), "--pid %" PRId64, f->pid);
+	else
+		snprintf(which, sizeof(which), "--tid %" PRId64, f->tid);
+	if (!n)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "%s selects nothing: the profile names no process or thread", which);
+	return spaa_error_set(err, SPAA_E_NO_DATA,
+			      "%s selects nothing: the profile has %s %s%s (pid/tid)", which,
+			      n == 1 ? "thread" : "threads", list, n > shown ? ", ..." : "");
 }
 
 int spaa_filter_shift(struct spaa_filter *f, int64_t offset, const char *from,

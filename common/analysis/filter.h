@@ -178,4 +178,15 @@ bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p
 void spaa_filter_range(const struct spaa_filter *f, const struct spaa_profile *p,
 		       int64_t *begin, int64_t *end);
 
+/*
+ * Why nothing passed f's --pid/--tid, when no thread of p passes it (its
+ * thread records and its stack records' contexts): -1 with
+ * SPAA_E_NO_DATA naming the option and the threads p has ("--tid 99
+ * selects nothing: the profile has threads 100/100, 100/101
+ * (pid/tid)").  Else 0: no process or thread asked for, or one that
+ * p has (an emptiness a time range made).  Linear in the records.
+ */
+int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_profile *p,
+			      struct spaa_error *err);
+
 #endif

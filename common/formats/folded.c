@@ -1,7 +1,10 @@
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "formats/folded.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 
 void spaa_folded_parser_init(struct spaa_folded_parser *fp)
@@ -102,17 +105,28 @@ void spaa_folded_table_begin(struct spaa_folded_table *t)
 	t->len = 0;
 }
 
+#define UNKNOWN_NAME "[unknown]"
+
 void spaa_folded_table_push(struct spaa_folded_table *t, const char *name, size_t len)
 {
+	bool changed = false;
+
+	if (!len) {
+		name = UNKNOWN_NAME;
+		len = strlen(UNKNOWN_NAME);
+		t->empty++;
+	}
 	SPAA_ALLOC_GROW(t->buf, t->len + len + 1, t->buf_alloc);
 	if (t->len)
 		t->buf[t->len++] = ';';
 	for (size_t i = 0; i < len; i++) {
 		char c = name[i];
+		bool control = ((unsigned char)c < 0x20 && c != '\t') || c == 0x7f;
 
-		t->buf[t->len++] = c == ';' ? ':' :
-				   (unsigned char)c < 0x20 || c == 0x7f ? ' ' : c;
+		changed |= c == ';' || control;
+		t->buf[t->len++] = c == ';' ? ':' : control ? ' ' : c;
 	}
+	t->changed += changed;
 }
 
 int spaa_folded_table_add(struct spaa_folded_table *t, uint64_t value,
@@ -145,7 +159,8 @@ static int by_path(const void *a, const void *b)
 }
 
 int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_output *out,
-		       struct spaa_error *err)
+			    const struct spaa_warn_sink *warn, const char *file,
+			    struct spaa_error *err)
 {
 	uint32_t n = 0, *order = spaa_xmalloc(((size_t)t->paths.nr + 1) * sizeof(*order));
 	int ret = -1;
@@ -164,6 +179,12 @@ int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_outpu
 				       (unsigned long long)t->values[i]))
 			goto out;
 	}
+	if (t->changed)
+		spaa_warn(warn, file, 0, "%" PRIu64 " frame names changed in folded output, which cannot hold them: ';' written as ':', line breaks and other control characters as ' '",
+			  t->changed);
+	if (t->empty)
+		spaa_warn(warn, file, 0, "%" PRIu64 " frames without a name written as '" UNKNOWN_NAME "' in folded output",
+			  t->empty);
 	ret = 0;
 out:
 	free(order);
@@ -243,9 +264,34 @@ out:
 	return ret;
 }
 
+/* Folded stacks hold one event: the others' stack records, by name. */
+static void note_other_events(const struct spaa_profile *p, uint32_t ev,
+			      const struct spaa_warn_sink *warn)
+{
+	uint64_t *n = spaa_xcalloc((size_t)p->nevents + 1, sizeof(*n)), records = 0;
+	struct spaa_sbuf names = { 0 };
+
+	for (uint32_t i = 0; i < p->nrecords; i++)
+		if (!p->records[i].absorbed && p->records[i].event != ev)
+			n[p->records[i].event]++;
+	for (uint32_t e = 0; e < p->nevents; e++) {
+		if (!n[e])
+			continue;
+		records += n[e];
+		spaa_sbuf_printf(&names, "%s'%s'", names.len ? ", " : "",
+				 spaa_profile_str(p, p->events[e].name));
+	}
+	if (records)
+		spaa_warn(warn, p->nfiles ? spaa_profile_str(p, p->files[0].path) : "-", 0,
+			  "folded output holds one event, '%s': left out %" PRIu64 " stack records of %s (pick another with --event NAME)",
+			  spaa_profile_str(p, p->events[ev].name), records, names.s);
+	free(names.s);
+	free(n);
+}
+
 int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 			       const char *metric_name, struct spaa_output *out,
-			       struct spaa_error *err)
+			       const struct spaa_warn_sink *warn, struct spaa_error *err)
 {
 	struct spaa_folded_table t;
 	uint32_t ev = 0, metric;
@@ -289,7 +335,9 @@ int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 		goto out;
 	}
 done:
-	ret = spaa_folded_table_write(&t, out, err);
+	ret = spaa_folded_table_write(&t, out, warn, p->nfiles ? spaa_profile_str(p, p->files[0].path) : "-", err);
+	if (!ret)
+		note_other_events(p, ev, warn);
 out:
 	spaa_folded_table_release(&t);
 	return ret;

@@ -27,6 +27,7 @@
 #include "model/map.h"
 #include "model/profile.h"
 #include "model/strtab.h"
+#include "model/warn.h"
 
 enum spaa_folded_annot { SPAA_FOLDED_PLAIN, SPAA_FOLDED_KERNEL, SPAA_FOLDED_INLINED, SPAA_FOLDED_JIT };
 
@@ -64,6 +65,8 @@ struct spaa_folded_table {
 	size_t nvalues, alloc;
 	char *buf;              /* owned: path being built */
 	size_t len, buf_alloc;
+	/* names pushed that folded stacks cannot hold as they are */
+	uint64_t changed, empty;
 };
 
 void spaa_folded_table_init(struct spaa_folded_table *t);
@@ -71,19 +74,25 @@ void spaa_folded_table_release(struct spaa_folded_table *t);
 
 /*
  * Builds a path frame by frame, root first: spaa_folded_table_begin, then
- * spaa_folded_table_push per frame (';' in a name becomes ':' and control
- * bytes become ' ', so a name cannot break the format), then
- * spaa_folded_table_add.  Returns 0, or -1 with SPAA_E_LIMIT if the sum
- * overflows 64 bits.
+ * spaa_folded_table_push per frame, then spaa_folded_table_add.  A name
+ * is written as it is, tabs included (the parser reads them back), but
+ * for what would break the format: ';' becomes ':', line breaks and the
+ * other control bytes ' ', and an empty name "[unknown]" (perf's name
+ * for a frame without one); changed and empty count those names.
+ * Returns 0, or -1 with SPAA_E_LIMIT if the sum overflows 64 bits.
  */
 void spaa_folded_table_begin(struct spaa_folded_table *t);
 void spaa_folded_table_push(struct spaa_folded_table *t, const char *name, size_t len);
 int spaa_folded_table_add(struct spaa_folded_table *t, uint64_t value,
 		     struct spaa_error *err);
 
-/* Writes "path value\n" lines sorted by path (bytewise); 0 or -1. */
+/*
+ * Writes "path value\n" lines sorted by path (bytewise); 0 or -1.  Then
+ * a warning on warn (may be NULL) naming file, when names were changed.
+ */
 int spaa_folded_table_write(const struct spaa_folded_table *t, struct spaa_output *out,
-		       struct spaa_error *err);
+			    const struct spaa_warn_sink *warn, const char *file,
+			    struct spaa_error *err);
 
 /*
  * Reads folded stacks from in into w: one sample of event "folded" per
@@ -101,11 +110,13 @@ int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
  * first) weighed by metric_name (NULL: the event's primary metric): one
  * line per stack record but those absorbed into a logical stack, records
  * of weight 0 left out, lines sorted as spaa_folded_table_write sorts
- * them.  Errors: SPAA_E_USAGE for an event the profile lacks or a metric
- * no record of the event has; those of out.
+ * them.  Folded stacks hold one event: the stack records of the others
+ * are named in a warning on warn (may be NULL), as are changed names.
+ * Errors: SPAA_E_USAGE for an event the profile lacks or a metric no
+ * record of the event has; those of out.
  */
 int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 			      const char *metric_name, struct spaa_output *out,
-			      struct spaa_error *err);
+			      const struct spaa_warn_sink *warn, struct spaa_error *err);
 
 #endif

@@ -866,7 +866,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
-		const struct spaa_json_value *v;
+		const struct spaa_json_value *v, *dup;
 
 		r.line = spaa_input_lineno(in);
 		if ((r.line & 4095) == 0 && opts->on_progress)
@@ -913,6 +913,9 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				continue;
 			goto out;
 		}
+		if ((dup = spaa_json_repeated_key(v)))
+			spaa_reader_warn(&r, "repeated-key", "key '%s' appears twice in one object; the first one counts",
+					 dup->key);
 		if (read_record(&r, v, err)) {
 			if (skip_bad_record(&r, err))
 				continue;

@@ -8,6 +8,7 @@
 #include "formats/spaa_writer.h"
 #include "io/jsonw.h"
 #include "io/output.h"
+#include "model/sbuf.h"
 #include "model/util.h"
 
 struct wevent {
@@ -534,9 +535,13 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 
 int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 			     const char *metric, struct spaa_output *out,
+			     const struct spaa_warn_sink *warn, const char *file,
 			     struct spaa_error *err)
 {
 	struct spaa_folded_table t;
+	struct spaa_sbuf names = { 0 };
+	uint64_t others = 0;
+	bool *seen = NULL;
 	uint32_t ev = 0;
 	bool period;
 	int ret = -1;
@@ -566,8 +571,16 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 		const char *fr = spaa_strtab_get(&w->stacks, k->stack);
 		uint32_t nf = spaa_strtab_len(&w->stacks, k->stack) / sizeof(uint32_t);
 
-		if (k->event != ev)
+		if (k->event != ev) {
+			if (!seen)
+				seen = spaa_xcalloc(w->nevents, sizeof(*seen));
+			if (!seen[k->event])
+				spaa_sbuf_printf(&names, "%s'%s'", names.len ? ", " : "",
+						 S(w, w->events[k->event].name));
+			seen[k->event] = true;
+			others++;
 			continue;
+		}
 		spaa_folded_table_begin(&t);
 		for (uint32_t f = nf; f-- > 0;) {
 			uint32_t x;
@@ -580,8 +593,14 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 		if (spaa_folded_table_add(&t, period ? w->ctx[i].period : w->ctx[i].samples, err))
 			goto out;
 	}
-	ret = spaa_folded_table_write(&t, out, err);
+	ret = spaa_folded_table_write(&t, out, warn, file, err);
+	/* folded stacks hold one event */
+	if (!ret && others)
+		spaa_warn(warn, file, 0, "folded output holds one event, '%s': left out %" PRIu64 " stacks of %s (pick another with --event NAME)",
+			  S(w, w->events[ev].name), others, names.s);
 out:
+	free(seen);
+	free(names.s);
 	spaa_folded_table_release(&t);
 	return ret;
 }

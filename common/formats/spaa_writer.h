@@ -48,6 +48,7 @@
 
 #include "io/output.h"
 #include "model/error.h"
+#include "model/warn.h"
 #include "model/profile.h"
 
 struct spaa_writer_opts {
@@ -120,10 +121,13 @@ int spaa_writer_write_spaa(struct spaa_writer *w, struct spaa_output *out,
 /*
  * Writes folded stacks of one event (NULL: the first one) weighted by
  * metric ("samples" or "period"; NULL: the event's primary metric).
- * Errors: SPAA_E_USAGE for an unknown event or metric.
+ * Changed names (folded.h) and the events left out are warnings on warn
+ * (may be NULL) naming file.  Errors: SPAA_E_USAGE for an unknown event
+ * or metric.
  */
 int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 			     const char *metric, struct spaa_output *out,
+			     const struct spaa_warn_sink *warn, const char *file,
 			     struct spaa_error *err);
 
 #endif

@@ -56,6 +56,7 @@ struct spx {
 	size_t node_alloc;
 	int64_t *excl;          /* nm per node */
 	size_t excl_alloc;
+	uint64_t *node_calls;   /* entries of each node's path */
 	uint32_t nnodes, stack_base;
 	uint64_t pool_frames;   /* sum of the nodes' depths */
 	uint32_t max_fn;        /* largest function index used */
@@ -418,6 +419,8 @@ static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 			s->node_depth = spaa_xrealloc(s->node_depth, s->node_alloc * sizeof(uint32_t));
 			s->node_line = spaa_xrealloc(s->node_line,
 						     s->node_alloc * sizeof(unsigned long));
+			s->node_calls = spaa_xrealloc(s->node_calls,
+						      s->node_alloc * sizeof(uint64_t));
 		}
 		SPAA_ALLOC_GROW(s->excl, ((size_t)n + 1) * s->nm, s->excl_alloc);
 		memset(s->excl + (size_t)n * s->nm, 0, s->nm * sizeof(int64_t));
@@ -425,6 +428,7 @@ static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 		s->node_fn[n] = fn;
 		s->node_depth[n] = depth;
 		s->node_line[n] = s->line;
+		s->node_calls[n] = 0;
 		s->nnodes = n + 1;
 		s->pool_frames += depth;
 		if (s->pool_frames > SPAA_SPX_READER_MAX_FRAMES)
@@ -558,6 +562,7 @@ static int event_line(struct spx *s, const char *line, size_t len,
 			return -1;
 		SPAA_ALLOC_GROW(s->stack, s->depth + 1, s->stack_alloc);
 		s->stack[s->depth++] = (struct open_call){ node, s->line };
+		s->node_calls[node]++;  /* fewer entries than lines: never wraps */
 	} else {
 		const struct open_call *top;
 
@@ -641,7 +646,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 	struct spaa_profile *p = s->p;
 	struct spaa_file *f = &p->files[s->file];
 	uint32_t *neg_metric = spaa_xcalloc(s->nm, sizeof(uint32_t));
-	uint32_t alloc_metric[4];
+	uint32_t alloc_metric[4], calls = spaa_strtab_intern(&p->strings, "calls", 5);
 	int ret = -1;
 
 	if (s->depth)
@@ -678,7 +683,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 	for (int k = 0; k < 4; k++)
 		alloc_metric[k] = spaa_strtab_intern(&p->strings, alloc_metrics[k],
 						     strlen(alloc_metrics[k]));
-	SPAA_ALLOC_GROW(s->wbuf, 2 * (size_t)s->nm + 4, s->wbuf_alloc);
+	SPAA_ALLOC_GROW(s->wbuf, 2 * (size_t)s->nm + 5, s->wbuf_alloc);
 
 	for (uint32_t n = 0; n < s->nnodes; n++) {
 		struct spaa_stack *st = &p->stacks[s->stack_base + n];
@@ -703,6 +708,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 			if (neg_metric[m])
 				s->wbuf[nw++] = (struct spaa_weight){ neg_metric[m], 0, neg(ex[m]) };
 		}
+		s->wbuf[nw++] = (struct spaa_weight){ calls, 0, s->node_calls[n] };
 		if (add_record(s, n, s->event, nw, err))
 			goto out;
 		if (s->alloc_event == SPAA_NONE)
@@ -859,6 +865,7 @@ out:
 	free(s.node_fn);
 	free(s.node_depth);
 	free(s.node_line);
+	free(s.node_calls);
 	free(s.excl);
 	free(s.stack);
 	free(s.prev);

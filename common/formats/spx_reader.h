@@ -34,6 +34,10 @@
  *     so the inclusive cost of a function (exit - entry summed over its
  *     calls, recursion counted once) is its total there, and the sum over
  *     records is the whole run;
+ *   - one more weight, "calls": how many times the path was entered
+ *     (its entry events), exclusive like the others, so a function's
+ *     self "calls" is how often it was called (every path ending in it)
+ *     and its total the calls made in its subtree, itself included;
  *   - exclusive = inclusive - children's inclusive.  It is computed
  *     exactly as the sum, over the slices between consecutive events
  *     during which the path is on top of the stack, of each metric's

@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -741,6 +742,62 @@ const struct spaa_json_value *spaa_json_get(const struct spaa_json_value *obj, c
 		if (m->key_len == n && !memcmp(m->key, key, n))
 			return m;
 	}
+	return NULL;
+}
+
+static bool same_key(const struct spaa_json_value *a, const struct spaa_json_value *b)
+{
+	return a->key_len == b->key_len && !memcmp(a->key, b->key, a->key_len);
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+	const struct spaa_json_value *a = *(const struct spaa_json_value *const *)x;
+	const struct spaa_json_value *b = *(const struct spaa_json_value *const *)y;
+	size_t n = a->key_len < b->key_len ? a->key_len : b->key_len;
+	int c = memcmp(a->key, b->key, n);
+
+	if (c)
+		return c;
+	return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
+}
+
+/* Small objects (records) pairwise; large ones sorted, neighbours compared. */
+static const struct spaa_json_value *object_repeat(const struct spaa_json_value *obj)
+{
+	const struct spaa_json_value **m, *found = NULL, *a, *b;
+	size_t n = 0;
+
+	if (obj->len <= 16) {
+		for (a = obj->child; a; a = a->next)
+			for (b = obj->child; b != a; b = b->next)
+				if (same_key(a, b))
+					return a;
+		return NULL;
+	}
+	m = spaa_xmalloc(obj->len * sizeof(*m));
+	for (a = obj->child; a && n < obj->len; a = a->next)
+		m[n++] = a;
+	qsort(m, n, sizeof(*m), cmp_key);
+	for (size_t i = 1; i < n && !found; i++)
+		if (same_key(m[i - 1], m[i]))
+			found = m[i];
+	free(m);
+	return found;
+}
+
+const struct spaa_json_value *spaa_json_repeated_key(const struct spaa_json_value *v)
+{
+	const struct spaa_json_value *c, *r;
+
+	if (v->type != SPAA_JSON_OBJECT && v->type != SPAA_JSON_ARRAY)
+		return NULL;
+	if (v->type == SPAA_JSON_OBJECT && (r = object_repeat(v)))
+		return r;
+	/* nesting is bounded by SPAA_JSON_MAX_DEPTH: recursion is safe */
+	for (c = v->child; c; c = c->next)
+		if ((r = spaa_json_repeated_key(c)))
+			return r;
 	return NULL;
 }
 

@@ -12,7 +12,8 @@
  * valid UTF-8 (overlong forms, surrogates and code points past U+10FFFF
  * are rejected); nesting deeper than SPAA_JSON_MAX_DEPTH is an error; only
  * whitespace may follow the value.  Duplicate keys are kept; spaa_json_get
- * returns the first one.
+ * returns the first one (the rule of SPAA records: the first occurrence
+ * of a key counts, spaa_json_repeated_key finds the others).
  */
 #ifndef SPAA_JSON_H
 #define SPAA_JSON_H
@@ -106,6 +107,13 @@ void spaa_json_pool_give(struct spaa_json_pool *pool, struct spaa_json_parser *p
 
 /* First member named key of an object, or NULL (also NULL if v is not an object). */
 const struct spaa_json_value *spaa_json_get(const struct spaa_json_value *obj, const char *key);
+
+/*
+ * A member of an object in v (v itself or any value inside it) whose name
+ * another member of the same object has, or NULL.  n log n in
+ * the members of the largest object, linear in the rest.
+ */
+const struct spaa_json_value *spaa_json_repeated_key(const struct spaa_json_value *v);
 
 /* Type name for messages: "null", "boolean", "number", "string", "array", "object". */
 const char *spaa_json_type_name(enum spaa_json_type t);

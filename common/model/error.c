@@ -71,6 +71,10 @@ int spaa_error_path(struct spaa_error *err, const char *path, int e)
 {
 	char text[256];
 
+	/* "" would vanish from the message ("no such file or directory") */
+	if (!path[0])
+		return spaa_error_at(err, SPAA_E_NOT_FOUND, "", 0,
+				     "an empty path ('') names no file or directory");
 	return spaa_error_at(err, e == ENOENT || e == ENOTDIR ?
 			     SPAA_E_NOT_FOUND : SPAA_E_IO, path, 0, "%s",
 			     spaa_error_strerror(e, text, sizeof(text)));

@@ -59,7 +59,7 @@ void spaa_metrics_semantics(const struct spaa_profile *p, uint32_t event,
 		"zm", "mu", "pmu", "mor", "zmab", "zmfb", "io", "ior", "iow", NULL,
 	};
 	static const char *const counts[] = {
-		"samples", "count", "zmac", "zmfc", "zgr", "zgb", "zgc", "zif",
+		"samples", "count", "calls", "zmac", "zmfc", "zgr", "zgb", "zgc", "zif",
 		"zil", "zuc", "zuf", "zuo", "zo", "ze", NULL,
 	};
 	const struct spaa_event *ev = &p->events[event];

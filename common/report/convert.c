@@ -163,7 +163,7 @@ static int convert_profile(const struct spaa_convert_opts *o,
 	if (pw ? spaa_profile_writer_write(pw, &p, profile_source(&p), *out, err) :
 	    o->to == SPAA_CONVERT_SVG ?
 	    spaa_flamegraph_write_profile(&p, o->event, o->metric, &svg, *out, err) :
-	    spaa_folded_write_profile(&p, o->event, o->metric, *out, err))
+	    spaa_folded_write_profile(&p, o->event, o->metric, *out, &o->load.warn, err))
 		goto out;
 	ret = 0;
 out:
@@ -331,7 +331,8 @@ static int convert_text(const struct spaa_convert_opts *o, struct spaa_input *in
 	}
 	if (open_output(o, out, err) ||
 	    (o->to == SPAA_CONVERT_FOLDED ?
-	     spaa_writer_write_folded(w, o->event, o->metric, *out, err) :
+	     spaa_writer_write_folded(w, o->event, o->metric, *out, &o->load.warn,
+				      spaa_input_name(in), err) :
 	     spaa_writer_write_spaa(w, *out, err)))
 		goto out;
 	ret = 0;

@@ -157,7 +157,7 @@ static char *format_total(const struct spaa_metrics_sem *sem, uint64_t total,
 }
 
 void spaa_header_weights(struct spaa_header *h, const struct spaa_table *t,
-			 const uint64_t *total, uint64_t samples)
+			 const uint64_t *total, uint64_t count, const char *of)
 {
 	/* what is weighed comes before the caveats, which follow "; " */
 	size_t what = strcspn(t->what, ";");
@@ -167,11 +167,10 @@ void spaa_header_weights(struct spaa_header *h, const struct spaa_table *t,
 	if (!total || t->net)
 		return;
 	nobreak(nb, sizeof(nb), format_total(&t->sem, *total, buf, sizeof(buf)));
-	if (samples == SPAA_HEADER_NO_SAMPLES)
+	if (count == SPAA_HEADER_NO_SAMPLES)
 		spaa_header_add(h, "Total", "%s", nb);
 	else
-		spaa_header_add(h, "Total", "%s in %" PRIu64 " sample%s", nb, samples,
-				samples == 1 ? "" : "s");
+		spaa_header_add(h, "Total", "%s in %" PRIu64 " %s", nb, count, of);
 }
 
 uint64_t spaa_header_samples(const struct spaa_profile *p, uint32_t event)

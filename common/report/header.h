@@ -49,13 +49,13 @@ void spaa_header_profile(struct spaa_header *h, const char *label,
 
 /*
  * "Weighed: event 'E', primary metric 'M'" (t->what before its caveats)
- * and, unless total is NULL, "Total: TOTAL in N samples", *total in t's
- * unit (t->sem); samples SPAA_HEADER_NO_SAMPLES leaves the count out.
- * No total for net weights (t->net): theirs is no sum of what the
- * tables show.
+ * and, unless total is NULL, "Total: TOTAL in COUNT OF" ("in 12
+ * samples", "in 7 calls"), *total in t's unit (t->sem); count
+ * SPAA_HEADER_NO_SAMPLES leaves the count out.  No total for net
+ * weights (t->net): theirs is no sum of what the tables show.
  */
 void spaa_header_weights(struct spaa_header *h, const struct spaa_table *t,
-			 const uint64_t *total, uint64_t samples);
+			 const uint64_t *total, uint64_t count, const char *of);
 
 /*
  * How many samples event's weights come from in the whole profile: its

@@ -252,6 +252,7 @@ static int run_analysis(const struct spaa_analysis *a, int argc, char **argv,
 	run->picture = NULL;
 	run->status = 0;
 	run->left_out = (struct spaa_weights_left_out){ 0 };
+	spaa_header_release(&run->header);
 	run->load.warn = (struct spaa_warn_sink){ 0 };  /* said the first time */
 	spaa_error_init(err);
 	if (reparse(a, argc, argv, o, options, err))

@@ -199,7 +199,8 @@ void spaa_table_share(const struct spaa_table *t, struct spaa_lami_table *lt,
 	}
 	part = spaa_weights_net(part_pos, part_neg);
 	whole = spaa_weights_net(whole_pos, whole_neg);
-	if (whole <= 0)
+	/* nets of both signs are no parts of their total: no share */
+	if (whole <= 0 || part < 0 || part > whole)
 		spaa_lami_cell_unknown(lt);
 	else
 		spaa_lami_cell_ratio(lt, (double)part / (double)whole);

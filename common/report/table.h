@@ -112,7 +112,8 @@ void spaa_table_share_cell(struct spaa_lami_table *lt, uint64_t part,
 /*
  * The weight pos of t's metric, or with t->net the signed net pos - neg
  * (weights.h), as a cell; and its share of the whole, unknown when the
- * whole is not positive.
+ * whole is not positive or (net) when the part is negative or larger
+ * than the whole: a share outside 0 to 100 % is no share.
  */
 void spaa_table_weight(const struct spaa_table *t, struct spaa_lami_table *lt,
 		       uint64_t pos, uint64_t neg);

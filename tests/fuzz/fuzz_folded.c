@@ -46,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!fuzz_each_line(data, size, on_line, &st) &&
 	    !spaa_output_open(&out, fuzz_write("out.folded", "", 0),
 			      SPAA_INPUT_COMP_NONE, 0, &err)) {
-		spaa_folded_table_write(&st.t, out, &err);
+		spaa_folded_table_write(&st.t, out, NULL, NULL, &err);
 		spaa_output_close(out, &err);
 	}
 	spaa_folded_table_release(&st.t);

@@ -78,7 +78,7 @@ START_TEST(test_table)
 	ck_assert_int_eq(spaa_folded_table_add(&t, UINT64_MAX, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
 	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, &err), 0);
-	ck_assert_int_eq(spaa_folded_table_write(&t, out, &err), 0);
+	ck_assert_int_eq(spaa_folded_table_write(&t, out, NULL, NULL, &err), 0);
 	ck_assert_int_eq(spaa_output_close(out, &err), 0);
 	f = fopen(path, "r");
 	n = fread(buf, 1, sizeof(buf) - 1, f);

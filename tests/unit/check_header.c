@@ -99,10 +99,10 @@ START_TEST(test_profile_and_total)
 	snprintf(t.what, sizeof(t.what), "event 'e', metric 'm'; whole profile");
 	t.sem = (struct spaa_metrics_sem){ .cls = SPAA_METRICS_SIZE, .scale = 1 };
 	spaa_header_profile(&h, "Profile", &p, "dir", &t);
-	spaa_header_weights(&h, &t, &small, 3);
-	spaa_header_weights(&h, &t, &big, 1);
+	spaa_header_weights(&h, &t, &small, 3, "samples");
+	spaa_header_weights(&h, &t, &big, 1, "calls");
 	t.sem.cls = SPAA_METRICS_DURATION;
-	spaa_header_weights(&h, &t, &big, SPAA_HEADER_NO_SAMPLES);
+	spaa_header_weights(&h, &t, &big, SPAA_HEADER_NO_SAMPLES, "samples");
 	out = written(&h, 0);
 	ck_assert_str_eq(out,
 			 "# Profile: dir (3 files: SPAA from perf, SPX report)\n"
@@ -110,14 +110,14 @@ START_TEST(test_profile_and_total)
 			 "# Weighed: event 'e', metric 'm'\n"
 			 "# Total: 1.5 KiB in 3 samples\n"
 			 "# Weighed: event 'e', metric 'm'\n"
-			 "# Total: 18446744073709551615 bytes in 1 sample\n"
+			 "# Total: 18446744073709551615 bytes in 1 calls\n"
 			 "# Weighed: event 'e', metric 'm'\n"
 			 "# Total: 18446744073709551615 ns\n\n");
 	free(out);
 	spaa_header_release(&h);
 	/* a wrapped total keeps its unit: "1.5 KiB" whole */
 	t.sem.cls = SPAA_METRICS_SIZE;
-	spaa_header_weights(&h, &t, &small, 3);
+	spaa_header_weights(&h, &t, &small, 3, "samples");
 	out = written(&h, 16);
 	ck_assert_str_eq(out, "# Weighed: event\n#   'e', metric\n#   'm'\n# Total: 1.5 KiB\n#   in 3 samples\n\n");
 	free(out);

@@ -1482,6 +1482,53 @@ END_TEST
 
 /* ------------------------------------------------------------------ */
 
+/*
+ * Repeated keys: found in any object of the tree, small (pairwise) or
+ * large (sorted); keys compared by their bytes, "\u0000" included.
+ */
+START_TEST(test_repeated_key)
+{
+	static const struct { const char *text, *key; } cases[] = {
+		{ "{\"a\":1,\"b\":2}", NULL },
+		{ "{\"a\":1,\"b\":2,\"a\":3}", "a" },
+		{ "[1,{\"x\":{\"k\":1,\"k\":2}}]", "k" },
+		{ "{\"a\":{\"b\":1},\"b\":{\"a\":1}}", NULL },  /* in other objects */
+		{ "{\"a\\u0000\":1,\"a\":2}", NULL },           /* other bytes */
+		{ "{\"ab\":1,\"a\":2}", NULL },
+		{ "[]", NULL }, { "7", NULL },
+	};
+	struct parsed pz = { 0 };
+	struct spaa_sbuf big = { 0 };
+	const struct spaa_json_value *r;
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		ck_assert_ptr_nonnull(parse_exact(&pz, cases[i].text, strlen(cases[i].text)));
+		r = spaa_json_repeated_key(pz.v);
+		if (!cases[i].key)
+			ck_assert_msg(!r, "%s: found '%s'", cases[i].text, r->key);
+		else
+			ck_assert_msg(r && !strcmp(r->key, cases[i].key), "%s", cases[i].text);
+	}
+	/* 1000 members (sorted, not pairwise): none repeated, then k7 again */
+	spaa_sbuf_adds(&big, "{");
+	for (int k = 0; k < 1000; k++)
+		spaa_sbuf_printf(&big, "%s\"k%d\":%d", k ? "," : "", k, k);
+	spaa_sbuf_adds(&big, "}");
+	ck_assert_ptr_nonnull(parse_exact(&pz, big.s, big.len));
+	ck_assert_ptr_null(spaa_json_repeated_key(pz.v));
+	big.s[big.len - 1] = ',';
+	spaa_sbuf_adds(&big, "\"k7\":0}");
+	ck_assert_ptr_nonnull(parse_exact(&pz, big.s, big.len));
+	r = spaa_json_repeated_key(pz.v);
+	ck_assert(r && !strcmp(r->key, "k7"));
+	/* spaa_json_get: the first one counts */
+	ck_assert_ptr_nonnull(parse_exact(&pz, "{\"p\":5,\"p\":7}", 13));
+	ck_assert_uint_eq(spaa_json_get(pz.v, "p")->str[0], '5');
+	free(big.s);
+	parsed_done(&pz);
+}
+END_TEST
+
 Suite *json_suite(void)
 {
 	Suite *s = suite_create("json");
@@ -1497,6 +1544,7 @@ Suite *json_suite(void)
 	tcase_add_test(tc, test_not_terminated);
 	tcase_add_loop_test(tc, test_prefixes, 0, (int)ARRAY_SIZE(prefix_docs));
 	tcase_add_test(tc, test_get);
+	tcase_add_test(tc, test_repeated_key);
 	tcase_add_test(tc, test_tree_shape);
 	tcase_add_test(tc, test_type_names);
 	tcase_add_test(tc, test_arena_reuse);

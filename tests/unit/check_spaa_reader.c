@@ -1459,6 +1459,39 @@ START_TEST(test_directory_error)
 }
 END_TEST
 
+/*
+ * Two files of a directory that declare one event with different kinds
+ * (the same primary metric): an error naming both, not hardware periods
+ * summed with allocated bytes.
+ */
+START_TEST(test_directory_kind_conflict)
+{
+	static const char *const a[] = { H1, NULL };
+	static const char *const b[] = {
+		HEAD(ORDER_LR "," MODE_CA ",'events':[{'name':'cycles','kind':"
+		     "'allocation','sampling':{'mode':'period','primary_metric':"
+		     "'period'}}]"),
+		NULL,
+	};
+	char dir[1024], msg[1300];
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	snprintf(dir, sizeof(dir), "%s", testutil_path("k"));
+	ck_assert_int_eq(mkdir(dir, 0700), 0);
+	write_profile("k/a.spaa", a);
+	write_profile("k/b.spaa", b);
+	ck_assert_int_eq(load(&p, dir, NULL, NULL, 0, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_INVALID);
+	ck_assert_uint_eq(err.line, 1);
+	snprintf(msg, sizeof(msg), "event 'cycles' is allocation with primary metric "
+		 "'period' here but hardware with primary metric 'period' in %s/a.spaa",
+		 dir);
+	ck_assert_str_eq(err.msg, msg);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 static void gzip_bytes(const void *data, size_t len, unsigned char **out,
 		       size_t *outlen)
 {
@@ -1649,6 +1682,53 @@ START_TEST(test_warnings_before_error)
 }
 END_TEST
 
+/*
+ * A key repeated in a record: the first one counts and a warning names
+ * the key and the line, the same with and without the sample fast path
+ * (which leaves such lines to the general parser).
+ */
+START_TEST(test_repeated_key)
+{
+	static const char *const lines[] = {
+		H1, D1, F1,
+		STK("s", "1", "'context':{'event':'cycles'}," W("10") ",'weights':[]"),
+		"{'type':'sample','timestamp':1,'stack_id':'s','period':5,'period':7}",
+		NULL,
+	};
+	const char *path = write_profile("repeated.spaa", lines);
+
+	for (int fast = 0; fast < 2; fast++) {
+		struct spaa_load_opts o = { 0 };
+		struct samples ss = { 0 };
+		struct warns w = { 0 };
+		struct spaa_profile p;
+		struct spaa_error err;
+		uint64_t v = 0;
+
+		o.warn = (struct spaa_warn_sink){ warn_fn, &w };
+		o.on_sample = on_sample;
+		o.data = &ss;
+		o.no_fast_path = !fast;
+		spaa_profile_init(&p);
+		spaa_error_init(&err);
+		ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+		ck_assert_int_eq(ss.n, 1);
+		ck_assert(ss.s[0].has_period);
+		ck_assert_uint_eq(ss.s[0].period, 5);
+		ck_assert_uint_eq(p.nrecords, 1);
+		ck_assert(spaa_profile_weights_get(&p, p.records[0].weights,
+						   p.records[0].nweights,
+						   spaa_strtab_find(&p.strings, "period", 6), &v));
+		ck_assert_uint_eq(v, 10);
+		ck_assert_int_eq(w.n, 1);
+		ck_assert_uint_eq(w.line[0], 4);
+		ck_assert_str_eq(w.msg[0], "key 'weights' appears twice in one object; the first one counts (and 1 more like it)");
+		warns_release(&w);
+		spaa_profile_release(&p);
+	}
+}
+END_TEST
+
 Suite *spaa_reader_suite(void)
 {
 	Suite *s = suite_create("spaa_reader");
@@ -1664,6 +1744,7 @@ Suite *spaa_reader_suite(void)
 			    sizeof(env_cases) / sizeof(env_cases[0]));
 	tcase_add_test(tc, test_sample_callback_error);
 	tcase_add_test(tc, test_directory_error);
+	tcase_add_test(tc, test_directory_kind_conflict);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("accept");
@@ -1693,6 +1774,7 @@ Suite *spaa_reader_suite(void)
 			    sizeof(warn_cases) / sizeof(warn_cases[0]));
 	tcase_add_test(tc, test_warning_kinds);
 	tcase_add_test(tc, test_warnings_before_error);
+	tcase_add_test(tc, test_repeated_key);
 	suite_add_tcase(s, tc);
 	return s;
 }

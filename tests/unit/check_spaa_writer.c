@@ -157,7 +157,7 @@ START_TEST(test_write_folded)
 
 	spaa_error_init(&err);
 	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, &err), 0);
-	ck_assert_int_eq(spaa_writer_write_folded(w, NULL, "period", out, &err), 0);
+	ck_assert_int_eq(spaa_writer_write_folded(w, NULL, "period", out, NULL, NULL, &err), 0);
 	ck_assert_int_eq(spaa_output_close(out, &err), 0);
 	f = fopen(path, "r");
 	ck_assert_ptr_nonnull(f);
@@ -166,7 +166,7 @@ START_TEST(test_write_folded)
 	ck_assert_str_eq(buf, "main 100\nmain;work 200\n");
 	/* an event the writer never saw */
 	ck_assert_int_eq(spaa_output_open(&out, path, SPAA_INPUT_COMP_NONE, 0, &err), 0);
-	ck_assert_int_eq(spaa_writer_write_folded(w, "branches", NULL, out, &err), -1);
+	ck_assert_int_eq(spaa_writer_write_folded(w, "branches", NULL, out, NULL, NULL, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_USAGE);
 	spaa_output_abort(out);
 	spaa_writer_free(w);
