@@ -152,8 +152,7 @@ static int run_section(struct section *s, const struct options *o, const char *p
 	spaa_lami_results_init(&run.results);
 	ret = 0;
 out:
-	spaa_lami_results_release(&run.results);
-	spaa_header_release(&run.header);       /* text only: not on the page */
+	spaa_analysis_run_release(&run);        /* its header is text only */
 	spaa_analysis_opts_release(&opts);
 	spaa_analysis_options_release(a, own);
 	free(own);

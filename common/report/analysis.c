@@ -318,6 +318,12 @@ void spaa_analysis_options_release(const struct spaa_analysis *a,
 						 ((char *)options + x->offset));
 }
 
+void spaa_analysis_run_release(struct spaa_analysis_run *run)
+{
+	spaa_lami_results_release(&run->results);
+	spaa_header_release(&run->header);
+}
+
 void spaa_analysis_help(FILE *out, const struct spaa_analysis *a,
 			const char *prog)
 {

@@ -213,6 +213,9 @@ void spaa_analysis_opts_release(struct spaa_analysis_opts *o);
 void spaa_analysis_options_release(const struct spaa_analysis *a,
 				   void *options);
 
+/* Frees what a run filled (its results and header); harmless twice. */
+void spaa_analysis_run_release(struct spaa_analysis_run *run);
+
 /*
  * --begin/--end onto the profile's clock, when they were given: less
  * --clock-offset NS, else less the offset of the clock of a CTF trace

@@ -248,8 +248,7 @@ static int run_analysis(const struct spaa_analysis *a, int argc, char **argv,
 		return 0;
 	if (strcmp(err->code, SPAA_E_USAGE) && strcmp(err->code, SPAA_E_NO_DATA))
 		return -1;
-	spaa_lami_results_release(&run->results);
-	spaa_lami_results_init(&run->results);
+	spaa_analysis_run_release(run);
 	run->picture = NULL;
 	run->status = 0;
 	run->left_out = (struct spaa_weights_left_out){ 0 };
@@ -388,8 +387,7 @@ int main(int argc, char **argv)
 		status = 1;
 	}
 out:
-	spaa_lami_results_release(&run.results);
-	spaa_header_release(&run.header);
+	spaa_analysis_run_release(&run);
 	spaa_analysis_opts_release(&opts);
 	/* repeatable options fill lists only main can free on every path */
 	spaa_analysis_options_release(a, options);

@@ -39,8 +39,7 @@ static void analyse(const char *path)
 	/* main.c reports "no data" for a run without tables */
 	if (!a->run(&run, &err) && run.results.nr)
 		spaa_lami_results_write(fuzz_devnull(), &run.results);
-	spaa_lami_results_release(&run.results);
-	spaa_header_release(&run.header);
+	spaa_analysis_run_release(&run);
 	spaa_analysis_opts_release(&o);
 	spaa_analysis_options_release(a, options);
 	free(options);
