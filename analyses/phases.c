@@ -370,7 +370,7 @@ fail:
 	{
 		struct spaa_error e = *err;
 
-		return spaa_error_at(err, e.code, spaa_profile_str(p, p->files[s->file].path),
+		return spaa_error_at(err, e.code, p->files[s->file].path,
 				     s->line, "%s", e.msg);
 	}
 }
@@ -925,7 +925,7 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 
 		h.nolabel = spaa_profile_nfunctions(&p);
 		if (late)
-			spaa_warn(&run->load.warn, spaa_profile_str(&p, p.files[0].path), 0,
+			spaa_warn(&run->load.warn, p.files[0].path, 0,
 				  "%u stack%s named a related kernel stack only after some of their samples; those samples count under the stack's own leaf",
 				  late, late == 1 ? "" : "s");
 		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))

@@ -2,14 +2,21 @@
 the number of files (spaa_load_opts.fold_repeats).  And SPAA_STATS, which
 make bench reads the fast path's hit rate from.
 
-Hard links to one profile make directories of 200 and 2,000 files in a
-scratch directory; spaa-hotspots' peak RSS (ru_maxrss of the child, not
-time) on the two must differ by less than 4 MiB (the model of each copy
-kept apart costs ~40 kB a file: 70 MB here), and the weights of the
-2,000 copies must be 2,000 times those of one.
+Hard links to one profile make directories of 200, 2,000 and 3,000 files
+in a scratch directory; spaa-hotspots' peak RSS (VmHWM, as SPAA_STATS
+says it; not time) on 200 and 2,000 must differ by less than 4 MiB (the model of
+each copy kept apart costs ~40 kB a file: 70 MB here), on 200 and 3,000
+with one thread by less than 256 kB (a file entry, its interned path and
+a path string each cost ~170 bytes a file: 470 kB), and the weights of
+the 2,000 copies must be 2,000 times those of one.  The same for SPX
+reports: 20 and 400 links to one report within 1 MiB (a stack, record
+and frame of each call path of each report cost ~26 kB a report: 10 MB),
+weights and calls 400 times one report's.  The text header counts the
+files, also in a directory of both formats.
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -17,28 +24,31 @@ import tempfile
 from clitest import RSS_IS_THE_PROGRAMS, check, finish, lami, run
 
 PROFILE = 'tests/data/diff_cwork_baseline.spaa.zst'
+SPX = 'tests/data/spx/corpus/04_oop_wt_ct_it/spx-full-20261122_015405-vm-27626-1804289383'
 
 
-def links(root, name, n, src):
-    """A directory of n hard links to src."""
-    d = os.path.join(root, name)
-    os.mkdir(d)
-    for i in range(n):
-        os.link(src, os.path.join(d, 'p%05d.spaa.zst' % i))
+def links(root, name, n, src, d=None):
+    """A directory (d, or root/name) of n hard links to each file of src."""
+    d = d or os.path.join(root, name)
+    os.makedirs(d, exist_ok=True)
+    for s in src if isinstance(src, list) else [src]:
+        tail = os.path.basename(s).split('.', 1)[1]
+        for i in range(n):
+            os.link(s, os.path.join(d, 'p%05d.%s' % (i, tail)))
     return d
 
 
 def peak_rss_kb(args):
-    """Peak RSS of args run as a child, in kB, and its stdout."""
-    with open(os.devnull, 'rb') as null:
-        p = subprocess.Popen(args, stdin=null, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL)
-        out = p.stdout.read()
-        _, status, usage = os.wait4(p.pid, 0)
-        p.returncode = os.waitstatus_to_exitcode(status)
+    """Peak RSS of the analysis args, in kB, and its stdout: what
+    SPAA_STATS says (VmHWM), as the child's ru_maxrss counts this
+    Python process's memory from before the exec."""
+    p = subprocess.run(args, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       env=dict(os.environ, SPAA_STATS='1'))
     if p.returncode:
         raise AssertionError('%s: exit %d' % (' '.join(args), p.returncode))
-    return usage.ru_maxrss, json.loads(out)
+    kb = re.search(r': stats: peak RSS (\d+) kB', p.stderr)
+    assert kb, p.stderr
+    return int(kb.group(1)), json.loads(p.stdout)
 
 
 def self_weights(doc):
@@ -52,6 +62,13 @@ try:
     shutil.copy(PROFILE, src)
     few = links(root, 'few', 200, src)
     many = links(root, 'many', 2000, src)
+    more = links(root, 'more', 3000, src)
+    spx = []
+    for ext in ('json', 'txt.gz'):
+        spx.append(os.path.join(root, 'r.' + ext))
+        shutil.copy(SPX + '.' + ext, spx[-1])
+    spx_few = links(root, 'spx_few', 20, spx)
+    spx_many = links(root, 'spx_many', 400, spx)
 
     @check
     def many_files_flat_memory():
@@ -59,6 +76,39 @@ try:
         rss_many, _ = peak_rss_kb(['./spaa-hotspots', many])
         assert rss_many - rss_few < 4096 or not RSS_IS_THE_PROGRAMS, \
             'peak RSS %d kB for 2,000 files, %d kB for 200' % (rss_many, rss_few)
+
+    @check
+    def files_cost_no_memory_each():
+        rss_few, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', few])
+        rss_more, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', more])
+        assert rss_more - rss_few < 256 or not RSS_IS_THE_PROGRAMS, \
+            'peak RSS %d kB for 3,000 files, %d kB for 200' % (rss_more, rss_few)
+
+    @check
+    def spx_reports_share_their_paths():
+        rss_few, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', spx_few])
+        rss_many, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', spx_many])
+        assert rss_many - rss_few < 1024 or not RSS_IS_THE_PROGRAMS, \
+            'peak RSS %d kB for 400 SPX reports, %d kB for 20' % (rss_many, rss_few)
+
+    @check
+    def spx_reports_sum_their_weights():
+        def table(path):
+            doc = lami(['./spaa-hotspots', '--limit', 'unlimited', path])
+            return {r[0]: (r[2]['value'], r[-1]) for r in doc['results'][0]['data']}
+        one, all_ = table(SPX + '.json'), table(spx_many)
+        assert one and set(one) == set(all_), (sorted(one), sorted(all_))
+        for fn, (w, calls) in one.items():
+            assert all_[fn] == (400 * w, 400 * calls), (fn, w, calls, all_[fn])
+
+    @check
+    def header_counts_the_files():
+        mixed = links(root, 'mixed', 3, spx, links(root, 'mixed', 5, src))
+        for path, want in ((many, '2000 files: SPAA from perf'),
+                           (spx_many, '400 files: SPX report'),
+                           (mixed, '8 files: SPX report, SPAA from perf')):
+            rc, out, err = run(['./spaa-hotspots', '--format', 'text', path])
+            assert rc == 0 and '(%s)' % want in ' '.join(out.split()), (path, out[:300])
 
     @check
     def many_files_sum_their_weights():

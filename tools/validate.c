@@ -367,6 +367,7 @@ int main(int argc, char **argv)
 	};
 	struct spaa_load_opts limits = { 0 };   /* only the bounds (SPAA_MAX_*), threads */
 	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf path = { 0 };
 	struct spaa_option_args paths;
 	struct spaa_error err;
 	struct spaa_jsonw jw;
@@ -434,21 +435,22 @@ int main(int argc, char **argv)
 		all_valid = false;
 	}
 	for (size_t i = 0; i < list.nr; i++) {
+		const char *file = spaa_pathlist_path(&list, i, &path);
 		struct findings f = { 0 };
 		struct counts c;
 		bool valid;
 
 		/* a directory's other files are checked when they hold SPAA */
-		if (list.kinds[i] == SPAA_PATHLIST_MAYBE && !holds_spaa(list.paths[i], &limits))
+		if (list.kinds[i] == SPAA_PATHLIST_MAYBE && !holds_spaa(file, &limits))
 			continue;
 		nchecked++;
 		/* an SPX report is judged by the reader the analyses use */
-		valid = check_file(list.paths[i], &limits, &f, &c);
+		valid = check_file(file, &limits, &f, &c);
 		all_valid &= valid;
 		if (opt.json)
-			json_file(&jw, list.paths[i], &f, &c, valid, opt.quiet);
+			json_file(&jw, file, &f, &c, valid, opt.quiet);
 		else
-			print_text(list.paths[i], &f, &c, valid, opt.quiet);
+			print_text(file, &f, &c, valid, opt.quiet);
 		findings_clear(&f);
 		fflush(stdout);
 	}
@@ -465,6 +467,7 @@ int main(int argc, char **argv)
 	}
 	spaa_jsonw_release(&jw);
 	spaa_pathlist_release(&list);
+	free(path.s);
 	spaa_option_args_release(&paths);
 	status = all_valid ? 0 : 1;
 	if (fflush(stdout) || ferror(stdout)) {

@@ -4,6 +4,19 @@
 #include "analysis/fold.h"
 #include "model/util.h"
 
+/* A fold key without padding bytes (map.h compares keys with memcmp). */
+struct packed_key {
+	uint32_t stack, event, period_metric, pad;
+	int64_t pid, tid, cpu;
+};
+
+static struct packed_key packed(const struct spaa_fold_key *k)
+{
+	return (struct packed_key){
+		k->stack, k->event, k->period_metric, 0, k->pid, k->tid, k->cpu,
+	};
+}
+
 void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter)
 {
 	static const struct spaa_filter everything = {
@@ -13,14 +26,16 @@ void spaa_fold_init(struct spaa_fold *f, const struct spaa_filter *filter)
 
 	memset(f, 0, sizeof(*f));
 	f->range = filter ? filter : &everything;
+	spaa_map_init(&f->more, sizeof(struct packed_key));
 }
 
 void spaa_fold_release(struct spaa_fold *f)
 {
 	free(f->groups);
 	free(f->all_period);
-	free(f->next);
 	free(f->head);
+	spaa_map_release(&f->more);
+	free(f->more_group);
 	memset(f, 0, sizeof(*f));
 }
 
@@ -55,7 +70,6 @@ static void fold_grow(struct spaa_fold *f)
 	free(f->groups);
 	f->groups = g;
 	f->all_period = spaa_xrealloc(f->all_period, n * sizeof(*f->all_period));
-	f->next = spaa_xrealloc(f->next, n * sizeof(*f->next));
 	f->alloc = n;
 }
 
@@ -63,7 +77,9 @@ static void fold_grow(struct spaa_fold *f)
 static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 {
 	struct spaa_fold_head *h;
-	uint32_t tag = fold_tag(k), i;
+	uint32_t tag = fold_tag(k), i, m = SPAA_NONE;
+	struct packed_key pk;
+	bool created;
 
 	if (k->stack >= f->heads_alloc) {
 		size_t old = f->heads_alloc;
@@ -79,25 +95,26 @@ static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 		if (h->g[x] != SPAA_NONE && h->tag[x] == tag &&
 		    fold_key_eq(&f->groups[h->g[x]].key, k))
 			return h->g[x];
-	for (i = h->g[1] != SPAA_NONE ? f->next[h->g[1]] : SPAA_NONE; i != SPAA_NONE;
-	     i = f->next[i])
-		if (fold_key_eq(&f->groups[i].key, k))
-			return i;
+	if (h->g[1] != SPAA_NONE) {
+		pk = packed(k);
+		m = spaa_map_intern(&f->more, &pk, &created);
+		if (!created)
+			return f->more_group[m];
+	}
 	if (f->nkeys == f->alloc)
 		fold_grow(f);
 	i = f->nkeys++;
 	f->groups[i] = (struct spaa_fold_group){ .key = *k };
 	f->all_period[i] = true;
-	f->next[i] = SPAA_NONE;
 	if (h->g[0] == SPAA_NONE) {
 		h->g[0] = i;
 		h->tag[0] = tag;
 	} else if (h->g[1] == SPAA_NONE) {
 		h->g[1] = i;
 		h->tag[1] = tag;
-	} else {                /* the chain's order does not matter */
-		f->next[i] = f->next[h->g[1]];
-		f->next[h->g[1]] = i;
+	} else {
+		SPAA_ALLOC_GROW(f->more_group, (size_t)m + 1, f->more_alloc);
+		f->more_group[m] = i;
 	}
 	return i;
 }
@@ -169,17 +186,110 @@ int spaa_fold_on_sample(void *fold, const struct spaa_profile *p,
 	return spaa_fold_add(fold, s, err);
 }
 
+/*
+ * The records of a stack, found without walking its list for each group:
+ * a stack of 2,000 processes' records has a group for each of them.
+ * Entry (stack, event, pid, tid) is the first record in list order of
+ * that thread, entry (stack, event, any) the first of any thread.
+ */
+struct record_index {
+	struct spaa_map first;          /* struct record_key -> rec */
+	uint32_t *rec;                  /* by entry */
+	size_t alloc;
+	uint32_t *pos;                  /* by record: its place in its stack's list */
+};
+
+struct record_key {
+	uint32_t stack, event, any, pad;
+	int64_t pid, tid;
+};
+
+static uint32_t index_find(const struct record_index *x, struct record_key k)
+{
+	uint32_t m = spaa_map_find(&x->first, &k);
+
+	return m == SPAA_NONE ? SPAA_NONE : x->rec[m];
+}
+
+static void index_add(struct record_index *x, struct record_key k, uint32_t rec)
+{
+	bool created;
+	uint32_t m = spaa_map_intern(&x->first, &k, &created);
+
+	if (created) {
+		SPAA_ALLOC_GROW(x->rec, (size_t)m + 1, x->alloc);
+		x->rec[m] = rec;
+	}
+}
+
+static void index_build(struct record_index *x, const struct spaa_profile *p)
+{
+	spaa_map_init(&x->first, sizeof(struct record_key));
+	x->rec = NULL;
+	x->alloc = 0;
+	x->pos = spaa_xmalloc(((size_t)p->nrecords + 1) * sizeof(*x->pos));
+	for (uint32_t s = 0; s < p->nstacks; s++) {
+		uint32_t n = 0;
+
+		for (uint32_t r = p->stacks[s].first_record; r != SPAA_NONE;
+		     r = p->records[r].next_same_stack) {
+			const struct spaa_record *rec = &p->records[r];
+
+			x->pos[r] = n++;
+			if (rec->absorbed)
+				continue;
+			index_add(x, (struct record_key){ s, rec->event, 0, 0, rec->pid, rec->tid }, r);
+			index_add(x, (struct record_key){ s, rec->event, 1, 0, 0, 0 }, r);
+		}
+	}
+}
+
+/*
+ * spaa_fold_record through the index: of the records whose pid and tid
+ * are the group's or absent, the first in list order.  A group without
+ * pid or tid matches every record on it: the list is walked.
+ */
+static uint32_t index_record(const struct record_index *x, const struct spaa_profile *p,
+			     const struct spaa_fold_key *k)
+{
+	const int64_t pids[2] = { k->pid, SPAA_NO_ID }, tids[2] = { k->tid, SPAA_NO_ID };
+	uint32_t best = SPAA_NONE;
+
+	if (k->pid == SPAA_NO_ID || k->tid == SPAA_NO_ID)
+		return spaa_fold_record(p, k);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++) {
+			uint32_t r = index_find(x, (struct record_key){
+				k->stack, k->event, 0, 0, pids[i], tids[j],
+			});
+
+			if (r != SPAA_NONE && (best == SPAA_NONE || x->pos[r] < x->pos[best]))
+				best = r;
+		}
+	if (best == SPAA_NONE)
+		best = index_find(x, (struct record_key){ k->stack, k->event, 1, 0, 0, 0 });
+	return best;
+}
+
 void spaa_fold_records_init(struct spaa_fold_records *r, const struct spaa_fold *f,
 			    const struct spaa_profile *p)
 {
+	struct record_index x;
+
 	r->samples = spaa_xcalloc((size_t)p->nrecords + 1, sizeof(*r->samples));
 	r->of = spaa_xmalloc(((size_t)f->nkeys + 1) * sizeof(*r->of));
+	if (!f->nkeys)
+		return;
+	index_build(&x, p);
 	/* every sample of a record, in range or not, is its denominator */
 	for (uint32_t i = 0; i < f->nkeys; i++) {
-		r->of[i] = spaa_fold_record(p, &f->groups[i].key);
+		r->of[i] = index_record(&x, p, &f->groups[i].key);
 		if (r->of[i] != SPAA_NONE)
 			r->samples[r->of[i]] += f->groups[i].count;
 	}
+	spaa_map_release(&x.first);
+	free(x.rec);
+	free(x.pos);
 }
 
 void spaa_fold_records_release(struct spaa_fold_records *r)

@@ -19,6 +19,7 @@
 #include "analysis/filter.h"
 #include "formats/load.h"
 #include "model/error.h"
+#include "model/map.h"
 #include "model/profile.h"
 #include "model/util.h"
 
@@ -59,16 +60,19 @@ struct spaa_fold {
 	const struct spaa_filter *range;
 	/*
 	 * Groups in order of first appearance.  Found through head[stack],
-	 * then the chain of next from its second group, not a hash table:
-	 * every sample record looks its group up.
+	 * not a hash table (every sample record looks its group up), then,
+	 * for a stack of more than two groups (one each of 2,000 processes
+	 * of a directory of reports), through more.
 	 */
 	struct spaa_fold_group *groups;         /* owned, 64-byte aligned */
 	uint32_t nkeys;
 	size_t alloc;
 	bool *all_period;       /* by group: every sample in range has a period */
-	uint32_t *next;         /* by group: next of its stack after head's, or SPAA_NONE */
 	struct spaa_fold_head *head;    /* by stack index */
 	size_t heads_alloc;
+	struct spaa_map more;   /* keys of the groups past a head's two */
+	uint32_t *more_group;   /* owned, by entry of more: its group */
+	size_t more_alloc;
 	uint64_t in_samples;    /* samples in range */
 };
 

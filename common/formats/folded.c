@@ -282,7 +282,7 @@ static void note_other_events(const struct spaa_profile *p, uint32_t ev,
 				 spaa_profile_str(p, p->events[e].name));
 	}
 	if (records)
-		spaa_warn(warn, p->nfiles ? spaa_profile_str(p, p->files[0].path) : "-", 0,
+		spaa_warn(warn, p->nfiles ? p->files[0].path : "-", 0,
 			  "folded output holds one event, '%s': left out %" PRIu64 " stack records of %s (pick another with --event NAME)",
 			  spaa_profile_str(p, p->events[ev].name), records, names.s);
 	free(names.s);
@@ -335,7 +335,7 @@ int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 		goto out;
 	}
 done:
-	ret = spaa_folded_table_write(&t, out, warn, p->nfiles ? spaa_profile_str(p, p->files[0].path) : "-", err);
+	ret = spaa_folded_table_write(&t, out, warn, p->nfiles ? p->files[0].path : "-", err);
 	if (!ret)
 		note_other_events(p, ev, warn);
 out:

@@ -255,8 +255,7 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start((const char *const *)list->paths, *want, list->nr, io,
-				   &prepare);
+	return spaa_prefetch_start(list, *want, io, &prepare);
 }
 
 /*
@@ -293,11 +292,68 @@ static int report_not_profiles(const char *const *paths, size_t npaths,
 					     "no profiles in directory: none of its %zu file(s) holds a format spaa-tools reads (spaa-tools(7), FORMATS)",
 					     n);
 	}
-	for (size_t j = 0; j < list->nr; j++)
-		if (skipped[j])
-			spaa_warn(&o->warn, list->paths[j], 0,
-				  "skipped: its content is not a profile in a format spaa-tools reads");
+	for (size_t j = 0; j < list->nr; j++) {
+		struct spaa_sbuf path = { 0 };
+
+		if (!skipped[j])
+			continue;
+		spaa_warn(&o->warn, spaa_pathlist_path(list, j, &path), 0,
+			  "skipped: its content is not a profile in a format spaa-tools reads");
+		free(path.s);
+	}
 	return 0;
+}
+
+/*
+ * A load that folds repeats keeps one file entry for the files that only
+ * repeated what earlier files held (spaa_profile_fold_last_file): the
+ * first entry of each format and source tool, found here.
+ */
+struct file_kinds {
+	struct spaa_map map;    /* struct file_kind -> index into first */
+	uint32_t *first;        /* owned: the file entry of each kind */
+	size_t alloc;
+};
+
+struct file_kind {
+	uint64_t format;        /* the static string's address */
+	uint32_t source_tool, pad;
+};
+
+/* What the model held before a file was read. */
+struct file_mark {
+	uint32_t files, stacks, events, windows;
+};
+
+static struct file_mark file_mark(const struct spaa_profile *p)
+{
+	return (struct file_mark){ p->nfiles, p->nstacks, p->nevents, p->nwindows };
+}
+
+/*
+ * After a file read since m: its entry is folded into the first of its
+ * kind when the file added no stack, event or window, the model's only
+ * references to a file; else it may become the first of its kind.
+ */
+static void fold_file(struct file_kinds *k, struct spaa_profile *p, const struct file_mark *m)
+{
+	bool repeated = p->nfiles == m->files + 1 && p->nstacks == m->stacks &&
+			p->nevents == m->events && p->nwindows == m->windows;
+
+	for (uint32_t i = m->files; i < p->nfiles; i++) {
+		struct file_kind key = {
+			(uint64_t)(uintptr_t)p->files[i].format, p->files[i].source_tool, 0,
+		};
+		bool created;
+		uint32_t n = spaa_map_intern(&k->map, &key, &created);
+
+		if (created) {
+			SPAA_ALLOC_GROW(k->first, (size_t)n + 1, k->alloc);
+			k->first[n] = i;
+		} else if (repeated) {
+			spaa_profile_fold_last_file(p, k->first[n]);
+		}
+	}
 }
 
 int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
@@ -309,10 +365,13 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	bool *want = NULL, *skipped = NULL;
 	size_t *from = spaa_xcalloc(npaths + 1, sizeof(*from));
 	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf path = { 0 };
+	struct file_kinds kinds = { .first = NULL };
 	struct spaa_repeats rep;
 	uint64_t total, base = 0;
 	int ret = -1;
 
+	spaa_map_init(&kinds.map, sizeof(struct file_kind));
 	spaa_repeats_init(&rep);
 	defaults(&o);
 	o.tree_pool = spaa_json_pool_new();
@@ -334,23 +393,26 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
+		struct file_mark m = file_mark(p);
 		int r;
 
 		if (seen)
 			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
 			uint64_t done = 0;
-			uint32_t first = p->nfiles;
 
-			r = spaa_spx_reader_read(p, list.paths[i], &o, base, total, &done, err);
-			mark_format(p, first, "SPX report");
+			r = spaa_spx_reader_read(p, spaa_pathlist_path(&list, i, &path), &o,
+						 seen, base, total, &done, err);
+			mark_format(p, m.files, "SPX report");
 			base += done;
 			if (r)
 				goto out;
+			if (o.fold_repeats)
+				fold_file(&kinds, p, &m);
 			continue;
 		}
 		if (pf ? spaa_prefetch_take(pf, i, &in, err) :
-		    spaa_input_open(&in, list.paths[i], &io, err))
+		    spaa_input_open(&in, spaa_pathlist_path(&list, i, &path), &io, err))
 			goto out;
 		if (list.kinds[i] == SPAA_PATHLIST_MAYBE && (r = not_a_profile(in, err))) {
 			skipped[i] = r > 0;
@@ -367,6 +429,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		spaa_input_close(in);
 		if (r)
 			goto out;
+		if (o.fold_repeats)
+			fold_file(&kinds, p, &m);
 	}
 	if (report_not_profiles(paths, npaths, from, skipped, &list, &o, err))
 		goto out;
@@ -381,6 +445,9 @@ out:
 	free(skipped);
 	free(from);
 	spaa_pathlist_release(&list);
+	free(path.s);
+	spaa_map_release(&kinds.map);
+	free(kinds.first);
 	spaa_repeats_release(&rep);
 	return ret;
 }

@@ -176,7 +176,7 @@ struct spaa_load_opts {
 	bool fold_repeats;
 	uint32_t max_depth;     /* 0 = SPAA_LOAD_MAX_DEPTH_DEFAULT */
 	/*
-	 * Distinct strings of the model (names, ids, paths): what grows
+	 * Distinct strings of the model (names, ids; not file paths): what grows
 	 * with hostile input when the number of stacks does not.
 	 * 0 = SPAA_LOAD_MAX_STRINGS_DEFAULT.
 	 */

@@ -296,7 +296,7 @@ static int read_event(struct spaa_reader *r, const struct spaa_json_value *ev,
 			   spaa_profile_str(p, e.name), kinds[e.kind],
 			   spaa_profile_str(p, e.primary_metric), kinds[p->events[idx].kind],
 			   spaa_profile_str(p, p->events[idx].primary_metric),
-			   spaa_profile_str(p, p->files[p->events[idx].file].path));
+			   p->files[p->events[idx].file].path);
 	}
 	spaa_map_intern(&r->file_events, &idx, NULL);
 	SPAA_ALLOC_GROW(r->events, (size_t)r->nevents + 1, r->events_alloc);

@@ -12,11 +12,16 @@
 
 /*
  * The replay keeps a trie of call paths: node n is the path of its
- * parent plus function node_fn[n].  Nodes are created as entry events
- * arrive and each gets its stack index at once (stack_base + n), so the
- * samples streamed during the replay can name it; frames, names and
- * records are filled in at the end, when [functions] has been read.
+ * parent plus function node_fn[n].  Frames, names and records are filled
+ * in at the end, when [functions] has been read.  The samples of the
+ * replay are held until then (at most SPX_HELD of them), so that a path
+ * an earlier report of the load had gets that report's stack and
+ * records (repeats.h) instead of a stack of its own.  Past SPX_HELD,
+ * the nodes get their stack indices at once (stack_base + n: a stack of
+ * their own each) and the samples stream.
  */
+
+#define SPX_HELD 65536  /* samples held: 2 MiB */
 
 #define ROOT UINT32_MAX         /* the parent of root calls */
 
@@ -29,9 +34,18 @@ struct open_call {
 	unsigned long line;     /* of the entry event */
 };
 
+/* A sample held until the stacks are known: the slice on top of node. */
+struct held {
+	int64_t time;
+	uint64_t period;
+	unsigned long line;
+	uint32_t node;
+};
+
 struct spx {
 	struct spaa_profile *p;
 	const struct spaa_load_opts *o;
+	struct spaa_repeats *rep;       /* weak, may be NULL */
 	const char *json_path;
 	char *txt_path;         /* owned */
 	uint32_t file;
@@ -58,6 +72,12 @@ struct spx {
 	size_t excl_alloc;
 	uint64_t *node_calls;   /* entries of each node's path */
 	uint32_t nnodes, stack_base;
+	/*
+	 * The stack of each node: stack_base + n once streaming, else set
+	 * at the end.
+	 */
+	uint32_t *stack_of;
+	bool streaming;
 	uint64_t pool_frames;   /* sum of the nodes' depths */
 	uint32_t max_fn;        /* largest function index used */
 	unsigned long max_fn_line;
@@ -69,6 +89,8 @@ struct spx {
 	bool have_prev;
 	unsigned long nevents;
 	unsigned long wt_back, wt_back_line;
+	struct held *held;      /* samples until the stacks are known */
+	size_t nheld, held_alloc;
 
 	/* [functions] */
 	uint32_t *fn_frame;     /* frame of each function index */
@@ -262,7 +284,7 @@ static int spx_event(struct spx *s, const char *name, struct spaa_event e,
 	} else if (p->events[i].primary_metric != e.primary_metric) {
 		return meta_bad(s, err, "event '%s' has primary metric '%s' in %s, not '%s'",
 				name, spaa_profile_str(p, p->events[i].primary_metric),
-				spaa_profile_str(p, p->files[p->events[i].file].path),
+				p->files[p->events[i].file].path,
 				spaa_profile_str(p, e.primary_metric));
 	}
 	*out = i;
@@ -402,11 +424,63 @@ out:
 
 /* ---- the replay ---------------------------------------------------------- */
 
+/*
+ * Node n's own stack, a placeholder until the end; in node order, so
+ * that it is stack_base + n while streaming.
+ */
+static void own_stack(struct spx *s, uint32_t n)
+{
+	struct spaa_profile *p = s->p;
+
+	SPAA_ALLOC_GROW(p->stacks, (size_t)p->nstacks + 1, p->stacks_alloc);
+	s->stack_of[n] = p->nstacks;
+	p->stacks[p->nstacks++] = (struct spaa_stack){
+		.file = s->file, .line = s->node_line[n], .first_record = SPAA_NONE,
+	};
+}
+
+/* The sample of h, its stack known, to the load. */
+static int emit(struct spx *s, const struct held *h, struct spaa_error *err)
+{
+	struct spaa_profile *p = s->p;
+	struct spaa_sample smp;
+
+	memset(&smp, 0, sizeof(smp));
+	smp.time = h->time;
+	smp.event = s->event;
+	smp.stack = s->stack_of[h->node];
+	smp.pid = s->pid;
+	smp.tid = s->tid;
+	smp.cpu = SPAA_NO_ID;
+	smp.has_period = true;
+	smp.period = h->period;
+	smp.period_metric = s->metric[s->wt_col];
+	smp.file = s->file;
+	smp.line = h->line;
+	p->nsamples++;
+	p->events[s->event].nsamples++;
+	p->files[s->file].nsamples++;
+	spaa_profile_cover_time(p, smp.time, smp.time);
+	return spaa_load_sample(s->o, p, &smp, err);
+}
+
+/* Too many samples to hold: every node gets its own stack, samples stream. */
+static int stream(struct spx *s, struct spaa_error *err)
+{
+	s->streaming = true;
+	for (uint32_t n = 0; n < s->nnodes; n++)
+		own_stack(s, n);
+	for (size_t i = 0; i < s->nheld; i++)
+		if (emit(s, &s->held[i], err))
+			return -1;
+	s->nheld = 0;
+	return 0;
+}
+
 /* The node of function fn called from parent, created on first sight. */
 static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 		 struct spaa_error *err)
 {
-	struct spaa_profile *p = s->p;
 	struct trie_key k = { parent, fn };
 	bool created;
 	uint32_t n = spaa_map_intern(&s->trie, &k, &created);
@@ -421,6 +495,7 @@ static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 						     s->node_alloc * sizeof(unsigned long));
 			s->node_calls = spaa_xrealloc(s->node_calls,
 						      s->node_alloc * sizeof(uint64_t));
+			s->stack_of = spaa_xrealloc(s->stack_of, s->node_alloc * sizeof(uint32_t));
 		}
 		SPAA_ALLOC_GROW(s->excl, ((size_t)n + 1) * s->nm, s->excl_alloc);
 		memset(s->excl + (size_t)n * s->nm, 0, s->nm * sizeof(int64_t));
@@ -439,11 +514,8 @@ static int child(struct spx *s, uint32_t parent, uint32_t fn, uint32_t *out,
 			s->max_fn = fn;
 			s->max_fn_line = s->line;
 		}
-		/* a placeholder now, so that samples can name it; filled at the end */
-		SPAA_ALLOC_GROW(p->stacks, (size_t)p->nstacks + 1, p->stacks_alloc);
-		p->stacks[p->nstacks++] = (struct spaa_stack){
-			.file = s->file, .line = s->line, .first_record = SPAA_NONE,
-		};
+		if (s->streaming)
+			own_stack(s, n);
 	}
 	*out = n;
 	return 0;
@@ -455,7 +527,7 @@ static int slice(struct spx *s, struct spaa_error *err)
 	struct spaa_profile *p = s->p;
 	uint32_t top;
 	int64_t *ex, dwt;
-	struct spaa_sample smp;
+	struct held h;
 
 	if (!s->depth)
 		return 0;       /* between root calls: no path to charge */
@@ -476,26 +548,18 @@ static int slice(struct spx *s, struct spaa_error *err)
 			s->wt_back_line = s->line;
 		dwt = 0;
 	}
-	memset(&smp, 0, sizeof(smp));
-	if (__builtin_add_overflow(s->exec_ns, s->prev[s->wt_col], &smp.time))
+	if (__builtin_add_overflow(s->exec_ns, s->prev[s->wt_col], &h.time))
 		return spaa_error_at(err, SPAA_E_LIMIT, s->txt_path, s->line,
 				     "exec_ts plus wall time overflows 64-bit nanoseconds");
-	smp.event = s->event;
-	smp.stack = s->stack_base + top;
-	smp.pid = s->pid;
-	smp.tid = s->tid;
-	smp.cpu = SPAA_NO_ID;
-	smp.has_period = true;
-	smp.period = (uint64_t)dwt;
-	smp.period_metric = s->metric[s->wt_col];
-	smp.file = s->file;
-	smp.line = s->line;
-	p->nsamples++;
-	p->events[s->event].nsamples++;
-	p->files[s->file].nsamples++;
-	spaa_profile_cover_time(p, smp.time, smp.time);
-	if (spaa_load_sample(s->o, p, &smp, err))
+	h.period = (uint64_t)dwt;
+	h.line = s->line;
+	h.node = top;
+	if (!s->streaming && s->nheld == SPX_HELD && stream(s, err))
 		return -1;
+	if (s->streaming)
+		return emit(s, &h, err);
+	SPAA_ALLOC_GROW(s->held, s->nheld + 1, s->held_alloc);
+	s->held[s->nheld++] = h;
 	return 0;
 }
 
@@ -590,12 +654,19 @@ static void add_function(struct spx *s, const char *name, size_t len)
 		.kind = SPAA_FRAME_USER, .func_resolved = true, .inline_depth = -1,
 	};
 
+	uint32_t fi;
+
 	f.fn = spaa_profile_intern_function(p, spaa_strtab_intern(&p->strings, name, len),
 					    s->dso);
-	SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
 	SPAA_ALLOC_GROW(s->fn_frame, s->nfn + 1, s->fn_alloc);
-	s->fn_frame[s->nfn++] = p->nframes;
-	p->frames[p->nframes++] = f;
+	/* an earlier report's frame of the function, else a frame of its own */
+	fi = s->rep ? spaa_repeats_frame(s->rep, &f) : SPAA_NONE;
+	if (fi == SPAA_NONE) {
+		SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
+		fi = p->nframes++;
+		p->frames[fi] = f;
+	}
+	s->fn_frame[s->nfn++] = fi;
 }
 
 static uint64_t pos(int64_t v)
@@ -613,9 +684,9 @@ static int add_record(struct spx *s, uint32_t node, uint32_t event,
 		      uint32_t nw, struct spaa_error *err)
 {
 	struct spaa_profile *p = s->p;
-	struct spaa_stack *st = &p->stacks[s->stack_base + node];
+	struct spaa_stack *st = &p->stacks[s->stack_of[node]];
 	struct spaa_record rec = {
-		.stack = s->stack_base + node, .frames = st->frames,
+		.stack = s->stack_of[node], .frames = st->frames,
 		.nframes = st->nframes, .event = event, .pid = s->pid,
 		.tid = s->tid, .cpu = SPAA_NO_ID, .comm = s->comm,
 		.excl_frame = p->frame_pool[st->frames],
@@ -647,6 +718,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 	struct spaa_file *f = &p->files[s->file];
 	uint32_t *neg_metric = spaa_xcalloc(s->nm, sizeof(uint32_t));
 	uint32_t alloc_metric[4], calls = spaa_strtab_intern(&p->strings, "calls", 5);
+	uint32_t record_base, weight_base;
 	int ret = -1;
 
 	if (s->depth)
@@ -686,22 +758,41 @@ static int finish(struct spx *s, struct spaa_error *err)
 	SPAA_ALLOC_GROW(s->wbuf, 2 * (size_t)s->nm + 5, s->wbuf_alloc);
 
 	for (uint32_t n = 0; n < s->nnodes; n++) {
-		struct spaa_stack *st = &p->stacks[s->stack_base + n];
-		const int64_t *ex = s->excl + (size_t)n * s->nm;
-		uint32_t d = s->node_depth[n], nw = 0, at = 0;
+		uint32_t d = s->node_depth[n], at = 0;
+		struct spaa_stack *st;
 		char id[16];
-		bool any = false;
 
 		/* leaf first: the node, then its ancestors; no recursion */
 		SPAA_ALLOC_GROW(s->fbuf, d, s->fbuf_alloc);
 		for (uint32_t x = n; x != ROOT; x = s->node_parent[x])
 			s->fbuf[at++] = s->fn_frame[s->node_fn[x]];
+		if (!s->streaming) {
+			uint32_t shared = s->rep ? spaa_repeats_stack(s->rep, SPAA_STACK_UNIFIED,
+								      s->fbuf, at) : SPAA_NONE;
+
+			if (shared != SPAA_NONE) {
+				s->stack_of[n] = shared;
+				continue;
+			}
+			own_stack(s, n);
+		}
+		st = &p->stacks[s->stack_of[n]];
 		st->frames = spaa_profile_add_frames(p, s->fbuf, at);
 		st->nframes = at;
 		st->type = SPAA_STACK_UNIFIED;
 		st->defined = true;
 		snprintf(id, sizeof(id), "%" PRIu32, n);
 		st->id = spaa_strtab_intern(&p->strings, id, strlen(id));
+	}
+	for (size_t i = 0; i < s->nheld; i++)
+		if (emit(s, &s->held[i], err))
+			goto out;
+	record_base = p->nrecords;
+	weight_base = p->nweight_pool;
+	for (uint32_t n = 0; n < s->nnodes; n++) {
+		const int64_t *ex = s->excl + (size_t)n * s->nm;
+		uint32_t nw = 0;
+		bool any = false;
 
 		for (uint32_t m = 0; m < s->nm; m++) {
 			s->wbuf[nw++] = (struct spaa_weight){ s->metric[m], 0, pos(ex[m]) };
@@ -726,6 +817,10 @@ static int finish(struct spx *s, struct spaa_error *err)
 		if (any && add_record(s, n, s->alloc_event, nw, err))
 			goto out;
 	}
+	/* a process an earlier report was too (links, copies): one record a path */
+	if (s->rep)
+		spaa_repeats_merge_records(s->rep, p, record_base, p->nwindow_entries,
+					   weight_base);
 
 	f->has_time_range = true;
 	f->time_start = s->exec_ns;
@@ -833,12 +928,12 @@ out:
 }
 
 int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
-		    const struct spaa_load_opts *opts, uint64_t bytes_base,
-		    uint64_t bytes_total, uint64_t *bytes_read,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t bytes_base, uint64_t bytes_total, uint64_t *bytes_read,
 		    struct spaa_error *err)
 {
 	struct spx s = {
-		.p = p, .o = opts, .json_path = json_path,
+		.p = p, .o = opts, .rep = rep, .json_path = json_path,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
 	};
 	int ret = -1;
@@ -866,6 +961,8 @@ out:
 	free(s.node_depth);
 	free(s.node_line);
 	free(s.node_calls);
+	free(s.stack_of);
+	free(s.held);
 	free(s.excl);
 	free(s.stack);
 	free(s.prev);

@@ -83,7 +83,10 @@
  *
  * Memory: one trie node per distinct call path (a hash map keyed by
  * (parent node, function index)), with one int64 per metric; the open
- * calls; the function names.  Never the events.
+ * calls; the function names; the samples of at most 65,536 slices,
+ * held until the stacks are known so that a call path of an earlier
+ * report is shared (past that, the report's paths are stacks of their
+ * own and its samples stream).  Never the events.
  *
  * The profile is the caller's; the reader keeps nothing once it returns.
  */
@@ -96,6 +99,7 @@
 #include "formats/load.h"
 #include "model/error.h"
 #include "model/profile.h"
+#include "model/repeats.h"
 
 /* Bound on frames stored for the call paths of one report (256 MiB). */
 #define SPAA_SPX_READER_MAX_FRAMES ((uint64_t)64 << 20)
@@ -105,13 +109,16 @@
 
 /*
  * Reads the SPX report whose metadata is json_path (KEY.json; the events
- * are KEY.txt.gz) into p as one file.  bytes_base and bytes_total place
- * it in the progress of the whole load; *bytes_read receives the bytes
+ * are KEY.txt.gz) into p as one file.  rep (may be NULL: nothing is
+ * shared) indexes what earlier files of the load put in p: a function's
+ * frame, a call path's stack and a path's record in the same process
+ * (pid, tid, comm) are then theirs, weights summed (repeats.h).
+ * bytes_base and bytes_total place it in the progress of the whole load; *bytes_read receives the bytes
  * it read from disk (both files).  Returns 0, or -1 with err set.
  */
 int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
-		    const struct spaa_load_opts *opts, uint64_t bytes_base,
-		    uint64_t bytes_total, uint64_t *bytes_read,
+		    const struct spaa_load_opts *opts, struct spaa_repeats *rep,
+		    uint64_t bytes_base, uint64_t bytes_total, uint64_t *bytes_read,
 		    struct spaa_error *err);
 
 /*

@@ -6,6 +6,7 @@
 #include "formats/writer_load.h"
 #include "io/input.h"
 #include "io/output.h"
+#include "model/util.h"
 
 /* The reader's warnings, with the input's name for the temporary file's. */
 struct renamed {
@@ -66,8 +67,9 @@ int spaa_writer_load_spaa(struct spaa_profile *p, spaa_writer_load_fn write,
 		goto out;
 	if (spaa_reader_read(p, in, &o, rep, 0, 0, err))
 		goto out;
-	p->files[p->nfiles - 1].path = spaa_strtab_intern(&p->strings, name,
-							  strlen(name));
+	/* the temporary file's name goes, the input's stays */
+	free(p->files[p->nfiles - 1].path);
+	p->files[p->nfiles - 1].path = spaa_xstrdup(name);
 	ret = 0;
 out:
 	if (ret && !strcmp(err->file, path)) {   /* the reader's, on the file */

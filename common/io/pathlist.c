@@ -1,3 +1,5 @@
+/* qsort_r */
+#define _GNU_SOURCE
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -80,34 +82,65 @@ static int is_regular(const char *path, struct spaa_error *err)
 	return S_ISREG(st.st_mode) ? 1 : 0;
 }
 
-static void pathlist_append(struct spaa_pathlist *list, char *path,
+/*
+ * s[0..len) and a NUL appended to list's text: its offset in *off, or -1
+ * with err when the text would pass what a uint32_t offset reaches.
+ */
+static int text_add(struct spaa_pathlist *list, const char *s, size_t len,
+		    uint32_t *off, struct spaa_error *err)
+{
+	if (!list->text_len) {
+		SPAA_ALLOC_GROW(list->text, 1, list->text_alloc);
+		list->text[list->text_len++] = '\0';
+	}
+	if (len >= UINT32_MAX - list->text_len)
+		return spaa_error_set(err, SPAA_E_LIMIT,
+				      "the names of the files to read pass 4 GiB");
+	SPAA_ALLOC_GROW(list->text, list->text_len + len + 1, list->text_alloc);
+	memcpy(list->text + list->text_len, s, len);
+	list->text[list->text_len + len] = '\0';
+	*off = (uint32_t)list->text_len;
+	list->text_len += len + 1;
+	return 0;
+}
+
+static void pathlist_append(struct spaa_pathlist *list, uint32_t dir, uint32_t name,
 			    enum spaa_pathlist_kind kind)
 {
-	/* paths and kinds share alloc, so they grow together */
+	/* the arrays share alloc, so they grow together */
 	if (list->nr == list->alloc) {
 		size_t n = list->alloc ? list->alloc * 2 : 16;
 
-		list->paths = spaa_xrealloc(list->paths,
-					    n * sizeof(*list->paths));
-		list->kinds = spaa_xrealloc(list->kinds,
-					    n * sizeof(*list->kinds));
+		list->dir = spaa_xrealloc(list->dir, n * sizeof(*list->dir));
+		list->name = spaa_xrealloc(list->name, n * sizeof(*list->name));
+		list->kinds = spaa_xrealloc(list->kinds, n * sizeof(*list->kinds));
 		list->alloc = n;
 	}
-	list->paths[list->nr] = path;
-	list->kinds[list->nr] = kind;
+	list->dir[list->nr] = dir;
+	list->name[list->nr] = name;
+	list->kinds[list->nr] = (unsigned char)kind;
 	list->nr++;
 }
 
-struct dir_entry {
-	char *path;
-	enum spaa_pathlist_kind kind;
-};
-
-static int dir_entry_cmp(const void *a, const void *b)
+/* A path given whole (not found in a directory) appended. */
+static int append_path(struct spaa_pathlist *list, const char *path,
+		       enum spaa_pathlist_kind kind, struct spaa_error *err)
 {
-	const struct dir_entry *x = a, *y = b;
+	uint32_t off;
 
-	return strcmp(x->path, y->path);
+	if (text_add(list, path, strlen(path), &off, err))
+		return -1;
+	pathlist_append(list, 0, off, kind);
+	return 0;
+}
+
+const char *spaa_pathlist_path(const struct spaa_pathlist *list, size_t i,
+			       struct spaa_sbuf *buf)
+{
+	buf->len = 0;
+	spaa_sbuf_adds(buf, list->text + list->dir[i]);
+	spaa_sbuf_adds(buf, list->text + list->name[i]);
+	return buf->s;
 }
 
 static int skip_cmp(const void *a, const void *b)
@@ -140,19 +173,20 @@ static void note_skipped(struct spaa_pathlist *list, char *path)
 }
 
 /*
- * Classifies one directory entry.  Returns 1 with *entry filled for a
- * file to read, 0 to skip it (a profile's name that is not a regular file
- * is noted in list), -1 on error.
+ * Classifies the entry name of directory dir, whose path is path.
+ * Returns 1 with *kind for a file to read, 0 to skip it (a profile's
+ * name that is not a regular file is noted in list), -1 on error.
  */
 static int classify_entry(struct spaa_pathlist *list, const char *dir, const char *name,
-			  struct dir_entry *entry, struct spaa_error *err)
+			  const char *path, enum spaa_pathlist_kind *kind,
+			  struct spaa_error *err)
 {
 	size_t len = strlen(name);
-	char *path = NULL, *sibling = NULL;
+	char *sibling;
 	int r;
 
 	if (is_spaa_name(name)) {
-		entry->kind = SPAA_PATHLIST_SPAA;
+		*kind = SPAA_PATHLIST_SPAA;
 	} else if (has_suffix(name, len, ".json") || has_suffix(name, len, ".txt.gz")) {
 		/* SPX writes NAME.json (metadata) beside NAME.txt.gz (events) */
 		bool meta = has_suffix(name, len, ".json");
@@ -164,41 +198,58 @@ static int classify_entry(struct spaa_pathlist *list, const char *dir, const cha
 			return r;
 		if (r && !meta)
 			return 0;       /* read with its report's metadata */
-		entry->kind = r ? SPAA_PATHLIST_SPX : SPAA_PATHLIST_MAYBE;
+		*kind = r ? SPAA_PATHLIST_SPX : SPAA_PATHLIST_MAYBE;
 	} else {
-		entry->kind = SPAA_PATHLIST_MAYBE;
+		*kind = SPAA_PATHLIST_MAYBE;
 	}
-	path = path_join(dir, name, len, "");
 	r = is_regular(path, err);
 	/* only a profile's name is worth a word when it is not a file */
-	if (r == 0 && entry->kind != SPAA_PATHLIST_MAYBE)
-		note_skipped(list, path);
-	else if (r <= 0)
-		free(path);
-	if (r <= 0)
-		return r;
-	entry->path = path;
-	return 1;
+	if (r == 0 && *kind != SPAA_PATHLIST_MAYBE)
+		note_skipped(list, spaa_xstrdup(path));
+	return r;
 }
 
+/* Orders (name offset << 8 | kind) entries by the names in the text ctx. */
+static int entry_cmp(const void *a, const void *b, void *ctx)
+{
+	const char *text = ctx;
+
+	return strcmp(text + (*(const uint64_t *)a >> 8), text + (*(const uint64_t *)b >> 8));
+}
+
+/*
+ * Appends the files of directory path, sorted by name; on error the
+ * list is left as it was (but for the entries noted as skipped).
+ */
 static int expand_dir(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
-	struct dir_entry *entries = NULL;
-	size_t nr = 0, alloc = 0, norphans = 0, i, skipped_before = list->nskipped;
+	size_t first = list->nr, text_before = list->text_len, prefix, nr, norphans = 0;
+	size_t skipped_before = list->nskipped, dl = strlen(path);
+	struct spaa_sbuf full = { 0 };
+	uint64_t *order = NULL;
+	uint32_t dir;
 	char text[256];
 	struct dirent *de;
-	DIR *dir;
+	DIR *d;
 
-	dir = opendir(path);
-	if (!dir)
+	d = opendir(path);
+	if (!d)
 		return spaa_error_path(err, path, errno);
+	/* the directory's name once, with the '/' its paths need */
+	spaa_sbuf_adds(&full, path);
+	if (dl && path[dl - 1] != '/')
+		spaa_sbuf_adds(&full, "/");
+	prefix = full.len;
+	if (text_add(list, full.s, full.len, &dir, err))
+		goto fail;
 	for (;;) {
-		struct dir_entry entry;
+		enum spaa_pathlist_kind kind;
+		uint32_t name;
 		int r;
 
 		errno = 0;
-		de = readdir(dir);
+		de = readdir(d);
 		if (!de) {
 			if (errno) {
 				spaa_error_at(err, SPAA_E_IO, path, 0,
@@ -212,20 +263,24 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		/* dot files: ".", "..", editor and VCS droppings */
 		if (de->d_name[0] == '.')
 			continue;
-		r = classify_entry(list, path, de->d_name, &entry, err);
+		full.len = prefix;
+		spaa_sbuf_adds(&full, de->d_name);
+		r = classify_entry(list, path, de->d_name, full.s, &kind, err);
 		if (r < 0)
 			goto fail;
 		if (!r)
 			continue;
 		/* an SPX event file without its metadata: what a killed PHP process leaves */
-		norphans += entry.kind == SPAA_PATHLIST_MAYBE &&
+		norphans += kind == SPAA_PATHLIST_MAYBE &&
 			    has_suffix(de->d_name, strlen(de->d_name), ".txt.gz");
-		SPAA_ALLOC_GROW(entries, nr + 1, alloc);
-		entries[nr++] = entry;
+		if (text_add(list, de->d_name, strlen(de->d_name), &name, err))
+			goto fail;
+		pathlist_append(list, dir, name, kind);
 	}
-	closedir(dir);
-	dir = NULL;
+	closedir(d);
+	d = NULL;
 
+	nr = list->nr - first;
 	if (nr && nr == norphans) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
 			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
@@ -238,20 +293,26 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		goto fail;
 	}
 	/* readdir order depends on the file system; runs must not */
-	qsort(entries, nr, sizeof(*entries), dir_entry_cmp);
+	order = spaa_xmalloc(nr * sizeof(*order));
+	for (size_t i = 0; i < nr; i++)
+		order[i] = (uint64_t)list->name[first + i] << 8 | list->kinds[first + i];
+	qsort_r(order, nr, sizeof(*order), entry_cmp, list->text);
+	for (size_t i = 0; i < nr; i++) {
+		list->name[first + i] = (uint32_t)(order[i] >> 8);
+		list->kinds[first + i] = (unsigned char)order[i];
+	}
 	if (list->nskipped > skipped_before)     /* never NULL + 0 */
 		qsort(list->skipped + skipped_before, list->nskipped - skipped_before,
 		      sizeof(*list->skipped), skip_cmp);
-	for (i = 0; i < nr; i++)
-		pathlist_append(list, entries[i].path, entries[i].kind);
-	free(entries);
+	free(order);
+	free(full.s);
 	return 0;
 fail:
-	if (dir)
-		closedir(dir);
-	for (i = 0; i < nr; i++)
-		free(entries[i].path);
-	free(entries);
+	if (d)
+		closedir(d);
+	list->nr = first;
+	list->text_len = text_before;
+	free(full.s);
 	return -1;
 }
 
@@ -335,62 +396,57 @@ int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 	struct stat st;
 	char *json = NULL;
 
-	if (!strcmp(path, "-")) {
-		pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
-		return 0;
-	}
+	if (!strcmp(path, "-"))
+		return append_path(list, path, SPAA_PATHLIST_SPAA, err);
 	if (stat(path, &st))
 		return spaa_error_path(err, path, errno);
 	if (S_ISDIR(st.st_mode))
 		return expand_dir(path, list, err);
 	if (file_kind(path, &json) == SPAA_PATHLIST_SPX) {
-		pathlist_append(list, json, SPAA_PATHLIST_SPX);
-		return 0;
+		int r = append_path(list, json, SPAA_PATHLIST_SPX, err);
+
+		free(json);
+		return r;
 	}
-	pathlist_append(list, spaa_xstrdup(path), SPAA_PATHLIST_SPAA);
-	return 0;
+	return append_path(list, path, SPAA_PATHLIST_SPAA, err);
 }
 
 uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
 {
+	struct spaa_sbuf buf = { 0 };
 	uint64_t total = 0;
-	size_t i;
 
-	for (i = 0; i < list->nr; i++) {
+	for (size_t i = 0; i < list->nr && total != UINT64_MAX; i++) {
+		const char *path = spaa_pathlist_path(list, i, &buf);
 		struct stat st;
-
 		char *events;
 
 		if (list->kinds[i] == SPAA_PATHLIST_SPX &&
-		    (events = swap_suffix(list->paths[i], ".json", ".txt.gz"))) {
+		    (events = swap_suffix(path, ".json", ".txt.gz"))) {
 			/* an SPX report is read from both of its files */
 			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
 			    st.st_size >= 0 &&
-			    spaa_add_u64(total, (uint64_t)st.st_size, &total)) {
-				free(events);
-				return UINT64_MAX;
-			}
+			    spaa_add_u64(total, (uint64_t)st.st_size, &total))
+				total = UINT64_MAX;
 			free(events);
 		}
-		if (!strcmp(list->paths[i], "-") ||
-		    stat(list->paths[i], &st) || !S_ISREG(st.st_mode) ||
-		    st.st_size < 0)
+		if (total == UINT64_MAX || !strcmp(path, "-") ||
+		    stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 0)
 			continue;
 		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
-			return UINT64_MAX;
+			total = UINT64_MAX;
 	}
+	free(buf.s);
 	return total;
 }
 
 void spaa_pathlist_release(struct spaa_pathlist *list)
 {
-	size_t i;
-
-	for (i = 0; i < list->nr; i++)
-		free(list->paths[i]);
-	for (i = 0; i < list->nskipped; i++)
+	for (size_t i = 0; i < list->nskipped; i++)
 		free(list->skipped[i].path);
-	free(list->paths);
+	free(list->text);
+	free(list->dir);
+	free(list->name);
 	free(list->kinds);
 	free(list->skipped);
 	memset(list, 0, sizeof(*list));

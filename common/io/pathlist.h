@@ -3,9 +3,14 @@
  * (standard input) or a directory of profiles, sorted by name so that
  * runs are deterministic.
  *
+ * A directory of 20,000 reports is a list of 20,000 paths: each is kept
+ * as its name in one block of text beside the offset of its directory's
+ * name (about the name's length and 9 bytes a path, no allocation of its
+ * own), and spaa_pathlist_path puts the path together when it is needed.
+ *
  * Ownership: a zeroed struct spaa_pathlist is an empty list; it owns its
- * arrays and every path in them.  spaa_pathlist_release frees them and
- * zeroes the list, so it may be released twice.
+ * arrays and text.  spaa_pathlist_release frees them and zeroes the
+ * list, so it may be released twice.
  */
 #ifndef SPAA_PATHLIST_H
 #define SPAA_PATHLIST_H
@@ -14,6 +19,7 @@
 #include <stdint.h>
 
 #include "model/error.h"
+#include "model/sbuf.h"
 
 /* What a path is, by name (and for SPX by its sibling and content). */
 enum spaa_pathlist_kind {
@@ -36,8 +42,15 @@ enum spaa_pathlist_kind {
 };
 
 struct spaa_pathlist {
-	char **paths;           /* owned, each owned */
-	enum spaa_pathlist_kind *kinds;         /* owned, by path */
+	/*
+	 * Owned: NUL-terminated strings, "" at offset 0, then directory
+	 * names (with their '/') and the names in them or the paths given.
+	 */
+	char *text;
+	size_t text_len, text_alloc;
+	/* by path, offsets into text: its directory (0: none), its name */
+	uint32_t *dir, *name;
+	unsigned char *kinds;   /* by path: enum spaa_pathlist_kind */
 	size_t nr, alloc;
 	/*
 	 * Directory entries named like a profile that are not regular files
@@ -62,10 +75,18 @@ struct spaa_pathlist {
  * files of its SPX reports (not recursive), sorted by name, each of the
  * kind above; a directory with none, or only SPX event files without
  * their metadata, is an error (SPAA_E_NO_PROFILE).
- * Errors: SPAA_E_NOT_FOUND, SPAA_E_IO, SPAA_E_NO_PROFILE.
+ * Errors: SPAA_E_NOT_FOUND, SPAA_E_IO, SPAA_E_NO_PROFILE, SPAA_E_LIMIT
+ * (the names of the list pass 4 GiB).
  */
 int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 			 struct spaa_error *err);
+
+/*
+ * Path i of list (i < list->nr), put together in buf (the caller's, see
+ * sbuf.h): the string returned is buf->s, valid until buf changes.
+ */
+const char *spaa_pathlist_path(const struct spaa_pathlist *list, size_t i,
+			       struct spaa_sbuf *buf);
 
 /* Total size in bytes of the files in list (0 for stdin). */
 uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);

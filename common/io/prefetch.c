@@ -27,7 +27,7 @@ struct spaa_prefetch {
 	unsigned nthreads, running;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
-	const char *const *paths;       /* weak */
+	const struct spaa_pathlist *list;       /* weak */
 	const bool *want;               /* weak */
 	size_t n;
 	struct spaa_input_opts opts;
@@ -42,12 +42,15 @@ struct spaa_prefetch {
 /* Opens path i and, for a file read inline, decodes its first bytes. */
 static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 {
+	struct spaa_sbuf path = { 0 };
 	const char *data;
 	size_t len;
 
 	spaa_error_init(&s->err);
 	s->in = NULL;
-	s->ret = spaa_input_open(&s->in, pf->paths[s->i], &pf->opts, &s->err);
+	s->ret = spaa_input_open(&s->in, spaa_pathlist_path(pf->list, s->i, &path),
+				 &pf->opts, &s->err);
+	free(path.s);
 	if (s->ret)
 		return;
 	if (spaa_input_inline(s->in)) {
@@ -88,8 +91,8 @@ static void *prefetch_run(void *arg)
 	return NULL;
 }
 
-struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
-					  const bool *want, size_t n,
+struct spaa_prefetch *spaa_prefetch_start(const struct spaa_pathlist *list,
+					  const bool *want,
 					  const struct spaa_input_opts *opts,
 					  const struct spaa_prefetch_prepare *prepare)
 {
@@ -98,9 +101,9 @@ struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
 
 	if (threads > SPAA_PREFETCH_MAX_THREADS)
 		threads = SPAA_PREFETCH_MAX_THREADS;
-	pf->paths = paths;
+	pf->list = list;
 	pf->want = want;
-	pf->n = n;
+	pf->n = list->nr;
 	if (opts)
 		pf->opts = *opts;
 	if (prepare)
@@ -137,8 +140,14 @@ int spaa_prefetch_take(struct spaa_prefetch *pf, size_t i,
 		pthread_cond_broadcast(&pf->changed);
 	}
 	pthread_mutex_unlock(&pf->lock);
-	if (s.i != i)   /* not a file the threads were asked for: open it here */
-		return spaa_input_open(in, pf->paths[i], &pf->opts, err);
+	if (s.i != i) { /* not a file the threads were asked for: open it here */
+		struct spaa_sbuf path = { 0 };
+		int r = spaa_input_open(in, spaa_pathlist_path(pf->list, i, &path),
+					&pf->opts, err);
+
+		free(path.s);
+		return r;
+	}
 	*in = s.in;
 	if (s.ret)
 		*err = s.err;

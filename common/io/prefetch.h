@@ -13,7 +13,7 @@
  * (the files, their bytes, the errors and where they come) is the same
  * as opening each itself, whatever the number of threads.
  *
- * Ownership: spaa_prefetch_start borrows paths, the options and prepare's
+ * Ownership: spaa_prefetch_start borrows the list, the options and prepare's
  * data for the life of the prefetch; an input taken is the caller's
  * (spaa_input_close); spaa_prefetch_free stops the threads and closes
  * what was not taken (NULL is accepted).
@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "io/input.h"
+#include "io/pathlist.h"
 #include "model/error.h"
 
 /* Files opened ahead of the one being parsed, with one thread. */
@@ -45,20 +46,20 @@ struct spaa_prefetch_prepare {
 };
 
 /*
- * Starts opening paths[i] for each i with want[i] true, in order, at most
+ * Starts opening path i of list for each i with want[i] true, in order, at most
  * SPAA_PREFETCH_AHEAD - 1 more than the threads ahead of the last one
  * taken; each file read inline is then read whole and handed to prepare
  * (may be NULL).  The threads: opts->threads - 1 (one for 0, 1 or 2), at
  * most SPAA_PREFETCH_MAX_THREADS, each on its own file.  Returns NULL
  * when no thread can start (the caller then opens the files itself).
  */
-struct spaa_prefetch *spaa_prefetch_start(const char *const *paths,
-					  const bool *want, size_t n,
+struct spaa_prefetch *spaa_prefetch_start(const struct spaa_pathlist *list,
+					  const bool *want,
 					  const struct spaa_input_opts *opts,
 					  const struct spaa_prefetch_prepare *prepare);
 
 /*
- * The input of paths[i] (want[i] true, i increasing from call to call):
+ * The input of path i (want[i] true, i increasing from call to call):
  * 0 with *in the caller's, or -1 with err as spaa_input_open set it.
  */
 int spaa_prefetch_take(struct spaa_prefetch *pf, size_t i,

@@ -36,6 +36,8 @@ void spaa_profile_release(struct spaa_profile *p)
 	spaa_map_release(&p->thread_map);
 	spaa_map_release(&p->totals);
 	free(p->total_values);
+	for (uint32_t i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
 	free(p->files);
 	free(p->events);
 	free(p->dsos);
@@ -114,11 +116,30 @@ uint32_t spaa_profile_add_file(struct spaa_profile *p, const char *path,
 	SPAA_ALLOC_GROW(p->files, p->nfiles, p->files_alloc);
 	f = &p->files[i];
 	memset(f, 0, sizeof(*f));
-	f->path = spaa_strtab_intern(&p->strings, path, strlen(path));
+	f->path = spaa_xstrdup(path);
+	f->count = 1;
 	if (source_tool)
 		f->source_tool = spaa_strtab_intern(&p->strings, source_tool,
 						    strlen(source_tool));
 	return i;
+}
+
+void spaa_profile_fold_last_file(struct spaa_profile *p, uint32_t into)
+{
+	struct spaa_file *last = &p->files[p->nfiles - 1];
+
+	p->files[into].count += last->count;
+	free(last->path);
+	p->nfiles--;
+}
+
+uint64_t spaa_profile_files_read(const struct spaa_profile *p)
+{
+	uint64_t n = 0;
+
+	for (uint32_t i = 0; i < p->nfiles; i++)
+		n += p->files[i].count;
+	return n;
 }
 
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,

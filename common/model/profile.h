@@ -179,7 +179,11 @@ struct spaa_window {
 };
 
 struct spaa_file {
-	uint32_t path;
+	/*
+	 * Owned by the profile: not interned, so that the paths of files
+	 * folded away (spaa_profile_fold_last_file) leave nothing behind.
+	 */
+	char *path;
 	uint32_t source_tool;
 	/* the input's format ("SPAA", "perf script", ...: static, set by load.h), or NULL */
 	const char *format;
@@ -189,6 +193,11 @@ struct spaa_file {
 	int64_t time_start, time_end;   /* ns */
 	uint64_t nsamples;      /* sample records read */
 	uint64_t ignored;       /* records skipped (unknown types) */
+	/*
+	 * The files this entry stands for: 1, more once later files of the
+	 * same format and source tool were folded into it.
+	 */
+	uint32_t count;
 };
 
 struct spaa_profile {
@@ -299,11 +308,26 @@ int spaa_profile_use_event(struct spaa_profile *p, const struct spaa_event *e,
 			   const char *path, uint32_t *out, struct spaa_error *err);
 
 /*
- * Appends a zeroed entry for the file path, written by source_tool (NULL:
- * not known), and returns its index; p->files may move.
+ * Appends a zeroed entry (count 1) for the file path (copied), written
+ * by source_tool (NULL: not known), and returns its index; p->files may
+ * move.
  */
 uint32_t spaa_profile_add_file(struct spaa_profile *p, const char *path,
 			       const char *source_tool);
+
+/*
+ * Folds the last file entry into the earlier entry into, of the same
+ * format and source tool: into counts it too (count), the last entry's
+ * path is freed and nfiles shrinks by one.  For a load of many files
+ * whose last file added nothing the model names by file index (no
+ * stack, event or window: what it held repeated earlier files), so that
+ * what stays of it is its number; its per-file figures (nsamples,
+ * ignored, time range) are dropped.
+ */
+void spaa_profile_fold_last_file(struct spaa_profile *p, uint32_t into);
+
+/* The files the entries stand for (the sum of their counts). */
+uint64_t spaa_profile_files_read(const struct spaa_profile *p);
 
 /* Interning helpers used by readers; each returns an index. */
 uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,

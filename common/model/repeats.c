@@ -177,6 +177,15 @@ static int add_values(struct spaa_profile *p, uint32_t off, const struct spaa_we
 	return 0;
 }
 
+/*
+ * Whether rec's exclusive weights are its weights, one copy in the pool
+ * (an SPX path's cost is exclusive already): kept so when merged or moved.
+ */
+static bool one_copy(const struct spaa_record *rec)
+{
+	return rec->nweights && rec->excl == rec->weights && rec->nexcl == rec->nweights;
+}
+
 /* The indexed record rec (weights w, x) merges into, or SPAA_NONE. */
 static uint32_t merge_target(struct spaa_repeats *r, struct spaa_profile *p,
 			     const struct spaa_record *rec,
@@ -191,6 +200,8 @@ static uint32_t merge_target(struct spaa_repeats *r, struct spaa_profile *p,
 	if (k == SPAA_NONE)
 		return SPAA_NONE;
 	into = r->record_of[k];
+	if (one_copy(rec) != one_copy(&p->records[into]))
+		return SPAA_NONE;
 	/* checked before adding, so that an overflow leaves both records whole */
 	for (uint32_t i = 0; i < rec->nexcl; i++)
 		if (spaa_add_u64(p->weight_pool[p->records[into].excl + i].value, x[i].value, &sum))
@@ -224,14 +235,16 @@ uint32_t spaa_repeats_merge_records(struct spaa_repeats *r, struct spaa_profile 
 		const struct spaa_weight *w = pool_at(old, rec.weights - weight_base, rec.nweights);
 		const struct spaa_weight *x = pool_at(old, rec.excl - weight_base, rec.nexcl);
 		uint32_t into = merge_target(r, p, &rec, w, x);
+		bool shared = one_copy(&rec);
 
 		if (into != SPAA_NONE && !add_values(p, p->records[into].weights, w, rec.nweights)) {
-			add_values(p, p->records[into].excl, x, rec.nexcl);
+			if (!shared)
+				add_values(p, p->records[into].excl, x, rec.nexcl);
 			merged++;
 			continue;
 		}
 		rec.weights = spaa_profile_add_weights(p, w, rec.nweights);
-		rec.excl = spaa_profile_add_weights(p, x, rec.nexcl);
+		rec.excl = shared ? rec.weights : spaa_profile_add_weights(p, x, rec.nexcl);
 		rec.next_same_stack = p->stacks[rec.stack].first_record;
 		p->stacks[rec.stack].first_record = out;
 		p->records[out++] = rec;

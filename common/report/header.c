@@ -53,9 +53,10 @@ static bool same_format(const struct spaa_file *a, const struct spaa_file *b)
 static void add_formats(struct spaa_sbuf *b, const struct spaa_profile *p)
 {
 	uint32_t shown[8], nshown = 0;
+	uint64_t nfiles = spaa_profile_files_read(p);
 
-	if (p->nfiles != 1)
-		spaa_sbuf_printf(b, "%" PRIu32 " files: ", p->nfiles);
+	if (nfiles != 1)
+		spaa_sbuf_printf(b, "%" PRIu64 " files: ", nfiles);
 	for (uint32_t i = 0; i < p->nfiles; i++) {
 		uint32_t k = 0;
 

@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_write("r.txt.gz", ev, size - (size_t)(ev - data));
 	spaa_error_init(&err);
 	spaa_profile_init(&p);
-	spaa_spx_reader_read(&p, json, &lo, 0, 0, &done, &err);
+	spaa_spx_reader_read(&p, json, &lo, NULL, 0, 0, &done, &err);
 	spaa_profile_release(&p);
 	return 0;
 }

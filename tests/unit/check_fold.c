@@ -184,6 +184,71 @@ START_TEST(test_fold_records)
 }
 END_TEST
 
+/*
+ * The record of each group as spaa_fold_records_init finds it (through an
+ * index) equals spaa_fold_record's walk of the stack's list: two stacks
+ * of many processes' records, some without pid or tid, some absorbed,
+ * some of another event, groups of every kind of thread.
+ */
+START_TEST(test_fold_records_index)
+{
+	static const int64_t ids[] = { 1, 2, 3, SPAA_NO_ID };
+	struct spaa_fold_records recs;
+	struct spaa_profile p;
+	struct spaa_fold f;
+	struct spaa_error err;
+	uint32_t n = 0;
+
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	p.nstacks = 2;
+	p.stacks = calloc(2, sizeof(*p.stacks));
+	p.records = calloc(2 * 4 * 4 * 3, sizeof(*p.records));
+	ck_assert_ptr_nonnull(p.stacks);
+	ck_assert_ptr_nonnull(p.records);
+	for (uint32_t s = 0; s < 2; s++) {
+		p.stacks[s].first_record = SPAA_NONE;
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				for (uint32_t k = 0; k < 3; k++) {
+					struct spaa_record *r = &p.records[n];
+
+					r->stack = s;
+					r->pid = ids[(i + (int)s) % 4];
+					r->tid = ids[(j + (int)k) % 4];
+					r->event = k == 1;
+					r->absorbed = (i + j + (int)k) % 5 == 0;
+					r->next_same_stack = p.stacks[s].first_record;
+					p.stacks[s].first_record = n++;
+				}
+	}
+	p.nrecords = n;
+	spaa_fold_init(&f, NULL);
+	for (uint32_t s = 0; s < 3; s++)
+		for (int i = 0; i < 4; i++)
+			for (int j = 0; j < 4; j++)
+				for (uint32_t e = 0; e < 2; e++) {
+					struct spaa_sample smp = {
+						.stack = s == 2 ? 0 : s, .event = e,
+						.pid = ids[i] == SPAA_NO_ID ? 5 : ids[i],
+						.tid = ids[j], .cpu = SPAA_NO_ID,
+					};
+
+					/* pid 5: a thread no record has */
+					if (s == 2)
+						smp.pid = ids[i];
+					ck_assert_int_eq(spaa_fold_add(&f, &smp, &err), 0);
+				}
+	ck_assert_uint_gt(f.nkeys, 40);
+	spaa_fold_records_init(&recs, &f, &p);
+	for (uint32_t g = 0; g < f.nkeys; g++)
+		ck_assert_uint_eq(recs.of[g], spaa_fold_record(&p, spaa_fold_key(&f, g)));
+	spaa_fold_records_release(&recs);
+	spaa_fold_release(&f);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 Suite *fold_suite(void)
 {
 	Suite *s = suite_create("fold");
@@ -194,6 +259,7 @@ Suite *fold_suite(void)
 	tcase_add_test(tc, test_fold_range_ends);
 	tcase_add_test(tc, test_fold_period_overflow);
 	tcase_add_test(tc, test_fold_records);
+	tcase_add_test(tc, test_fold_records_index);
 	suite_add_tcase(s, tc);
 	return s;
 }

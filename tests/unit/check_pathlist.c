@@ -5,6 +5,7 @@
  * of their files, and the errors of paths that name nothing.
  */
 #include <check.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,6 +34,7 @@ START_TEST(test_expand_mixed)
 		"a.spaa", ".hidden.spaa", "d.ndjson.gz", "x.spaa.bak",
 	};
 	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf path = { 0 };
 	struct spaa_error err;
 	char dir[1024];
 	size_t i;
@@ -64,7 +66,8 @@ START_TEST(test_expand_mixed)
 
 		ck_assert_uint_eq(list.nr, sizeof(want) / sizeof(want[0]));
 		for (i = 0; i < list.nr; i++) {
-			ck_assert_str_eq(list.paths[i], testutil_path(want[i].name));
+			ck_assert_str_eq(spaa_pathlist_path(&list, i, &path),
+					 testutil_path(want[i].name));
 			ck_assert_int_eq(list.kinds[i], want[i].kind);
 		}
 		/* only profile names that are no files are said skipped */
@@ -73,8 +76,9 @@ START_TEST(test_expand_mixed)
 		ck_assert_uint_eq(spaa_pathlist_size(&list), 8 * 3);
 		spaa_pathlist_release(&list);
 		ck_assert_uint_eq(list.nr, 0);
-		ck_assert_ptr_null(list.paths);
+		ck_assert_ptr_null(list.text);
 	}
+	free(path.s);
 }
 END_TEST
 
@@ -82,6 +86,7 @@ END_TEST
 START_TEST(test_expand_files)
 {
 	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf path = { 0 };
 	struct spaa_error err;
 	const char *odd = testutil_write("odd.name", "0123456789", 10);
 	size_t i;
@@ -95,17 +100,18 @@ START_TEST(test_expand_files)
 	for (i = 0; i < 40; i++)
 		ck_assert_int_eq(spaa_pathlist_expand(odd, &list, &err), 0);
 	ck_assert_uint_eq(list.nr, 44);
-	ck_assert_str_eq(list.paths[0], odd);
-	ck_assert_str_eq(list.paths[1], "-");
+	ck_assert_str_eq(spaa_pathlist_path(&list, 0, &path), odd);
+	ck_assert_str_eq(spaa_pathlist_path(&list, 1, &path), "-");
 	/* the directory: odd.name, which content decides, then p.spaa */
-	ck_assert_str_eq(list.paths[2], odd);
-	ck_assert_str_eq(list.paths[3], testutil_path("p.spaa"));
+	ck_assert_str_eq(spaa_pathlist_path(&list, 2, &path), odd);
+	ck_assert_str_eq(spaa_pathlist_path(&list, 3, &path), testutil_path("p.spaa"));
 	ck_assert_int_eq(list.kinds[0], SPAA_PATHLIST_SPAA);
 	ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
 	ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_MAYBE);
 	ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPAA);
 	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 10 + 3 + 40 * 10);
 	spaa_pathlist_release(&list);
+	free(path.s);
 }
 END_TEST
 
@@ -125,10 +131,13 @@ START_TEST(test_expand_errors)
 {
 	const struct expand_error_case *c = &expand_error_cases[_i];
 	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf buf = { 0 };
 	struct spaa_error err;
-	const char *path;
+	const char *path, *first = testutil_write("first.spaa", "{}\n", 3);
 
 	spaa_error_init(&err);
+	/* a path listed before: what the failed expansion leaves alone */
+	ck_assert_int_eq(spaa_pathlist_expand(first, &list, &err), 0);
 	/* a directory of no files but a dot file and a subdirectory */
 	ck_assert_int_eq(mkdir(testutil_path("empty"), 0755), 0);
 	testutil_write("empty/.notes.txt", "x", 1);
@@ -141,8 +150,10 @@ START_TEST(test_expand_errors)
 	ck_assert_str_eq(err.code, c->code);
 	ck_assert_str_eq(err.msg, c->msg);
 	ck_assert_str_eq(err.file, path);
-	ck_assert_uint_eq(list.nr, 0);
+	ck_assert_uint_eq(list.nr, 1);
+	ck_assert_str_eq(spaa_pathlist_path(&list, 0, &buf), testutil_path("first.spaa"));
 	spaa_pathlist_release(&list);
+	free(buf.s);
 }
 END_TEST
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include "io/prefetch.h"
@@ -50,6 +51,15 @@ static const char *make_file(int k)
 	return testutil_write(name, text, len);
 }
 
+/* The list of the NFILES paths, each a file when listed. */
+static void make_list(struct spaa_pathlist *list, char *const *paths)
+{
+	struct spaa_error err;
+
+	for (int k = 0; k < NFILES; k++)
+		ck_assert_int_eq(spaa_pathlist_expand(paths[k], list, &err), 0);
+}
+
 /* Reads all of in and checks it is file k. */
 static void check_lines(struct spaa_input *in, int k)
 {
@@ -72,6 +82,7 @@ static void check_lines(struct spaa_input *in, int k)
 START_TEST(test_in_order)
 {
 	char *paths[NFILES];
+	struct spaa_pathlist list = { 0 };
 	bool want[NFILES];
 	const struct spaa_input_opts opts = {
 		.thread_min = _i % 2 ? 1 : 0, .threads = _i / 2 ? 5 : 0,
@@ -80,11 +91,13 @@ START_TEST(test_in_order)
 	struct spaa_error err;
 
 	for (int k = 0; k < NFILES; k++) {
-		/* file 4 is missing, file 6 is not the thread's to open */
-		paths[k] = strdup(k == 4 ? testutil_path("missing.txt") : make_file(k));
+		/* file 4 goes once listed, file 6 is not the thread's to open */
+		paths[k] = strdup(k == 4 ? testutil_write("missing.txt", "", 0) : make_file(k));
 		want[k] = k != 6;
 	}
-	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, &opts, NULL);
+	make_list(&list, paths);
+	ck_assert_int_eq(unlink(paths[4]), 0);
+	pf = spaa_prefetch_start(&list, want, &opts, NULL);
 	ck_assert_ptr_nonnull(pf);
 	for (int k = 0; k < NFILES; k++) {
 		struct spaa_input *in = NULL;
@@ -103,6 +116,7 @@ START_TEST(test_in_order)
 		spaa_input_close(in);
 	}
 	spaa_prefetch_free(pf);
+	spaa_pathlist_release(&list);
 	for (int k = 0; k < NFILES; k++)
 		free(paths[k]);
 }
@@ -135,6 +149,7 @@ static void prepare_scan(void *data, struct spaa_input *in)
 START_TEST(test_prepare_scans_small_files)
 {
 	char *paths[NFILES];
+	struct spaa_pathlist list = { 0 };
 	bool want[NFILES];
 	const struct spaa_input_opts opts = { .thread_min = _i ? 1 : 0 };
 	int prepared = 0;
@@ -146,7 +161,8 @@ START_TEST(test_prepare_scans_small_files)
 		paths[k] = strdup(make_file(k));
 		want[k] = true;
 	}
-	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, &opts, &prepare);
+	make_list(&list, paths);
+	pf = spaa_prefetch_start(&list, want, &opts, &prepare);
 	ck_assert_ptr_nonnull(pf);
 	for (int k = 0; k < NFILES; k++) {
 		struct spaa_input *in = NULL;
@@ -171,6 +187,7 @@ START_TEST(test_prepare_scans_small_files)
 	}
 	spaa_prefetch_free(pf);
 	ck_assert_int_eq(prepared, _i ? 0 : NFILES);
+	spaa_pathlist_release(&list);
 	for (int k = 0; k < NFILES; k++)
 		free(paths[k]);
 }
@@ -179,6 +196,7 @@ END_TEST
 START_TEST(test_free_untaken)
 {
 	char *paths[NFILES];
+	struct spaa_pathlist list = { 0 };
 	bool want[NFILES];
 	struct spaa_prefetch *pf;
 	struct spaa_input *in;
@@ -188,7 +206,8 @@ START_TEST(test_free_untaken)
 		paths[k] = strdup(make_file(k));
 		want[k] = true;
 	}
-	pf = spaa_prefetch_start((const char *const *)paths, want, NFILES, NULL, NULL);
+	make_list(&list, paths);
+	pf = spaa_prefetch_start(&list, want, NULL, NULL);
 	ck_assert_ptr_nonnull(pf);
 	ck_assert_int_eq(spaa_prefetch_take(pf, 0, &in, &err), 0);
 	check_lines(in, 0);
@@ -196,6 +215,7 @@ START_TEST(test_free_untaken)
 	/* the thread may hold the next files: freed with the prefetch */
 	spaa_prefetch_free(pf);
 	spaa_prefetch_free(NULL);
+	spaa_pathlist_release(&list);
 	for (int k = 0; k < NFILES; k++)
 		free(paths[k]);
 }

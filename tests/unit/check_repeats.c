@@ -4,7 +4,10 @@
  * give the model of one copy with every weight multiplied by the number
  * of copies; records of another context, joined records and sums past
  * 64 bits stay apart; a file's own repeats stay as they are; errors
- * still name the file and line of the file being read.
+ * still name the file and line of the file being read.  The file entries
+ * of copies fold into one that counts them; SPX reports share frames,
+ * call paths and (same process) records, their samples naming the
+ * shared stacks, also when a report has too many samples to hold.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -254,6 +257,209 @@ START_TEST(test_errors_name_the_file)
 }
 END_TEST
 
+/* Copies of a profile without windows or placeholders: one file entry. */
+START_TEST(test_file_entries_fold)
+{
+	static const char plain[] = TESTUTIL_HEADER(EV("faults"))
+		"{'type':'dso','id':1,'name':'/bin/a','is_kernel':false}\n"
+		"{'type':'frame','id':1,'func':'main','dso':1}\n"
+		"{'type':'stack','id':'s','frames':[1],'weights':[{'metric':'samples','value':3}]}\n"
+		"{'type':'sample','timestamp':5,'stack_id':'s'}\n";
+	struct spaa_profile p;
+	char want[512];
+
+	for (int i = 0; i < 3; i++)
+		put("copies", i == 0 ? "a.spaa" : i == 1 ? "b.spaa" : "c.spaa", plain);
+	/* a new stack: an entry of its own, the next copy folds into a's */
+	put("copies", "b2.spaa", TESTUTIL_HEADER(EV("faults"))
+	    "{'type':'dso','id':1,'name':'/bin/a','is_kernel':false}\n"
+	    "{'type':'frame','id':1,'func':'other','dso':1}\n"
+	    "{'type':'stack','id':'s','frames':[1],'weights':[{'metric':'samples','value':1}]}\n");
+	/* another format (folded stacks): the first entry of its kind */
+	put("copies", "d.folded", "main 4\n");
+	put("copies", "e.folded", "main 4\n");
+	load_ok(&p, "copies", true);
+	ck_assert_uint_eq(p.nfiles, 3);
+	ck_assert_uint_eq(spaa_profile_files_read(&p), 6);
+	snprintf(want, sizeof(want), "%s", testutil_path("copies/a.spaa"));
+	ck_assert_str_eq(p.files[0].path, want);
+	ck_assert_uint_eq(p.files[0].count, 3);
+	ck_assert_str_eq(p.files[0].format, "SPAA");
+	snprintf(want, sizeof(want), "%s", testutil_path("copies/b2.spaa"));
+	ck_assert_str_eq(p.files[1].path, want);
+	ck_assert_uint_eq(p.files[1].count, 1);
+	ck_assert_str_eq(p.files[2].format, "folded stacks");
+	ck_assert_uint_eq(p.files[2].count, 2);
+	ck_assert_uint_eq(p.nsamples, 3);
+	spaa_profile_release(&p);
+	/* without fold_repeats every file keeps its entry */
+	load_ok(&p, "copies", false);
+	ck_assert_uint_eq(p.nfiles, 6);
+	ck_assert_uint_eq(spaa_profile_files_read(&p), 6);
+	spaa_profile_release(&p);
+}
+END_TEST
+
+/* The samples a load saw: how many, the largest stack index. */
+struct seen {
+	uint64_t n;
+	uint32_t max_stack;
+};
+
+static int on_sample(void *data, const struct spaa_profile *p,
+		     const struct spaa_sample *s, struct spaa_error *err)
+{
+	struct seen *seen = data;
+
+	(void)p;
+	(void)err;
+	seen->n++;
+	if (s->stack > seen->max_stack)
+		seen->max_stack = s->stack;
+	return 0;
+}
+
+static void load_seen(struct spaa_profile *p, const char *dir, bool fold, struct seen *seen)
+{
+	const char *path = testutil_path(dir);
+	struct spaa_load_opts o = {
+		.fold_repeats = fold, .on_sample = on_sample, .data = seen,
+	};
+	struct spaa_error err;
+
+	memset(seen, 0, sizeof(*seen));
+	spaa_profile_init(p);
+	spaa_error_init(&err);
+	ck_assert_msg(!spaa_load(p, &path, 1, &o, &err), "%s", err.msg);
+}
+
+/* The bytes of file path (a small test data file), malloc'ed, in *len. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = malloc(1 << 16);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(buf);
+	*len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	return buf;
+}
+
+/* The wt of the record of pid whose stack is depth frames with leaf leaf. */
+static uint64_t path_wt(const struct spaa_profile *p, const char *leaf, int64_t pid,
+			uint32_t depth)
+{
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		const struct spaa_frame *f = &p->frames[p->frame_pool[r->frames]];
+
+		if (r->pid == pid && r->nframes == depth &&
+		    !strcmp(spaa_profile_str(p, p->functions[f->fn].name), leaf))
+			return weight(p, r->weights, r->nweights, "wt");
+	}
+	ck_abort_msg("no record of %s for pid %lld", leaf, (long long)pid);
+	return 0;
+}
+
+/*
+ * tests/data/spx/basic (main calls a, a calls b, main calls b; wt
+ * exclusive by hand: main 40, main>a 20, main>a>b 10, main>b 30) three
+ * times, the third as another process.
+ */
+START_TEST(test_spx_reports_share)
+{
+	size_t jl, tl;
+	char *json = slurp("tests/data/spx/basic.json", &jl);
+	char *txt = slurp("tests/data/spx/basic.txt.gz", &tl);
+	char *other = strstr(json, "4242");
+	struct spaa_profile p;
+	struct seen seen;
+
+	mkdir(testutil_path("spx"), 0700);
+	testutil_write("spx/r1.json", json, jl);
+	testutil_write("spx/r1.txt.gz", txt, tl);
+	testutil_write("spx/r2.json", json, jl);
+	testutil_write("spx/r2.txt.gz", txt, tl);
+	ck_assert_ptr_nonnull(other);
+	memcpy(other, "4343", 4);       /* process_pid */
+	testutil_write("spx/r3.json", json, jl);
+	testutil_write("spx/r3.txt.gz", txt, tl);
+
+	load_seen(&p, "spx", true, &seen);
+	ck_assert_uint_eq(p.nframes, 3);
+	ck_assert_uint_eq(p.nstacks, 4);
+	/* one record a path and process: r1 and r2 summed */
+	ck_assert_uint_eq(p.nrecords, 8);
+	ck_assert_uint_eq(path_wt(&p, "main", 4242, 1), 80);
+	ck_assert_uint_eq(path_wt(&p, "a", 4242, 2), 40);
+	ck_assert_uint_eq(path_wt(&p, "b", 4242, 3), 20);
+	ck_assert_uint_eq(path_wt(&p, "b", 4242, 2), 60);
+	ck_assert_uint_eq(path_wt(&p, "main", 4343, 1), 40);
+	ck_assert_uint_eq(path_wt(&p, "b", 4343, 2), 30);
+	ck_assert_uint_eq(spaa_profile_total(&p, 0, testutil_str(&p, "wt")), 300);
+	/* 7 slices a report, each naming a shared stack */
+	ck_assert_uint_eq(seen.n, 21);
+	ck_assert_uint_lt(seen.max_stack, 4);
+	ck_assert_uint_eq(p.nfiles, 1);
+	ck_assert_uint_eq(p.files[0].count, 3);
+	spaa_profile_release(&p);
+
+	load_seen(&p, "spx", false, &seen);
+	ck_assert_uint_eq(p.nstacks, 12);
+	ck_assert_uint_eq(p.nrecords, 12);
+	ck_assert_uint_eq(p.nfiles, 3);
+	ck_assert_uint_eq(seen.n, 21);
+	ck_assert_uint_eq(spaa_profile_total(&p, 0, testutil_str(&p, "wt")), 300);
+	spaa_profile_release(&p);
+	free(json);
+	free(txt);
+}
+END_TEST
+
+/*
+ * A report of more slices than the reader holds (65,536): its samples
+ * stream, its paths are stacks of its own; sums stay exact.  main calls
+ * f n times, 1 ns each step: 2n + 1 slices, main n + 1 ns, f n ns.
+ */
+START_TEST(test_spx_many_slices_stream)
+{
+	static const char meta[] = "{\"exec_ts\": 1, \"process_pid\": 9, \"enabled_metrics\": [\"wt\"]}\n";
+	const int n = 40000;
+	struct spaa_profile p;
+	struct seen seen;
+	char name[64];
+
+	mkdir(testutil_path("big"), 0700);
+	for (int r = 0; r < 2; r++) {
+		FILE *f;
+
+		snprintf(name, sizeof(name), "big/r%d.json", r);
+		testutil_write(name, meta, sizeof(meta) - 1);
+		snprintf(name, sizeof(name), "big/r%d.txt.gz", r);
+		/* plain text under the .txt.gz name: input sniffs */
+		f = fopen(testutil_path(name), "w");
+		ck_assert_ptr_nonnull(f);
+		fputs("[events]\n0 1 0\n", f);
+		for (int i = 0; i < n; i++)
+			fprintf(f, "1 1 %d\n1 0 %d\n", 2 * i + 1, 2 * i + 2);
+		fprintf(f, "0 0 %d\n[functions]\nmain\nf\n", 2 * n + 1);
+		fclose(f);
+	}
+	load_seen(&p, "big", true, &seen);
+	ck_assert_uint_eq(seen.n, 2 * (2 * (uint64_t)n + 1));
+	/* the second report's paths are its own: no sharing past the hold */
+	ck_assert_uint_eq(p.nstacks, 4);
+	ck_assert_uint_eq(seen.max_stack, 3);
+	ck_assert_uint_eq(p.nframes, 2);
+	ck_assert_uint_eq(spaa_profile_total(&p, 0, testutil_str(&p, "wt")),
+			  2 * (2 * (uint64_t)n + 1));
+	ck_assert_uint_eq(path_wt(&p, "f", 9, 2), (uint64_t)n);
+	ck_assert_uint_eq(path_wt(&p, "main", 9, 1), (uint64_t)n + 1);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 Suite *repeats_suite(void)
 {
 	Suite *s = suite_create("repeats");
@@ -264,6 +470,9 @@ Suite *repeats_suite(void)
 	tcase_add_test(tc, test_what_stays_apart);
 	tcase_add_test(tc, test_related_stacks);
 	tcase_add_test(tc, test_errors_name_the_file);
+	tcase_add_test(tc, test_file_entries_fold);
+	tcase_add_test(tc, test_spx_reports_share);
+	tcase_add_test(tc, test_spx_many_slices_stream);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -82,8 +82,8 @@ static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
 	for (uint32_t i = 0; i < p->nfiles; i++) {
 		const struct spaa_file *f = &p->files[i];
 
-		spaa_sbuf_printf(t, "file %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
-		    f->path, f->source_tool, f->root_to_leaf, f->content_addressable,
+		spaa_sbuf_printf(t, "file '%s' %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
+		    f->path, f->count, f->source_tool, f->root_to_leaf, f->content_addressable,
 		    f->has_time_range, f->time_start, f->time_end, f->nsamples,
 		    f->ignored);
 	}

@@ -277,6 +277,7 @@ END_TEST
 START_TEST(paths_recognised)
 {
 	struct spaa_pathlist l = { 0 };
+	struct spaa_sbuf b = { 0 };
 	struct spaa_error err;
 
 	ck_assert_int_eq(spaa_pathlist_expand("tests/data/spx/basic.txt.gz", &l, &err), 0);
@@ -284,13 +285,14 @@ START_TEST(paths_recognised)
 	ck_assert_int_eq(spaa_pathlist_expand("tests/data/spx", &l, &err), 0);
 	ck_assert_int_eq(spaa_pathlist_expand("tests/data/basic.spaa", &l, &err), 0);
 	ck_assert_uint_eq(l.nr, 2 + 4 + 1);
-	ck_assert_str_eq(l.paths[0], "tests/data/spx/basic.json");
+	ck_assert_str_eq(spaa_pathlist_path(&l, 0, &b), "tests/data/spx/basic.json");
 	ck_assert_int_eq(l.kinds[0], SPAA_PATHLIST_SPX);
 	ck_assert_int_eq(l.kinds[1], SPAA_PATHLIST_SPX);
-	ck_assert_str_eq(l.paths[2], "tests/data/spx/basic.json");
-	ck_assert_str_eq(l.paths[5], "tests/data/spx/unbalanced.json");
+	ck_assert_str_eq(spaa_pathlist_path(&l, 2, &b), "tests/data/spx/basic.json");
+	ck_assert_str_eq(spaa_pathlist_path(&l, 5, &b), "tests/data/spx/unbalanced.json");
 	ck_assert_int_eq(l.kinds[6], SPAA_PATHLIST_SPAA);
 	spaa_pathlist_release(&l);
+	free(b.s);
 }
 END_TEST
 
