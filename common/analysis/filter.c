@@ -61,6 +61,32 @@ bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile 
 	return comm && !strcmp(spaa_profile_str(p, comm), f->comm);
 }
 
+const char *spaa_filter_describe(const struct spaa_filter *f, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+#define SAY(...) \
+	do { \
+		if (at < size) \
+			at += (size_t)snprintf(buf + at, size - at, "%s", at ? ", " : ""); \
+		if (at < size) \
+			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__); \
+	} while (0)
+	if (f->pid != SPAA_NO_ID)
+		SAY("process %" PRId64, f->pid);
+	if (f->tid != SPAA_NO_ID)
+		SAY("thread %" PRId64, f->tid);
+	if (f->comm)
+		SAY("command '%s'", f->comm);
+	if (f->has_focus)
+		SAY("stacks through '%s'", f->focus_pattern);
+	if (f->has_ignore)
+		SAY("no stacks through '%s'", f->ignore_pattern);
+#undef SAY
+	return buf;
+}
+
 /* memo bits of a function: matched yet, and what */
 enum { MATCHED = 1, FOCUS = 2, IGNORE = 4 };
 
