@@ -646,7 +646,8 @@ static int allocs_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_weights_left_out(&run->left_out, &p, memory_event, NULL);
 	/* a profile of samples alone is folded whole */
 	use_fold = a.memory_samples && folding(&a, &p);
-	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, a.filter, err))
+	if (spaa_memory_build(&a.heap, &p, &skip, use_fold ? &a.fold : NULL, a.filter, err) ||
+	    (!a.heap.ngroups && !a.timeline.added && spaa_filter_explain_empty(a.filter, &p, err)))
 		goto out;
 	spaa_table_set_range(&a.tables, a.filter, &p);
 	if (a.opts->svg.path && draw(&a, &skip, err))

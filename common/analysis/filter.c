@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -225,21 +226,75 @@ static void threads_of(const struct spaa_profile *p, struct spaa_map *seen)
 	}
 }
 
-int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_profile *p,
-			      struct spaa_error *err)
+/* At most this many of what the profile has are named. */
+enum { LIST_SHOWN = 8 };
+
+/* A list "a, b, ..." of at most LIST_SHOWN items, the rest counted. */
+struct list {
+	char text[512];
+	size_t len;
+	uint32_t n;
+};
+
+static void list_add(struct list *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void list_add(struct list *l, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->n++ >= LIST_SHOWN || l->len >= sizeof(l->text) - 2)
+		return;
+	if (l->n > 1)
+		l->len += (size_t)snprintf(l->text + l->len, sizeof(l->text) - l->len, ", ");
+	if (l->len >= sizeof(l->text))
+		return;
+	va_start(ap, fmt);
+	l->len += (size_t)vsnprintf(l->text + l->len, sizeof(l->text) - l->len, fmt, ap);
+	va_end(ap);
+}
+
+static const char *list_more(const struct list *l)
+{
+	return l->n > LIST_SHOWN ? ", ..." : "";
+}
+
+/* "--pid 1 --tid 2 --comm 'x'": the context options given */
+static void context_options(const struct spaa_filter *f, bool with_comm, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	if (f->pid != SPAA_NO_ID)
+		len += (size_t)snprintf(buf + len, size - len, " --pid %" PRId64, f->pid);
+	if (f->tid != SPAA_NO_ID && len < size)
+		len += (size_t)snprintf(buf + len, size - len, " --tid %" PRId64, f->tid);
+	if (with_comm && f->comm && len < size)
+		snprintf(buf + len, size - len, " --comm '%s'", f->comm);
+}
+
+/* a pid or tid as listed: '?' when the record has none */
+static const char *id_text(int64_t id, char *buf, size_t size)
+{
+	if (id == SPAA_NO_ID)
+		return "?";
+	snprintf(buf, size, "%" PRId64, id);
+	return buf;
+}
+
+/* --pid/--tid that no thread of p passes: the threads p has */
+static int explain_threads(const struct spaa_filter *f, const struct spaa_profile *p,
+			   struct spaa_error *err)
 {
 	struct spaa_map seen;
-	char which[96], list[512];
-	size_t len = 0;
-	uint32_t n, shown = 0;
+	struct list l = { .len = 0 };
+	char which[96], pid[24], tid[24];
 
 	if (f->pid == SPAA_NO_ID && f->tid == SPAA_NO_ID)
 		return 0;
 	spaa_map_init(&seen, 2 * sizeof(int64_t));
 	threads_of(p, &seen);
-	n = seen.nr;
-	list[0] = '\0';
-	for (uint32_t i = 0; i < n; i++) {
+	for (uint32_t i = 0; i < seen.nr; i++) {
 		const int64_t *k = spaa_map_key(&seen, i);
 
 		if (spaa_filter_thread(f, k[0], k[1])) {
@@ -247,25 +302,124 @@ int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_pro
 			spaa_map_release(&seen);
 			return 0;
 		}
-		if (shown < 8 && len < sizeof(list)) {
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRId64 "/%" PRId64,
-						shown ? ", " : "", k[0], k[1]);
-			shown++;
-		}
+		list_add(&l, "%s/%s", id_text(k[0], pid, sizeof(pid)), id_text(k[1], tid, sizeof(tid)));
 	}
 	spaa_map_release(&seen);
-	if (f->pid != SPAA_NO_ID && f->tid != SPAA_NO_ID)
-		snprintf(which, sizeof(which), "--pid %" PRId64 " --tid %" PRId64, f->pid, f->tid);
-	else if (f->pid != SPAA_NO_ID)
-		snprintf(which, sizeof(which), "--pid %" PRId64, f->pid);
-	else
-		snprintf(which, sizeof(which), "--tid %" PRId64, f->tid);
-	if (!n)
+	context_options(f, false, which, sizeof(which));
+	if (!l.n)
 		return spaa_error_set(err, SPAA_E_NO_DATA,
-				      "%s selects nothing: the profile names no process or thread", which);
+				      "%s selects nothing: the profile names no process or thread",
+				      which + 1);
 	return spaa_error_set(err, SPAA_E_NO_DATA,
-			      "%s selects nothing: the profile has %s %s%s (pid/tid)", which,
-			      n == 1 ? "thread" : "threads", list, n > shown ? ", ..." : "");
+			      "%s selects nothing: the profile has %s %s%s (pid/tid)", which + 1,
+			      l.n == 1 ? "thread" : "threads", l.text, list_more(&l));
+}
+
+/* A command name of a thread that passes --pid/--tid, once. */
+static bool add_comm(const struct spaa_filter *f, const struct spaa_profile *p,
+		     int64_t pid, int64_t tid, uint32_t comm, struct spaa_map *seen,
+		     struct list *l)
+{
+	bool created;
+
+	if (!spaa_filter_thread(f, pid, tid) || !comm)
+		return false;
+	if (!strcmp(spaa_profile_str(p, comm), f->comm))
+		return true;
+	spaa_map_intern(seen, &comm, &created);
+	if (created)
+		list_add(l, "'%s'", spaa_profile_str(p, comm));
+	return false;
+}
+
+/* --comm that no thread passing --pid/--tid runs: the commands they run */
+static int explain_comm(const struct spaa_filter *f, const struct spaa_profile *p,
+			struct spaa_error *err)
+{
+	struct spaa_map seen;
+	struct list l = { .len = 0 };
+	char which[600];
+	bool found = false;
+
+	if (!f->comm)
+		return 0;
+	spaa_map_init(&seen, sizeof(uint32_t));
+	for (uint32_t i = 0; i < spaa_profile_nthreads(p) && !found; i++)
+		found = add_comm(f, p, p->threads[i].pid, p->threads[i].tid,
+				 p->threads[i].comm, &seen, &l);
+	for (uint32_t i = 0; i < p->nrecords && !found; i++)
+		found = add_comm(f, p, p->records[i].pid, p->records[i].tid,
+				 p->records[i].comm, &seen, &l);
+	spaa_map_release(&seen);
+	if (found)
+		return 0;
+	context_options(f, true, which, sizeof(which));
+	if (!l.n)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "%s selects nothing: the profile names no command%s", which + 1,
+				      f->pid != SPAA_NO_ID || f->tid != SPAA_NO_ID ?
+				      " for that process or thread" : "");
+	return spaa_error_set(err, SPAA_E_NO_DATA, "%s selects nothing: %s %s%s", which + 1,
+			      f->pid != SPAA_NO_ID || f->tid != SPAA_NO_ID ?
+			      "that process or thread runs" : "the profile's commands are",
+			      l.text, list_more(&l));
+}
+
+/*
+ * --focus that matches no function of p; else, without a time range
+ * (whose titles say what the window holds), the stack options that
+ * leave nothing, with how many functions each matches.
+ */
+static int explain_stacks(const struct spaa_filter *f, const struct spaa_profile *p,
+			  struct spaa_error *err)
+{
+	uint32_t n = spaa_profile_nfunctions(p), focused = 0, ignored = 0;
+	char which[1024];
+	size_t len;
+
+	if (!spaa_filter_has_stacks(f))
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *name = spaa_profile_str(p, p->functions[i].name);
+
+		focused += f->has_focus && !regexec(&f->focus, name, 0, NULL, 0);
+		ignored += f->has_ignore && !regexec(&f->ignore, name, 0, NULL, 0);
+	}
+	if (f->has_focus && !focused)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "--focus '%s' selects nothing: it matches none of the profile's %"
+				      PRIu32 " functions", f->focus_pattern, n);
+	if (spaa_filter_has_range(f))
+		return 0;
+	context_options(f, true, which, sizeof(which));
+	len = strlen(which);
+	if (f->has_focus && len < sizeof(which))
+		len += (size_t)snprintf(which + len, sizeof(which) - len, " --focus '%s'",
+					f->focus_pattern);
+	if (f->has_ignore && len < sizeof(which))
+		snprintf(which + len, sizeof(which) - len, " --ignore '%s'", f->ignore_pattern);
+	if (!f->has_focus)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "%s selects nothing: every stack selected passes through one of the %"
+				      PRIu32 " functions (of %" PRIu32 ") that --ignore matches",
+				      which + 1, ignored, n);
+	if (!f->has_ignore)
+		return spaa_error_set(err, SPAA_E_NO_DATA,
+				      "%s selects nothing: %" PRIu32 " of the profile's %" PRIu32
+				      " functions match --focus, and no stack selected passes through them",
+				      which + 1, focused, n);
+	return spaa_error_set(err, SPAA_E_NO_DATA,
+			      "%s selects nothing: of the profile's %" PRIu32 " functions %" PRIu32
+			      " match --focus and %" PRIu32 " --ignore, and no stack selected passes through the first and none of the second",
+			      which + 1, n, focused, ignored);
+}
+
+int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_profile *p,
+			      struct spaa_error *err)
+{
+	if (explain_threads(f, p, err) || explain_comm(f, p, err) || explain_stacks(f, p, err))
+		return -1;
+	return 0;
 }
 
 int spaa_filter_shift(struct spaa_filter *f, int64_t offset, const char *from,

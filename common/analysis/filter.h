@@ -188,12 +188,16 @@ void spaa_filter_range(const struct spaa_filter *f, const struct spaa_profile *p
 		       int64_t *begin, int64_t *end);
 
 /*
- * Why nothing passed f's --pid/--tid, when no thread of p passes it (its
- * thread records and its stack records' contexts): -1 with
- * SPAA_E_NO_DATA naming the option and the threads p has ("--tid 99
- * selects nothing: the profile has threads 100/100, 100/101
- * (pid/tid)").  Else 0: no process or thread asked for, or one that
- * p has (an emptiness a time range made).  Linear in the records.
+ * Why nothing passed f, for an analysis left with nothing: -1 with
+ * SPAA_E_NO_DATA naming the options and what p has instead, when
+ * --pid/--tid select no thread of p (its thread records and stack
+ * records' contexts: "--tid 99 selects nothing: the profile has threads
+ * 100/100, 100/101 (pid/tid)"), --comm no command of those threads (the
+ * commands they run), --focus no function; or, without a time range,
+ * when --focus/--ignore leave no stack (how many functions each
+ * matches).  Else 0: nothing asked for, or an emptiness a time range
+ * made (the tables' titles say what the window holds).  At most 8
+ * threads or commands are named.  Linear in the records and functions.
  */
 int spaa_filter_explain_empty(const struct spaa_filter *f, const struct spaa_profile *p,
 			      struct spaa_error *err);
