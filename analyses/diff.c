@@ -208,16 +208,17 @@ struct diff {
 };
 
 /*
- * --pid/--tid naming a thread a side does not have: that side's error,
- * listing the threads it has, rather than a comparison with nothing.
+ * A selection that keeps nothing of a side: that side's error saying
+ * why and what it has instead (filter.h), rather than a comparison with
+ * nothing.
  */
-static int side_has_threads(const struct spaa_filter *f, const struct spaa_profile *p,
-			    const char *side, const char *path, struct spaa_error *err)
+static int side_selects(const struct spaa_filter *f, const struct spaa_profile *p,
+			const char *side, const char *path, struct spaa_error *err)
 {
 	struct spaa_error why;
 
 	spaa_error_init(&why);
-	if (!spaa_filter_explain_empty(f, p, &why))
+	if (spaa_filter_keeps_records(f, p) || !spaa_filter_explain_empty(f, p, &why))
 		return 0;
 	return spaa_error_at(err, why.code, path, 0, "the %s: %s", side, why.msg);
 }
@@ -860,14 +861,14 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	 * compared under (the target decides which).
 	 */
 	spaa_header_profile(&run->header, "Baseline", &base, d->bpath, NULL);
-	if (side_has_threads(&lo->filter, &base, "baseline", d->bpath, err) ||
+	if (side_selects(&lo->filter, &base, "baseline", d->bpath, err) ||
 	    spaa_compare_side_add_allocs(&d->bside, &d->keys, &base, &lo->filter, err))
 		goto out;
 	spaa_compare_base_init(&d->base, &d->keys, &base, lo->event, lo->metric,
 			       &lo->filter);
 	spaa_profile_release(&base);
 	if (spaa_compare_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
-	    side_has_threads(&lo->filter, &d->target, "target", d->tpath, err) ||
+	    side_selects(&lo->filter, &d->target, "target", d->tpath, err) ||
 	    aggregate(d, &fold, o->normalize, err))
 		goto out;
 	/* the totals and the way they compare are in the summary table */

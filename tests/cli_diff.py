@@ -262,10 +262,17 @@ def a_selection_a_side_lacks_says_why():
     rc, out, _ = run([DIFF, '--format', 'lami', '--tid', '7764', CWORK_B, CWORK_T])
     assert rc == 1 and json.loads(out)['error-message'].startswith(
         '%s: the baseline: --tid 7764 selects nothing: the profile has threads 7752/' % CWORK_B), out
-    # a selection that keeps no stack of a side names itself
+    # a selection that keeps no stack of a side says what the side has
     rc, out, _ = run([DIFF, '--format', 'lami', '--comm', 'nosuch', BASIC, BASIC])
     assert rc == 1 and json.loads(out)['error-message'] == (
-        "%s: no weight for event 'cpu-clock', metric 'period' of command 'nosuch'" % BASIC), out
+        "%s: the baseline: --comm 'nosuch' selects nothing: the profile's commands are "
+        "'app', 'worker'" % BASIC), out
+    # stacks of the selection, but none of the event compared: named too
+    multi = os.path.join(DATA, 'multi_event.spaa')
+    rc, out, _ = run([DIFF, '--format', 'lami', '--event', 'page-faults', '--focus', 'compute',
+                      multi, multi])
+    assert rc == 1 and json.loads(out)['error-message'].endswith(
+        "no weight for event 'page-faults', metric 'period' of stacks through 'compute'"), out
 
 
 @check

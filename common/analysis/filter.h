@@ -181,6 +181,13 @@ bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p
 		       const uint32_t *frames, uint32_t n, uint8_t *memo);
 
 /*
+ * Whether f's --pid/--tid/--comm/--focus/--ignore keep at least one
+ * stack record of p, of any event (true when p has none: its samples
+ * decide).  Linear in the records.
+ */
+bool spaa_filter_keeps_records(const struct spaa_filter *f, const struct spaa_profile *p);
+
+/*
  * The time range results cover: the one asked for where given, else the
  * profile's own span, else [0, 0] for a profile without time.
  */
