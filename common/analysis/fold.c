@@ -73,6 +73,25 @@ static void fold_grow(struct spaa_fold *f)
 	f->alloc = n;
 }
 
+/* Heads for stacks up to stack: doubled, copied, as realloc cannot align. */
+static void heads_grow(struct spaa_fold *f, uint32_t stack)
+{
+	size_t n = f->heads_alloc ? f->heads_alloc : 256;
+	struct spaa_fold_head *h;
+
+	while (n <= stack)
+		n *= 2;
+	h = spaa_xaligned_alloc(64, n * sizeof(*h));
+	if (f->heads_alloc)
+		memcpy(h, f->head, f->heads_alloc * sizeof(*h));
+	for (size_t j = f->heads_alloc; j < n; j++)
+		for (int x = 0; x < SPAA_FOLD_HEAD_GROUPS; x++)
+			h[j].g[x] = SPAA_NONE, h[j].tag[x] = 0;
+	free(f->head);
+	f->head = h;
+	f->heads_alloc = n;
+}
+
 /* The group of key k, created (with zero sums) on first sight. */
 static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 {
@@ -80,22 +99,15 @@ static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 	uint32_t tag = fold_tag(k), i, m = SPAA_NONE;
 	struct packed_key pk;
 	bool created;
+	int x;
 
-	if (k->stack >= f->heads_alloc) {
-		size_t old = f->heads_alloc;
-
-		SPAA_ALLOC_GROW(f->head, (size_t)k->stack + 1, f->heads_alloc);
-		for (size_t j = old; j < f->heads_alloc; j++)
-			f->head[j] = (struct spaa_fold_head){
-				{ SPAA_NONE, SPAA_NONE }, { 0, 0 },
-			};
-	}
+	if (k->stack >= f->heads_alloc)
+		heads_grow(f, k->stack);
 	h = &f->head[k->stack];
-	for (int x = 0; x < 2; x++)
-		if (h->g[x] != SPAA_NONE && h->tag[x] == tag &&
-		    fold_key_eq(&f->groups[h->g[x]].key, k))
+	for (x = 0; x < SPAA_FOLD_HEAD_GROUPS && h->g[x] != SPAA_NONE; x++)
+		if (h->tag[x] == tag && fold_key_eq(&f->groups[h->g[x]].key, k))
 			return h->g[x];
-	if (h->g[1] != SPAA_NONE) {
+	if (x == SPAA_FOLD_HEAD_GROUPS) {
 		pk = packed(k);
 		m = spaa_map_intern(&f->more, &pk, &created);
 		if (!created)
@@ -106,12 +118,9 @@ static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 	i = f->nkeys++;
 	f->groups[i] = (struct spaa_fold_group){ .key = *k };
 	f->all_period[i] = true;
-	if (h->g[0] == SPAA_NONE) {
-		h->g[0] = i;
-		h->tag[0] = tag;
-	} else if (h->g[1] == SPAA_NONE) {
-		h->g[1] = i;
-		h->tag[1] = tag;
+	if (x < SPAA_FOLD_HEAD_GROUPS) {
+		h->g[x] = i;
+		h->tag[x] = tag;
 	} else {
 		SPAA_ALLOC_GROW(f->more_group, (size_t)m + 1, f->more_alloc);
 		f->more_group[m] = i;
@@ -132,9 +141,8 @@ void spaa_fold_prefetch(void *fold, uint32_t stack, bool near)
 		__builtin_prefetch(h);
 		return;
 	}
-	for (int x = 0; x < 2; x++)
-		if (h->g[x] != SPAA_NONE)
-			__builtin_prefetch(&f->groups[h->g[x]], 1);
+	for (int x = 0; x < SPAA_FOLD_HEAD_GROUPS && h->g[x] != SPAA_NONE; x++)
+		__builtin_prefetch(&f->groups[h->g[x]], 1);
 }
 
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,

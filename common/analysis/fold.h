@@ -42,13 +42,17 @@ struct spaa_fold_group {
 };
 
 /*
- * The first two groups of a stack with a hash of their keys (tag), so
- * that finding a sample's group reads no other group: a stack has one or
- * a few groups (its thread, the CPUs it ran on).
+ * The first groups of a stack with a hash of their keys (tag), so that
+ * finding a sample's group reads no other group: a stack has one or a
+ * few groups (its thread, the CPUs it ran on, times its events: four in
+ * make bench's mixed shape, where a chain of two cost 2.5 times the
+ * folding of the plain one).  32 bytes, two to a cache line.
  */
+#define SPAA_FOLD_HEAD_GROUPS 4
+
 struct spaa_fold_head {
-	uint32_t g[2];          /* group indices, or SPAA_NONE */
-	uint32_t tag[2];
+	uint32_t g[SPAA_FOLD_HEAD_GROUPS];      /* group indices, or SPAA_NONE */
+	uint32_t tag[SPAA_FOLD_HEAD_GROUPS];
 };
 
 struct spaa_fold {
@@ -61,16 +65,16 @@ struct spaa_fold {
 	/*
 	 * Groups in order of first appearance.  Found through head[stack],
 	 * not a hash table (every sample record looks its group up), then,
-	 * for a stack of more than two groups (one each of 2,000 processes
-	 * of a directory of reports), through more.
+	 * for a stack of more groups than a head holds (one each of 2,000
+	 * processes of a directory of reports), through more.
 	 */
 	struct spaa_fold_group *groups;         /* owned, 64-byte aligned */
 	uint32_t nkeys;
 	size_t alloc;
 	bool *all_period;       /* by group: every sample in range has a period */
-	struct spaa_fold_head *head;    /* by stack index */
+	struct spaa_fold_head *head;    /* owned, 64-byte aligned; by stack index */
 	size_t heads_alloc;
-	struct spaa_map more;   /* keys of the groups past a head's two */
+	struct spaa_map more;   /* keys of the groups past those of a head */
 	uint32_t *more_group;   /* owned, by entry of more: its group */
 	size_t more_alloc;
 	uint64_t in_samples;    /* samples in range */
