@@ -1,5 +1,6 @@
-"""Errors and odd results say why (issues 19 and 21): a process or thread
-the profile lacks is named with the threads it has; --net shows no share
+"""Errors and odd results say why (issues 19 and 21): a process, thread,
+command or function the profile lacks is named with what it has, in
+every analysis; --net shows no share
 outside 0 to 100 %; an empty path is named as one; a key repeated in a
 record is a warning (the first one counts, whether the sample fast path
 or the general parser reads the line); SPX reports count calls.
@@ -34,6 +35,43 @@ def a_thread_the_profile_lacks_lists_those_it_has():
     doc = lami(['./spaa-hotspots', '--tid', '101', '--begin', '10000000000', '--end',
                 '10050000000', DATA + '/samples.spaa'])
     assert all(not t['data'] for t in doc['results']), doc
+
+
+@check
+def every_filter_that_selects_nothing_says_what_the_profile_has():
+    # samples.spaa and allocs_sites.spaa: threads 100/100 'app', 100/101 'worker'
+    # (and 200/200 'daemon' with a stack record of pid 200 alone in the latter)
+    threads = {'samples': 'threads 100/100, 100/101 (pid/tid)',
+               'allocs_sites': 'threads 100/100, 100/101, 200/200, 200/? (pid/tid)'}
+    comms = {'samples': "'app', 'worker'", 'allocs_sites': "'app', 'worker', 'daemon'"}
+    for prog, data in (('hotspots', 'samples'), ('phases', 'samples'),
+                       ('allocs', 'allocs_sites')):
+        path = '%s/%s.spaa' % (DATA, data)
+        for args, msg in (
+                (['--tid', '99'], '--tid 99 selects nothing: the profile has ' + threads[data]),
+                (['--pid', '1', '--tid', '100'],
+                 '--pid 1 --tid 100 selects nothing: the profile has ' + threads[data]),
+                (['--comm', 'nope'],
+                 "--comm 'nope' selects nothing: the profile's commands are " + comms[data]),
+                (['--tid', '101', '--comm', 'app'],
+                 "--tid 101 --comm 'app' selects nothing: that process or thread runs 'worker'")):
+            rc, out, err = run(['./spaa-' + prog] + args + [path])
+            doc = json.loads(out)
+            assert rc == 1 and doc['error-code'] == 'no-data' and \
+                doc['error-message'] == msg, (prog, args, rc, doc)
+            rc, out, err = run(['./spaa-' + prog, '--format', 'text'] + args + [path])
+            assert rc == 1 and out == '' and err == 'spaa-%s: error: %s\n' % (prog, msg), \
+                (prog, args, rc, out, err)
+        # a thread and command it has: results
+        assert lami(['./spaa-' + prog, '--tid', '101', '--comm', 'worker', path])['results']
+    # samples.spaa's functions: main, compute, parse, memcpy (4)
+    for args, msg in (
+            (['--focus', 'zzz'], "--focus 'zzz' selects nothing: it matches none of the "
+             "profile's 4 functions"),
+            (['--ignore', '.'], "--ignore '.' selects nothing: every stack selected passes "
+             "through one of the 4 functions (of 4) that --ignore matches")):
+        rc, out, err = run(['./spaa-hotspots'] + args + [DATA + '/samples.spaa'])
+        assert rc == 1 and json.loads(out)['error-message'] == msg, (args, out)
 
 
 @check

@@ -2,8 +2,8 @@
  * check_filter - the one filter of samples and records
  * (analysis/filter.h): a time range with both ends in it, a process and
  * a thread, the time range results cover, times as written (integer
- * ns, units, from the profile's start), and a range moved from another
- * clock.
+ * ns, units, from the profile's start), a range moved from another
+ * clock, and what a filter that selected nothing is told.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -13,6 +13,81 @@
 
 #include "analysis/filter.h"
 #include "testutil.h"
+
+static const char explain_profile[] =
+	TESTUTIL_HEADER("{'name':'cycles','kind':'hardware','sampling':{'mode':'period','primary_metric':'period'}}")
+	"{'type':'dso','id':1,'name':'/bin/app','is_kernel':false}\n"
+	"{'type':'frame','id':1,'func':'main','dso':1}\n"
+	"{'type':'frame','id':2,'func':'parse_json','dso':1}\n"
+	"{'type':'frame','id':3,'func':'memcpy','dso':1}\n"
+	"{'type':'thread','pid':7,'tid':8,'comm':'worker'}\n"
+	"{'type':'stack','id':'s1','frames':[3,2,1],'context':{'event':'cycles','pid':9,'tid':10,'comm':'io'},'weights':[{'metric':'period','value':1}]}\n"
+	"{'type':'stack','id':'s2','frames':[1],'context':{'event':'cycles','pid':9},'weights':[{'metric':'period','value':1}]}\n";
+
+/* what a filter that selected nothing is told, by hand from explain_profile */
+static const struct {
+	int64_t pid, tid;
+	const char *comm, *focus, *ignore, *begin;
+	const char *msg;        /* NULL: not the filter's doing (0) */
+} explains[] = {
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, NULL, NULL, NULL, NULL },
+	{ SPAA_NO_ID, 99, NULL, NULL, NULL, NULL,
+	  "--tid 99 selects nothing: the profile has threads 7/8, 9/10, 9/? (pid/tid)" },
+	{ 5, 8, NULL, NULL, NULL, NULL,
+	  "--pid 5 --tid 8 selects nothing: the profile has threads 7/8, 9/10, 9/? (pid/tid)" },
+	{ 9, SPAA_NO_ID, NULL, NULL, NULL, NULL, NULL },
+	{ SPAA_NO_ID, SPAA_NO_ID, "nope", NULL, NULL, NULL,
+	  "--comm 'nope' selects nothing: the profile's commands are 'worker', 'io'" },
+	{ 7, SPAA_NO_ID, "io", NULL, NULL, NULL,
+	  "--pid 7 --comm 'io' selects nothing: that process or thread runs 'worker'" },
+	/* s2 has no command: pid 9 names only s1's */
+	{ 9, SPAA_NO_ID, "worker", NULL, NULL, NULL,
+	  "--pid 9 --comm 'worker' selects nothing: that process or thread runs 'io'" },
+	{ SPAA_NO_ID, 8, "io", NULL, NULL, NULL,
+	  "--tid 8 --comm 'io' selects nothing: that process or thread runs 'worker'" },
+	{ SPAA_NO_ID, SPAA_NO_ID, "io", NULL, NULL, NULL, NULL },
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, "zzz", NULL, NULL,
+	  "--focus 'zzz' selects nothing: it matches none of the profile's 3 functions" },
+	/* no function matches even with a time range */
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, "zzz", NULL, "5",
+	  "--focus 'zzz' selects nothing: it matches none of the profile's 3 functions" },
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, NULL, "^m", NULL,
+	  "--ignore '^m' selects nothing: every stack selected passes through one of the 2 functions (of 3) that --ignore matches" },
+	{ SPAA_NO_ID, 10, "io", "json", NULL, NULL,
+	  "--tid 10 --comm 'io' --focus 'json' selects nothing: 1 of the profile's 3 functions match --focus, and no stack selected passes through them" },
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, "json", "cpy", NULL,
+	  "--focus 'json' --ignore 'cpy' selects nothing: of the profile's 3 functions 1 match --focus and 1 --ignore, and no stack selected passes through the first and none of the second" },
+	/* a window's emptiness: its titles say so */
+	{ SPAA_NO_ID, SPAA_NO_ID, NULL, NULL, "^m", "5", NULL },
+};
+
+START_TEST(test_filter_explain_empty)
+{
+	struct spaa_profile p;
+	struct spaa_filter f;
+	struct spaa_error err = { 0 };
+	int r;
+
+	testutil_load_quoted(&p, "explain.spaa", explain_profile);
+	spaa_filter_init(&f);
+	f.pid = explains[_i].pid;
+	f.tid = explains[_i].tid;
+	f.comm = explains[_i].comm;
+	ck_assert(!explains[_i].focus || !spaa_filter_set_focus(&f, explains[_i].focus));
+	ck_assert(!explains[_i].ignore || !spaa_filter_set_ignore(&f, explains[_i].ignore));
+	ck_assert(!explains[_i].begin || !spaa_filter_set_begin(&f, explains[_i].begin));
+	r = spaa_filter_explain_empty(&f, &p, &err);
+	if (explains[_i].msg) {
+		ck_assert_int_eq(r, -1);
+		ck_assert_str_eq(err.code, SPAA_E_NO_DATA);
+		ck_assert_str_eq(err.msg, explains[_i].msg);
+	} else {
+		ck_assert_int_eq(r, 0);
+	}
+	spaa_filter_release(&f);
+	spaa_profile_release(&p);
+}
+END_TEST
 
 Suite *filter_suite(void);
 
@@ -306,6 +381,40 @@ START_TEST(test_filter_context_and_stacks)
 }
 END_TEST
 
+/*
+ * threads.spaa's records have no ids: --pid keeps none; --focus parse
+ * keeps s1; --focus parse --ignore cpy keeps none; describe says each.
+ */
+START_TEST(test_filter_keeps_records_and_describe)
+{
+	struct spaa_profile p;
+	struct spaa_filter f;
+	char said[128];
+
+	testutil_load_quoted(&p, "threads.spaa", threads_profile);
+	spaa_filter_init(&f);
+	ck_assert(spaa_filter_keeps_records(&f, &p));
+	ck_assert_str_eq(spaa_filter_describe(&f, said, sizeof(said)), "");
+	f.pid = 7;
+	ck_assert(!spaa_filter_keeps_records(&f, &p));
+	f.pid = SPAA_NO_ID;
+	ck_assert_int_eq(spaa_filter_set_focus(&f, "^parse"), 0);
+	ck_assert(spaa_filter_keeps_records(&f, &p));
+	ck_assert_int_eq(spaa_filter_set_ignore(&f, "cpy$"), 0);
+	ck_assert(!spaa_filter_keeps_records(&f, &p));
+	f.pid = 7;
+	f.tid = 8;
+	f.comm = "worker";
+	ck_assert_str_eq(spaa_filter_describe(&f, said, sizeof(said)),
+			 "process 7, thread 8, command 'worker', stacks through '^parse', "
+			 "no stacks through 'cpy$'");
+	/* cut to the buffer, terminated */
+	ck_assert_str_eq(spaa_filter_describe(&f, said, 12), "process 7, ");
+	spaa_filter_release(&f);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -319,6 +428,8 @@ Suite *filter_suite(void)
 	tcase_add_loop_test(tc, test_parse_time, 0, sizeof(times) / sizeof(times[0]));
 	tcase_add_test(tc, test_filter_from_start);
 	tcase_add_test(tc, test_filter_context_and_stacks);
+	tcase_add_test(tc, test_filter_keeps_records_and_describe);
+	tcase_add_loop_test(tc, test_filter_explain_empty, 0, sizeof(explains) / sizeof(explains[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
