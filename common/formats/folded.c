@@ -253,7 +253,7 @@ int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
 		goto out;
 	if (!lines) {
 		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
-			      "no folded stacks in the input");
+			      "no folded stacks in the input: only blank lines, '#' comments and stacks of count 0");
 		goto out;
 	}
 	ret = 0;

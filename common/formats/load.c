@@ -176,11 +176,18 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	first = p->nfiles;
 	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
-	 * What is not known is SPAA, whose reader words the error; a
-	 * validating load (spaa-validate) reads only SPAA.
+	 * A validating load (spaa-validate) reads only SPAA.  What is not
+	 * known and not explained (spaa_detect_explain) is a call path gone
+	 * wrong, whose reader words the error, or an empty input.
 	 */
 	if (!o.findings.fn && spaa_detect(in, &fmt, err))
 		return -1;
+	/* what no reader here reads is said for what it is */
+	if ((fmt == SPAA_DETECT_UNKNOWN || fmt == SPAA_DETECT_EMPTY) &&
+	    spaa_detect_explain(in, err))
+		return -1;
+	if (fmt == SPAA_DETECT_UNKNOWN)
+		fmt = SPAA_DETECT_FOLDED;
 	switch (fmt) {
 	case SPAA_DETECT_PERF:
 	case SPAA_DETECT_FOLDED:
