@@ -227,6 +227,20 @@ static uint32_t find_event(const struct spaa_reader *r, const struct spaa_json_v
 
 	if (!name)
 		return r->nevents == 1 ? r->events[0] : SPAA_NONE;
+	/*
+	 * Every sample names its event: among a few, comparing the names
+	 * costs less than the three hash lookups below (a third of the
+	 * reader's time per sample once).
+	 */
+	if (r->nevents <= SPAA_READER_EVENTS_SCAN) {
+		for (uint32_t i = 0; i < r->nevents; i++) {
+			ev = r->p->events[r->events[i]].name;
+			if (spaa_strtab_len(&r->p->strings, ev) == name->len &&
+			    !memcmp(spaa_profile_str(r->p, ev), name->str, name->len))
+				return r->events[i];
+		}
+		return SPAA_NONE;
+	}
 	ev = spaa_profile_find_event_str(r->p, spaa_strtab_find(&r->p->strings, name->str,
 								 name->len));
 	return ev != SPAA_NONE && spaa_map_find(&r->file_events, &ev) != SPAA_NONE ?

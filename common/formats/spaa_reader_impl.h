@@ -45,6 +45,9 @@ struct spaa_reader_warn_kind {
 
 #define SPAA_READER_TID_CACHE 64
 
+/* Up to this many events in a header, a record's event is found by name. */
+#define SPAA_READER_EVENTS_SCAN 4
+
 /*
  * How many scanned records ahead on_sample_soon is told of a stack:
  * far enough for memory to arrive by then, near enough for what it

@@ -1070,6 +1070,67 @@ static const struct {
 	{ NULL, NULL, NULL, "2.5", 0, 0, 2500000000 },
 };
 
+/*
+ * A sample's event is found by comparing names among a header's few
+ * events and through a map beyond SPAA_READER_EVENTS_SCAN (4): both ways
+ * give each name its own event, an event named like another's prefix
+ * included, and refuse a name the header lacks.
+ */
+#define EV(name) "{'name':'" name "','kind':'hardware','sampling':" \
+	"{'mode':'period','primary_metric':'period'}}"
+#define SMP_EV(ts, ev) "{'type':'sample','timestamp':" ts ",'stack_id':'s1','event':'" ev "'}"
+
+START_TEST(test_events_by_name)
+{
+	static const char *const few[] = {
+		HEAD(ORDER_LR "," MODE_CA ",'events':[" EV("ab") "," EV("a") "]"),
+		D1, F1, STK("s1", "1", W10 ",'context':{'event':'a'}"),
+		SMP_EV("1", "a"), SMP_EV("2", "ab"), NULL,
+	};
+	static const char *const many[] = {
+		HEAD(ORDER_LR "," MODE_CA ",'events':[" EV("e0") "," EV("e1") ","
+		     EV("e2") "," EV("e3") "," EV("e4") "," EV("e") "]"),
+		D1, F1, STK("s1", "1", W10 ",'context':{'event':'e4'}"),
+		SMP_EV("1", "e4"), SMP_EV("2", "e"), SMP_EV("3", "e0"), NULL,
+	};
+	static const char *const unknown[2][7] = {
+		{ HEAD(ORDER_LR "," MODE_CA ",'events':[" EV("ab") "," EV("a") "]"),
+		  SMP_EV("1", "b"), NULL },
+		{ HEAD(ORDER_LR "," MODE_CA ",'events':[" EV("e0") "," EV("e1") ","
+		       EV("e2") "," EV("e3") "," EV("e4") "]"),
+		  SMP_EV("1", "e5"), NULL },
+	};
+	struct samples ss = { 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	ck_assert_int_eq(load(&p, write_profile("few.spaa", few), NULL, &ss, 0, &err), 0);
+	ck_assert_int_eq(ss.n, 2);
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ss.s[0].event].name), "a");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ss.s[1].event].name), "ab");
+	spaa_profile_release(&p);
+
+	memset(&ss, 0, sizeof(ss));
+	ck_assert_int_eq(load(&p, write_profile("many.spaa", many), NULL, &ss, 0, &err), 0);
+	ck_assert_int_eq(ss.n, 3);
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ss.s[0].event].name), "e4");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ss.s[1].event].name), "e");
+	ck_assert_str_eq(spaa_profile_str(&p, p.events[ss.s[2].event].name), "e0");
+	spaa_profile_release(&p);
+
+	for (int i = 0; i < 2; i++) {
+		ck_assert_int_eq(load(&p, write_profile("unknown.spaa", unknown[i]), NULL,
+				      NULL, 0, &err), -1);
+		ck_assert_str_eq(err.code, SPAA_E_INVALID);
+		ck_assert_uint_eq(err.line, 2);
+		ck_assert_msg(strstr(err.msg, i ? "names event 'e5', which the header does not declare"
+					       : "names event 'b', which the header does not declare"),
+			      "%s", err.msg);
+		spaa_profile_release(&p);
+	}
+}
+END_TEST
+
 START_TEST(test_time_units)
 {
 	char header[1024], sample[256];
@@ -1775,6 +1836,7 @@ Suite *spaa_reader_suite(void)
 	tcase_add_test(tc, test_warning_kinds);
 	tcase_add_test(tc, test_warnings_before_error);
 	tcase_add_test(tc, test_repeated_key);
+	tcase_add_test(tc, test_events_by_name);
 	suite_add_tcase(s, tc);
 	return s;
 }
