@@ -207,7 +207,8 @@ static int not_a_profile(struct spaa_input *in, unsigned long line, const char *
 			     strchr(what, ';') ? "" : "; the tools read " SPAA_DETECT_FORMATS);
 }
 
-int spaa_detect_explain(struct spaa_input *in, struct spaa_error *err)
+int spaa_detect_explain(struct spaa_input *in, enum spaa_detect_format *fmt,
+			struct spaa_error *err)
 {
 	const char *data, *end, *nl, *what;
 	unsigned long lineno = 1;
@@ -215,6 +216,7 @@ int spaa_detect_explain(struct spaa_input *in, struct spaa_error *err)
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
+	*fmt = SPAA_DETECT_SPAA;
 	if (!len)
 		return 0;
 	what = binary_what((const unsigned char *)data, len);
@@ -236,8 +238,13 @@ int spaa_detect_explain(struct spaa_input *in, struct spaa_error *err)
 			continue;
 		if (n && data[n - 1] == '\r')
 			n--;
-		if (memchr(data, ';', n))
+		/* a JSON string: a record gone wrong, which the SPAA reader words */
+		if (data[i] == '"')
 			return 0;
+		if (memchr(data, ';', n)) {
+			*fmt = SPAA_DETECT_FOLDED;
+			return 0;
+		}
 		what = text_what(data + i, n - i, data, len);
 		if (what)
 			return not_a_profile(in, lineno, what, err);
@@ -245,6 +252,6 @@ int spaa_detect_explain(struct spaa_input *in, struct spaa_error *err)
 				     "not a profile: the line is not an SPAA record, a perf script sample header or folded stacks ('a;b;c COUNT'); the tools read "
 				     SPAA_DETECT_FORMATS);
 	}
-	return spaa_error_at(err, SPAA_E_PARSE, spaa_input_name(in), 0,
-			     "not a profile: only blank lines and '#' comments");
+	return spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
+			     "the input is empty: only blank lines and '#' comments");
 }

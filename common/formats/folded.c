@@ -219,6 +219,9 @@ int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
 
 		if (r < 0)
 			goto out;
+		/* a blank line or comment: the blank lines after it at once */
+		if (!r)
+			spaa_input_skip_blank(in);
 		if (!r || !ws.count)
 			continue;
 		if (n > max_depth) {

@@ -177,17 +177,15 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
 	 * A validating load (spaa-validate) reads only SPAA.  What is not
-	 * known and not explained (spaa_detect_explain) is a call path gone
-	 * wrong, whose reader words the error, or an empty input.
+	 * known and not explained (spaa_detect_explain) goes to the reader
+	 * that words its fault.
 	 */
 	if (!o.findings.fn && spaa_detect(in, &fmt, err))
 		return -1;
 	/* what no reader here reads is said for what it is */
 	if ((fmt == SPAA_DETECT_UNKNOWN || fmt == SPAA_DETECT_EMPTY) &&
-	    spaa_detect_explain(in, err))
+	    spaa_detect_explain(in, &fmt, err))
 		return -1;
-	if (fmt == SPAA_DETECT_UNKNOWN)
-		fmt = SPAA_DETECT_FOLDED;
 	switch (fmt) {
 	case SPAA_DETECT_PERF:
 	case SPAA_DETECT_FOLDED:
