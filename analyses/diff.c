@@ -30,6 +30,10 @@
  *
  * --begin/--end apply to the target only (Trace Compass sends the range
  * selected on the trace it runs on, the target); the baseline is whole.
+ * --pid, --tid, --comm, --focus and --ignore select the same stacks on
+ * both sides (the same program run twice keeps its command and function
+ * names; its ids only when the recording fixed them), and the header and
+ * every title say so.
  *
  * --svg FILE also draws the comparison as a differential flame graph
  * (flamegraph.h): the target's call tree, each frame red when its total
@@ -115,7 +119,7 @@ static const struct spaa_lami_column functions_cols[] = {
 	{ "Relative change", SPAA_LAMI_RATIO, NULL },
 };
 
-enum { F_SHARE_DELTA = 6 };
+enum { F_RAW_DELTA = 4, F_SHARE_DELTA = 6 };
 
 static const struct spaa_lami_column stacks_cols[] = {
 	{ "Call path", SPAA_LAMI_STRING, NULL },
@@ -127,7 +131,7 @@ static const struct spaa_lami_column stacks_cols[] = {
 	{ "Status", SPAA_LAMI_STRING, NULL },
 };
 
-enum { S_SHARE_DELTA = 5 };
+enum { S_RAW_DELTA = 3, S_SHARE_DELTA = 5 };
 
 static const struct spaa_lami_column allocs_cols[] = {
 	{ "Site", SPAA_LAMI_STRING, NULL },
@@ -139,6 +143,8 @@ static const struct spaa_lami_column allocs_cols[] = {
 	{ "Target live", SPAA_LAMI_SIZE, NULL },
 	{ "Raw live delta", SPAA_LAMI_SIZE, NULL },
 };
+
+enum { A_RAW_ALLOC_DELTA = 4 };
 
 static const struct spaa_lami_column summary_cols[] = {
 	{ "Baseline profile", SPAA_LAMI_PATH, NULL },
@@ -155,13 +161,22 @@ static const struct spaa_lami_column summary_cols[] = {
 
 #define COLS(c) c, sizeof(c) / sizeof(c[0])
 
+/*
+ * A share condition's change is a difference of shares (percentage
+ * points), a total condition's a ratio of totals (%): two columns, so
+ * neither is read as the other; a row fills the pair of its kind.
+ */
 static const struct spaa_lami_column gate_cols[] = {
 	{ "Condition", SPAA_LAMI_STRING, NULL },
 	{ "Function", SPAA_LAMI_STRING, NULL },
-	{ "Change", SPAA_LAMI_RATIO, NULL },
-	{ "Noise", SPAA_LAMI_RATIO, NULL },
+	{ "Share change", SPAA_LAMI_RATIO, NULL },
+	{ "Share noise", SPAA_LAMI_RATIO, NULL },
+	{ "Total change", SPAA_LAMI_RATIO, NULL },
+	{ "Total noise", SPAA_LAMI_RATIO, NULL },
 	{ "Verdict", SPAA_LAMI_STRING, NULL },
 };
+
+enum { G_SHARE_CHANGE = 2, G_SHARE_NOISE = 3, G_TOTAL_NOISE = 5 };
 
 static const struct spaa_lami_table_class classes[] = {
 	[T_FUNCTIONS] = { "functions", "Function self weight deltas", COLS(functions_cols) },
@@ -189,13 +204,34 @@ struct diff {
 	struct spaa_table tables;
 	bool empty_window;      /* no target sample in --begin/--end */
 	char *dsos_said;        /* owned: DSOs paired or unmatched, for the header */
+	char selected[512];     /* what --pid ... --ignore select, "" if nothing */
 };
 
-/* A table of class c whose column pp holds share deltas. */
-static struct spaa_lami_table *table(struct diff *d, int c, size_t pp)
+/*
+ * A selection that keeps nothing of a side: that side's error saying
+ * why and what it has instead (filter.h), rather than a comparison with
+ * nothing.
+ */
+static int side_selects(const struct spaa_filter *f, const struct spaa_profile *p,
+			const char *side, const char *path, struct spaa_error *err)
+{
+	struct spaa_error why;
+
+	spaa_error_init(&why);
+	if (spaa_filter_keeps_records(f, p) || !spaa_filter_explain_empty(f, p, &why))
+		return 0;
+	return spaa_error_at(err, why.code, path, 0, "the %s: %s", side, why.msg);
+}
+
+/*
+ * A table of class c whose column raw holds the raw deltas, which a
+ * narrow text keeps whatever else goes, and column pp share deltas.
+ */
+static struct spaa_lami_table *table(struct diff *d, int c, size_t raw, size_t pp)
 {
 	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[c], NULL);
 
+	spaa_lami_table_keep_column(t, raw);
 	spaa_table_points_column(t, pp);
 	return t;
 }
@@ -216,7 +252,7 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 {
 	uint32_t nkeys = spaa_compare_nfunctions(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, c, F_SHARE_DELTA);
+	struct spaa_lami_table *t = table(d, c, F_RAW_DELTA, F_SHARE_DELTA);
 	size_t n = 0;
 
 	for (uint32_t k = 1; k < nkeys; k++) {
@@ -268,7 +304,7 @@ static void stacks_table(struct diff *d)
 {
 	uint32_t nkeys = spaa_compare_npaths(&d->keys);
 	struct spaa_compare_rank *rank = spaa_xmalloc(((size_t)nkeys + 1) * sizeof(*rank));
-	struct spaa_lami_table *t = table(d, T_STACKS, S_SHARE_DELTA);
+	struct spaa_lami_table *t = table(d, T_STACKS, S_RAW_DELTA, S_SHARE_DELTA);
 	size_t n = 0;
 
 	/* path 0 is the empty sequence, never a stack */
@@ -319,6 +355,11 @@ static void allocs_table(struct diff *d)
 	struct spaa_lami_table *t = spaa_lami_table_new(&classes[T_ALLOCS],
 							d->tables.begin, d->tables.end);
 	size_t n = 0;
+
+	if (d->selected[0])
+		spaa_lami_table_set_title(t, "%s (%s in both profiles)",
+					  classes[T_ALLOCS].title, d->selected);
+	spaa_lami_table_keep_column(t, A_RAW_ALLOC_DELTA);
 
 	for (uint32_t k = 1; k < nkeys; k++) {
 		uint64_t ba = spaa_compare_get(&bs->alloc, k), ta = spaa_compare_get(&ts->alloc, k);
@@ -415,6 +456,21 @@ static int crossing_cmp(const void *a, const void *b)
 	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
 }
 
+/* The change and noise of x in the pair of columns of its kind (mine). */
+static void change_cells(struct spaa_lami_table *t, bool mine, const struct crossing *x)
+{
+	if (!mine) {
+		spaa_lami_cell_empty(t);
+		spaa_lami_cell_empty(t);
+	} else if (x) {
+		spaa_table_ratio_cell(t, x->change);
+		spaa_table_ratio_cell(t, x->noise);
+	} else {
+		spaa_lami_cell_unknown(t);
+		spaa_lami_cell_unknown(t);
+	}
+}
+
 static void gate_row(struct spaa_lami_table *t, const struct spaa_gate_cond *c,
 		     const struct crossing *x, bool crossed)
 {
@@ -431,13 +487,8 @@ static void gate_row(struct spaa_lami_table *t, const struct spaa_gate_cond *c,
 		spaa_lami_cell_string(t, "(whole profile)");
 	else
 		spaa_lami_cell_unknown(t);
-	if (x) {
-		spaa_table_ratio_cell(t, x->change);
-		spaa_table_ratio_cell(t, x->noise);
-	} else {
-		spaa_lami_cell_unknown(t);
-		spaa_lami_cell_unknown(t);
-	}
+	change_cells(t, c->kind == SPAA_GATE_SHARE, x);
+	change_cells(t, c->kind == SPAA_GATE_TOTAL, x);
 	spaa_lami_cell_string(t, verdicts[crossed ? x->verdict : SPAA_GATE_HELD]);
 	spaa_lami_row_end(t);
 }
@@ -458,6 +509,11 @@ static void gate_table(struct diff *d, const struct spaa_gate *g)
 	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[T_GATE], NULL);
 	size_t tripped = 0;
 
+	spaa_table_points_column(t, G_SHARE_CHANGE);
+	spaa_table_points_column(t, G_SHARE_NOISE);
+	/* what the verdict weighs: a change and the noise it is judged against */
+	for (size_t col = G_SHARE_CHANGE; col <= G_TOTAL_NOISE; col++)
+		spaa_lami_table_keep_column(t, col);
 	for (size_t i = 0; i < g->n; i++) {
 		const struct spaa_gate_cond *c = &g->conds[i];
 		struct crossing closest = { 0 };
@@ -637,6 +693,8 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	else
 		spaa_table_what_more(t, "shares compared, normalized delta = baseline scaled to target total%s",
 				     by_default ? " (default for time profiles)" : "");
+	if (*spaa_filter_describe(f, d->selected, sizeof(d->selected)))
+		spaa_table_what_add(t, "%s in both profiles", d->selected);
 	if (restrict_time)
 		spaa_table_what_add(t, d->target.nsamples ?
 				    "target restricted to --begin/--end, baseline whole" :
@@ -649,11 +707,11 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	spaa_aggregate_init(&d->tagg, &d->target);
 	d->tagg.path_by_function = true;
 	if (restrict_time && d->target.nsamples ?
-	    spaa_aggregate_add_fold(&d->tagg, fold, d->tevent, d->tmetric, NULL, err) :
-	    spaa_aggregate_add_records(&d->tagg, d->tevent, d->tmetric, NULL, err))
+	    spaa_aggregate_add_fold(&d->tagg, fold, d->tevent, d->tmetric, f, err) :
+	    spaa_aggregate_add_records(&d->tagg, d->tevent, d->tmetric, f, err))
 		return -1;
 	/* the sides need the target's names, no longer its stacks */
-	if (spaa_compare_side_add_allocs(&d->tside, &d->keys, &d->target, err))
+	if (spaa_compare_side_add_allocs(&d->tside, &d->keys, &d->target, f, err))
 		return -1;
 	spaa_profile_release_stacks(&d->target);
 	if (spaa_compare_side_take_sum(&d->bside, &d->keys, &b->sum, err) ||
@@ -670,9 +728,10 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	if (!d->bside.total || !d->tside.total)
 		return spaa_error_at(err, SPAA_E_NO_DATA,
 				     d->bside.total ? d->tpath : d->bpath, 0,
-				     "no weight for event '%s', metric '%s'%s",
+				     "no weight for event '%s', metric '%s'%s%s%s",
 				     b->event, b->metric,
-				     restrict_time && d->bside.total ? " in the time range" : "");
+				     restrict_time && d->bside.total ? " in the time range" : "",
+				     d->selected[0] ? " of " : "", d->selected);
 	return spaa_compare_init(&d->cmp, mode, &d->bsem, d->bside.total,
 				 &t->sem, d->tside.total, err);
 }
@@ -802,16 +861,21 @@ static int diff_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	 * compared under (the target decides which).
 	 */
 	spaa_header_profile(&run->header, "Baseline", &base, d->bpath, NULL);
-	if (spaa_compare_side_add_allocs(&d->bside, &d->keys, &base, err))
+	if (side_selects(&lo->filter, &base, "baseline", d->bpath, err) ||
+	    spaa_compare_side_add_allocs(&d->bside, &d->keys, &base, &lo->filter, err))
 		goto out;
-	spaa_compare_base_init(&d->base, &d->keys, &base, lo->event, lo->metric);
+	spaa_compare_base_init(&d->base, &d->keys, &base, lo->event, lo->metric,
+			       &lo->filter);
 	spaa_profile_release(&base);
 	if (spaa_compare_load(&d->target, d->tpath, 1, 2, &tlo, err) ||
+	    side_selects(&lo->filter, &d->target, "target", d->tpath, err) ||
 	    aggregate(d, &fold, o->normalize, err))
 		goto out;
 	/* the totals and the way they compare are in the summary table */
 	spaa_header_profile(&run->header, "Target", &d->target, d->tpath, &d->tables);
 	spaa_header_weights(&run->header, &d->tables, NULL, 0, NULL);
+	if (d->selected[0])
+		spaa_header_add(&run->header, "Selected", "%s, in both profiles", d->selected);
 	if (d->dsos_said)
 		spaa_header_add(&run->header, "DSOs", "%s", d->dsos_said);
 	/*
@@ -871,7 +935,8 @@ const struct spaa_analysis spaa_analysis_diff = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.options_size = sizeof(struct options),
-	.flags = SPAA_ANALYSIS_TWO_INPUTS | SPAA_ANALYSIS_EVENT,
+	.flags = SPAA_ANALYSIS_TWO_INPUTS | SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS |
+		 SPAA_ANALYSIS_STACKS,
 	.run = diff_run,
 	.compatible = spaa_analysis_need_stacks,
 	.probe_options = diff_probe_options,

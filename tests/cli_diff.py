@@ -12,6 +12,7 @@ in Python, independently of the C aggregation: functions keyed by
 import json
 import math
 import os
+import re
 import subprocess
 import tempfile
 from clitest import check, finish, lami, run
@@ -86,9 +87,19 @@ def records(path):
     return header, dsos, frames, stacks
 
 
-def side(path, dso_map=None):
-    """Self and total per (func, dso), weight per path, of the first event."""
+def side(path, dso_map=None, keep=None):
+    """Self and total per (func, dso), weight per path, of the first event;
+    only the stacks keep(context, thread commands, leaf-first function
+    names) accepts, when given."""
     header, dsos, frames, stacks = records(path)
+    comms = {}
+    if keep:
+        text = subprocess.run(['zstd', '-dcf', path], capture_output=True,
+                              check=True).stdout.decode()
+        for line in text.splitlines():
+            r = json.loads(line)
+            if r['type'] == 'thread' and 'comm' in r:
+                comms[(r['pid'], r['tid'])] = r['comm']
     event = header['events'][0]
     metric = event['sampling']['primary_metric']
     self_w, total_w, path_w, total = {}, {}, {}, 0
@@ -105,6 +116,8 @@ def side(path, dso_map=None):
             dso = dsos[dso]
             return name, (dso_map or {}).get(dso, dso)
         fns = [fn(i) for i in ids]              # leaf first
+        if keep and not keep(s['context'], comms, [f[0] for f in fns]):
+            continue
         excl = s.get('exclusive', {})
         ew = {x['metric']: x['value'] for x in excl.get('weights', [])}.get(metric)
         leaf = fn(excl['frame']) if ew is not None else fns[0]
@@ -178,6 +191,109 @@ def reference_recomputation():
             assert (new, gone) == (len(set(tp) - set(bp)), len(set(bp) - set(tp))), (where, summary)
             assert statuses == {'new': new, 'gone': gone}, (where, statuses)
             assert summary['Matched stacks'] == len(set(tp) & set(bp)), (where, summary)
+
+
+def selects(pid=None, tid=None, comm=None, focus=None, ignore=None):
+    """The stacks --pid/--tid/--comm/--focus/--ignore keep, as filter.h
+    says: the record's command name, else its thread's."""
+    def keep(ctx, comms, names):
+        c = ctx.get('comm', comms.get((ctx.get('pid'), ctx.get('tid'))))
+        return ((pid is None or ctx.get('pid') == pid) and
+                (tid is None or ctx.get('tid') == tid) and
+                (comm is None or c == comm) and
+                (focus is None or any(re.search(focus, n) for n in names)) and
+                (ignore is None or not any(re.search(ignore, n) for n in names)))
+    return keep
+
+
+@check
+def selections_apply_to_both_sides():
+    """--pid/--tid/--comm/--focus/--ignore cut the baseline and the target
+    alike: every row equals the recomputation of the selected stacks, and
+    the header and every title say what was selected."""
+    doubled = os.path.join(DATA, 'diff_doubled.spaa')
+    cases = [
+        (BASIC, doubled, ['--tid', '101'], selects(tid=101), 'thread 101'),
+        (BASIC, doubled, ['--pid', '100', '--comm', 'app'], selects(pid=100, comm='app'),
+         "process 100, command 'app'"),
+        (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP, '--comm', 'cwork-w0'],
+         selects(comm='cwork-w0'), "command 'cwork-w0'"),
+        (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP, '--focus', '^worker$', '--ignore', 'hash'],
+         selects(focus='^worker$', ignore='hash'),
+         "stacks through '^worker$', no stacks through 'hash'"),
+        (CWORK_B, CWORK_T, ['--dso-map', CWORK_MAP, '--symbol-filter', 'msort'],
+         selects(focus='msort'), "stacks through 'msort'"),
+    ]
+    for base, target, args, keep, said in cases:
+        dso_map = dict([CWORK_MAP.split('=', 1)]) if base == CWORK_B else {}
+        bs, _, bp, B = side(base, dso_map, keep)
+        ts, _, tp, T = side(target, None, keep)
+        whole = side(base, dso_map)[3]
+        assert 0 < B < whole, (args, B, whole)      # the selection cuts something
+        doc = lami([DIFF, '--format', 'lami', '--normalize', 'none'] + args + [base, target])
+        got = tables(doc)
+        rows = got['Function self weight deltas']
+        keys = {k for k in set(bs) | set(ts) if bs.get(k) or ts.get(k)}
+        assert len(rows) == len(keys), (args, len(rows), len(keys))
+        for row in rows:
+            k = (row['Function'], value(row['DSO']))
+            assert (value(row['Baseline']), value(row['Target'])) == \
+                (bs.get(k, 0), ts.get(k, 0)), (args, row)
+        assert len(got['Call path deltas']) == len(set(bp) | set(tp)), args
+        summary = got['Baseline and target'][0]
+        assert (value(summary['Baseline total']), value(summary['Target total'])) == (B, T), args
+        for t in doc['results']:
+            title = t['class']['title'] if isinstance(t['class'], dict) else ''
+            assert '%s in both profiles' % said in title, (args, title)
+        rc, out, _ = run([DIFF, '--format', 'text'] + args + [base, target])
+        assert rc == 0 and '# Selected: %s, in both profiles\n' % said in out, (args, out[:800])
+
+
+@check
+def a_selection_a_side_lacks_says_why():
+    # the ids of one run are not the other's: the side without them says so
+    rc, out, err = run([DIFF, '--format', 'lami', '--pid', '7752', CWORK_B, CWORK_T])
+    e = json.loads(out)
+    assert rc == 1 and e['error-code'] == 'no-data', (rc, out)
+    assert e['error-message'] == (
+        "%s: the target: --pid 7752 selects nothing: the profile has threads "
+        "7761/7764, 7761/7763, 7761/7765 (pid/tid)" % CWORK_T), e
+    assert err.count('\n') == 1 and 'the target: --pid 7752 selects nothing' in err, err
+    rc, out, _ = run([DIFF, '--format', 'lami', '--tid', '7764', CWORK_B, CWORK_T])
+    assert rc == 1 and json.loads(out)['error-message'].startswith(
+        '%s: the baseline: --tid 7764 selects nothing: the profile has threads 7752/' % CWORK_B), out
+    # a selection that keeps no stack of a side says what the side has
+    rc, out, _ = run([DIFF, '--format', 'lami', '--comm', 'nosuch', BASIC, BASIC])
+    assert rc == 1 and json.loads(out)['error-message'] == (
+        "%s: the baseline: --comm 'nosuch' selects nothing: the profile's commands are "
+        "'app', 'worker'" % BASIC), out
+    # stacks of the selection, but none of the event compared: named too
+    multi = os.path.join(DATA, 'multi_event.spaa')
+    rc, out, _ = run([DIFF, '--format', 'lami', '--event', 'page-faults', '--focus', 'compute',
+                      multi, multi])
+    assert rc == 1 and json.loads(out)['error-message'].endswith(
+        "no weight for event 'page-faults', metric 'period' of stacks through 'compute'"), out
+
+
+@check
+def text_keeps_the_raw_delta_at_any_width():
+    """A narrow terminal drops other columns first: the raw delta of each
+    table is always shown (raw and share comparisons alike)."""
+    alloc = [os.path.join(DATA, 'diff_alloc_base.spaa'), os.path.join(DATA, 'diff_alloc_target.spaa')]
+    for pair in (alloc, [CWORK_B, CWORK_T]):
+        for width in (40, 60, 80, 100, 120):
+            rc, out, _ = run([DIFF, '--format', 'text', '--width', str(width)] + pair)
+            assert rc == 0, (pair, width)
+            lines = out.splitlines()
+            heads = [l for l, rule in zip(lines, lines[1:])
+                     if rule.startswith('--') and set(rule) <= {'-', ' '} and
+                     l.startswith(('Function ', 'Call path ', 'Site '))]
+            assert len(heads) == (4 if pair is alloc else 3), (pair, width, heads)
+            for h in heads:
+                raw = 'Raw allocated delta' if h.startswith('Site') else 'Raw delta'
+                assert raw in h, (pair, width, h)
+                assert max(len(l) for l in out.splitlines() if not l.startswith('#')) <= width or \
+                    width < 60, (pair, width)
 
 
 @check

@@ -46,7 +46,10 @@ def check_noise(t):
     summary = t['Baseline and target'][0]
     nb, nt = summary[5], summary[6]
     shares = {r[0]: (r[7], r[8]) for r in t['Function self weight deltas']}
-    for cond, name, change, noise, verdict in t['Regression gate']:
+    for cond, name, schange, snoise, tchange, tnoise, verdict in t['Regression gate']:
+        # each row fills the pair of its kind, the other is empty
+        change, noise = (tchange, tnoise) if cond.startswith('total') else (schange, snoise)
+        assert (schange, snoise, tchange, tnoise).count(None) >= 2, (cond, schange, tchange)
         if name == '(whole profile)':
             want = 3 * math.sqrt(1 / nb + 1 / nt)
             assert abs(change - (summary[3] / summary[2] - 1)) < 1e-9, (cond, change)
@@ -69,7 +72,7 @@ def same_program_twice_passes():
     assert rc == 0 and 'tripped' not in err, (rc, err)
     rows = t['Regression gate']
     assert [r[0] for r in rows if r[0] != 'share+>0.1pp'] == conds[1:], rows
-    verdicts = {(r[0], r[1]): r[4] for r in rows}
+    verdicts = {(r[0], r[1]): r[6] for r in rows}
     # work_a's and a scheduler function's shares grew by 0.2 pp, far
     # within the noise of 1700 samples a side
     assert verdicts[('share+>0.1pp', 'work_a')] == 'within noise', verdicts
@@ -90,12 +93,22 @@ def real_slowdown_trips_naming_the_function():
     assert err.strip() == 'spaa-diff: --fail-if: 2 rows tripped a condition (see the gate table)', err
     rows = t['Regression gate']
     # only hash_phase grew (20.7 % -> 45.0 %); msort shrank: held
-    assert [(r[0], r[1], r[4]) for r in rows] == [
+    assert [(r[0], r[1], r[6]) for r in rows] == [
         ('share+>2pp', 'hash_phase.constprop.0', 'tripped'),
         ('total+>10%', '(whole profile)', 'tripped'),
         ('msort:share+>1pp', 'msort_with_tmp.part.0', 'held')], rows
     assert abs(rows[0][2] - (0.450 - 0.207)) < 0.002, rows[0]
     check_noise(t)
+    # text: a share change in percentage points, a total change in %
+    rc, out, _ = run([DIFF, '--format', 'text', '--width', '100', '--fail-if', 'share+>2pp',
+                      '--fail-if', 'total+>10%'] + SLOW)
+    gate_text = out[out.index('Regression gate'):].splitlines()
+    head = next(l for l in gate_text if l.startswith('Condition'))
+    assert head.split('  ')[:1] == ['Condition'] and 'Share change (pp)' in head and \
+        'Total change' in head, head
+    share_row = next(l for l in gate_text if l.startswith('share+>2pp'))
+    total_row = next(l for l in gate_text if l.startswith('total+>10%'))
+    assert '%' not in share_row and '%' in total_row, (share_row, total_row)
 
 
 @check
@@ -105,7 +118,8 @@ def conditions_combine_with_or():
     rc, t, err = gate(['--fail-if', 'total+>50%', '--fail-if', 'nosuchfunction:share+>1pp'] + SLOW)
     assert rc == 0 and not err, (rc, err)
     # a condition no function matches: one held row, nothing to show
-    assert t['Regression gate'][1] == ['nosuchfunction:share+>1pp', None, None, None, 'held'], \
+    assert t['Regression gate'][1] == ['nosuchfunction:share+>1pp', None, None, None, None, None,
+                                       'held'], \
         t['Regression gate']
     # without --fail-if the gate table is absent and the status 0
     rc, out, _ = run([DIFF] + SLOW)

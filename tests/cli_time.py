@@ -2,8 +2,9 @@
 """--begin/--end as people write them, end to end.
 
 - Trace Compass' integer nanoseconds are unchanged; seconds with a
-  fraction and a unit (795.1s, 120ms, 3us, 5ns) give the same results as
-  the nanoseconds they stand for, in every analysis.
+  fraction and a unit (795.1s, 120ms, 3us, 5ns; µs with U+00B5 or
+  U+03BC) give the same results as the nanoseconds they stand for, in
+  every analysis (spaa-diff cuts its target).
 - +T counts from the profile's start: its header's time range (SPAA),
   its own start (V8 startTime, SPX exec time), else its first sample
   (perf script), known before the first sample is cut.
@@ -18,7 +19,7 @@ from clitest import check, finish, lami, run
 
 ABIA = 'tests/data/phases_abia.spaa'
 FORMS = ("integer nanoseconds; seconds with a fraction and a unit: 795.1s, "
-         "120ms, 3us, 5ns; or either after '+', from the profile's start: +1.5s")
+         "120ms, 3us (or 3\u00b5s), 5ns; or either after '+', from the profile's start: +1.5s")
 
 
 def table(results, cls):
@@ -53,9 +54,17 @@ def every_analysis_takes_the_forms():
     for prog in ['./spaa-hotspots', './spaa-phases']:
         ns = lami([prog, '--format', 'lami', '--begin', '106000000000', '--end',
                    '106999999999', ABIA])
-        for begin, end in [('106s', '106.999999999s'), ('+6s', '+6999999999ns')]:
+        for begin, end in [('106s', '106.999999999s'), ('+6s', '+6999999999ns'),
+                           ('106000000\u00b5s', '+6999999.999\u03bcs')]:
             got = lami([prog, '--format', 'lami', '--begin', begin, '--end', end, ABIA])
             assert got == ns, (prog, begin, end)
+    # spaa-diff cuts its target (phases_shifted.spaa starts at 100 s too)
+    pair = ['tests/data/phases_shifted.spaa', ABIA]
+    ns = lami(['./spaa-diff', '--format', 'lami', '--begin', '103000000000', '--end',
+               '104500000000'] + pair)
+    for begin, end in [('103s', '104.5s'), ('+3s', '+4500ms'), ('+3000000\u00b5s', '104.5s')]:
+        got = lami(['./spaa-diff', '--format', 'lami', '--begin', begin, '--end', end] + pair)
+        assert got == ns, ('diff', begin, end)
     # allocs_frees.spaa starts at 1000 ns
     frees = 'tests/data/allocs_frees.spaa'
     ns = lami(['./spaa-allocs', '--format', 'lami', '--begin', '1100', '--end', '1500', frees])

@@ -292,16 +292,20 @@ static uint32_t find_string(const struct spaa_profile *p, const char *s)
 }
 
 int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compare_keys *k,
-			     const struct spaa_profile *p, struct spaa_error *err)
+			     const struct spaa_profile *p, const struct spaa_filter *filter,
+			     struct spaa_error *err)
 {
 	uint32_t alloc = find_string(p, "alloc_bytes");
 	uint32_t live = find_string(p, "live_bytes");
 	uint32_t *keys;
+	uint8_t *memo = NULL;   /* spaa_filter_stack's */
 	int ret = -1;
 
 	if (alloc == SPAA_NONE)
 		return 0;
 	keys = function_keys(k, p, s->baseline);
+	if (filter && spaa_filter_has_stacks(filter))
+		memo = spaa_xcalloc((size_t)spaa_profile_nfunctions(p) + 1, 1);
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
 		uint32_t frame = r->excl_frame != SPAA_NONE ? r->excl_frame :
@@ -311,6 +315,10 @@ int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compar
 
 		if (r->absorbed || p->events[r->event].kind != SPAA_EV_ALLOCATION ||
 		    !spaa_profile_weights_get(p, r->weights, r->nweights, alloc, &v))
+			continue;
+		if (filter && (!spaa_filter_context(filter, p, r->pid, r->tid, r->comm) ||
+			       (memo && !spaa_filter_stack(filter, p, spaa_profile_record_frames(p, r),
+							   r->nframes, memo))))
 			continue;
 		s->has_alloc = true;
 		if (sums_add(&s->alloc, key, v, err))
@@ -324,6 +332,7 @@ int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compar
 	}
 	ret = 0;
 out:
+	free(memo);
 	free(keys);
 	return ret;
 }
@@ -611,7 +620,7 @@ void spaa_compare_dsos_release(struct spaa_compare_dsos *d)
 /* What comparing p under event (NULL: the first) and metric takes of it. */
 static void choice_init(struct spaa_compare_choice *c, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
-			const char *metric)
+			const char *metric, const struct spaa_filter *filter)
 {
 	struct spaa_aggregate a;
 	uint32_t ev, m;
@@ -630,14 +639,14 @@ static void choice_init(struct spaa_compare_choice *c, struct spaa_compare_keys 
 	spaa_weights_left_out_event(&c->left_out, p, ev);
 	spaa_aggregate_init(&a, p);
 	a.path_by_function = true;
-	c->overflows = spaa_aggregate_add_records(&a, ev, m, NULL, &c->err) ||
+	c->overflows = spaa_aggregate_add_records(&a, ev, m, filter, &c->err) ||
 		       spaa_compare_sum_add_agg(&c->sum, k, &a, true, &c->err);
 	spaa_aggregate_release(&a);
 }
 
 void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
-			const char *metric)
+			const char *metric, const struct spaa_filter *filter)
 {
 	memset(b, 0, sizeof(*b));
 	b->nevents = p->nevents;
@@ -649,7 +658,7 @@ void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_key
 	b->choices = spaa_xcalloc(b->nchoices, sizeof(*b->choices));
 	for (uint32_t i = 0; i < b->nchoices; i++)
 		choice_init(&b->choices[i], k, p, event ? event : b->events[i],
-			    metric);
+			    metric, filter);
 }
 
 void spaa_compare_base_release(struct spaa_compare_base *b)

@@ -46,6 +46,7 @@
 #include <stdint.h>
 
 #include "analysis/aggregate.h"
+#include "analysis/filter.h"
 #include "analysis/weights.h"
 #include "formats/load.h"
 #include "model/error.h"
@@ -163,10 +164,13 @@ int spaa_compare_side_take_sum(struct spaa_compare_side *s, struct spaa_compare_
  * Adds alloc_bytes and live_bytes of every stack record of every
  * allocation event of p (spec 9), by the function of the self frame.
  * Sets has_alloc when p has an allocation event with alloc_bytes,
- * has_live when live_bytes were seen.
+ * has_live when live_bytes were seen.  Records of the processes,
+ * threads, commands and stacks filter leaves out are skipped (NULL:
+ * none; its time range does not apply to records).
  */
 int spaa_compare_side_add_allocs(struct spaa_compare_side *s, struct spaa_compare_keys *k,
-			     const struct spaa_profile *p, struct spaa_error *err);
+			     const struct spaa_profile *p, const struct spaa_filter *filter,
+			     struct spaa_error *err);
 
 /*
  * Renamed binaries: a program built or installed under another name
@@ -244,10 +248,12 @@ struct spaa_compare_base {
  * Functions get their keys in k (DSOs renamed by its dso_map), in the
  * order spaa_compare_side_add_agg of p would give them.  Nothing fails here:
  * a choice that cannot be compared says why, for the run that chooses it.
+ * Only the records filter keeps are summed (spaa_aggregate_add_records;
+ * NULL: all); filter must outlive nothing here.
  */
 void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,
-			const char *metric);
+			const char *metric, const struct spaa_filter *filter);
 void spaa_compare_base_release(struct spaa_compare_base *b);
 
 /*

@@ -1,6 +1,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analysis/filter.h"
@@ -62,6 +63,32 @@ bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile 
 	return comm && !strcmp(spaa_profile_str(p, comm), f->comm);
 }
 
+const char *spaa_filter_describe(const struct spaa_filter *f, char *buf, size_t size)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+#define SAY(...) \
+	do { \
+		if (at < size) \
+			at += (size_t)snprintf(buf + at, size - at, "%s", at ? ", " : ""); \
+		if (at < size) \
+			at += (size_t)snprintf(buf + at, size - at, __VA_ARGS__); \
+	} while (0)
+	if (f->pid != SPAA_NO_ID)
+		SAY("process %" PRId64, f->pid);
+	if (f->tid != SPAA_NO_ID)
+		SAY("thread %" PRId64, f->tid);
+	if (f->comm)
+		SAY("command '%s'", f->comm);
+	if (f->has_focus)
+		SAY("stacks through '%s'", f->focus_pattern);
+	if (f->has_ignore)
+		SAY("no stacks through '%s'", f->ignore_pattern);
+#undef SAY
+	return buf;
+}
+
 /* memo bits of a function: matched yet, and what */
 enum { MATCHED = 1, FOCUS = 2, IGNORE = 4 };
 
@@ -85,6 +112,27 @@ bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p
 		focused |= (memo[fn] & FOCUS) != 0;
 	}
 	return focused;
+}
+
+bool spaa_filter_keeps_records(const struct spaa_filter *f, const struct spaa_profile *p)
+{
+	uint8_t *memo = NULL;
+	bool kept = !p->nrecords;
+
+	if (f->pid == SPAA_NO_ID && f->tid == SPAA_NO_ID && !f->comm &&
+	    !spaa_filter_has_stacks(f))
+		return true;
+	if (spaa_filter_has_stacks(f))
+		memo = spaa_xcalloc((size_t)spaa_profile_nfunctions(p) + 1, 1);
+	for (uint32_t i = 0; i < p->nrecords && !kept; i++) {
+		const struct spaa_record *r = &p->records[i];
+
+		kept = !r->absorbed && spaa_filter_context(f, p, r->pid, r->tid, r->comm) &&
+		       (!memo || spaa_filter_stack(f, p, spaa_profile_record_frames(p, r),
+						   r->nframes, memo));
+	}
+	free(memo);
+	return kept;
 }
 
 void spaa_filter_init(struct spaa_filter *f)

@@ -27,6 +27,7 @@
 
 #include <regex.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "formats/load.h"
@@ -39,7 +40,7 @@
 /* The forms of a time, for the message of one that does not parse. */
 #define SPAA_FILTER_TIME_FORMS \
 	"integer nanoseconds; seconds with a fraction and a unit: 795.1s, " \
-	"120ms, 3us, 5ns; or either after '+', from the profile's start: +1.5s"
+	"120ms, 3us (or 3\xc2\xb5s), 5ns; or either after '+', from the profile's start: +1.5s"
 
 struct spaa_filter {
 	bool has_begin, has_end;        /* a time range was asked for */
@@ -84,7 +85,7 @@ int spaa_filter_set_ignore(struct spaa_filter *f, const char *re);
 /*
  * A time of --begin/--end into ns: "795" (integer nanoseconds, what
  * Trace Compass sends, negative too), or a duration of
- * spaa_units_parse_duration ("795.1s", "120ms", "3us", "5ns"), negative
+ * spaa_units_parse_duration ("795.1s", "120ms", "3us", "3µs", "5ns"), negative
  * too; either after "+" for a time from the profile's start (*from_start
  * set).  Returns 0, or -1 for anything else, a fraction without a unit
  * included ("1.5": seconds or nanoseconds?), and a value past int64.
@@ -156,6 +157,14 @@ static inline bool spaa_filter_thread(const struct spaa_filter *f, int64_t pid,
 bool spaa_filter_context(const struct spaa_filter *f, const struct spaa_profile *p,
 			 int64_t pid, int64_t tid, uint32_t comm);
 
+/*
+ * What f selects besides time, for titles and messages: "process 7,
+ * thread 8, command 'x', stacks through 'A', no stacks through 'B'"
+ * (the parts given, in this order); "" when nothing.  Cut to size;
+ * returns buf.
+ */
+const char *spaa_filter_describe(const struct spaa_filter *f, char *buf, size_t size);
+
 /* Whether --focus or --ignore was given. */
 static inline bool spaa_filter_has_stacks(const struct spaa_filter *f)
 {
@@ -170,6 +179,13 @@ static inline bool spaa_filter_has_stacks(const struct spaa_filter *f)
  */
 bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
 		       const uint32_t *frames, uint32_t n, uint8_t *memo);
+
+/*
+ * Whether f's --pid/--tid/--comm/--focus/--ignore keep at least one
+ * stack record of p, of any event (true when p has none: its samples
+ * decide).  Linear in the records.
+ */
+bool spaa_filter_keeps_records(const struct spaa_filter *f, const struct spaa_profile *p);
 
 /*
  * The time range results cover: the one asked for where given, else the

@@ -168,7 +168,8 @@ struct spaa_load_opts {
 	 * Several files: what a file repeats of earlier ones (frames,
 	 * stacks, stack records of the same context) is stored once,
 	 * weights summed (model/repeats.h), so memory grows with what the
-	 * files hold that differs, not with their number.  Every sum over
+	 * files hold that differs, not with their number; so is a SPAA
+	 * stack record that repeats one of its own file.  Every sum over
 	 * the model is the same; the counts of frames, stacks and records
 	 * are not (the analyses set it; spaa-validate and spaa-convert,
 	 * which count or copy records, do not).

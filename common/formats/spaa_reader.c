@@ -838,6 +838,8 @@ static void reader_release(struct spaa_reader *r)
 	spaa_json_parser_free(r->jp);
 	free(r->events);
 	spaa_map_release(&r->file_events);
+	spaa_map_release(&r->same_ctx);
+	free(r->same_record);
 	spaa_map_release(&r->dso_ids);
 	free(r->dso_of);
 	spaa_map_release(&r->frame_ids);
@@ -879,6 +881,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		r.soon[i] = SPAA_NONE;
 	spaa_map_init(&r.window_ids, sizeof(uint32_t));
 	spaa_map_init(&r.file_events, sizeof(uint32_t));
+	spaa_map_init(&r.same_ctx, sizeof(struct spaa_reader_ctx_key));
 	r.jp = spaa_json_parser_new();
 	r.stack_base = p->nstacks;
 	r.record_base = p->nrecords;

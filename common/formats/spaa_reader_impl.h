@@ -57,6 +57,15 @@ struct spaa_reader_warn_kind {
 #define SPAA_READER_SOON_FAR 16
 #define SPAA_READER_SOON_RING (SPAA_READER_SOON_FAR - SPAA_READER_SOON_NEAR)
 
+/*
+ * What makes two stack records of a file one (merge_repeat): all but the
+ * weights' values, the metrics by a hash (memset: no padding).
+ */
+struct spaa_reader_ctx_key {
+	uint32_t stack, event, comm, labels, excl_frame, nweights, nexcl, metrics;
+	int64_t pid, tid, cpu;
+};
+
 struct spaa_reader_related {
 	uint32_t record, stack;
 };
@@ -145,6 +154,14 @@ struct spaa_reader {
 	size_t wbuf_alloc;
 
 	struct spaa_map window_ids;     /* id text (string index) of windows */
+	/*
+	 * fold_repeats: a record's stack, context and metrics -> this
+	 * file's record of them (same_record), so that a stack record
+	 * repeating one of the file's own is added to it, not stored again.
+	 */
+	struct spaa_map same_ctx;
+	uint32_t *same_record;
+	size_t same_record_alloc;
 
 	struct spaa_reader_warn_kind warns[SPAA_READER_WARN_KINDS];
 	int nwarns;

@@ -774,6 +774,93 @@ static uint32_t shared_stack(struct spaa_reader *r, uint32_t id,
 	return s;
 }
 
+/* Weights a and b (n each) name the same metrics and units in the same order. */
+static bool same_metrics(const struct spaa_weight *a, const struct spaa_weight *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (a[i].metric != b[i].metric || a[i].unit != b[i].unit)
+			return false;
+	return true;
+}
+
+static uint32_t metrics_hash(const struct spaa_weight *w, uint32_t n)
+{
+	uint64_t h = n;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ ((uint64_t)w[i].metric << 32 | w[i].unit)) * 0x9e3779b97f4a7c15ULL;
+	return (uint32_t)(h >> 32);
+}
+
+/* Whether weights w added to into (n each) stay below 2^64. */
+static bool sums_fit(const struct spaa_weight *into, const struct spaa_weight *w, uint32_t n)
+{
+	uint64_t sum;
+
+	for (uint32_t i = 0; i < n; i++)
+		if (spaa_add_u64(into[i].value, w[i].value, &sum))
+			return false;
+	return true;
+}
+
+static void add_values(struct spaa_weight *into, const struct spaa_weight *w, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		into[i].value += w[i].value;
+}
+
+/*
+ * With fold_repeats (the analyses' loads), a stack record that repeats
+ * an earlier record of this file (same stack, context, exclusive frame,
+ * metrics and units in the same order) is added to it, as repeats.h
+ * does across files: a file of the same records written many times
+ * then needs the memory of one.  Records of stacks with related stacks
+ * stay apart (they are joined at the end of the file).  Returns true
+ * when rec, whose weights are the last of the pool, was added to its
+ * twin.
+ */
+static bool merge_repeat(struct spaa_reader *r, const struct spaa_record *rec)
+{
+	struct spaa_profile *p = r->p;
+	struct spaa_weight *pool = p->weight_pool;
+	struct spaa_reader_ctx_key k;
+	struct spaa_record *twin;
+	bool created;
+	uint32_t i;
+
+	if (!r->o->fold_repeats || p->stacks[rec->stack].related)
+		return false;
+	memset(&k, 0, sizeof(k));
+	k.stack = rec->stack;
+	k.event = rec->event;
+	k.comm = rec->comm;
+	k.labels = rec->labels;
+	k.excl_frame = rec->excl_frame;
+	k.nweights = rec->nweights;
+	k.nexcl = rec->nexcl;
+	k.metrics = metrics_hash(pool + rec->weights, rec->nweights) ^
+		    metrics_hash(pool + rec->excl, rec->nexcl) * 3;
+	k.pid = rec->pid;
+	k.tid = rec->tid;
+	k.cpu = rec->cpu;
+	i = spaa_map_intern(&r->same_ctx, &k, &created);
+	if (created) {
+		SPAA_ALLOC_GROW(r->same_record, (size_t)i + 1, r->same_record_alloc);
+		r->same_record[i] = p->nrecords;        /* rec, once added */
+		return false;
+	}
+	twin = &p->records[r->same_record[i]];
+	/* a hash collision; the event totals keep sums below 2^64 */
+	if (!same_metrics(pool + twin->weights, pool + rec->weights, rec->nweights) ||
+	    !same_metrics(pool + twin->excl, pool + rec->excl, rec->nexcl) ||
+	    !sums_fit(pool + twin->weights, pool + rec->weights, rec->nweights) ||
+	    !sums_fit(pool + twin->excl, pool + rec->excl, rec->nexcl))
+		return false;
+	add_values(pool + twin->weights, pool + rec->weights, rec->nweights);
+	add_values(pool + twin->excl, pool + rec->excl, rec->nexcl);
+	return true;
+}
+
 int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
 			   struct spaa_error *err)
 {
@@ -787,6 +874,7 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 	const char *rt = "stack";
 	struct spaa_stack *s;
 	uint32_t id = 0, n = 0, si;
+	uint32_t pool_before = p->nweight_pool;
 	int type;
 
 	idv = spaa_json_get(v, "id");
@@ -836,6 +924,10 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 			p->nrecords, spaa_reader_stack_ref(r, rid, SPAA_READER_REF_RELATED),
 		};
 		p->stacks[si].related = true;
+	}
+	if (!rel && merge_repeat(r, &rec)) {
+		p->nweight_pool = pool_before;
+		return 0;
 	}
 	return add_record(r, &rec);
 }

@@ -14,9 +14,10 @@
  * report or copy those, load without it).
  *
  * Only content of earlier files is found: spaa_repeats_index runs between
- * files, so a file's own repeats (two frame records alike, the same stack
- * id on two records) stay as the reader made them, and a load of one
- * file never builds the index at all.
+ * files, so a file's own repeats (two frame records alike) stay as the
+ * reader made them, and a load of one file never builds the index at
+ * all; a stack record that repeats one of its own file the SPAA reader
+ * adds to it itself (spaa_reader_records.c, merge_repeat).
  *
  * Equal means: frames with every field equal; stacks of the same type
  * and frames; records of the same stack, event, pid, tid, cpu, comm,

@@ -14,6 +14,23 @@ static const struct {
 };
 
 #define NUNITS (sizeof(units) / sizeof(units[0]))
+#define US 2                    /* the index of "us" */
+
+/*
+ * The unit named s, or NUNITS.  Microseconds are also written as people
+ * write them (and as the text tables show them): with the micro sign
+ * U+00B5 or the Greek mu U+03BC, which look the same.
+ */
+static size_t unit_index(const char *s)
+{
+	size_t u;
+
+	if (!strcmp(s, "\xc2\xb5s") || !strcmp(s, "\xce\xbcs"))
+		return US;
+	for (u = 0; u < NUNITS && strcmp(s, units[u].name); u++)
+		;
+	return u;
+}
 
 /* Digits at s, as far as they go; returns how many. */
 static size_t digits(const char *s)
@@ -42,8 +59,7 @@ int spaa_units_parse_duration(const char *s, int64_t *ns)
 			return -1;
 		unit = frac + nfrac;
 	}
-	for (u = 0; u < NUNITS && strcmp(unit, units[u].name); u++)
-		;
+	u = unit_index(unit);
 	if (u == NUNITS)
 		return -1;
 	/* the fraction must end within the nanosecond: trailing zeros are fine */

@@ -15,8 +15,8 @@
 #include <stdint.h>
 
 /*
- * Parses DIGITS[.DIGITS]UNIT with UNIT one of ns, us, ms, s into
- * nanoseconds.  Returns -1 for anything else, for a value finer than a
+ * Parses DIGITS[.DIGITS]UNIT with UNIT one of ns, us (also µs, with
+ * U+00B5 or U+03BC), ms, s into nanoseconds.  Returns -1 for anything else, for a value finer than a
  * nanosecond ("1.5ns") and for one beyond INT64_MAX ns.  "0s" is valid:
  * callers that need a positive duration check for 0 themselves.
  */

@@ -161,6 +161,7 @@ struct spaa_lami_cell {
 };
 
 struct spaa_lami_column_override {
+	bool kept;              /* spaa_lami_table_keep_column */
 	bool set;
 	enum spaa_lami_class cls;
 	char *unit;             /* owned, may be NULL */
@@ -291,6 +292,19 @@ void spaa_lami_table_set_column(struct spaa_lami_table *t, size_t col,
 		assert(cell_fits(cls, t->cells[i].kind) &&
 		       "cell class does not fit its column");
 #endif
+}
+
+void spaa_lami_table_keep_column(struct spaa_lami_table *t, size_t col)
+{
+	assert(col < t->cls->ncolumns);
+	if (!t->cols)
+		t->cols = spaa_xcalloc(t->cls->ncolumns, sizeof(*t->cols));
+	t->cols[col].kept = true;
+}
+
+bool spaa_lami_table_column_kept(const struct spaa_lami_table *t, size_t col)
+{
+	return t->cols && t->cols[col].kept;
 }
 
 void spaa_lami_table_keep_empty(struct spaa_lami_table *t)

@@ -163,6 +163,14 @@ bool spaa_lami_table_is_record(const struct spaa_lami_table *t);
 void spaa_lami_table_keep_empty(struct spaa_lami_table *t);
 
 /*
+ * Column col is what the table is about (spaa-diff's raw delta): text
+ * never drops it to fit a width, however narrow (textout.h).  The LAMI
+ * output is the same.
+ */
+void spaa_lami_table_keep_column(struct spaa_lami_table *t, size_t col);
+bool spaa_lami_table_column_kept(const struct spaa_lami_table *t, size_t col);
+
+/*
  * A row is spaa_lami_row_begin, exactly one cell call per column, spaa_lami_row_end
  * (asserted).  Strings are copied.  Each cell must fit its column's
  * class (asserted, rule R9 of tools/lami_check.py): a mixed column takes

@@ -57,12 +57,10 @@ void spaa_table_what_add(struct spaa_table *t, const char *fmt, ...)
 
 void spaa_table_what_filter(struct spaa_table *t, const struct spaa_filter *f)
 {
-	if (f->comm)
-		spaa_table_what_add(t, "command '%s'", f->comm);
-	if (f->has_focus)
-		spaa_table_what_add(t, "stacks through '%s'", f->focus_pattern);
-	if (f->has_ignore)
-		spaa_table_what_add(t, "no stacks through '%s'", f->ignore_pattern);
+	char said[512];
+
+	if (*spaa_filter_describe(f, said, sizeof(said)))
+		spaa_table_what_add(t, "%s", said);
 }
 
 struct spaa_lami_table *spaa_table_new(const struct spaa_table *t,

@@ -53,8 +53,8 @@ void spaa_table_what_add(struct spaa_table *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
- * Appends to what the stacks f selects beyond time and thread ("command
- * 'NAME'", "stacks through 'RE'", "no stacks through 'RE'"), as caveats.
+ * Appends to what the stacks f selects beyond time, as a caveat
+ * (spaa_filter_describe: "thread 8, stacks through 'RE'").
  */
 void spaa_table_what_filter(struct spaa_table *t, const struct spaa_filter *f);
 

@@ -531,6 +531,7 @@ struct text_col {
 	bool right;
 	bool shown;
 	bool base_names;        /* paths shown as their file names */
+	bool kept;              /* never dropped (spaa_lami_table_keep_column) */
 	size_t width;           /* code points, once fitted */
 };
 
@@ -616,13 +617,14 @@ static void hide_uninformative(struct text_col *c, size_t ncol, size_t nrows)
  * Whether column i may go when a table is too wide, in the order they
  * go: counts, then the numbers after the first weight and the first
  * share, then paths, then (when even cut names are too wide) names;
- * never the first column, times or the first weight and share.
+ * never the first column, times, the first weight and share, or a column
+ * the table keeps.
  */
 static bool droppable(const struct text_col *c, size_t i, int pass)
 {
 	bool first_of_kind = true;
 
-	if (!i || !c[i].shown)
+	if (!i || !c[i].shown || c[i].kept)
 		return false;
 	switch (pass) {
 	case 0:
@@ -819,6 +821,7 @@ static void write_text_table(FILE *out, const struct spaa_lami_table *t,
 		spaa_lami_table_column(t, i, &c[i].cls, &unit);
 		c[i].right = right_aligned(c[i].cls);
 		c[i].shown = true;
+		c[i].kept = spaa_lami_table_column_kept(t, i);
 		add_clean(&head, tc->columns[i].title ? tc->columns[i].title : "", true);
 		if (unit_in_header(c[i].cls, unit)) {
 			spaa_sbuf_adds(&head, " (");

@@ -35,7 +35,8 @@
  * row, one path in every row (one DSO).  When the rest is too wide: paths show
  * their file names ("libc.so.6"); names longer than half the line are
  * cut to it; then columns of less value go, the rightmost first: counts,
- * then numbers after a table's first weight and first share, then
+ * then numbers after a table's first weight and first share (never a
+ * column the table keeps, spaa_lami_table_keep_column), then
  * paths; then the widest names are cut, down to 8 code points, and if
  * that is not enough, names go too, the rightmost first.  A name
  * is cut where it says least: a call path keeps its root and the frames

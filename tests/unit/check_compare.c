@@ -76,7 +76,7 @@ START_TEST(test_base_every_event)
 
 	load(&p);
 	spaa_compare_keys_init(&k, map_items, 1);
-	spaa_compare_base_init(&b, &k, &p, NULL, NULL);
+	spaa_compare_base_init(&b, &k, &p, NULL, NULL, NULL);
 	spaa_profile_release(&p);
 
 	ck_assert_uint_eq(b.nevents, 2);
@@ -148,6 +148,45 @@ START_TEST(test_base_every_event)
 }
 END_TEST
 
+/*
+ * The baseline reduced through a filter: --focus parse keeps cycles'
+ * stack b only (3,2,1: 20), --ignore memcpy leaves a and d (40).
+ */
+START_TEST(test_base_filtered)
+{
+	struct spaa_profile p;
+	struct spaa_compare_keys k;
+	struct spaa_compare_base b;
+	struct spaa_filter f;
+	const struct spaa_compare_choice *c;
+
+	load(&p);
+	spaa_compare_keys_init(&k, NULL, 0);
+	spaa_filter_init(&f);
+	ck_assert_int_eq(spaa_filter_set_focus(&f, "^parse$"), 0);
+	spaa_compare_base_init(&b, &k, &p, "cycles", NULL, &f);
+	c = spaa_compare_base_choice(&b, "cycles");
+	ck_assert_uint_eq(c->sum.total, 20);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, MEMCPY), 20);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, COMPUTE), 0);
+	spaa_compare_base_release(&b);
+	spaa_filter_release(&f);
+
+	spaa_filter_init(&f);
+	ck_assert_int_eq(spaa_filter_set_ignore(&f, "memcpy"), 0);
+	spaa_compare_base_init(&b, &k, &p, "cycles", NULL, &f);
+	c = spaa_compare_base_choice(&b, "cycles");
+	ck_assert_uint_eq(c->sum.total, 40);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_self, COMPUTE), 40);
+	ck_assert_uint_eq(spaa_compare_get(&c->sum.fn_total, PARSE), 0);
+	spaa_compare_base_release(&b);
+	spaa_filter_release(&f);
+
+	spaa_compare_keys_release(&k);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_base_unselectable)
 {
 	struct spaa_profile p;
@@ -159,7 +198,7 @@ START_TEST(test_base_unselectable)
 	spaa_compare_keys_init(&k, NULL, 0);
 
 	/* an event it lacks: one choice, the error of selecting it */
-	spaa_compare_base_init(&b, &k, &p, "instructions", NULL);
+	spaa_compare_base_init(&b, &k, &p, "instructions", NULL, NULL);
 	ck_assert_uint_eq(b.nchoices, 1);
 	c = spaa_compare_base_choice(&b, "instructions");
 	ck_assert(c->unselectable);
@@ -171,7 +210,7 @@ START_TEST(test_base_unselectable)
 	spaa_compare_base_release(&b);
 
 	/* a metric it lacks: each event's choice says so */
-	spaa_compare_base_init(&b, &k, &p, NULL, "bytes");
+	spaa_compare_base_init(&b, &k, &p, NULL, "bytes", NULL);
 	ck_assert_uint_eq(b.nchoices, 2);
 	c = spaa_compare_base_choice(&b, "page-faults");
 	ck_assert(c->unselectable);
@@ -324,6 +363,7 @@ Suite *compare_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_base_every_event);
+	tcase_add_test(tc, test_base_filtered);
 	tcase_add_test(tc, test_base_unselectable);
 	tcase_add_test(tc, test_compute);
 	tcase_add_test(tc, test_pair_dsos);

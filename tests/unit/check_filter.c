@@ -381,6 +381,40 @@ START_TEST(test_filter_context_and_stacks)
 }
 END_TEST
 
+/*
+ * threads.spaa's records have no ids: --pid keeps none; --focus parse
+ * keeps s1; --focus parse --ignore cpy keeps none; describe says each.
+ */
+START_TEST(test_filter_keeps_records_and_describe)
+{
+	struct spaa_profile p;
+	struct spaa_filter f;
+	char said[128];
+
+	testutil_load_quoted(&p, "threads.spaa", threads_profile);
+	spaa_filter_init(&f);
+	ck_assert(spaa_filter_keeps_records(&f, &p));
+	ck_assert_str_eq(spaa_filter_describe(&f, said, sizeof(said)), "");
+	f.pid = 7;
+	ck_assert(!spaa_filter_keeps_records(&f, &p));
+	f.pid = SPAA_NO_ID;
+	ck_assert_int_eq(spaa_filter_set_focus(&f, "^parse"), 0);
+	ck_assert(spaa_filter_keeps_records(&f, &p));
+	ck_assert_int_eq(spaa_filter_set_ignore(&f, "cpy$"), 0);
+	ck_assert(!spaa_filter_keeps_records(&f, &p));
+	f.pid = 7;
+	f.tid = 8;
+	f.comm = "worker";
+	ck_assert_str_eq(spaa_filter_describe(&f, said, sizeof(said)),
+			 "process 7, thread 8, command 'worker', stacks through '^parse', "
+			 "no stacks through 'cpy$'");
+	/* cut to the buffer, terminated */
+	ck_assert_str_eq(spaa_filter_describe(&f, said, 12), "process 7, ");
+	spaa_filter_release(&f);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 Suite *filter_suite(void)
 {
 	Suite *s = suite_create("filter");
@@ -394,6 +428,7 @@ Suite *filter_suite(void)
 	tcase_add_loop_test(tc, test_parse_time, 0, sizeof(times) / sizeof(times[0]));
 	tcase_add_test(tc, test_filter_from_start);
 	tcase_add_test(tc, test_filter_context_and_stacks);
+	tcase_add_test(tc, test_filter_keeps_records_and_describe);
 	tcase_add_loop_test(tc, test_filter_explain_empty, 0, sizeof(explains) / sizeof(explains[0]));
 	suite_add_tcase(s, tc);
 	return s;

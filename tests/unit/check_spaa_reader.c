@@ -905,6 +905,62 @@ START_TEST(test_content_addressable_contexts)
 }
 END_TEST
 
+/*
+ * With fold_repeats (the analyses), a stack record repeating one of the
+ * same file (stack, context, metrics in order) is added to it; without
+ * (spaa-validate, spaa-convert), every record stays.  Sums by hand.
+ */
+START_TEST(test_repeated_records_merged)
+{
+	static const char *const lines[] = {
+		H2, D1, F1, F2,
+		STK("s1", "2,1", W10 ",'context':{'event':'cycles','tid':1}," EXCL("2", "4")),
+		STK("s1", "2,1", W("20") ",'context':{'event':'cycles','tid':2}"),
+		STK("s1", "2,1", W("30") ",'context':{'event':'cycles','tid':1}," EXCL("2", "5")),
+		STK("s1", "2,1", W("40") ",'context':{'tid':1,'event':'instructions'}"),
+		/* the same context, another comm: apart */
+		STK("s1", "2,1", W("50") ",'context':{'event':'cycles','tid':2,'comm':'x'}"),
+		/* the same context, another metric: apart */
+		STK("s1", "2,1", "'weights':[{'metric':'period','value':1},{'metric':'samples','value':1}],'context':{'event':'cycles','tid':2}"),
+		STK("s1", "2,1", W("60") ",'context':{'event':'cycles','tid':2}"),
+		STK("s2", "1", W("7") ",'context':{'event':'cycles'}"),
+		STK("s2", "1", W("8") ",'context':{'event':'cycles'}"),
+		NULL,
+	};
+	const char *path = write_profile("repeats.spaa", lines);
+	struct spaa_load_opts o;
+	struct spaa_profile p;
+	struct spaa_error err;
+	char *s;
+
+	memset(&o, 0, sizeof(o));
+	o.fold_repeats = true;
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	s = summary(&p);
+	ck_assert_str_eq(s,
+		"s1 cycles pid=- tid=1 cpu=- comm= [work,main] period=40 excl work:period=9\n"
+		"s1 cycles pid=- tid=2 cpu=- comm= [work,main] period=80\n"
+		"s1 instructions pid=- tid=1 cpu=- comm= [work,main] period=40\n"
+		"s1 cycles pid=- tid=2 cpu=- comm=x [work,main] period=50\n"
+		"s1 cycles pid=- tid=2 cpu=- comm= [work,main] period=1,samples=1\n"
+		"s2 cycles pid=- tid=- cpu=- comm= [main] period=15\n");
+	free(s);
+	/* the merged records' weights are not kept: 8 weights, not 12 */
+	ck_assert_uint_eq(p.nweight_pool, 8);
+	/* totals count every record: 10 + 20 + 30 + 50 + 1 + 60 + 7 + 8 */
+	ck_assert_uint_eq(spaa_profile_total(&p, 0, spaa_strtab_find(&p.strings, "period", 6)), 186);
+	spaa_profile_release(&p);
+
+	o.fold_repeats = false;
+	spaa_profile_init(&p);
+	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	ck_assert_uint_eq(p.nrecords, 9);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_numeric_ids)
 {
 	/* 12345678901234567890 < 2^64 - 1 = 18446744073709551615 */
@@ -1872,6 +1928,7 @@ Suite *spaa_reader_suite(void)
 	tcase_add_test(tc, test_warnings_before_error);
 	tcase_add_test(tc, test_repeated_key);
 	tcase_add_test(tc, test_events_by_name);
+	tcase_add_test(tc, test_repeated_records_merged);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -415,6 +415,16 @@ START_TEST(test_text_fit)
 		"main                      3k      75.0 %\n"
 		"parse_argume\xe2\x80\xa6           1.5k      37.5 %\n");
 	testutil_capture_free(&c);
+	/* a kept column (Samples, the last) stays; Total and Total share go */
+	spaa_lami_table_keep_column(r.tables[0], 6);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 60);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function         Self (cycles)  Self share  Samples\n"
+		"---------------  -------------  ----------  -------\n"
+		"main                        3k      75.0 %       30\n"
+		"parse_arguments           1.5k      37.5 %       15\n");
+	testutil_capture_free(&c);
 	spaa_lami_results_release(&r);
 
 	fn_results(&r, "/usr/bin/prog", 2);

@@ -21,12 +21,15 @@ static const struct {
 	{ "1.5000us", 1500 },          /* trailing zeros within the ns are fine */
 	{ "9223372036854775807ns", INT64_MAX },
 	{ "9223372036.854775807s", INT64_MAX },
+	{ "3\xc2\xb5s", 3000 },          /* micro sign U+00B5 */
+	{ "2.5\xce\xbcs", 2500 },        /* Greek mu U+03BC */
 };
 
 static const char *const bad_durations[] = {
 	"", "10", "ms", "10 ms", " 10ms", "10ms ", "-1s", "+1s", "1e3ns", "1.s",
 	".5s", "1.5ns", "0.0000000001s", "10m", "10MS", "1,5s", "10msx",
 	"9223372036854775808ns", "9223372037s", "99999999999999999999s",
+	"3\xc2\xb5", "3\xb5s", "3\xc2\xb5ss", "3\xce\xbc",        /* broken mu */
 };
 
 START_TEST(test_duration_good)
