@@ -329,7 +329,7 @@ static bool other_format(const char *path, const struct spaa_load_opts *limits,
 		snprintf(msg, size, "not SPAA but %s, which the analyses read as it is and 'spaa-convert' writes as SPAA; spaa-validate checks SPAA files and SPX reports",
 			 names[fmt]);
 		other = true;
-	} else if (spaa_detect_explain(in, &err) && !err.line) {
+	} else if (spaa_detect_explain(in, &fmt, &err) && !err.line) {
 		snprintf(msg, size, "%s", err.msg);
 		other = true;
 	}
