@@ -173,13 +173,21 @@ struct spaa_input {
 	 * Decoded data.  [pos, len) is not yet returned and holds no LF
 	 * in its first `scanned` bytes; buf has cap + 1 bytes so that a
 	 * final line without LF can be NUL-terminated in place.  Lines
-	 * are returned as pointers into buf; an unfinished line is moved
+	 * not returned from a block in place (pipe_line) are returned as
+	 * pointers into buf; an unfinished line is moved
 	 * to the front before the next fill, so buf only grows for lines
 	 * longer than it (bounded by max_line).
 	 */
 	char *buf;
 	size_t pos, len, cap, scanned;
 	int eof;                /* no more decoded data will come */
+	/*
+	 * Lines are returned from the decoding thread's block where they
+	 * lie wholly in it (pipe_line), and buf holds only a line split
+	 * across blocks: set once getline has taken a line (a peek's or a
+	 * read's bytes go through buf as before).
+	 */
+	int direct;
 
 	/*
 	 * The first error is repeated by later calls instead of going on.
@@ -706,6 +714,16 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pthread_mutex_unlock(&pl->lock);
 	}
 	n = b->len - b->pos < space ? b->len - b->pos : space;
+	if (in->direct) {
+		/*
+		 * Only what completes the unfinished line in buf: the lines
+		 * after it are returned from the block itself (pipe_line).
+		 */
+		const char *nl = memchr(b->data + b->pos, '\n', n);
+
+		if (nl)
+			n = (size_t)(nl - (b->data + b->pos)) + 1;
+	}
 	memcpy(out, b->data + b->pos, n);
 	b->pos += n;
 	in->bytes_read = b->bytes_read;
@@ -812,9 +830,53 @@ static int line_before_error(const struct spaa_input *in)
 	       memchr(in->buf + in->pos, '\n', in->len - in->pos) != NULL;
 }
 
+/*
+ * The next line from the head block of the decoding thread, in place,
+ * when buf holds nothing and the block holds the whole line: returns 1
+ * as getline does, 0 when the line must go through buf (no block taken,
+ * or the rest of the block is the start of a line).  Every line but one
+ * per block is returned so, without copying it out of the block, which
+ * stays until the next fill, as do the scanner records of its lines.
+ */
+static int pipe_line(struct spaa_input *in, char **line, size_t *len,
+		     struct spaa_error *err)
+{
+	struct pipeline *pl = in->pipe;
+	struct pipe_block *b;
+	char *start, *nl;
+	size_t n;
+
+	if (!pl || !pl->reading || pl->held || in->pos != in->len || in->failed)
+		return 0;
+	b = &pl->blocks[pl->head];
+	start = b->data + b->pos;
+	nl = memchr(start, '\n', b->len - b->pos);
+	if (!nl)
+		return 0;
+	n = (size_t)(nl - start);
+	b->pos += n + 1;
+	if (b->pos == b->len && !b->end)
+		pl->held = 1;   /* all returned: released by the next fill */
+	if (n && start[n - 1] == '\r')
+		n--;
+	if (n > in->max_line)
+		return line_too_long(in, err);
+	start[n] = '\0';
+	in->lineno++;
+	*line = start;
+	*len = n;
+	return 1;
+}
+
 int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err)
 {
+	int direct;
+
+	in->direct = 1;
+	if ((direct = pipe_line(in, line, len, err)))
+		return direct;
+
 	if (in->failed && !line_before_error(in)) {
 		if (in->fill_failed)
 			in->saved.line = in->lineno + 1;

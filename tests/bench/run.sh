@@ -238,6 +238,13 @@ note "  hotspots vs jq (scaled), plain:   $r ($(ratio "$JQ_SCALED_CPU" "${CPU[ho
 r=$(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.zst]}")
 note "  hotspots zst / plain throughput:  $r ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.zst]}"))  target >= 0.8: $(verdict "$r" '>=' 0.8)"
 note "  hotspots zst vs zstd -dc | wc -l: $(ratio "${WALL[ref.zstd]}" "${WALL[hotspots.zst]}") (the decompression limit is 1.00)"
+note "  issue 18 targets on this file:"
+r=$(ratio "${CPU[naive.plain]}" "${CPU[hotspots.plain]}")
+note "    hotspots vs naive cJSON, CPU time: $r  target >= 2.5: $(verdict "$r" '>=' 2.5)"
+r=$(ratio "$JQ_SCALED" "${WALL[hotspots.plain]}")
+note "    hotspots vs jq (scaled), wall: $r  target >= 12: $(verdict "$r" '>=' 12)"
+r=$(ratio "${WALL[ref.zstd]}" "${WALL[hotspots.zst]}")
+note "    hotspots on zstd vs zstd -dc | wc -l, wall: $r  target >= 0.5: $(verdict "$r" '>=' 0.5)"
 note "  hotspots gz / plain throughput:   $(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.gz]}") ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.gz]}"))  bounded by zlib: hotspots gz runs at $(ratio "${WALL[ref.gzip]}" "${WALL[hotspots.gz]}") of gzip -dc | wc -l's speed"
 note "  analysis time / hotspots time, same file (target <= 1.5; diff reads the file twice):"
 for in_ in plain zst gz; do

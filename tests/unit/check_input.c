@@ -246,6 +246,17 @@ static void gen_cr_on_boundary(struct bytes *b)
 	ck_assert_int_eq(b->p[((size_t)256 << 10) - 1], '\r');
 }
 
+/*
+ * 2 MiB of "x" CRLF lines: the decoding thread's 512 KiB blocks (2^19 = 2
+ * mod 3, wherever the first starts) end after each byte of a line in
+ * turn, the CR among them, for the lines returned from inside a block.
+ */
+static void gen_crlf_lines(struct bytes *b)
+{
+	while (b->len < ((size_t)2 << 20))
+		bytes_adds(b, "x\r\n");
+}
+
 static const struct roundtrip_case {
 	const char *name;
 	const char *text;       /* NULL: generated */
@@ -263,6 +274,7 @@ static const struct roundtrip_case {
 	{ "mixed-3mib", NULL, 0, gen_mixed },
 	{ "line-1mib", NULL, 0, gen_long_line },
 	{ "cr-on-boundary", NULL, 0, gen_cr_on_boundary },
+	{ "crlf-2mib", NULL, 0, gen_crlf_lines },
 };
 
 #define NR_ROUNDTRIP (sizeof(roundtrip_cases) / sizeof(roundtrip_cases[0]))
