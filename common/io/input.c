@@ -936,15 +936,19 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 	}
 }
 
-unsigned long spaa_input_skip_blank(struct spaa_input *in)
+/*
+ * The blank lines at the start of [p, end) that end in it, none longer
+ * than max_line (getline's to report): how many, *next after them.
+ */
+static unsigned long blank_run(const char *p, const char *end, size_t max_line,
+			       const char **next)
 {
-	const char *p = in->buf + in->pos, *end = in->buf + in->len, *line = p;
+	const char *line = p;
 	unsigned long n = 0;
 
 	while (p < end) {
 		if (*p == '\n') {
-			/* a blank line too long is getline's to report */
-			if ((size_t)(p - line) > in->max_line + 1)
+			if ((size_t)(p - line) > max_line + 1)
 				break;
 			line = ++p;
 			n++;
@@ -954,10 +958,33 @@ unsigned long spaa_input_skip_blank(struct spaa_input *in)
 			break;
 		}
 	}
+	*next = line;
+	return n;
+}
+
+unsigned long spaa_input_skip_blank(struct spaa_input *in)
+{
+	struct pipeline *pl = in->pipe;
+	const char *next;
+	unsigned long n = blank_run(in->buf + in->pos, in->buf + in->len, in->max_line, &next);
+
 	if (n) {
-		in->pos = (size_t)(line - in->buf);
+		in->pos = (size_t)(next - in->buf);
 		in->scanned = 0;
 		in->lineno += n;
+	}
+	/* buf empty: the lines getline returns from the head block (pipe_line) */
+	if (in->pos == in->len && in->direct && pl && pl->reading && !pl->held && !in->failed) {
+		struct pipe_block *b = &pl->blocks[pl->head];
+		unsigned long m = blank_run(b->data + b->pos, b->data + b->len, in->max_line, &next);
+
+		if (m) {
+			b->pos = (size_t)(next - b->data);
+			if (b->pos == b->len && !b->end)
+				pl->held = 1;   /* all returned: released by the next fill */
+			in->lineno += m;
+			n += m;
+		}
 	}
 	return n;
 }
