@@ -46,7 +46,17 @@
 #define BINS_DEFAULT 20
 #define BINS_MAX 10000
 
-static const char *const sort_keys[] = { "allocated", "live", "count", "peak", NULL };
+/*
+ * Sites sorted by a metric or by name; perf report's and pprof's keys
+ * where they mean the same: a site's own bytes are its self weight, its
+ * allocations its samples.  A site has no total (its callees are
+ * allocator frames), so "total" is refused with the list.
+ */
+enum { SORT_ALLOCATED, SORT_LIVE, SORT_COUNT, SORT_PEAK, SORT_NAME };
+
+static const char *const sort_keys[] = {
+	"allocated", "live", "count", "peak", "name", "self=allocated", "samples=count", NULL,
+};
 
 struct options {
 	struct spaa_option_list skip;
@@ -69,8 +79,9 @@ static const struct spaa_option options[] = {
 	  NULL, NULL },
 	{ "no-skip", 0, SPAA_OPTION_FLAG, AT(no_skip), NULL,
 	  "drop the default allocator-frame patterns", NULL, NULL },
-	{ "sort", 0, SPAA_OPTION_CHOICE, AT(sort), "KEY",
-	  "rank sites by allocated (default), live, count or peak", sort_keys, NULL },
+	{ "sort", 's', SPAA_OPTION_CHOICE, AT(sort), "KEY",
+	  "rank sites by allocated (default; also: self), live, count (also: samples), peak or name",
+	  sort_keys, NULL },
 	{ "bins", 0, SPAA_OPTION_U64, AT(bins), "N",
 	  "time bins of the allocations-over-time table (default 20)", NULL, NULL },
 	SPAA_TIMECHART_OPTIONS(struct options, svg,
@@ -232,39 +243,45 @@ static uint64_t known_value(const struct sums *s, int m)
 static int sites_table(struct allocs *a, uint64_t total, struct spaa_error *err)
 {
 	static const int sort_metric[] = {
-		SPAA_MEMORY_ALLOC_BYTES, SPAA_MEMORY_LIVE_BYTES,
-		SPAA_MEMORY_ALLOC_COUNT, SPAA_MEMORY_PEAK_BYTES,
+		[SORT_ALLOCATED] = SPAA_MEMORY_ALLOC_BYTES, [SORT_LIVE] = SPAA_MEMORY_LIVE_BYTES,
+		[SORT_COUNT] = SPAA_MEMORY_ALLOC_COUNT, [SORT_PEAK] = SPAA_MEMORY_PEAK_BYTES,
+		[SORT_NAME] = SPAA_MEMORY_ALLOC_BYTES,
 	};
 	const struct spaa_profile *p = a->p;
+	int sort = a->opts->sort, m = sort_metric[sort];
 	uint32_t nfn = spaa_profile_nfunctions(p);
 	struct sums *fn = spaa_xcalloc(nfn + 1, sizeof(*fn));
 	struct spaa_rank *rank = spaa_xmalloc((nfn + 1) * sizeof(*rank));
 	struct spaa_lami_table *t;
+	double whole = 0;
 	size_t n = 0;
 	int ret = -1;
 
 	for (uint32_t g = 0; g < a->heap.ngroups; g++)
 		if (add_sums(&fn[a->heap.groups[g].site], &a->heap.groups[g], err))
 			goto out;
+	/* --percent-limit: of the total of the metric sorted by (bytes for names) */
 	for (uint32_t f = 0; f < nfn; f++)
-		if (fn[f].used)
+		whole += (double)known_value(&fn[f], m);
+	for (uint32_t f = 0; f < nfn; f++)
+		if (fn[f].used && spaa_filter_percent(a->run->opts->percent_limit,
+						      (double)known_value(&fn[f], m), whole))
 			rank[n++] = (struct spaa_rank){
-				known_value(&fn[f], sort_metric[a->opts->sort]),
-				a->opts->sort ? fn[f].v[SPAA_MEMORY_ALLOC_BYTES] :
-					  known_value(&fn[f], SPAA_MEMORY_ALLOC_COUNT),
+				sort == SORT_NAME ? 0 : known_value(&fn[f], m),
+				sort == SORT_NAME ? 0 : sort ? fn[f].v[SPAA_MEMORY_ALLOC_BYTES] :
+				known_value(&fn[f], SPAA_MEMORY_ALLOC_COUNT),
 				spaa_profile_str(p, p->functions[f].name), f, f,
 			};
 	spaa_rank_sort(rank, n);
-	t = spaa_table_new(&a->tables, &classes[T_SITES], "sorted by %s",
-			   sort_keys[a->opts->sort]);
+	t = spaa_table_new(&a->tables, &classes[T_SITES], "sorted by %s", sort_keys[sort]);
 	for (size_t i = 0; i < spaa_table_rows(&a->tables, n); i++) {
 		const struct sums *s = &fn[rank[i].idx];
 
 		spaa_lami_row_begin(t);
 		spaa_lami_cell_string(t, rank[i].name);
 		spaa_lami_cell_path(t, spaa_profile_str(p, p->dsos[p->functions[rank[i].idx].dso].name));
-		for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
-			cell(t, s, m);
+		for (int k = 0; k < SPAA_MEMORY_NMETRICS; k++)
+			cell(t, s, k);
 		spaa_table_share_cell(t, known_value(s, SPAA_MEMORY_ALLOC_BYTES), total);
 		spaa_lami_row_end(t);
 	}
@@ -282,6 +299,7 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 	struct sums *path = spaa_xcalloc(npaths + 1, sizeof(*path));
 	struct spaa_rank *rank = spaa_xmalloc((npaths + 1) * sizeof(*rank));
 	struct spaa_lami_table *t;
+	double live = 0;
 	size_t n = 0;
 	int ret = -1;
 
@@ -289,7 +307,11 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 		if (add_sums(&path[a->heap.groups[g].path], &a->heap.groups[g], err))
 			goto out;
 	for (uint32_t i = 0; i < npaths; i++)
-		if (path[i].used && known_value(&path[i], SPAA_MEMORY_LIVE_BYTES))
+		live += (double)known_value(&path[i], SPAA_MEMORY_LIVE_BYTES);
+	for (uint32_t i = 0; i < npaths; i++)
+		if (path[i].used && known_value(&path[i], SPAA_MEMORY_LIVE_BYTES) &&
+		    spaa_filter_percent(a->run->opts->percent_limit,
+					(double)path[i].v[SPAA_MEMORY_LIVE_BYTES], live))
 			rank[n++] = (struct spaa_rank){
 				path[i].v[SPAA_MEMORY_LIVE_BYTES],
 				known_value(&path[i], SPAA_MEMORY_LIVE_COUNT),
@@ -325,7 +347,8 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 	struct spaa_map pids;
 	struct sums *proc = NULL;
 	struct spaa_rank *rank = NULL;
-	size_t alloc = 0;
+	size_t alloc = 0, n = 0;
+	double allocated = 0;
 	struct spaa_lami_table *t;
 	int ret = -1;
 
@@ -353,14 +376,19 @@ static int processes_table(struct allocs *a, struct spaa_error *err)
 	}
 	rank = spaa_xmalloc(pids.nr * sizeof(*rank));
 	for (uint32_t i = 0; i < pids.nr; i++)
-		rank[i] = (struct spaa_rank){
-			known_value(&proc[i], SPAA_MEMORY_ALLOC_BYTES),
-			known_value(&proc[i], SPAA_MEMORY_LIVE_BYTES), NULL,
-			*(const int64_t *)spaa_map_key(&pids, i), i,
-		};
-	spaa_rank_sort(rank, pids.nr);
+		allocated += (double)known_value(&proc[i], SPAA_MEMORY_ALLOC_BYTES);
+	for (uint32_t i = 0; i < pids.nr; i++)
+		if (spaa_filter_percent(a->run->opts->percent_limit,
+					(double)known_value(&proc[i], SPAA_MEMORY_ALLOC_BYTES),
+					allocated))
+			rank[n++] = (struct spaa_rank){
+				known_value(&proc[i], SPAA_MEMORY_ALLOC_BYTES),
+				known_value(&proc[i], SPAA_MEMORY_LIVE_BYTES), NULL,
+				*(const int64_t *)spaa_map_key(&pids, i), i,
+			};
+	spaa_rank_sort(rank, n);
 	t = spaa_table_new(&a->tables, &classes[T_PROCESSES], NULL);
-	for (size_t i = 0; i < spaa_table_rows(&a->tables, pids.nr); i++) {
+	for (size_t i = 0; i < spaa_table_rows(&a->tables, n); i++) {
 		int64_t pid = rank[i].tie;
 
 		spaa_lami_row_begin(t);
@@ -401,9 +429,15 @@ static int timeline_table(struct allocs *a, struct spaa_error *err)
 			 "; %" PRIu64 " samples had no period: counted, their bytes unknown",
 			 unsized);
 	t = spaa_table_new(&a->tables, &classes[T_TIMELINE], NULL);
-	/* not the caveats of the other tables: this one counts samples alone */
-	spaa_lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s)",
-				  classes[T_TIMELINE].title, nbins, w, extra);
+	/*
+	 * Not the caveats of the other tables: this one counts samples alone,
+	 * as they stream by, before their stacks may be known (a stack record
+	 * may come after its samples): --focus/--ignore cannot apply.
+	 */
+	spaa_lami_table_set_title(t, "%s (bytes of a sample = its period; %zu bins of %" PRIu64 " ns%s%s)",
+				  classes[T_TIMELINE].title, nbins, w, extra,
+				  spaa_filter_has_stacks(a->filter) ?
+				  "; every stack: --focus/--ignore select sites" : "");
 	for (size_t b = 0; b < spaa_table_rows(&a->tables, nbins); b++) {
 		const uint64_t *v = bins + b * TL_N;
 		int64_t from = (int64_t)((uint64_t)begin + b * w);
@@ -721,7 +755,7 @@ const struct spaa_analysis spaa_analysis_allocs = {
 	.options = options,
 	.options_size = sizeof(struct options),
 	.options_init = options_init,
-	.flags = SPAA_ANALYSIS_THREADS,
+	.flags = SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS | SPAA_ANALYSIS_PERCENT,
 	.run = allocs_run,
 	.compatible = allocs_compatible,
 };

@@ -65,8 +65,23 @@ static const char *const normalize_modes[] = {
 	NULL,
 };
 
+/*
+ * Row orders: by the compared delta (the default), the raw one, either
+ * side's weight, or by name.  hotspots' self and total are tables here
+ * (functions, inclusive), not orders.
+ */
+enum { SORT_DELTA, SORT_RAW, SORT_TARGET, SORT_BASELINE, SORT_NAME };
+
+static const char *const sort_keys[] = { "delta", "raw", "target", "baseline", "name", NULL };
+
+static const char *const sort_titles[] = {
+	NULL, "sorted by raw delta", "sorted by target weight", "sorted by baseline weight",
+	"sorted by name",
+};
+
 struct options {
 	const char *baseline;
+	int sort;               /* SORT_* */
 	int normalize;          /* enum spaa_compare_normalize */
 	struct spaa_option_list dso_map;
 	bool no_dso_pairing;
@@ -80,6 +95,9 @@ struct options {
 static const struct spaa_option options[] = {
 	{ "baseline", 0, SPAA_OPTION_STRING, AT(baseline), "PATH",
 	  "baseline profile (then the only path is the target)", NULL, NULL },
+	{ "sort", 's', SPAA_OPTION_CHOICE, AT(sort), "KEY",
+	  "order of the delta tables: delta (the compared one, by size; default), raw, target, baseline or name",
+	  sort_keys, NULL },
 	{ "normalize", 0, SPAA_OPTION_CHOICE, AT(normalize), "auto|share|none",
 	  "compare shares of each total (total: the same) or raw weights; auto (default): raw for allocation events, else shares",
 	  normalize_modes, NULL },
@@ -229,11 +247,54 @@ static int side_selects(const struct spaa_filter *f, const struct spaa_profile *
  */
 static struct spaa_lami_table *table(struct diff *d, int c, size_t raw, size_t pp)
 {
-	struct spaa_lami_table *t = spaa_table_new(&d->tables, &classes[c], NULL);
+	const char *sorted = sort_titles[((const struct options *)d->run->options)->sort];
+	struct spaa_lami_table *t = sorted ? spaa_table_new(&d->tables, &classes[c], "%s", sorted) :
+				    spaa_table_new(&d->tables, &classes[c], NULL);
 
 	spaa_lami_table_keep_column(t, raw);
 	spaa_table_points_column(t, pp);
 	return t;
+}
+
+/*
+ * The rank of a row by --sort: sizes of deltas (growth and shrinkage
+ * alike) or weights, ties by the next key; all keys 0 for names only.
+ */
+static struct spaa_compare_rank row_rank(const struct diff *d, const struct spaa_compare_delta *dl,
+					 const char *name, const char *name2, uint32_t k)
+{
+	struct spaa_compare_rank r = { dl->delta, dl->share_delta, dl->target, name, name2, k };
+
+	switch (((const struct options *)d->run->options)->sort) {
+	case SORT_RAW:
+		r.key = dl->raw;
+		r.key2 = dl->delta;
+		break;
+	case SORT_TARGET:
+		r.key = dl->target;
+		r.key2 = dl->base;
+		r.key3 = 0;
+		break;
+	case SORT_BASELINE:
+		r.key = dl->base;
+		r.key2 = dl->target;
+		r.key3 = 0;
+		break;
+	case SORT_NAME:
+		r.key = r.key2 = r.key3 = 0;
+		break;
+	}
+	return r;
+}
+
+/*
+ * --percent-limit: a row at least P % of its side's total on either side
+ * (a change is seen from both ends: what vanished and what appeared).
+ */
+static bool shown(const struct diff *d, const struct spaa_compare_delta *dl)
+{
+	return spaa_filter_percent(d->run->opts->percent_limit,
+				   fmax(fabs(dl->bshare), fabs(dl->tshare)), 1.0);
 }
 
 /* The normalized delta of a row, which a raw comparison has not. */
@@ -262,11 +323,9 @@ static void functions_table(struct diff *d, int c, const struct spaa_compare_sum
 		if (!b && !tv)
 			continue;
 		spaa_compare_compute(&d->cmp, b, tv, &dl);
-		rank[n++] = (struct spaa_compare_rank){
-			dl.delta, dl.share_delta, dl.target,
-			spaa_compare_function_name(&d->keys, k),
-			spaa_compare_function_dso(&d->keys, k), k,
-		};
+		if (shown(d, &dl))
+			rank[n++] = row_rank(d, &dl, spaa_compare_function_name(&d->keys, k),
+					     spaa_compare_function_dso(&d->keys, k), k);
 	}
 	spaa_compare_rank_sort(rank, n);
 	for (size_t i = 0; i < spaa_table_rows(&d->tables, n); i++) {
@@ -316,9 +375,8 @@ static void stacks_table(struct diff *d)
 		if (!b && !tv)
 			continue;
 		spaa_compare_compute(&d->cmp, b, tv, &dl);
-		rank[n++] = (struct spaa_compare_rank){
-			dl.delta, dl.share_delta, dl.target, NULL, NULL, k,
-		};
+		if (shown(d, &dl))
+			rank[n++] = row_rank(d, &dl, NULL, NULL, k);
 	}
 	/* by name too, but one made at a time: a row's as it is written */
 	spaa_compare_rank_paths(&d->keys, rank, n);
@@ -936,7 +994,7 @@ const struct spaa_analysis spaa_analysis_diff = {
 	.options = options,
 	.options_size = sizeof(struct options),
 	.flags = SPAA_ANALYSIS_TWO_INPUTS | SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS |
-		 SPAA_ANALYSIS_STACKS,
+		 SPAA_ANALYSIS_STACKS | SPAA_ANALYSIS_PERCENT,
 	.run = diff_run,
 	.compatible = spaa_analysis_need_stacks,
 	.probe_options = diff_probe_options,

@@ -57,37 +57,23 @@ struct options {
 	const char *svg;
 	struct spaa_flamegraph_args svg_args;
 	int sort;               /* SORT_* */
-	double percent_limit;   /* 0: every row */
 	const char *callers, *callees;  /* REGEX, or NULL */
 	bool inverted;
 };
 
-static int parse_percent(void *base, const char *value)
-{
-	struct options *o = base;
-
-	return spaa_units_parse_decimal(value, &o->percent_limit) ||
-	       o->percent_limit > 100 ? -1 : 0;
-}
-
-static const char *const percent_form[] = { "a percentage from 0 to 100", NULL };
-
 #define AT(field) offsetof(struct options, field)
 
 static const struct spaa_option options[] = {
-	{ "sort", 0, SPAA_OPTION_CHOICE, AT(sort), "KEY",
+	{ "sort", 's', SPAA_OPTION_CHOICE, AT(sort), "KEY",
 	  "order of the functions table: self (default), total, samples or name",
 	  sort_keys, NULL },
-	{ "percent-limit", 0, SPAA_OPTION_CUSTOM, 0, "P",
-	  "leave out rows under P % of the total (functions: by their sort weight)",
-	  percent_form, parse_percent },
 	{ "callers", 0, SPAA_OPTION_STRING, AT(callers), "REGEX",
 	  "add a table of the immediate callers of the functions matching REGEX",
 	  NULL, NULL },
 	{ "callees", 0, SPAA_OPTION_STRING, AT(callees), "REGEX",
 	  "add a table of the functions those matching REGEX call directly",
 	  NULL, NULL },
-	{ "inverted", 0, SPAA_OPTION_FLAG, AT(inverted), NULL,
+	{ "inverted", 'G', SPAA_OPTION_FLAG, AT(inverted), NULL,
 	  "hot call paths leaf first (callers of the hottest code)", NULL, NULL },
 	{ "net", 0, SPAA_OPTION_FLAG, AT(net), NULL,
 	  "net weights, metric minus its negative part METRIC- (SPX zm, mu, ...)",
@@ -222,12 +208,11 @@ static void weight_cells(const struct hotspots *h, struct spaa_lami_table *t,
 static bool shown(const struct hotspots *h, struct weight w,
 		  const struct spaa_aggregate *a, const struct spaa_aggregate *na)
 {
-	const struct options *own = h->run->options;
 	struct weight whole = W_TOTAL(a, na);
-	double part = (double)w.pos - (double)w.neg;
-	double all = (double)whole.pos - (double)whole.neg;
 
-	return fabs(part) * 100 >= own->percent_limit * fabs(all);
+	return spaa_filter_percent(h->run->opts->percent_limit,
+				   (double)w.pos - (double)w.neg,
+				   (double)whole.pos - (double)whole.neg);
 }
 
 /* The rank of function f of a (and na) by the key of --sort. */
@@ -785,7 +770,8 @@ const struct spaa_analysis spaa_analysis_hotspots = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.options_size = sizeof(struct options),
-	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS,
+	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS |
+		 SPAA_ANALYSIS_PERCENT,
 	.run = hotspots_run,
 	.compatible = spaa_analysis_need_stacks,
 };

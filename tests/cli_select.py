@@ -115,6 +115,32 @@ def phases_and_allocs_take_pid_tid_comm():
 
 
 @check
+def allocs_focus_and_ignore_select_sites():
+    """By the site stack (allocator frames left out), so an allocation and
+    the frees that meet it go together; from allocs_frees.spaa by hand:
+    A1 main;handle_request 1000 B (4), A2 main;make_buffer 600 B (3),
+    D1 frees 700 B (3) of main;handle_request, D2 50 B (1) of main;cleanup."""
+    frees = 'tests/data/allocs_frees.spaa'
+
+    def sites(args):
+        r = lami(['./spaa-allocs', '--format', 'lami'] + args + [frees])
+        t = table(r, 'sites')
+        return t['class']['title'], {row[0]: (row[2]['value'], row[3], row[4]['value'], row[5])
+                                     for row in t['data']}
+    title, got = sites(['--focus', 'handle_request'])
+    assert got == {'handle_request': (1000, 4, 700, 3)}, got
+    assert "stacks through 'handle_request'" in title, title
+    for args in (['--ignore', 'handle'], ['--symbol-filter', 'make_buffer|cleanup']):
+        assert sites(args)[1] == {'make_buffer': (600, 3, 0, 0), 'cleanup': (0, 0, 50, 1)}, args
+    # malloc and free are allocator frames, never a site stack's
+    rc, out, _ = run(['./spaa-allocs', '--format', 'lami', '--focus', '^(malloc|free)$', frees])
+    r = json.loads(out)
+    assert rc == 0 and [table(r, 'timeline')] and \
+        all(t['class']['inherit'] == 'timeline' for t in r['results']), out[:300]
+    assert 'every stack: --focus/--ignore select sites' in r['results'][0]['class']['title']
+
+
+@check
 def the_last_focus_counts():
     assert hotspots(['--focus', 'parse', '--focus', 'compute'])[0] == \
         hotspots(['--focus', 'compute'])[0]

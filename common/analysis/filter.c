@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,26 +93,53 @@ const char *spaa_filter_describe(const struct spaa_filter *f, char *buf, size_t 
 /* memo bits of a function: matched yet, and what */
 enum { MATCHED = 1, FOCUS = 2, IGNORE = 4 };
 
+/* The memo bits of function fn, matched once. */
+static uint8_t matches(const struct spaa_filter *f, const struct spaa_profile *p,
+		       uint32_t fn, uint8_t *memo)
+{
+	if (!memo[fn]) {
+		const char *name = spaa_profile_str(p, p->functions[fn].name);
+
+		memo[fn] = MATCHED |
+			   (f->has_focus && !regexec(&f->focus, name, 0, NULL, 0) ? FOCUS : 0) |
+			   (f->has_ignore && !regexec(&f->ignore, name, 0, NULL, 0) ? IGNORE : 0);
+	}
+	return memo[fn];
+}
+
 bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
 		       const uint32_t *frames, uint32_t n, uint8_t *memo)
 {
 	bool focused = !f->has_focus;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t fn = p->frames[frames[i]].fn;
+		uint8_t m = matches(f, p, p->frames[frames[i]].fn, memo);
 
-		if (!memo[fn]) {
-			const char *name = spaa_profile_str(p, p->functions[fn].name);
-
-			memo[fn] = MATCHED |
-				   (f->has_focus && !regexec(&f->focus, name, 0, NULL, 0) ? FOCUS : 0) |
-				   (f->has_ignore && !regexec(&f->ignore, name, 0, NULL, 0) ? IGNORE : 0);
-		}
-		if (memo[fn] & IGNORE)
+		if (m & IGNORE)
 			return false;
-		focused |= (memo[fn] & FOCUS) != 0;
+		focused |= (m & FOCUS) != 0;
 	}
 	return focused;
+}
+
+bool spaa_filter_functions(const struct spaa_filter *f, const struct spaa_profile *p,
+			   const uint32_t *fns, uint32_t n, uint8_t *memo)
+{
+	bool focused = !f->has_focus;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint8_t m = matches(f, p, fns[i], memo);
+
+		if (m & IGNORE)
+			return false;
+		focused |= (m & FOCUS) != 0;
+	}
+	return focused;
+}
+
+bool spaa_filter_percent(double limit, double part, double whole)
+{
+	return fabs(part) * 100 >= limit * fabs(whole);
 }
 
 bool spaa_filter_keeps_records(const struct spaa_filter *f, const struct spaa_profile *p)

@@ -180,6 +180,17 @@ static inline bool spaa_filter_has_stacks(const struct spaa_filter *f)
 bool spaa_filter_stack(const struct spaa_filter *f, const struct spaa_profile *p,
 		       const uint32_t *frames, uint32_t n, uint8_t *memo);
 
+/* The same for a sequence of n functions of p (indices), in any order. */
+bool spaa_filter_functions(const struct spaa_filter *f, const struct spaa_profile *p,
+			   const uint32_t *fns, uint32_t n, uint8_t *memo);
+
+/*
+ * --percent-limit: whether a row weighing part is at least limit % of
+ * whole (magnitudes: net and delta weights may be negative).  Every row
+ * passes limit 0.
+ */
+bool spaa_filter_percent(double limit, double part, double whole);
+
 /*
  * Whether f's --pid/--tid/--comm/--focus/--ignore keep at least one
  * stack record of p, of any event (true when p has none: its samples

@@ -59,45 +59,55 @@ static void fold_grow(struct spaa_fold *f)
 	f->alloc = n;
 }
 
+/* Heads for stacks up to stack: doubled, copied, as realloc cannot align. */
+static void heads_grow(struct spaa_fold *f, uint32_t stack)
+{
+	size_t n = f->heads_alloc ? f->heads_alloc : 256;
+	struct spaa_fold_head *h;
+
+	while (n <= stack)
+		n *= 2;
+	h = spaa_xaligned_alloc(64, n * sizeof(*h));
+	if (f->heads_alloc)
+		memcpy(h, f->head, f->heads_alloc * sizeof(*h));
+	for (size_t j = f->heads_alloc; j < n; j++)
+		for (int x = 0; x < SPAA_FOLD_HEAD_GROUPS; x++)
+			h[j].g[x] = SPAA_NONE, h[j].tag[x] = 0;
+	free(f->head);
+	f->head = h;
+	f->heads_alloc = n;
+}
+
 /* The group of key k, created (with zero sums) on first sight. */
 static uint32_t fold_group(struct spaa_fold *f, const struct spaa_fold_key *k)
 {
+	enum { LAST = SPAA_FOLD_HEAD_GROUPS - 1 };
 	struct spaa_fold_head *h;
 	uint32_t tag = fold_tag(k), i;
+	int x;
 
-	if (k->stack >= f->heads_alloc) {
-		size_t old = f->heads_alloc;
-
-		SPAA_ALLOC_GROW(f->head, (size_t)k->stack + 1, f->heads_alloc);
-		for (size_t j = old; j < f->heads_alloc; j++)
-			f->head[j] = (struct spaa_fold_head){
-				{ SPAA_NONE, SPAA_NONE }, { 0, 0 },
-			};
-	}
+	if (k->stack >= f->heads_alloc)
+		heads_grow(f, k->stack);
 	h = &f->head[k->stack];
-	for (int x = 0; x < 2; x++)
-		if (h->g[x] != SPAA_NONE && h->tag[x] == tag &&
-		    fold_key_eq(&f->groups[h->g[x]].key, k))
+	for (x = 0; x < SPAA_FOLD_HEAD_GROUPS && h->g[x] != SPAA_NONE; x++)
+		if (h->tag[x] == tag && fold_key_eq(&f->groups[h->g[x]].key, k))
 			return h->g[x];
-	for (i = h->g[1] != SPAA_NONE ? f->next[h->g[1]] : SPAA_NONE; i != SPAA_NONE;
-	     i = f->next[i])
-		if (fold_key_eq(&f->groups[i].key, k))
-			return i;
+	if (x == SPAA_FOLD_HEAD_GROUPS)
+		for (i = f->next[h->g[LAST]]; i != SPAA_NONE; i = f->next[i])
+			if (fold_key_eq(&f->groups[i].key, k))
+				return i;
 	if (f->nkeys == f->alloc)
 		fold_grow(f);
 	i = f->nkeys++;
 	f->groups[i] = (struct spaa_fold_group){ .key = *k };
 	f->all_period[i] = true;
 	f->next[i] = SPAA_NONE;
-	if (h->g[0] == SPAA_NONE) {
-		h->g[0] = i;
-		h->tag[0] = tag;
-	} else if (h->g[1] == SPAA_NONE) {
-		h->g[1] = i;
-		h->tag[1] = tag;
+	if (x < SPAA_FOLD_HEAD_GROUPS) {
+		h->g[x] = i;
+		h->tag[x] = tag;
 	} else {                /* the chain's order does not matter */
-		f->next[i] = f->next[h->g[1]];
-		f->next[h->g[1]] = i;
+		f->next[i] = f->next[h->g[LAST]];
+		f->next[h->g[LAST]] = i;
 	}
 	return i;
 }
@@ -115,9 +125,8 @@ void spaa_fold_prefetch(void *fold, uint32_t stack, bool near)
 		__builtin_prefetch(h);
 		return;
 	}
-	for (int x = 0; x < 2; x++)
-		if (h->g[x] != SPAA_NONE)
-			__builtin_prefetch(&f->groups[h->g[x]], 1);
+	for (int x = 0; x < SPAA_FOLD_HEAD_GROUPS && h->g[x] != SPAA_NONE; x++)
+		__builtin_prefetch(&f->groups[h->g[x]], 1);
 }
 
 int spaa_fold_add(struct spaa_fold *f, const struct spaa_sample *s,

@@ -52,6 +52,7 @@ struct build {
 	struct group_tally *tally;      /* by group */
 	size_t alloc;                   /* groups and tallies allocated */
 	uint8_t *fn_class;              /* per function: FN_* */
+	uint8_t *fn_select;             /* spaa_filter_functions' memo, with --focus/--ignore */
 	uint32_t *seq;                  /* scratch */
 	size_t seq_alloc;
 };
@@ -158,7 +159,12 @@ static bool is_allocator(struct build *b, uint32_t fn)
 	return b->fn_class[fn] == FN_ALLOCATOR;
 }
 
-/* The group index of frames (leaf first) in pid, created empty when new. */
+/*
+ * The group index of frames (leaf first) in pid, created empty when new;
+ * SPAA_NONE when --focus/--ignore leave its site stack out (the site
+ * stack, not the record's: an allocation and the frees that meet it are
+ * kept or left out together).
+ */
 static uint32_t group_of(struct build *b, const uint32_t *frames, uint32_t n,
 			 int64_t pid)
 {
@@ -178,6 +184,8 @@ static uint32_t group_of(struct build *b, const uint32_t *frames, uint32_t n,
 	SPAA_ALLOC_GROW(b->seq, len, b->seq_alloc);
 	for (uint32_t i = 0; i < len; i++)
 		b->seq[len - 1 - i] = p->frames[frames[first + i]].fn;
+	if (b->fn_select && !spaa_filter_functions(b->filter, p, b->seq, len, b->fn_select))
+		return SPAA_NONE;
 	memset(&k, 0, sizeof(k));
 	k.pid = pid;
 	k.path = spaa_strtab_intern(&h->paths, b->seq, (size_t)len * sizeof(uint32_t));
@@ -239,9 +247,13 @@ static int contribute(struct build *b, const uint32_t *frames, uint32_t nframes,
 		      struct spaa_error *err)
 {
 	uint32_t i = group_of(b, frames, nframes, pid);
-	struct spaa_memory_group *g = &b->h->groups[i];
-	struct group_tally *t = &b->tally[i];
+	struct spaa_memory_group *g;
+	struct group_tally *t;
 
+	if (i == SPAA_NONE)
+		return 0;
+	g = &b->h->groups[i];
+	t = &b->tally[i];
 	b->h->records++;
 	if (dealloc) {
 		t->dealloc = true;
@@ -410,6 +422,8 @@ int spaa_memory_build(struct spaa_memory *h, const struct spaa_profile *p,
 	spaa_strtab_init(&h->paths);
 	spaa_map_init(&b.keys, sizeof(struct group_key));
 	b.fn_class = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
+	if (filter && spaa_filter_has_stacks(filter))
+		b.fn_select = spaa_xcalloc(spaa_profile_nfunctions(p) + 1, 1);
 	for (int m = 0; m < SPAA_MEMORY_NMETRICS; m++)
 		metric_str[m] = spaa_strtab_find(&p->strings, metric_names[m],
 						 strlen(metric_names[m]));
@@ -431,6 +445,7 @@ out:
 	spaa_map_release(&b.keys);
 	free(b.tally);
 	free(b.fn_class);
+	free(b.fn_select);
 	free(b.seq);
 	return ret;
 }

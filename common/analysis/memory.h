@@ -135,8 +135,9 @@ struct spaa_memory {
 /*
  * Builds the site stacks of every allocation and deallocation record of
  * p (fold NULL) or of the folded samples in range, of the processes,
- * threads and commands filter keeps (NULL: all; its time range is the
- * fold's business).  p must be loaded and
+ * threads and commands filter keeps, whose site stacks pass its
+ * --focus/--ignore (NULL: all; its time range is the fold's business).
+ * p must be loaded and
  * outlive h; skip is only used during the call.  Of p, only the names
  * (functions, DSOs, strings, threads, events) are read after the call:
  * its stacks and records may then be released (spaa_profile_release_stacks),

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "formats/ctf_clock.h"
+#include "model/units.h"
 #include "model/util.h"
 #include "report/analysis.h"
 #include "report/textout.h"
@@ -170,6 +171,24 @@ static int parse_ignore(void *base, const char *value)
 	return spaa_filter_set_ignore(&o->filter, value);
 }
 
+static int parse_percent(void *base, const char *value)
+{
+	struct spaa_analysis_opts *o = base;
+
+	return spaa_units_parse_decimal(value, &o->percent_limit) ||
+	       o->percent_limit > 100 ? -1 : 0;
+}
+
+static const char *const percent_form[] = { "a percentage from 0 to 100", NULL };
+
+/* SPAA_ANALYSIS_PERCENT */
+static const struct spaa_option percent_options[] = {
+	{ "percent-limit", 0, SPAA_OPTION_CUSTOM, 0, "P",
+	  "leave out rows under P % of the total (perf report's option)",
+	  percent_form, parse_percent },
+	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
 static const char *const regex_form[] = {
 	"a POSIX extended regular expression", NULL,
 };
@@ -219,9 +238,36 @@ static const struct spaa_option habit_hints[] = {
 	     "--callees REGEX' here"),
 	HINT("comms", 0, "perf report's --comms is '--comm NAME' here (one name)"),
 	HINT("time", 0, "perf report's --time is '--begin T' and '--end T' here"),
+	HINT("symbols", 0, "perf report's --symbols is '--focus REGEX' (also "
+	     "'--symbol-filter') here: stacks through the functions matching it"),
+	HINT("dsos", 0, "perf report's --dsos has no filter here: spaa-hotspots' dsos "
+	     "table weighs each DSO"),
+	HINT("cpu", 0, "perf report's --cpu has no filter here: spaa-hotspots' cpus "
+	     "table weighs each CPU"),
+	HINT("tui", 0, "perf report's --tui is '--format text' (the default on a "
+	     "terminal) or '--format html'"),
+	HINT("gtk", 0, "perf report's --gtk is '--format html' here"),
+	HINT("header", 0, "perf report's --header is the '#' lines before the tables "
+	     "of '--format text', always written"),
+	HINT("header-only", 0, "perf report's --header-only is the '#' lines before "
+	     "the tables of '--format text'"),
 	HINT("top", 0, "pprof's -top is spaa-hotspots' functions table"),
 	HINT("nodecount", 0, "pprof's -nodecount is '--limit N' here"),
+	HINT("nodefraction", 0, "pprof's -nodefraction is '--percent-limit P' here "
+	     "(a percentage: 0.5 % for -nodefraction=0.005)"),
 	HINT("http", 0, "pprof's -http is '--format html' here"),
+	HINT("cum", 0, "pprof's -cum is spaa-hotspots' '--sort total' here"),
+	HINT("flat", 0, "pprof's -flat is spaa-hotspots' '--sort self' (the default) here"),
+	HINT("sample_index", 0, "pprof's -sample_index is '--metric NAME' (and "
+	     "'--event NAME') here"),
+	HINT("base", 0, "pprof's -base is 'spaa-diff BASELINE TARGET' here"),
+	HINT("diff_base", 0, "pprof's -diff_base is 'spaa-diff BASELINE TARGET' here"),
+	HINT("traces", 0, "pprof's -traces is spaa-hotspots' hot call paths table "
+	     "(stacks)"),
+	HINT("tree", 0, "pprof's -tree is spaa-hotspots' '--callers REGEX' and "
+	     "'--callees REGEX' here"),
+	HINT("hide", 0, "pprof's -hide has no equivalent here: '--ignore REGEX' "
+	     "leaves out whole stacks through a match"),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
@@ -229,7 +275,44 @@ static const struct spaa_option no_options[] = {
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };
 
-enum { OPTION_SETS = 6 };
+/*
+ * perf report's sort keys group rows; here each grouping is a table of
+ * its own and --sort orders rows: a bad --sort value that is one of
+ * perf's says where its grouping is.
+ */
+static const struct {
+	const char *key, *here;
+} perf_sort_keys[] = {
+	{ "sym", "the functions table" }, { "symbol", "the functions table" },
+	{ "dso", "spaa-hotspots' dsos table" }, { "comm", "spaa-hotspots' threads table" },
+	{ "pid", "spaa-hotspots' threads table" }, { "tid", "spaa-hotspots' threads table" },
+	{ "cpu", "spaa-hotspots' cpus table" }, { "overhead", "the default order" },
+};
+
+static void hint_sort_key(struct spaa_error *err)
+{
+	static const char prefix[] = "invalid value '";
+	const char *v, *end;
+
+	if (!err)
+		return;
+	v = err->msg + sizeof(prefix) - 1;
+	if (strncmp(err->msg, prefix, sizeof(prefix) - 1) || !(end = strchr(v, '\'')) ||
+	    strncmp(end, "' for '--sort'", 14))
+		return;
+	for (size_t i = 0; i < sizeof(perf_sort_keys) / sizeof(perf_sort_keys[0]); i++)
+		if (strlen(perf_sort_keys[i].key) == (size_t)(end - v) &&
+		    !strncmp(v, perf_sort_keys[i].key, (size_t)(end - v))) {
+			size_t at = strlen(err->msg);
+
+			snprintf(err->msg + at, sizeof(err->msg) - at,
+				 "; perf report's --sort %s groups rows: that is %s here, and --sort orders the rows",
+				 perf_sort_keys[i].key, perf_sort_keys[i].here);
+			return;
+		}
+}
+
+enum { OPTION_SETS = 7 };
 
 /*
  * The tables of a's command line, in --help order: the LAMI options, then
@@ -256,6 +339,10 @@ static size_t option_sets(const struct spaa_analysis *a,
 		sets[n++] = (struct spaa_option_set){ heading, stack_options, o };
 		heading = NULL;
 	}
+	if (a->flags & SPAA_ANALYSIS_PERCENT) {
+		sets[n++] = (struct spaa_option_set){ heading, percent_options, o };
+		heading = NULL;
+	}
 	sets[n++] = (struct spaa_option_set){
 		heading, a->options ? a->options : no_options, options,
 	};
@@ -276,8 +363,10 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 	nsets = option_sets(a, o, options, sets);
 	if (default_format(o, err))
 		return -1;
-	if (spaa_option_parse(argc, argv, sets, nsets, &o->paths, err))
+	if (spaa_option_parse(argc, argv, sets, nsets, &o->paths, err)) {
+		hint_sort_key(err);
 		return -1;
+	}
 	/* progress lines are for LAMI readers, even at a terminal */
 	if (o->output_progress && !o->format_given)
 		o->format = SPAA_ANALYSIS_LAMI;

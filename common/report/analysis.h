@@ -94,6 +94,8 @@ struct spaa_analysis_opts {
 	bool has_clock_offset;  /* --clock-offset NS given */
 	int64_t clock_offset;
 	const char *event, *metric;     /* --event, --metric, or NULL */
+	/* --percent-limit P: rows under P % of their total left out; 0: none */
+	double percent_limit;
 	uint64_t threads;       /* --threads N, 0 when not given (spaa_load_opts) */
 	struct spaa_option_args paths;  /* positional arguments (owned) */
 };
@@ -117,6 +119,11 @@ enum {
 	 * stacks through, or not through, some functions (filter.h).
 	 */
 	SPAA_ANALYSIS_STACKS = 8,
+	/*
+	 * Takes --percent-limit P (perf report's): its ranked tables leave
+	 * out the rows under P % of their total (spaa_filter_percent).
+	 */
+	SPAA_ANALYSIS_PERCENT = 16,
 };
 
 /* What main hands to an analysis. */

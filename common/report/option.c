@@ -130,15 +130,43 @@ static int unknown(const struct spaa_option_set *sets, size_t nsets,
 			      (int)shown, arg);
 }
 
-/* "a, b or c" of the choices, for the message of a bad value. */
+/*
+ * "a, b or c (a)" of the choices, for the message of a bad value: an
+ * alias "c=a" reads "c (a)".
+ */
 static void list_choices(const char *const *c, char *buf, size_t size)
 {
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; c[i] && at < size; i++)
-		at += (size_t)snprintf(buf + at, size - at, "%s%s",
-				       !i ? "" : c[i + 1] ? ", " : " or ", c[i]);
+	for (size_t i = 0; c[i] && at < size; i++) {
+		const char *eq = strchr(c[i], '=');
+
+		at += (size_t)snprintf(buf + at, size - at, "%s%.*s",
+				       !i ? "" : c[i + 1] ? ", " : " or ",
+				       eq ? (int)(eq - c[i]) : (int)strlen(c[i]), c[i]);
+		if (eq && at < size)
+			at += (size_t)snprintf(buf + at, size - at, " (%s)", eq + 1);
+	}
+}
+
+/*
+ * The index value stands for among choices, an alias "value=target"
+ * standing for target's; -1 when none.
+ */
+static int choice_index(const char *const *c, const char *value)
+{
+	size_t n = strlen(value);
+
+	for (int i = 0; c[i]; i++) {
+		const char *eq = strchr(c[i], '=');
+
+		if (!eq && !strcmp(c[i], value))
+			return i;
+		if (eq && (size_t)(eq - c[i]) == n && !strncmp(c[i], value, n))
+			return choice_index(c, eq + 1);
+	}
+	return -1;
 }
 
 static int set(const struct spaa_option *o, void *base, const char *value,
@@ -173,11 +201,10 @@ static int set(const struct spaa_option *o, void *base, const char *value,
 		l->items[l->nr++] = value;
 		return 0;
 	case SPAA_OPTION_CHOICE:
-		for (int i = 0; o->choices[i]; i++)
-			if (!strcmp(o->choices[i], value)) {
-				*(int *)dest = i;
-				return 0;
-			}
+		if (choice_index(o->choices, value) >= 0) {
+			*(int *)dest = choice_index(o->choices, value);
+			return 0;
+		}
 		list_choices(o->choices, list, sizeof(list));
 		return spaa_error_set(err, SPAA_E_USAGE,
 				      "invalid value '%s' for '--%s' (%s)",
@@ -221,14 +248,15 @@ int spaa_option_parse(int argc, char **argv, const struct spaa_option_set *sets,
 			continue;
 		}
 		if (arg[1] != '-') {
-			o = arg[2] ? find(sets, nsets, arg + 1, strlen(arg + 1), 0, &base)
+			/* "-peek", "-nodefraction=0.01": pprof's long names have one dash */
+			len = strcspn(arg + 1, "=");
+			o = arg[2] ? find(sets, nsets, arg + 1, len, 0, &base)
 				   : find(sets, nsets, NULL, 0, arg[1], &base);
-			/* "-peek": pprof's long names have one dash; only hints match */
+			/* only hints match those */
 			if (o && arg[2] && o->kind != SPAA_OPTION_HINT)
 				o = NULL;
 			name = o ? o->name : NULL;
 			eq = NULL;
-			len = 0;
 		} else {
 			name = arg + 2;
 			eq = strchr(name, '=');
@@ -241,7 +269,7 @@ int spaa_option_parse(int argc, char **argv, const struct spaa_option_set *sets,
 		}
 		if (o->kind == SPAA_OPTION_HINT) {
 			spaa_error_set(err, SPAA_E_USAGE, "unknown option '%.*s': %s",
-				       (int)(arg[1] == '-' ? len + 2 : strlen(arg)),
+				       (int)(arg[1] == '-' ? len + 2 : arg[2] ? len + 1 : 2),
 				       arg, o->help);
 			goto fail;
 		}

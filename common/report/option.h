@@ -50,7 +50,11 @@ enum spaa_option_kind {
 	SPAA_OPTION_U64,
 	SPAA_OPTION_I64,        /* int64_t, decimal, may be negative */
 	SPAA_OPTION_LIST,       /* struct spaa_option_list: repeatable string */
-	SPAA_OPTION_CHOICE,     /* int: the index of the value in choices */
+	/*
+	 * int: the index of the value in choices; an entry "alias=value"
+	 * (after the values) takes alias for value, the index of value
+	 */
+	SPAA_OPTION_CHOICE,
 	SPAA_OPTION_CUSTOM,     /* parse() does it */
 	/*
 	 * Not an option: a name other tools use (perf report's --children)

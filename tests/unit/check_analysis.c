@@ -202,6 +202,10 @@ static const struct {
 	  "is the Total column of spaa-hotspots' functions table, always shown" },
 	{ { "-nodecount", "5" }, -1, "unknown option '-nodecount': pprof's -nodecount is '--limit N' here" },
 	{ { "-i", "x" }, -1, "unknown option '-i': perf report's --input is the PROFILE argument here" },
+	/* pprof's "-name=value" is named without its value */
+	{ { "-nodefraction=0.01" }, -1, "unknown option '-nodefraction': pprof's -nodefraction "
+	  "is '--percent-limit P' here (a percentage: 0.5 % for -nodefraction=0.005)" },
+	{ { "-cum" }, -1, "unknown option '-cum': pprof's -cum is spaa-hotspots' '--sort total' here" },
 	{ { "--=x" }, -1, "unknown option '--'" },
 	{ { "--metadata=x" }, -1, "option '--metadata' takes no value" },
 	{ { "--metadata=" }, -1, "option '--metadata' takes no value" },

@@ -25,12 +25,12 @@ static void teardown(void)
 }
 
 /*
- * One stack on five CPUs and another stack in between, interleaved: the
- * first two groups of a stack are found from its head, the others along
+ * One stack on seven CPUs and another stack in between, interleaved: the
+ * first four groups of a stack are found from its head, the others along
  * its chain, and each sample still lands in its own group.  Sample i of
- * the loop runs on CPU i % 5 of stack 7 with period i + 1, then once on
- * stack 3; periods of CPU c over i < 20: sum of (c + 1 + 5j), j < 4 =
- * 4c + 4 + 30.
+ * the loop runs on CPU i % 7 of stack 700 (past the first heads: they
+ * grow) with period i + 1, then once on stack 3; periods of CPU c over
+ * i < 28: sum of (c + 1 + 7j), j < 4 = 4c + 4 + 42.
  */
 START_TEST(test_fold_many_groups)
 {
@@ -39,9 +39,9 @@ START_TEST(test_fold_many_groups)
 
 	spaa_error_init(&err);
 	spaa_fold_init(&f, NULL);
-	for (int i = 0; i < 20; i++) {
+	for (int i = 0; i < 28; i++) {
 		struct spaa_sample s = {
-			.time = i, .stack = 7, .pid = 1, .tid = 2, .cpu = i % 5,
+			.time = i, .stack = 700, .pid = 1, .tid = 2, .cpu = i % 7,
 			.has_period = true, .period = (uint64_t)i + 1,
 		};
 
@@ -51,19 +51,19 @@ START_TEST(test_fold_many_groups)
 		s.has_period = i != 4;
 		ck_assert_int_eq(spaa_fold_add(&f, &s, &err), 0);
 	}
-	/* groups by first sight: (7, cpu 0), (3, cpu 0), (7, 1), (7, 2), ... */
-	ck_assert_uint_eq(f.nkeys, 6);
-	ck_assert_uint_eq(f.in_samples, 40);
+	/* groups by first sight: (700, cpu 0), (3, cpu 0), (700, 1), (700, 2), ... */
+	ck_assert_uint_eq(f.nkeys, 8);
+	ck_assert_uint_eq(f.in_samples, 56);
 	ck_assert_uint_eq(f.groups[1].key.stack, 3);
-	ck_assert_uint_eq(f.groups[1].count, 20);
+	ck_assert_uint_eq(f.groups[1].count, 28);
 	ck_assert(!f.all_period[1]);
-	for (uint32_t g = 0, c = 0; g < 6; g++) {
+	for (uint32_t g = 0, c = 0; g < 8; g++) {
 		if (g == 1)
 			continue;
-		ck_assert_uint_eq(f.groups[g].key.stack, 7);
+		ck_assert_uint_eq(f.groups[g].key.stack, 700);
 		ck_assert_int_eq(f.groups[g].key.cpu, c);
 		ck_assert_uint_eq(f.groups[g].count, 4);
-		ck_assert_uint_eq(f.groups[g].in_period, 4 * c + 4 + 30);
+		ck_assert_uint_eq(f.groups[g].in_period, 4 * c + 4 + 42);
 		ck_assert(f.all_period[g]);
 		c++;
 	}

@@ -16,7 +16,7 @@
 
 Suite *option_suite(void);
 
-static const char *const colours[] = { "red", "green", "blue", NULL };
+static const char *const colours[] = { "red", "green", "blue", "sky=blue", NULL };
 
 struct opts {
 	const char *out;
@@ -61,7 +61,11 @@ static const struct {
 	{ { "--help" }, 0, "out= colour=0 help args=" },
 	{ { "-h" }, 0, "out= colour=0 help args=" },
 	{ { "--colour=Red" }, -1,
-	  "invalid value 'Red' for '--colour' (red, green or blue)" },
+	  "invalid value 'Red' for '--colour' (red, green, blue or sky (blue))" },
+	/* an alias stands for its value's index */
+	{ { "--colour", "sky" }, 0, "out= colour=2 args=" },
+	{ { "--colour", "sky=blue" }, -1,
+	  "invalid value 'sky=blue' for '--colour' (red, green, blue or sky (blue))" },
 	{ { "--even", "3" }, -1, "invalid value '3' for '--even'" },
 	{ { "-oz" }, -1, "unknown option '-oz'" },
 	{ { "-x" }, -1, "unknown option '-x'" },
