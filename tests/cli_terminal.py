@@ -6,14 +6,18 @@
   winning; --output-progress alone stays LAMI.
 - The width: the terminal's (TIOCSWINSZ), COLUMNS before it, --width
   before both, 100 when stdout is no terminal; --wide never cuts.
-- Every analysis' text on each corpus-like profile of tests/data fits 100
-  columns.
+- Every analysis' text on a copy of each profile of the shared corpus
+  fits 100 terminal cells (spaa-diff against a sibling profile); broken
+  SPX reports fail with a message on stderr alone.
+- Columns line up in terminal cells (CJK names, combining accents).
 - --limit 0 is no limit.
 
 Run from the repository root (make check does).
 """
 import json
 import os
+import re
+import unicodedata
 import subprocess
 from clitest import check, finish, ok, run, run_on_terminal, ANALYSES
 
@@ -127,37 +131,113 @@ def limit_zero_is_no_limit():
 
 
 def corpus_like():
-    """The profiles of tests/data that come from real tools."""
+    """Copies (or, for SPX 21_large_default, a prefix) of every profile of
+    the shared corpus: its SPAA files, the perf script, V8 and DTrace
+    texts they were converted from, and the SPX reports."""
     paths = [DATA + '/corpus/' + f for f in sorted(os.listdir(DATA + '/corpus'))]
     paths += ['examples/cwork.spaa.zst', DATA + '/allocs_v8_heaptimeline.spaa.gz',
-              DATA + '/allocs_v8_heapsnapshot.spaa.gz',
-              DATA + '/diff_cwork_baseline.spaa.zst']
-    spx = DATA + '/spx/corpus'
-    paths += [spx + '/' + d for d in sorted(os.listdir(spx))
-              if os.path.isdir(spx + '/' + d)]
+              DATA + '/diff_cwork_baseline.spaa.zst', DATA + '/diff_cwork_hashslow.spaa.zst']
+    paths += [DATA + '/perf-script/' + f for f in sorted(os.listdir(DATA + '/perf-script'))]
+    paths += [DATA + '/convert_cwork_baseline.perf-script.txt.gz',
+              DATA + '/convert_cwork_dwarf.perf-script.txt.gz',
+              DATA + '/v8/corpus_jswork.cpuprofile.gz', DATA + '/v8/corpus_server.cpuprofile.gz',
+              DATA + '/v8/corpus_heaptimeline_trimmed.heaptimeline.gz',
+              DATA + '/dtrace/dtrace_freebsd_syscall_read.txt',
+              DATA + '/dtrace/dtrace_macos_rg_profile.txt']
+    for spx in (DATA + '/spx/corpus', DATA + '/spx/excerpt'):
+        paths += [spx + '/' + d for d in sorted(os.listdir(spx))]
     return paths
+
+
+def cells(line):
+    """The cells a terminal gives line: East Asian wide characters two,
+    combining and zero-width format characters none (Python's Unicode
+    database, a second opinion on the programs' own table)."""
+    n = 0
+    for ch in line:
+        if unicodedata.combining(ch) or unicodedata.category(ch) in ('Mn', 'Me', 'Cf'):
+            continue
+        n += 2 if unicodedata.east_asian_width(ch) in ('W', 'F') else 1
+    return n
+
+
+def siblings(paths, event):
+    """Each profile's sibling for spaa-diff: the one before it among the
+    profiles weighing the same event (event[path], from its header; the
+    last for the first), itself when no other does."""
+    pairs = []
+    for path in paths:
+        same = [p for p in paths if event[p] == event[path]]
+        pairs.append((same[same.index(path) - 1], path))
+    return pairs
+
+
+def assert_fits(prog, paths, out, width=100):
+    wide = [line for line in out.splitlines() if cells(line) > width]
+    assert not wide, (prog, paths, wide[:3])
 
 
 @check
 def every_analysis_fits_100_columns_on_real_profiles():
-    runs = 0
-    cases = [(prog, [path]) for path in corpus_like() for prog in ANALYSES]
-    # spaa-diff: each profile against itself, and the corpus' pair
-    cases = [(p, a * 2 if p == 'spaa-diff' else a) for p, a in cases]
-    cases.append(('spaa-diff', [DATA + '/diff_cwork_baseline.spaa.zst',
-                                DATA + '/diff_cwork_hashslow.spaa.zst']))
-    for prog, paths in cases:
+    profiles = corpus_like()
+    runs, event = {}, {}
+
+    def fits(prog, paths):
         rc, out, err = run(['./' + prog, '--format', 'text'] + paths)
         if rc:
             # the analyses that do not apply say so on stderr only
             assert out == '' and 'error: ' in err, (prog, paths, rc, out, err)
-            continue
-        runs += 1
-        assert widest(out) <= 100, (prog, paths, widest(out), [
-            line for line in out.splitlines() if len(line) > 100][:3])
-    # hotspots and diff on all but the SPX report without functions,
-    # phases on the SPX reports, allocs on the memory profiles
-    assert runs == 2 * (len(corpus_like()) - 1) + 1 + 12 + 5, runs
+            return ''
+        runs[prog] = runs.get(prog, 0) + 1
+        assert_fits(prog, paths, out)
+        return out
+
+    for path in profiles:
+        m = re.search(r"^# Weighed: event '([^']*)'", fits('spaa-hotspots', [path]), re.M)
+        event[path] = m.group(1) if m else None
+        for prog in ANALYSES:
+            if prog not in ('spaa-hotspots', 'spaa-diff'):
+                fits(prog, [path])
+    for pair in siblings(profiles, event):
+        fits('spaa-diff', list(pair))
+    # hotspots and diff on all but the SPX report without functions; phases
+    # on the profiles with times: 6 perf scripts, 2 V8 CPU profiles, 13 SPX
+    # reports (the converters' SPAA files have none); allocs on the memory
+    # profiles: 3 V8 heap profiles, 2 SPX reports with zm metrics
+    n = len(profiles)
+    assert runs == {'spaa-hotspots': n - 1, 'spaa-diff': n - 1, 'spaa-phases': 21,
+                    'spaa-allocs': 5}, runs
+
+
+@check
+def broken_reports_say_why_on_stderr_only():
+    for d in sorted(os.listdir(DATA + '/spx/broken')):
+        for prog in ANALYSES:
+            paths = [DATA + '/spx/broken/' + d] * (2 if prog == 'spaa-diff' else 1)
+            rc, out, err = run(['./' + prog, '--format', 'text'] + paths)
+            assert rc == 1 and out == '' and \
+                'without the metadata *.json beside them' in err, (prog, d, rc, out, err)
+
+
+@check
+def columns_line_up_in_terminal_cells():
+    """A CJK name takes two cells, a combining accent none: every row of a
+    table whose last column is right-aligned ends where its rule ends."""
+    path = DATA + '/spx/corpus/20_naming_edge_cases'
+    for width in ('100', '60'):
+        out = ok(['./spaa-hotspots', '--format', 'text', '--width', width, path])
+        assert '\u65e5\u672c\u8a9e' in out and 'o\u0327' in out, out
+        tables = [t.splitlines() for t in out.split('\n\n')[1:]]
+        checked = 0
+        for lines in tables:
+            rule = [i for i, line in enumerate(lines) if re.fullmatch(r'[- ]+', line)][0]
+            if cells(lines[rule - 1]) != cells(lines[rule]):
+                continue    # the last column is left-aligned
+            for line in lines[rule + 1:]:
+                assert cells(line) == cells(lines[rule]), (width, line, lines[rule])
+                checked += 1
+        assert checked >= 30, (width, checked, out)
+        assert_fits('spaa-hotspots', [path], out, int(width))
 
 
 finish()

@@ -114,6 +114,21 @@ int spaa_parse_i64(const char *s, int64_t *out);
 int spaa_utf8_seq(const unsigned char *s, size_t n, uint32_t *cp);
 
 /*
+ * The cells a terminal gives code point cp: 2 for East Asian Wide and
+ * Fullwidth characters (CJK, Hangul, kana, fullwidth forms, emoji), 0 for
+ * combining marks and zero-width format characters (they join the
+ * character before them), 1 for the rest.  What wcwidth() answers in a
+ * UTF-8 locale, without depending on the locale the program runs in.
+ */
+int spaa_utf8_cp_cells(uint32_t cp);
+
+/*
+ * The cells of s[0..n) on a terminal (spaa_utf8_cp_cells of each code
+ * point); an invalid sequence counts as the one cell of its U+FFFD.
+ */
+size_t spaa_utf8_cells(const char *s, size_t n);
+
+/*
  * snprintf's "%.*f" (conv 'f') or "%.*g" (conv 'g') of a finite v, with
  * "." as decimal point whatever LC_NUMERIC says.  Returns the length
  * written (truncated to size - 1).

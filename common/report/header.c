@@ -185,14 +185,10 @@ uint64_t spaa_header_samples(const struct spaa_profile *p, uint32_t event)
 	return SPAA_HEADER_NO_SAMPLES;
 }
 
-/* Code points of s[0..n) (continuation bytes do not count). */
+/* The cells s[0..n) takes on a terminal (a CJK character two). */
 static size_t columns(const char *s, size_t n)
 {
-	size_t c = 0;
-
-	for (size_t i = 0; i < n; i++)
-		c += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return c;
+	return spaa_utf8_cells(s, n);
 }
 
 /* s[0..n), its no-break spaces as blanks. */
@@ -208,17 +204,22 @@ static void put_word(FILE *out, const char *s, size_t n)
 	}
 }
 
-/* The last cols code points of s[0..n), after "…". */
+/* The end of s[0..n) that fits cols - 1 cells, after "…". */
 static void put_tail(FILE *out, const char *s, size_t n, size_t cols)
 {
-	size_t i = n, c = 0;
+	size_t i = 0, c = columns(s, n);
+	uint32_t cp;
 
-	while (i > 0 && c + 1 < cols) {
-		i--;
-		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	while (i < n && c + 1 > cols) {
+		int len = spaa_utf8_seq((const unsigned char *)s + i, n - i, &cp);
+
+		c -= len < 0 ? 1 : (size_t)spaa_utf8_cp_cells(cp);
+		i += (size_t)(len < 0 ? -len : len);
 	}
-	while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80)
-		i++;
+	/* a combining mark belongs to the character cut off */
+	while (i < n && spaa_utf8_seq((const unsigned char *)s + i, n - i, &cp) > 0 &&
+	       !spaa_utf8_cp_cells(cp))
+		i += (size_t)spaa_utf8_seq((const unsigned char *)s + i, n - i, &cp);
 	fputs("\u2026", out);
 	put_word(out, s + i, n - i);
 }

@@ -205,24 +205,35 @@ static size_t add_clean(struct spaa_sbuf *b, const char *str, bool text)
 	return cps;
 }
 
-/* Byte offset of code point n of valid UTF-8 s. */
-static size_t cp_offset(const char *s, size_t n)
+/* Cells of the code point at s (valid UTF-8), its length in *len. */
+static size_t next_cells(const char *s, size_t *len)
 {
-	size_t i = 0;
+	uint32_t cp = 0;
+	int n = spaa_utf8_seq((const unsigned char *)s, strlen(s), &cp);
 
-	for (; s[i]; i++)
-		if (((unsigned char)s[i] & 0xc0) != 0x80 && !n--)
-			break;
+	*len = n < 0 ? (size_t)-n : (size_t)n;
+	return n < 0 ? 1 : (size_t)spaa_utf8_cp_cells(cp);
+}
+
+/*
+ * Byte offset of the end of the longest prefix of s that takes at most
+ * n cells; zero-width marks stay with the character before them.
+ */
+static size_t cells_offset(const char *s, size_t n)
+{
+	size_t i = 0, len, w;
+
+	while (s[i] && (w = next_cells(s + i, &len)) <= n) {
+		n -= w;
+		i += len;
+	}
 	return i;
 }
 
-static size_t cp_count(const char *s)
+/* The cells s takes on a terminal: a CJK character two, a combining mark none. */
+static size_t width_of(const char *s)
 {
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
+	return spaa_utf8_cells(s, strlen(s));
 }
 
 /* A text cell from a string: cleaned, never cut (the table cuts). */
@@ -238,7 +249,7 @@ static char *text_string(const char *s)
 
 #define ELLIPSIS "\xe2\x80\xa6"
 
-/* A name is cut to no fewer code points than this while a table fits. */
+/* A name is cut to no fewer cells than this while a table fits. */
 #define MIN_NAME 8
 
 static char *joined(const char *a, size_t alen, const char *b, const char *c)
@@ -251,27 +262,32 @@ static char *joined(const char *a, size_t alen, const char *b, const char *c)
 	return spaa_sbuf_detach(&s);
 }
 
-/* The first max - 1 code points and "…" (max >= 1). */
+/* The longest start of s within max - 1 cells and "…" (max >= 1). */
 static char *cut_end(const char *s, size_t max)
 {
-	if (cp_count(s) <= max)
+	if (width_of(s) <= max)
 		return spaa_xstrdup(s);
-	return joined(s, cp_offset(s, max ? max - 1 : 0), ELLIPSIS, "");
+	return joined(s, cells_offset(s, max ? max - 1 : 0), ELLIPSIS, "");
 }
 
-/* A process "name (pid/tid)" keeps its ids: "a_lo…(1/2)". */
+static char *cut_path(const char *s, size_t max);
+
+/*
+ * A process "name (pid/tid)" keeps its ids: "a_lo… (1/2)", and a name
+ * that is a path its file name: "…/run.php (1/2)".
+ */
 static char *cut_process(const char *s, size_t max)
 {
 	const char *ids = strrchr(s, '(');
-	size_t n = ids ? cp_count(ids) : 0;
+	size_t n = ids ? width_of(ids) : 0;
 	char *name, *out;
 
-	if (!ids || ids == s || n + 2 > max)
+	if (!ids || ids == s || ids[-1] != ' ' || n + 3 > max)
 		return cut_end(s, max);
-	name = spaa_xstrndup(s, (size_t)(ids - s));
-	out = cut_end(name, max - n);
+	name = spaa_xstrndup(s, (size_t)(ids - s - 1));
+	out = strchr(name, '/') ? cut_path(name, max - n - 1) : cut_end(name, max - n - 1);
 	free(name);
-	name = joined(out, strlen(out), ids, "");
+	name = joined(out, strlen(out), " ", ids);
 	free(out);
 	return name;
 }
@@ -281,10 +297,10 @@ static char *cut_path(const char *s, size_t max)
 {
 	const char *p, *base = strrchr(s, '/');
 
-	if (cp_count(s) <= max)
+	if (width_of(s) <= max)
 		return spaa_xstrdup(s);
 	for (p = strchr(s + 1, '/'); p; p = strchr(p + 1, '/'))
-		if (cp_count(p) + 1 <= max)
+		if (width_of(p) + 1 <= max)
 			return joined(ELLIPSIS, strlen(ELLIPSIS), p, "");
 	return cut_end(base ? base + 1 : s, max);
 }
@@ -293,15 +309,17 @@ static char *cut_name(const char *s, size_t max);
 
 /*
  * The leftmost ';' at or after from whose tail (from it to the end) has
- * at most budget code points, NULL if none; tail is cp_count(from).  One
+ * at most budget cells, NULL if none; tail is width_of(from).  One
  * pass: a call path can be thousands of frames deep.
  */
 static const char *short_tail(const char *from, size_t tail, size_t budget)
 {
-	for (const char *p = from; *p; p++) {
+	size_t len;
+
+	for (const char *p = from; *p; p += len) {
 		if (*p == ';' && tail <= budget)
 			return p;
-		tail -= ((unsigned char)*p & 0xc0) != 0x80;
+		tail -= next_cells(p, &len);
 	}
 	return NULL;
 }
@@ -314,8 +332,8 @@ static const char *short_tail(const char *from, size_t tail, size_t budget)
 static char *cut_call_path(const char *s, size_t max)
 {
 	const char *first = strchr(s, ';'), *last = strrchr(s, ';'), *p;
-	size_t root = (size_t)(first - s), after = cp_count(first);
-	size_t root_cp = cp_count(s) - after;
+	size_t root = (size_t)(first - s), after = width_of(first);
+	size_t root_cp = width_of(s) - after;
 	char *leaf, *out;
 
 	if (root_cp + 2 <= max &&
@@ -358,10 +376,13 @@ static char *collapse_group(const char *s, char open, char close, size_t *from)
 		}
 		if (!*c)
 			return NULL;    /* unbalanced: operator< and the like */
-		/* "<x>" or "<…>": nothing to gain */
-		if (c - o - 1 <= (ptrdiff_t)strlen(ELLIPSIS) &&
-		    cp_offset(o + 1, 1) >= (size_t)(c - o - 1))
-			continue;
+		/* "<>", "<x>" or "<…>": nothing to gain */
+		if (c - o - 1 <= (ptrdiff_t)strlen(ELLIPSIS)) {
+			size_t len = 0;
+
+			if (c == o + 1 || (next_cells(o + 1, &len), len >= (size_t)(c - o - 1)))
+				continue;
+		}
 		*from = (size_t)(o - s) + 1 + strlen(ELLIPSIS) + 1;
 		return joined(s, (size_t)(o - s + 1), ELLIPSIS, c);
 	}
@@ -371,7 +392,8 @@ static char *collapse_group(const char *s, char open, char close, size_t *from)
 /*
  * A function name is cut where it is least useful: C++ template
  * arguments first ("std::map<…>::find"), then parameter lists
- * ("f(…)"), left to right, then its end.
+ * ("f(…)"), left to right, then its end; a name that is a path keeps
+ * its end ("…/scripts/run.php").
  */
 static char *cut_name(const char *s, size_t max)
 {
@@ -380,11 +402,14 @@ static char *cut_name(const char *s, size_t max)
 
 	if (strchr(s, ';'))
 		return cut_call_path(s, max);
+	/* a script's path or a URL (PHP, JavaScript frames) */
+	if ((s[0] == '/' || strstr(s, "://")) && strchr(s + 1, '/'))
+		return cut_path(s, max);
 	cur = spaa_xstrdup(s);
-	for (size_t b = 0; b < 2 && cp_count(cur) > max; b++) {
+	for (size_t b = 0; b < 2 && width_of(cur) > max; b++) {
 		size_t from = 0;
 
-		while (cp_count(cur) > max &&
+		while (width_of(cur) > max &&
 		       (next = collapse_group(cur, brackets[b][0], brackets[b][1], &from))) {
 			free(cur);
 			cur = next;
@@ -532,7 +557,9 @@ struct text_col {
 	bool shown;
 	bool base_names;        /* paths shown as their file names */
 	bool kept;              /* never dropped (spaa_lami_table_keep_column) */
-	size_t width;           /* code points, once fitted */
+	char **ranges;          /* owned, time ranges only: "BEGIN +DURATION" */
+	bool short_ranges;      /* time ranges shown as ranges[] */
+	size_t width;           /* cells, once fitted */
 };
 
 static bool is_name(const struct text_col *c)
@@ -548,12 +575,20 @@ static const char *base_name(const char *s)
 	return slash && slash[1] ? slash + 1 : s;
 }
 
+/* Row r's cell before it is cut: the file name of a path, the short form of a range. */
+static const char *uncut(const struct text_col *c, size_t r)
+{
+	if (c->short_ranges)
+		return c->ranges[r];
+	return c->base_names ? base_name(c->cells[r]) : c->cells[r];
+}
+
 static size_t natural_width(const struct text_col *c, size_t nrows)
 {
-	size_t w = cp_count(c->head), r, x;
+	size_t w = width_of(c->head), r, x;
 
 	for (r = 0; r < nrows; r++) {
-		x = cp_count(c->base_names ? base_name(c->cells[r]) : c->cells[r]);
+		x = width_of(uncut(c, r));
 		if (x > w)
 			w = x;
 	}
@@ -572,13 +607,12 @@ static size_t line_width(const struct text_col *c, size_t ncol)
 	return n ? w + 2 * (n - 1) : 0;
 }
 
-/* The cell as shown in a column of width w (limit 0: never cut). */
-static char *fitted(const struct text_col *c, const char *cell, size_t w,
-		    size_t limit)
+/* Row r's cell as shown in a column of width w (limit 0: never cut). */
+static char *fitted(const struct text_col *c, size_t r, size_t w, size_t limit)
 {
-	if (c->base_names)
-		cell = base_name(cell);
-	if (!limit || cp_count(cell) <= w)
+	const char *cell = uncut(c, r);
+
+	if (!limit || width_of(cell) <= w)
 		return spaa_xstrdup(cell);
 	switch (c->cls) {
 	case SPAA_LAMI_PATH:
@@ -646,10 +680,11 @@ static bool droppable(const struct text_col *c, size_t i, int pass)
 }
 
 /*
- * Fits the shown columns into limit code points: paths become file
+ * Fits the shown columns into limit cells: paths become file
  * names; low-value columns go (droppable) while the line is too wide
  * with names cut to half of it (one long name is no reason to lose a
- * column); then the widest names are cut, down to MIN_NAME.  Names cut
+ * column); then time ranges become their beginning and length; then the
+ * widest names are cut, down to MIN_NAME.  Names cut
  * where they say least may end up narrower than their column: the
  * column shrinks to them, and the columns dropped last come back while
  * they fit.
@@ -664,19 +699,24 @@ static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
 	if (line_width(c, ncol) <= limit)
 		goto out;
 	for (i = 0; i < ncol; i++) {
-		if (c[i].cls == SPAA_LAMI_PATH) {
+		if (c[i].cls == SPAA_LAMI_PATH)
 			c[i].base_names = true;
-			c[i].width = natural_width(&c[i], nrows);
-		}
-		if (is_name(&c[i]) && c[i].width > cap && cp_count(c[i].head) <= cap)
+		c[i].width = natural_width(&c[i], nrows);
+		if (is_name(&c[i]) && c[i].width > cap && width_of(c[i].head) <= cap)
 			c[i].width = cap;
 	}
 	for (int pass = 0; pass < 4; pass++) {
+		/* before names are cut: time ranges as beginning and length */
+		for (i = 0; pass == 3 && i < ncol; i++)
+			if (c[i].ranges && line_width(c, ncol) > limit) {
+				c[i].short_ranges = true;
+				c[i].width = natural_width(&c[i], nrows);
+			}
 		/* the last resort: names as narrow as they get, some still go */
 		for (i = 0; pass == 3 && i < ncol; i++)
 			if (is_name(&c[i]) && c[i].width > MIN_NAME)
-				c[i].width = cp_count(c[i].head) > MIN_NAME ?
-					     cp_count(c[i].head) : MIN_NAME;
+				c[i].width = width_of(c[i].head) > MIN_NAME ?
+					     width_of(c[i].head) : MIN_NAME;
 		for (i = ncol; i-- > 0 && line_width(c, ncol) > limit;)
 			if (droppable(c, i, pass)) {
 				c[i].shown = false;
@@ -690,7 +730,7 @@ static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
 
 		for (i = 0; i < ncol; i++)
 			if (c[i].shown && is_name(&c[i]) && c[i].width > MIN_NAME &&
-			    c[i].width > cp_count(c[i].head) &&
+			    c[i].width > width_of(c[i].head) &&
 			    (widest == ncol || c[i].width > c[widest].width))
 				widest = i;
 		if (widest == ncol)
@@ -698,15 +738,15 @@ static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
 		c[widest].width--;
 	}
 	for (i = 0; i < ncol; i++) {
-		size_t w = cp_count(c[i].head);
+		size_t w = width_of(c[i].head);
 
 		if (!c[i].shown || !is_name(&c[i]))
 			continue;
 		for (size_t r = 0; r < nrows; r++) {
-			char *cell = fitted(&c[i], c[i].cells[r], c[i].width, limit);
+			char *cell = fitted(&c[i], r, c[i].width, limit);
 
-			if (cp_count(cell) > w)
-				w = cp_count(cell);
+			if (width_of(cell) > w)
+				w = width_of(cell);
 			free(cell);
 		}
 		c[i].width = w;
@@ -724,7 +764,7 @@ out:
 }
 
 /*
- * Text in lines of at most limit code points (0: one line), broken at
+ * Text in lines of at most limit cells (0: one line), broken at
  * spaces, continued with an indent of two; a word longer than a line
  * is a line of its own, never cut.
  */
@@ -732,14 +772,14 @@ static void text_wrapped(FILE *out, const char *s, size_t limit)
 {
 	size_t indent = 0;
 
-	while (limit && cp_count(s) + indent > limit) {
+	while (limit && width_of(s) + indent > limit) {
 		const char *brk = NULL, *p;
-		size_t n = indent;
+		size_t n = indent, len;
 
-		for (p = s; *p && n <= limit; p++) {
+		for (p = s; *p && n <= limit; p += len) {
 			if (*p == ' ')
 				brk = p;
-			n += ((unsigned char)*p & 0xc0) != 0x80;
+			n += next_cells(p, &len);
 		}
 		if (!brk)
 			brk = strchr(s, ' ');
@@ -764,7 +804,7 @@ static void text_line(FILE *out, const struct text_col *c, size_t ncol,
 
 		if (!c[i].shown)
 			continue;
-		w = cp_count(cells[i]);
+		w = width_of(cells[i]);
 		if (!first)
 			spaa_sbuf_adds(&b, "  ");
 		first = false;
@@ -787,21 +827,40 @@ static void text_vertical(FILE *out, struct text_col *c, size_t ncol,
 	size_t hw = 0, i;
 
 	for (i = 0; i < ncol; i++)
-		if (c[i].shown && cp_count(c[i].head) > hw)
-			hw = cp_count(c[i].head);
+		if (c[i].shown && width_of(c[i].head) > hw)
+			hw = width_of(c[i].head);
 	for (i = 0; i < ncol; i++) {
 		size_t w = limit > hw + 4 + MIN_NAME ? limit - hw - 4 : MIN_NAME;
 		char *v;
 
 		if (!c[i].shown)
 			continue;
-		v = fitted(&c[i], c[i].cells[0], w, limit);
+		v = fitted(&c[i], 0, w, limit);
 		fprintf(out, "  %s", c[i].head);
-		for (size_t k = cp_count(c[i].head); k < hw + 2; k++)
+		for (size_t k = width_of(c[i].head); k < hw + 2; k++)
 			fputc(' ', out);
 		fprintf(out, "%s\n", v);
 		free(v);
 	}
+}
+
+/*
+ * A time range as its beginning and length, "100.000000000 +50 ms": a
+ * third shorter than "[100.000000000, 100.050000000]" and what a
+ * person reads first; cell (the long form) when v is no range.
+ */
+static char *short_range(const struct spaa_lami_cell_view *v, const char *cell)
+{
+	char a[SPAA_TEXTOUT_UNIT_BUF], b[SPAA_TEXTOUT_UNIT_BUF];
+	struct spaa_sbuf s = { 0 };
+
+	if (v->kind != SPAA_LAMI_CELL_TIME_RANGE || v->end < v->i ||
+	    (v->i < 0 && v->end > INT64_MAX + v->i))
+		return spaa_xstrdup(cell);
+	spaa_sbuf_adds(&s, spaa_textout_timestamp(v->i, a, sizeof(a)));
+	spaa_sbuf_adds(&s, " +");
+	spaa_sbuf_adds(&s, spaa_textout_duration(v->end - v->i, b, sizeof(b)));
+	return spaa_sbuf_detach(&s);
 }
 
 static void write_text_table(FILE *out, const struct spaa_lami_table *t,
@@ -830,9 +889,13 @@ static void write_text_table(FILE *out, const struct spaa_lami_table *t,
 		}
 		c[i].head = head.s ? spaa_sbuf_detach(&head) : spaa_xstrdup("");
 		c[i].cells = spaa_xcalloc(nrows + 1, sizeof(*c[i].cells));
+		if (c[i].cls == SPAA_LAMI_TIME_RANGE)
+			c[i].ranges = spaa_xcalloc(nrows + 1, sizeof(*c[i].ranges));
 		for (r = 0; r < nrows; r++) {
 			spaa_lami_table_cell(t, r, i, &v);
 			c[i].cells[r] = text_cell(&v, unit);
+			if (c[i].ranges)
+				c[i].ranges[r] = short_range(&v, c[i].cells[r]);
 		}
 	}
 	hide_uninformative(c, ncol, nrows);
@@ -866,16 +929,20 @@ static void write_text_table(FILE *out, const struct spaa_lami_table *t,
 	}
 	for (r = 0; r < nrows; r++) {
 		for (i = 0; i < ncol; i++)
-			line[i] = c[i].shown ? fitted(&c[i], c[i].cells[r], c[i].width, limit) : NULL;
+			line[i] = c[i].shown ? fitted(&c[i], r, c[i].width, limit) : NULL;
 		text_line(out, c, ncol, line);
 		for (i = 0; i < ncol; i++)
 			free(line[i]);
 	}
 out:
 	for (i = 0; i < ncol; i++) {
-		for (r = 0; r < nrows; r++)
+		for (r = 0; r < nrows; r++) {
 			free(c[i].cells[r]);
+			if (c[i].ranges)
+				free(c[i].ranges[r]);
+		}
 		free(c[i].cells);
+		free(c[i].ranges);
 		free(c[i].head);
 	}
 	free(c);

@@ -26,7 +26,8 @@
  * used (999500000 ns -> "1 s").  Trailing zeros after the decimal point
  * are dropped, except in percentages ("4.5 MiB", "1 s", "50.0 %").
  * Strings: control characters become spaces and invalid UTF-8 U+FFFD;
- * widths count code points (a wide CJK character counts as one).  A
+ * widths count terminal cells (spaa_utf8_cells: a CJK character two, a
+ * combining mark none).  A
  * count or number column of one unit says it once in its header
  * ("Self (page-faults)"), not in every cell.
  *
@@ -37,13 +38,15 @@
  * cut to it; then columns of less value go, the rightmost first: counts,
  * then numbers after a table's first weight and first share (never a
  * column the table keeps, spaa_lami_table_keep_column), then
- * paths; then the widest names are cut, down to 8 code points, and if
- * that is not enough, names go too, the rightmost first.  A name
- * is cut where it says least: a call path keeps its root and the frames
- * nearest its leaf ("main;…;parse;leaf"), a path its last directories
+ * paths; then time ranges become their beginning and length
+ * ("559.105939000 +50 ms"); then the widest names are cut, down to 8
+ * cells, and if that is not enough, names go too, the rightmost first.
+ * A name is cut where it says least: a call path keeps its root and the
+ * frames nearest its leaf ("main;…;parse;leaf"), a path (a DSO, or a
+ * function name that is a script's path or a URL) its last directories
  * ("…/lib/libc.so.6"), a C++ name loses template arguments and then
  * parameters ("std::map<…>::find(…)"), then its end; a process name is
- * cut before its ids.  A record (spaa_lami_table_set_record: one row
+ * cut before its ids ("…/run.php (1/2)").  A record (spaa_lami_table_set_record: one row
  * about the whole run) too wide for the line is written as
  * "  Column  value" lines.
  *
@@ -102,7 +105,7 @@ enum spaa_textout_form {
 };
 
 /*
- * Writes every table of r as text fitted to width code points (0: never
+ * Writes every table of r as text fitted to width cells (0: never
  * cut) or as CSV (width unused).
  */
 void spaa_textout_write(FILE *out, const struct spaa_lami_results *r,

@@ -495,8 +495,18 @@ static const struct {
 	/* paths: the file name, then its beginning */
 	{ &path_class, "/usr/lib/x86_64-linux-gnu/libc.so.6", 20, "libc.so.6" },
 	{ &path_class, "/lib/a_very_long_library_name.so", 12, "a_very_long\xe2\x80\xa6" },
-	/* processes: both ends */
-	{ &who_class, "a_long_thread_name", 10, "a_lo\xe2\x80\xa6(1/2)" },
+	/* names that are paths (PHP scripts, JavaScript URLs): their end */
+	{ &name_class, "/tmp/spxwork/scripts/dir with spaces/naming.php", 30,
+	  "\xe2\x80\xa6/dir with spaces/naming.php" },
+	{ &name_class, "file:///tmp/spaa-work/src/jsserver.js", 20,
+	  "\xe2\x80\xa6/src/jsserver.js" },
+	/* cells, not code points: a CJK character takes two, a combining mark none */
+	{ &name_class, "\xc3\x89" "dition\\Sp\xc3\xa9" "cial\\\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e::lire", 20,
+	  "\xc3\x89" "dition\\Sp\xc3\xa9" "cial\\\xe6\x97\xa5\xe2\x80\xa6" },
+	{ &name_class, "abcdefgh\xcc\x81" "ijk", 9, "abcdefgh\xcc\x81\xe2\x80\xa6" },
+	/* processes: both ends, a path its file name */
+	{ &who_class, "a_long_thread_name", 10, "a_l\xe2\x80\xa6 (1/2)" },
+	{ &who_class, "scripts/dir with spaces/naming.php", 22, "\xe2\x80\xa6/naming.php (1/2)" },
 };
 
 /* Line n (from 0) of s, without its newline. */
@@ -554,6 +564,86 @@ static int starts_with(const char *s, const char *prefix)
 	return !strncmp(s, prefix, strlen(prefix));
 }
 
+static const struct spaa_lami_column cjk_cols[] = {
+	{ "Name", SPAA_LAMI_STRING, NULL },
+	{ "N", SPAA_LAMI_INT, NULL },
+};
+
+static const struct spaa_lami_table_class cjk_class = { "c", "C", cjk_cols, 2 };
+
+/* Columns line up on a terminal: a CJK character takes two cells. */
+START_TEST(test_text_cells)
+{
+	struct spaa_lami_table *t = spaa_lami_table_new(&cjk_class, 0, 10);
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e");     /* 6 cells */
+	spaa_lami_cell_int(t, 1);
+	spaa_lami_row_end(t);
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, "me\xcc\x81" "thode");                        /* 7 cells */
+	spaa_lami_cell_int(t, 22);
+	spaa_lami_row_end(t);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 0);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"C\n"
+		"Name      N\n"
+		"-------  --\n"
+		"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e    1\n"
+		"me\xcc\x81" "thode  22\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
+static const struct spaa_lami_column range_cols[] = {
+	{ "Time range", SPAA_LAMI_TIME_RANGE, NULL },
+	{ "Top function", SPAA_LAMI_STRING, NULL },
+	{ "Share", SPAA_LAMI_RATIO, NULL },
+};
+
+static const struct spaa_lami_table_class range_class = { "r", "R", range_cols, 3 };
+
+/*
+ * Too wide, a time range is its beginning and length: 44 + 2 + 29 + 2 +
+ * 6 = 83 columns, at 60 the range takes 28 and the path its file name
+ * and last directory (the cut at 22 leaves 18): 28 + 2 + 18 + 2 + 6 = 56.
+ */
+START_TEST(test_text_time_range)
+{
+	struct spaa_lami_table *t = spaa_lami_table_new(&range_class, 0, 10);
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_time_range(t, INT64_C(1795312445000000000), INT64_C(1795312445000199999));
+	spaa_lami_cell_string(t, "/tmp/spxwork/scripts/tiny.php");
+	spaa_lami_cell_ratio(t, 0.85);
+	spaa_lami_row_end(t);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 100);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"R\n"
+		"Time range                                    Top function                    Share\n"
+		"--------------------------------------------  -----------------------------  ------\n"
+		"[1795312445.000000000, 1795312445.000199999]  /tmp/spxwork/scripts/tiny.php  85.0 %\n");
+	testutil_capture_free(&c);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 60);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"R\n"
+		"Time range                    Top function         Share\n"
+		"----------------------------  ------------------  ------\n"
+		"1795312445.000000000 +200 \xc2\xb5s  \xe2\x80\xa6/scripts/tiny.php  85.0 %\n");
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
 START_TEST(test_bar)
 {
 	struct spaa_textout_bar b;
@@ -606,6 +696,8 @@ Suite *textout_suite(void)
 	tcase_add_test(tc, test_csv_every_class);
 	tcase_add_test(tc, test_text_fit);
 	tcase_add_loop_test(tc, test_text_cut, 0, sizeof(cuts) / sizeof(cuts[0]));
+	tcase_add_test(tc, test_text_cells);
+	tcase_add_test(tc, test_text_time_range);
 	tcase_add_test(tc, test_bar);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,6 +1,6 @@
 /*
- * check_util - the word-at-a-time byte classes of the JSON scanners, and
- * the sort with a context.
+ * check_util - the word-at-a-time byte classes of the JSON scanners, the
+ * sort with a context, and the terminal cells of UTF-8 text.
  */
 #include <check.h>
 #include <stdlib.h>
@@ -93,6 +93,31 @@ START_TEST(test_sort_stable_with_context)
 }
 END_TEST
 
+/* The cells a terminal (xterm, VTE) gives each string. */
+static const struct {
+	const char *s;
+	size_t cells;
+} cells[] = {
+	{ "", 0 },
+	{ "abc", 3 },
+	{ "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e", 6 },         /* 日本語 */
+	{ "\xea\xb0\x80", 2 },                                  /* U+AC00 Hangul */
+	{ "\xef\xbc\xa1", 2 },                                  /* U+FF21 fullwidth A */
+	{ "\xf0\x9f\x98\x80", 2 },                              /* U+1F600 emoji */
+	{ "\xf0\xa0\x80\x80", 2 },                              /* U+20000 CJK ext. B */
+	{ "e\xcc\x81", 1 },                                      /* e + combining acute */
+	{ "a\xe2\x80\x8d" "b", 2 },                              /* zero width joiner */
+	{ "\xe2\x80\xa6", 1 },                                  /* … */
+	{ "\xc3\xa9t\xc3\xa9", 3 },
+	{ "\xff" "a\xe6\x97", 3 },                               /* invalid: one each */
+};
+
+START_TEST(test_utf8_cells)
+{
+	ck_assert_uint_eq(spaa_utf8_cells(cells[_i].s, strlen(cells[_i].s)), cells[_i].cells);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -102,6 +127,9 @@ Suite *util_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("sort");
 	tcase_add_test(tc, test_sort_stable_with_context);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("utf8");
+	tcase_add_loop_test(tc, test_utf8_cells, 0, sizeof(cells) / sizeof(cells[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }
