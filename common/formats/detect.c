@@ -39,12 +39,38 @@ static enum spaa_detect_format detect_line(char *line, size_t len, bool listed)
 	       SPAA_DETECT_UNKNOWN;
 }
 
+/*
+ * The first line of data that is not blank or a '#' comment: *n bytes
+ * (without a CR at the end), line *lineno, its first character that is
+ * not a blank at *text; NULL when there is none.
+ */
+static const char *first_line(const char *data, size_t len, size_t *n,
+			      unsigned long *lineno, const char **text)
+{
+	const char *end = data + len, *nl, *p;
+
+	for (*lineno = 1; data < end; data = nl + 1, (*lineno)++) {
+		nl = memchr(data, '\n', (size_t)(end - data));
+		if (!nl)
+			nl = end;
+		for (p = data; p < nl && (*p == ' ' || *p == '\t' || *p == '\r'); p++)
+			;
+		if (p == nl || *p == '#')
+			continue;
+		*n = (size_t)(nl - data) - (nl[-1] == '\r');
+		*text = p;
+		return data;
+	}
+	return NULL;
+}
+
 static int detect(struct spaa_input *in, bool listed,
 		  enum spaa_detect_format *fmt, struct spaa_error *err)
 {
-	const char *data, *end, *nl;
+	const char *data, *first, *text;
+	unsigned long lineno;
 	char *line;
-	size_t len;
+	size_t len, n;
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
@@ -65,20 +91,8 @@ static int detect(struct spaa_input *in, bool listed,
 		*fmt = SPAA_DETECT_DTRACE;
 		return 0;
 	}
-	for (end = data + len; data < end; data = nl + 1) {
-		size_t n, i;
-
-		nl = memchr(data, '\n', (size_t)(end - data));
-		if (!nl)
-			nl = end;
-		n = (size_t)(nl - data);
-		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
-			;
-		if (i == n || data[i] == '#')
-			continue;
-		if (n && data[n - 1] == '\r')
-			n--;
-		line = spaa_xstrndup(data, n);  /* the sniffers want a C string */
+	if ((first = first_line(data, len, &n, &lineno, &text))) {
+		line = spaa_xstrndup(first, n);  /* the sniffers want a C string */
 		*fmt = detect_line(line, strlen(line), listed);
 		free(line);
 		return 0;
@@ -210,9 +224,9 @@ static int not_a_profile(struct spaa_input *in, unsigned long line, const char *
 int spaa_detect_explain(struct spaa_input *in, enum spaa_detect_format *fmt,
 			struct spaa_error *err)
 {
-	const char *data, *end, *nl, *what;
-	unsigned long lineno = 1;
-	size_t len;
+	const char *data, *line, *text, *what;
+	unsigned long lineno;
+	size_t len, n;
 
 	if (spaa_input_peek(in, SPAA_DETECT_SNIFF_BYTES, &data, &len, err))
 		return -1;
@@ -224,28 +238,16 @@ int spaa_detect_explain(struct spaa_input *in, enum spaa_detect_format *fmt,
 		what = "binary data";
 	if (what)
 		return not_a_profile(in, 0, what, err);
-	/* the first line that is not blank or a comment, as detect() found it */
-	for (end = data + len; data < end; data = nl + 1, lineno++) {
-		size_t n, i;
-
-		nl = memchr(data, '\n', (size_t)(end - data));
-		if (!nl)
-			nl = end;
-		n = (size_t)(nl - data);
-		for (i = 0; i < n && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'); i++)
-			;
-		if (i == n || data[i] == '#')
-			continue;
-		if (n && data[n - 1] == '\r')
-			n--;
+	/* the line detect() looked at */
+	if ((line = first_line(data, len, &n, &lineno, &text))) {
 		/* a JSON string: a record gone wrong, which the SPAA reader words */
-		if (data[i] == '"')
+		if (*text == '"')
 			return 0;
-		if (memchr(data, ';', n)) {
+		if (memchr(line, ';', n)) {
 			*fmt = SPAA_DETECT_FOLDED;
 			return 0;
 		}
-		what = text_what(data + i, n - i, data, len);
+		what = text_what(text, n - (size_t)(text - line), data, len);
 		if (what)
 			return not_a_profile(in, lineno, what, err);
 		return spaa_error_at(err, SPAA_E_PARSE, spaa_input_name(in), lineno,
