@@ -12,14 +12,22 @@
  * root of the sample count, at most 1000).
  *
  * Each stack then resolves to one function, its leaf (or the leaf-most
- * frame matching --focus), so each bin holds a distribution of weight
- * over functions, and changepoint.h splits the bins into phases where
+ * frame matching --label, by default --focus's pattern), so each bin
+ * holds a distribution of weight over functions, and changepoint.h splits the bins into phases where
  * that distribution changes: bottom-up merging by Jensen-Shannon
  * divergence against --penalty, --min-phase, --max-phases.  Stretches
  * without samples at least --min-phase long are idle phases.
  *
+ * --focus and --ignore (filter.h) keep only the samples whose stacks pass
+ * them, as in every analysis.  A sample whose stack is known when it
+ * streams by is kept or left out there; one whose stack record comes
+ * later is binned under its stack (and its thread and CPU cells under
+ * the stack too) and decided after the pass, so every series drops it
+ * alike.
+ *
  * Tables: phases, the timeline of bins, window records, and with
- * --by-thread the weight of each thread in each phase.
+ * --by-thread the weight of each thread in each phase (--percent-limit:
+ * the rows under P % of their phase).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -50,10 +58,11 @@
 #define MAX_CELLS (1u << 17)
 #define STACK_KEY 0x80000000u   /* a cell key that is a stack, not a label */
 #define LABEL_NONE 0x7fffffffu  /* no frame to label a stack with */
+#define LABEL_OUT 0x7ffffffeu   /* a stack --focus/--ignore leave out */
 
 struct options {
 	uint64_t bins, max_phases;
-	const char *bin_width, *min_phase, *penalty, *focus;
+	const char *bin_width, *min_phase, *penalty, *label;
 	bool by_thread;
 	struct spaa_timechart_args svg;
 };
@@ -72,8 +81,9 @@ static const struct spaa_option options[] = {
 	  "at most N phases (default: no limit)", NULL, NULL },
 	{ "penalty", 0, SPAA_OPTION_STRING, AT(penalty), "BITS",
 	  "divergence that separates phases, 0 to 1 (default: 0.05)", NULL, NULL },
-	{ "focus", 0, SPAA_OPTION_STRING, AT(focus), "REGEX",
-	  "attribute samples to the leaf-most function matching REGEX", NULL, NULL },
+	{ "label", 0, SPAA_OPTION_STRING, AT(label), "REGEX",
+	  "attribute samples to the leaf-most function matching REGEX (default: --focus's)",
+	  NULL, NULL },
 	{ "by-thread", 0, SPAA_OPTION_FLAG, AT(by_thread), NULL,
 	  "add the weight of each thread in each phase", NULL, NULL },
 	SPAA_TIMECHART_OPTIONS(struct options, svg,
@@ -139,8 +149,18 @@ static const struct spaa_lami_table_class classes[] = {
 /* The series of the time bins: what a sample is grouped by within a bin. */
 enum { S_STACK, S_THREAD, S_CPU, NSERIES };
 
+/*
+ * The thread and CPU cells of a sample: stack is SPAA_NONE, or the stack
+ * of a sample decided only after the pass (see the top).
+ */
 struct thread_key {
 	int64_t pid, tid;
+	uint32_t stack, pad;
+};
+
+struct cpu_key {
+	int64_t cpu;
+	uint32_t stack, pad;
 };
 
 /* State of the sample pass. */
@@ -171,7 +191,9 @@ struct pass {
 	size_t label_alloc;
 	uint8_t *early;         /* by stack: labelled while samples streamed */
 	size_t early_alloc;
-	const regex_t *focus;   /* --focus, or NULL */
+	const regex_t *label_re;        /* --label (or --focus), or NULL */
+	uint8_t *selected;      /* spaa_filter_stack's memo, by function */
+	size_t selected_alloc;
 };
 
 /* Everything one run needs to fill its tables. */
@@ -184,8 +206,8 @@ struct phases {
 	bool by_period;         /* weights are periods, else sample counts */
 	/* range and weights (of bins and phases) of every table */
 	struct spaa_table tables;
-	regex_t focus;
-	bool has_focus;
+	regex_t label;
+	bool has_label;         /* --label given */
 	double penalty;         /* --penalty */
 	int64_t min_phase;      /* --min-phase, ns (0 when not given) */
 	uint32_t nolabel;       /* the label of a stack without a function */
@@ -217,9 +239,29 @@ static const char *fn_name(const struct spaa_profile *p, uint32_t frame)
 	return spaa_profile_str(p, p->functions[p->frames[frame].fn].name);
 }
 
+/* Whether --focus/--ignore keep the stack of these frames. */
+static bool selected(struct pass *ps, const struct spaa_profile *p,
+		     const uint32_t *frames, uint32_t n)
+{
+	const struct spaa_filter *f = &ps->o->filter;
+	size_t nfn = spaa_profile_nfunctions(p);
+
+	if (!spaa_filter_has_stacks(f))
+		return true;
+	/* functions come as the profile streams by: the memo grows with them */
+	if (nfn + 1 > ps->selected_alloc) {
+		size_t old = ps->selected_alloc;
+
+		SPAA_ALLOC_GROW(ps->selected, nfn + 1, ps->selected_alloc);
+		memset(ps->selected + old, 0, ps->selected_alloc - old);
+	}
+	return spaa_filter_stack(f, p, frames, n, ps->selected);
+}
+
 /*
- * The function a stack's weight goes to: its leaf, or the --focus match;
- * LABEL_NONE when no frame matches.  Cached: --focus runs a regex.
+ * The function a stack's weight goes to: its leaf, or the --label match;
+ * LABEL_NONE when no frame matches, LABEL_OUT when --focus/--ignore leave
+ * the stack out.  Cached: both run regexes.
  */
 static uint32_t label_of(struct pass *ps, const struct spaa_profile *p,
 			 uint32_t stack)
@@ -237,8 +279,10 @@ static uint32_t label_of(struct pass *ps, const struct spaa_profile *p,
 	if (ps->label[stack] != SPAA_NONE)
 		return ps->label[stack];
 	stack_frames(p, stack, &frames, &n);
+	if (!selected(ps, p, frames, n))
+		return ps->label[stack] = LABEL_OUT;
 	for (uint32_t i = 0; i < n; i++)
-		if (!ps->focus || !regexec(ps->focus, fn_name(p, frames[i]), 0, NULL, 0)) {
+		if (!ps->label_re || !regexec(ps->label_re, fn_name(p, frames[i]), 0, NULL, 0)) {
 			l = p->frames[frames[i]].fn;
 			break;
 		}
@@ -313,12 +357,13 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	static const size_t keysizes[NSERIES] = {
 		[S_STACK] = sizeof(uint32_t),
 		[S_THREAD] = sizeof(struct thread_key),
-		[S_CPU] = sizeof(int64_t),
+		[S_CPU] = sizeof(struct cpu_key),
 	};
 	struct pass *ps = data;
 	const struct spaa_analysis_opts *o = ps->o;
 	const struct spaa_filter *f = &o->filter;
 	struct thread_key tk;
+	struct cpu_key ck;
 	uint32_t key;
 	int64_t bin;
 
@@ -345,22 +390,29 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	if (s->event != ps->event || !spaa_filter_time(f, s->time) ||
 	    !spaa_filter_context(f, p, s->pid, s->tid, 0))
 		return 0;
+	key = sample_key(ps, p, s->stack);
+	if (key == LABEL_OUT)
+		return 0;
 	if (ps->samples && s->period_metric != ps->period_metric)
 		ps->period_metric_mixed = true;
 	ps->period_metric = s->period_metric;
 	ps->samples++;
 	ps->no_period += !s->has_period;
-	key = sample_key(ps, p, s->stack);
 	if (spaa_timegrid_place(&ps->tb, s->time, &bin, err) ||
 	    spaa_timegrid_add(&ps->tb, S_STACK, bin, &key, 1, s->period, err))
 		goto fail;
 	memset(&tk, 0, sizeof(tk));
+	memset(&ck, 0, sizeof(ck));
 	tk.pid = s->pid;
 	tk.tid = s->tid;
+	ck.cpu = s->cpu;
+	/* undecided: the thread and CPU cells wait for the stack's verdict */
+	tk.stack = ck.stack = key & STACK_KEY && spaa_filter_has_stacks(f) ? s->stack :
+			      SPAA_NONE;
 	if (spaa_timegrid_add(&ps->tb, S_THREAD, bin, &tk, 1, s->period, err))
 		goto fail;
 	if (s->cpu != SPAA_NO_ID &&
-	    spaa_timegrid_add(&ps->tb, S_CPU, bin, &s->cpu, 1, s->period, err))
+	    spaa_timegrid_add(&ps->tb, S_CPU, bin, &ck, 1, s->period, err))
 		goto fail;
 	if (spaa_timegrid_limit_cells(&ps->tb, err))
 		goto fail;
@@ -380,7 +432,7 @@ static const char *label_name(const struct phases *h, uint32_t l)
 	if (l == SPAA_CHANGEPOINT_NO_LABEL)
 		return NULL;
 	if (l == h->nolabel)
-		return h->has_focus ? "[no frame matches --focus]" : "[empty stack]";
+		return h->has_label ? "[no frame matches --label]" : "[empty stack]";
 	return spaa_profile_str(h->p, h->p->functions[l].name);
 }
 
@@ -489,6 +541,7 @@ static int segment(struct phases *h, struct spaa_error *err)
 	co.idle_bins = h->opts->min_phase ? co.min_bins : 2;
 	co.max_phases = h->opts->max_phases > UINT32_MAX ? UINT32_MAX :
 			(uint32_t)h->opts->max_phases;
+	h->nobs = 0;
 	for (uint32_t i = 0; i < n; i++) {
 		struct spaa_timegrid_sum sum;
 		int64_t bin;
@@ -496,13 +549,18 @@ static int segment(struct phases *h, struct spaa_error *err)
 
 		memcpy(&key, spaa_timegrid_cell(tb, S_STACK, i, &bin, &sum), sizeof(key));
 		l = key & STACK_KEY ? label_of(&h->pass, h->p, key & ~STACK_KEY) : key;
-		obs[i] = (struct spaa_changepoint_obs){
+		if (l == LABEL_OUT) {
+			/* decided after the pass: left out, uncounted */
+			h->pass.samples -= sum.count;
+			continue;
+		}
+		obs[h->nobs++] = (struct spaa_changepoint_obs){
 			(uint32_t)(bin - tb->lo), l == LABEL_NONE ? h->nolabel : l,
 			h->by_period ? sum.weight : sum.count, sum.count,
 		};
 	}
 	h->obs = obs;
-	h->nobs = n;
+	n = h->nobs;
 	if (spaa_changepoint_segment(obs, n, nbins, &co, &h->cp, err))
 		return -1;
 	h->phase_of = spaa_xmalloc(((size_t)nbins + 1) * sizeof(*h->phase_of));
@@ -607,6 +665,8 @@ static void phase_context(struct phases *h, struct phase_ctx *c)
 		bool created;
 		uint32_t at;
 
+		if (tk->stack != SPAA_NONE && label_of(&h->pass, h->p, tk->stack) == LABEL_OUT)
+			continue;
 		memset(&k, 0, sizeof(k));
 		k.phase = h->phase_of[bin - tb->lo];
 		k.pid = tk->pid;
@@ -626,8 +686,11 @@ static void phase_context(struct phases *h, struct phase_ctx *c)
 		struct spaa_timegrid_sum sum;
 		int64_t bin, k[2];
 		bool created;
+		const struct cpu_key *ck = spaa_timegrid_cell(tb, S_CPU, i, &bin, &sum);
 
-		memcpy(&k[1], spaa_timegrid_cell(tb, S_CPU, i, &bin, &sum), sizeof(k[1]));
+		if (ck->stack != SPAA_NONE && label_of(&h->pass, h->p, ck->stack) == LABEL_OUT)
+			continue;
+		k[1] = ck->cpu;
 		k[0] = h->phase_of[bin - tb->lo];
 		spaa_map_intern(&cpus, k, &created);
 		if (created)
@@ -723,16 +786,20 @@ static int phase_threads_table(struct phases *h, const struct phase_ctx *c)
 	struct spaa_lami_table *t = spaa_table_new(&h->tables, &classes[T_PHASE_THREADS],
 						   NULL);
 
+	size_t rows = 0;
+
 	/* by phase, then by weight: the phase in key, inverted, ranks first */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct pt_key *k = spaa_map_key(&c->pt, i);
 
-		rank[i] = (struct spaa_rank){
-			UINT32_MAX - k->phase, c->pt_weight[i], NULL, k->tid, i,
-		};
+		if (spaa_filter_percent(h->run->opts->percent_limit, (double)c->pt_weight[i],
+					(double)h->cp.phases[k->phase].sum.weight))
+			rank[rows++] = (struct spaa_rank){
+				UINT32_MAX - k->phase, c->pt_weight[i], NULL, k->tid, i,
+			};
 	}
-	spaa_rank_sort(rank, n);
-	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
+	spaa_rank_sort(rank, rows);
+	for (size_t i = 0; i < spaa_table_rows(&h->tables, rows); i++) {
 		const struct pt_key *k = spaa_map_key(&c->pt, rank[i].idx);
 
 		spaa_lami_row_begin(t);
@@ -770,7 +837,7 @@ static int window_top(struct phases *h, const struct spaa_window *w,
 			continue;
 		memset(&o, 0, sizeof(o));
 		stack_frames(p, e->stack, &o.frames, &o.nframes);
-		if (!o.nframes)
+		if (!o.nframes || !selected(&h->pass, p, o.frames, o.nframes))
 			continue;
 		o.self_frame = o.frames[0];
 		o.weight = o.self = v;
@@ -861,17 +928,20 @@ static int check_options(struct pass *ps, struct phases *h, struct spaa_error *e
 	ps->fine_bins = ps->width ? MAX_BINS : o->bins * 4 > FINE_BINS ? (uint32_t)o->bins * 4 : FINE_BINS;
 	if (spaa_timechart_args_apply(&o->svg, &h->chart, err))
 		return -1;
-	if (o->focus) {
-		rc = regcomp(&h->focus, o->focus, REG_EXTENDED | REG_NOSUB);
+	if (o->label) {
+		rc = regcomp(&h->label, o->label, REG_EXTENDED | REG_NOSUB);
 		if (rc) {
 			char msg[256];
 
-			regerror(rc, &h->focus, msg, sizeof(msg));
+			regerror(rc, &h->label, msg, sizeof(msg));
 			return spaa_error_set(err, SPAA_E_USAGE,
-					      "invalid value '%s' for '--focus': %s", o->focus, msg);
+					      "invalid value '%s' for '--label': %s", o->label, msg);
 		}
-		h->has_focus = true;
-		ps->focus = &h->focus;
+		h->has_label = true;
+		ps->label_re = &h->label;
+	} else if (ps->o->filter.has_focus) {
+		/* what --focus keeps is labelled by what it matched */
+		ps->label_re = &ps->o->filter.focus;
 	}
 	return 0;
 }
@@ -921,6 +991,9 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	spaa_table_set_range(&h.tables, &o->filter, &p);
 	choose_weights(&h);
 	spaa_table_what_filter(&h.tables, &o->filter);
+	if (h.has_label)
+		spaa_table_what_add(&h.tables, "a stack counts for its leaf-most function matching '%s'",
+				    h.opts->label);
 	if (h.pass.samples) {
 		uint32_t late = late_labels(&h.pass, &p);
 
@@ -929,7 +1002,9 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 			spaa_warn(&run->load.warn, spaa_profile_str(&p, p.files[0].path), 0,
 				  "%u stack%s named a related kernel stack only after some of their samples; those samples count under the stack's own leaf",
 				  late, late == 1 ? "" : "s");
-		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err))
+		/* samples decided after the pass may all have been left out */
+		if (cover_range(&h, err) || final_bins(&h, err) || segment(&h, err) ||
+		    (!h.pass.samples && spaa_filter_explain_empty(&o->filter, &p, err)))
 			goto out;
 		describe(&h);
 		snprintf(h.grid, sizeof(h.grid), "bins of %s",
@@ -972,8 +1047,9 @@ out:
 	free(h.obs);
 	free(h.pass.label);
 	free(h.pass.early);
-	if (h.has_focus)
-		regfree(&h.focus);
+	free(h.pass.selected);
+	if (h.has_label)
+		regfree(&h.label);
 	spaa_profile_release(&p);
 	return ret;
 }
@@ -999,7 +1075,8 @@ const struct spaa_analysis spaa_analysis_phases = {
 	.nclasses = sizeof(classes) / sizeof(classes[0]),
 	.options = options,
 	.options_size = sizeof(struct options),
-	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS,
+	.flags = SPAA_ANALYSIS_EVENT | SPAA_ANALYSIS_THREADS | SPAA_ANALYSIS_STACKS |
+		 SPAA_ANALYSIS_PERCENT,
 	.run = phases_run,
 	.compatible = phases_compatible,
 };

@@ -133,6 +133,9 @@ def perf_and_pprof_names():
     msg = usage_error([ALLOCS, '--format', 'lami', '-s', 'sym', SITES])
     assert msg.endswith("perf report's --sort sym groups rows: that is the functions table "
                         "here, and --sort orders the rows"), msg
+    msg = usage_error(['./spaa-phases', '--format', 'lami', '--sort', 'self', basic])
+    assert msg == ("unknown option '--sort': spaa-phases' tables are in time order; --sort "
+                   "orders the rows of spaa-hotspots, spaa-allocs and spaa-diff"), msg
     # names that mean something else here, in every analysis, pprof's with one dash
     for prog, path in (('./spaa-hotspots', basic), ('./spaa-phases', basic),
                        (ALLOCS, SITES), (DIFF, basic)):

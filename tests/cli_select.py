@@ -13,6 +13,8 @@ range): A on thread 'worker-a' 4 s, B on 'worker-b' 2 s, C on
 'worker-c' 1 s.
 """
 import json
+import os
+import tempfile
 from fractions import Fraction
 
 from clitest import check, finish, lami, run
@@ -138,6 +140,58 @@ def allocs_focus_and_ignore_select_sites():
     assert rc == 0 and [table(r, 'timeline')] and \
         all(t['class']['inherit'] == 'timeline' for t in r['results']), out[:300]
     assert 'every stack: --focus/--ignore select sites' in r['results'][0]['class']['title']
+
+
+@check
+def phases_focus_ignore_and_label():
+    """spaa-phases takes --focus/--ignore as every analysis does (only the
+    samples whose stacks pass), and labels a stack by what --focus matched;
+    --label REGEX labels without selecting.  ABIA by hand: 300 samples of A
+    on worker-a until 103 s, 200 of B on worker-b until 105 s, then from
+    106 s 100 of A (worker-a) and 100 of C (worker-c)."""
+    def run_phases(args, path=ABIA):
+        return lami(['./spaa-phases', '--format', 'lami', '--by-thread'] + args + [path])
+
+    def threads(r):
+        return sorted((row[0], row[1]['name'], row[2]['value'])
+                      for row in table(r, 'phase-threads')['data'])
+    r = run_phases(['--focus', '^(A|B)$'])
+    assert sum(row[2] for row in table(r, 'timeline')['data']) == 600
+    assert threads(r) == [(1, 'worker-a', 3 * 10**9), (2, 'worker-b', 2 * 10**9),
+                          (4, 'worker-a', 10**9)], threads(r)
+    r = run_phases(['--ignore', '^A$'])
+    assert sum(row[2] for row in table(r, 'timeline')['data']) == 300
+    assert [t[1] for t in threads(r)] == ['worker-b', 'worker-c'], threads(r)
+    # phases_abia's stack records come after its samples: decided after the
+    # pass; with the stack records first, decided as samples stream by
+    lines = open(ABIA, encoding='utf-8').read().splitlines(True)
+    stacks = [l for l in lines if '"type":"stack"' in l]
+    first = next(i for i, l in enumerate(lines) if '"type":"sample"' in l)
+    early = lines[:first] + stacks + [l for l in lines[first:] if l not in stacks]
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, 'early.spaa')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.writelines(early)
+        for args in (['--focus', '^(A|B)$'], ['--ignore', '^A$'], ['--focus', 'main', '--ignore', 'C']):
+            a, b = run_phases(args), run_phases(args, path)
+            for t in b['results']:
+                t['class']['title'] = t['class']['title'].replace(path, ABIA)
+            assert a == b, args
+    # --label: every sample, each labelled by its leaf-most match or not at all
+    r = run_phases(['--label', '^(A|B)$', '--min-phase', '1500ms'])
+    last = table(r, 'phases')['data'][-1]
+    assert last[6] == 'A' and last[8] == '[no frame matches --label]', last
+    assert sum(row[2] for row in table(r, 'timeline')['data']) == 700
+    # samples all left out after the pass: said, as when left out at once
+    rc, out, _ = run(['./spaa-phases', '--format', 'lami', '--ignore', '.', ABIA])
+    assert rc == 1 and json.loads(out)['error-message'] == (
+        "--ignore '.' selects nothing: every stack selected passes through one of the "
+        "4 functions (of 4) that --ignore matches"), out
+    # --percent-limit: the (phase, thread) rows under P % of their phase
+    for limit, kept in (('50', 2), ('50.1', 0)):
+        r = run_phases(['--percent-limit', limit])
+        rows = [t for t in threads(r) if t[0] == 4]
+        assert len(rows) == kept, (limit, rows)
 
 
 @check

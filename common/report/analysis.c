@@ -266,6 +266,9 @@ static const struct spaa_option habit_hints[] = {
 	     "(stacks)"),
 	HINT("tree", 0, "pprof's -tree is spaa-hotspots' '--callers REGEX' and "
 	     "'--callees REGEX' here"),
+	/* the analyses that rank rows have their own --sort, found first */
+	HINT("sort", 's', "spaa-phases' tables are in time order; --sort orders the "
+	     "rows of spaa-hotspots, spaa-allocs and spaa-diff"),
 	HINT("hide", 0, "pprof's -hide has no equivalent here: '--ignore REGEX' "
 	     "leaves out whole stacks through a match"),
 	{ NULL, 0, 0, 0, NULL, NULL, NULL, NULL },

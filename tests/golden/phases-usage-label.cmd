@@ -1,0 +1,1 @@
+./spaa-phases --label '(' tests/data/phases_abia.spaa
