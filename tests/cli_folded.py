@@ -3,7 +3,8 @@ frames without a name are written as '[unknown]' (never dropped, nor
 their stack), names with tabs come back unchanged through a round trip,
 ';', line breaks and other control characters are replaced with a
 warning, and a profile of several events says which events folded
-stacks left out, by name.
+stacks left out, by name.  Runs of blank lines are skipped at once,
+and the lines after them keep their numbers.
 """
 import json
 import os
@@ -96,6 +97,24 @@ def perf_script_of_two_events_says_so_too():
     out, err = folded(path)
     assert out == 'main 100\n', out
     assert "left out 1 stacks of 'faults' (pick another with --event NAME)" in err, err
+
+
+
+@check
+def blank_lines_are_skipped_and_counted():
+    # runs of blank lines (skipped at once) keep the lines after them numbered
+    path = os.path.join(scratch, 'blank.folded')
+    with open(path, 'w') as f:
+        f.write('main;work 3\n' + '\n' * 100000 + ' \t\n# note\n\n' + 'main;idle 2\n\n\nmain;x zz\n')
+    rc, out, err = run(['./spaa-hotspots', path])
+    assert rc == 1 and json.loads(out)['error-message'] == \
+        "%s:100008: folded count 'zz' is not a non-negative integer below 2^64" % path, out
+    with open(path, 'w') as f:
+        f.write('\n' * 100000 + '# only blank lines and a comment\n' + '\n' * 100000)
+    for prog in ('./spaa-hotspots', './spaa-convert'):
+        rc, out, err = run([prog, path])
+        assert rc == 1 and err == '%s: error: %s: no folded stacks in the input: only blank ' \
+            "lines, '#' comments and stacks of count 0\n" % (prog[2:], path), (prog, err)
 
 
 shutil.rmtree(scratch, ignore_errors=True)

@@ -181,6 +181,18 @@ def text_errors_leave_stdout_empty():
     assert rc == 1 and out == '' and 'spaa-phases: error: ' in err, (rc, out, err)
     rc, out, err = run(['./spaa-diff', '--format', 'csv', DATA + '/basic.spaa'])
     assert rc == 2 and out == '' and 'error: ' in err, (rc, out, err)
+    # a --format after the mistake counts too; the last one given wins
+    for args, lami in ((['--bogus', '--format', 'text'], False), (['--bogus', '--format=csv'], False),
+                       (['--format', 'text', '--bogus', '--format', 'lami'], True),
+                       (['--bogus', '--', '--format', 'text'], True)):
+        rc, out, err = run(['./spaa-hotspots'] + args)
+        assert rc == 2 and "error: unknown option '--bogus'" in err, (args, rc, err)
+        assert (json.loads(out)['error-code'] == 'usage') if lami else out == '', (args, out)
+    # the other programs report usage errors on stderr only
+    for prog in ('convert', 'validate', 'report', 'tracecompass-setup'):
+        rc, out, err = run(['./spaa-' + prog, '--bogus'])
+        assert rc == 2 and out == '' and err.startswith(
+            "spaa-%s: error: unknown option '--bogus'" % prog), (prog, rc, out, err)
 
 
 def under_pty(args, env_changes, stdin=None):

@@ -3,6 +3,9 @@ cannot take is an error naming the line, an exclusive weight larger than
 its stack's is a warning and never a share over 100 %, a duration that
 does not fit 64-bit ns is unknown (never wrapped), and perf input with no
 sample that has a frame is an error rather than a header without events.
+A count past the 15 digits of a number stays exact (LAMI refuses one past
+2^63 - 1 naming the row), and a difference past int64 is an error, never
+a clamp.
 """
 import json
 import os
@@ -96,6 +99,54 @@ def perf_without_frames_is_an_error():
     assert err == ('spaa-convert: error: %s: none of the 2 perf samples has a frame (record '
                    'with -g, or keep ip,sym in perf script -F)\n' % path), err
     assert not os.path.exists(out_path)
+
+
+
+def counted(name, period):
+    """A profile of one stack of a hardware event: its period a plain count."""
+    return write(name, json.dumps({
+        'type': 'header', 'format': 'spaa', 'version': '1.0', 'source_tool': 'perf',
+        'frame_order': 'leaf_to_root', 'stack_id_mode': 'local',
+        'events': [{'name': 'c', 'kind': 'hardware',
+                    'sampling': {'mode': 'period', 'primary_metric': 'period'}}]}) + '\n'
+        '{"type":"dso","id":1,"name":"/a","is_kernel":false}\n'
+        '{"type":"frame","id":1,"func":"main","dso":1}\n'
+        '{"type":"stack","id":"s","frames":[1],"context":{"event":"c"},'
+        '"weights":[{"metric":"samples","value":1},{"metric":"period","value":%d}]}\n' % period)
+
+
+@check
+def counts_past_15_digits_stay_exact():
+    # a count (no unit) past the 15 digits of a number cell: exact in CSV and text
+    for period in (1234567890123456789, 2 ** 64 - 1):
+        path = counted('c%d.spaa' % period, period)
+        csv = ok(['./spaa-hotspots', '--format', 'csv', path]).split('\n')
+        assert csv[2] == 'main,/a,%d,1,%d,1,1,' % (period, period), csv[:3]
+        assert ' %d ' % period in ok(['./spaa-hotspots', '--format', 'text', path])
+    doc = lami(['./spaa-hotspots', counted('c.spaa', 1234567890123456789)])
+    assert doc['results'][0]['data'][0][2] == 1234567890123456789, doc
+    # past 2^63 - 1: LAMI names the row instead of clamping or rounding
+    rc, out, err = run(['./spaa-hotspots', path])
+    assert rc == 1 and json.loads(out)['error-message'] == (
+        "table 'Functions by self weight (event 'c', primary metric 'period')', row 1 "
+        "('main'), column 'Self': 18446744073709551615 is past 2^63 - 1, the largest integer "
+        "Trace Compass reads (a Java long); --format text or csv shows it exactly"), out
+    # below 10^15: a number as before
+    doc = lami(['./spaa-hotspots', counted('small.spaa', 1000)])
+    assert doc['results'][0]['data'][0][2] == 1000
+
+
+@check
+def a_diff_past_64_bits_is_an_error_not_a_clamp():
+    # 2^64 - 1 against 1000: a raw delta of about 1.8e19, past int64 (was
+    # shown as 9.22e18, the clamp)
+    small, big = counted('s.spaa', 1000), counted('b.spaa', 2 ** 64 - 1)
+    for fmt in ('lami', 'text', 'csv'):
+        rc, out, err = run(['./spaa-diff'] + (['--format', fmt] if fmt != 'lami' else []) +
+                           [small, big])
+        assert rc == 1 and "row 1 ('main'), column 'Raw delta': the value is past the " \
+            "64-bit range (-2^63 to 2^63 - 1)" in err, (fmt, rc, out, err)
+        assert '9.22' not in out and '922337' not in out, out
 
 
 shutil.rmtree(scratch, ignore_errors=True)

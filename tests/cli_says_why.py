@@ -1,6 +1,6 @@
 """Errors and odd results say why (issues 19 and 21): a process, thread,
 command or function the profile lacks is named with what it has, in
-every analysis; --net shows no share
+every analysis; a file of another format is said for what it looks like; --net shows no share
 outside 0 to 100 %; an empty path is named as one; a key repeated in a
 record is a warning (the first one counts, whether the sample fast path
 or the general parser reads the line); SPX reports count calls.
@@ -72,6 +72,55 @@ def every_filter_that_selects_nothing_says_what_the_profile_has():
              "through one of the 4 functions (of 4) that --ignore matches")):
         rc, out, err = run(['./spaa-hotspots'] + args + [DATA + '/samples.spaa'])
         assert rc == 1 and json.loads(out)['error-message'] == msg, (args, out)
+
+
+@check
+def a_file_of_another_format_says_what_it_is():
+    formats = ('; the tools read SPAA, perf script, perf.data, folded stacks, pprof, '
+               'V8, DTrace and SPX (spaa-tools(7))')
+    cases = (
+        ('prog', b'\x7fELF\x02\x01\x01' + bytes(64), '',
+         "it looks like an ELF executable, library or core file; profile the program "
+         "with 'perf record -g' and give the perf.data it writes"),
+        ('page.html', b'\n<!DOCTYPE html>\n<html></html>\n', ':2',
+         'it looks like an HTML page (a report or a flame graph?); give the profile it '
+         'was made from'),
+        ('top.csv', b'function,self\nmain,3\n', ':1', 'it looks like comma-separated values' +
+         formats),
+        ('notes.txt', b'Hello world\n', ':1',
+         "the line is not an SPAA record, a perf script sample header or folded stacks "
+         "('a;b;c COUNT')" + formats),
+    )
+    for name, data, line, what in cases:
+        path = os.path.join(scratch, name)
+        with open(path, 'wb') as f:
+            f.write(data)
+        msg = '%s%s: not a profile: %s' % (path, line, what)
+        for prog in ('hotspots', 'phases', 'allocs', 'convert'):
+            rc, out, err = run(['./spaa-' + prog, path])
+            # spaa-convert never reads it as folded stacks
+            assert rc == 1 and err == 'spaa-%s: error: %s\n' % (prog, msg), (prog, rc, err)
+            if prog != 'convert':
+                doc = json.loads(out)
+                assert doc['error-code'] == 'parse-error' and doc['error-message'] == msg, doc
+    # spaa-validate: one finding, not a page of invalid JSON
+    rc, out, err = run(['./spaa-validate', os.path.join(scratch, 'prog'),
+                        DATA + '/convert_small.folded'])
+    assert rc == 1 and out == (
+        '%s: error: not a profile: %s\n%s: invalid: 1 error, 0 warnings\n'
+        "%s: error: not SPAA but folded stacks, which the analyses read as it is and "
+        "'spaa-convert' writes as SPAA; spaa-validate checks SPAA files and SPX reports\n"
+        '%s: invalid: 1 error, 0 warnings\n' % (
+            os.path.join(scratch, 'prog'), cases[0][3], os.path.join(scratch, 'prog'),
+            DATA + '/convert_small.folded', DATA + '/convert_small.folded')), repr(out)
+    # a call path gone wrong is folded stacks, whose reader says what is wrong
+    path = os.path.join(scratch, 'bad.folded')
+    with open(path, 'w') as f:
+        f.write('main;work three\n')
+    for prog in ('hotspots', 'convert'):
+        rc, out, err = run(['./spaa-' + prog, path])
+        assert rc == 1 and "%s:1: folded count 'three' is not a non-negative integer" % path \
+            in err, (prog, err)
 
 
 @check

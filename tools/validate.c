@@ -297,6 +297,47 @@ static void json_file(struct spaa_jsonw *jw, const char *path,
 }
 
 /*
+ * Whether path, a file to check (not standard input, which can be read
+ * once), holds another format than
+ * SPAA: perf script, pprof..., or content of no format (binary data, an
+ * archive: spaa_detect_explain), said in msg.  Text of no format is
+ * checked as SPAA, line by line: the findings say what is wrong.
+ */
+static bool other_format(const char *path, const struct spaa_load_opts *limits,
+			 char *msg, size_t size)
+{
+	static const char *const names[] = {
+		[SPAA_DETECT_PERF] = "perf script", [SPAA_DETECT_FOLDED] = "folded stacks",
+		[SPAA_DETECT_PPROF] = "a pprof profile", [SPAA_DETECT_PERF_DATA] = "a perf.data file",
+		[SPAA_DETECT_V8] = "a V8 profile", [SPAA_DETECT_DTRACE] = "DTrace output",
+	};
+	struct spaa_input_opts io = { .max_line = limits->max_line, .max_window = limits->max_window };
+	enum spaa_detect_format fmt = SPAA_DETECT_SPAA;
+	struct spaa_input *in;
+	struct spaa_error err;
+	bool other = false;
+
+	spaa_error_init(&err);
+	/* unreadable: check_file says why */
+	if (spaa_input_open(&in, path, &io, &err))
+		return false;
+	if (spaa_detect(in, &fmt, &err) || fmt == SPAA_DETECT_SPAA || fmt == SPAA_DETECT_EMPTY) {
+		spaa_input_close(in);
+		return false;
+	}
+	if (fmt != SPAA_DETECT_UNKNOWN) {
+		snprintf(msg, size, "not SPAA but %s, which the analyses read as it is and 'spaa-convert' writes as SPAA; spaa-validate checks SPAA files and SPX reports",
+			 names[fmt]);
+		other = true;
+	} else if (spaa_detect_explain(in, &fmt, &err) && !err.line) {
+		snprintf(msg, size, "%s", err.msg);
+		other = true;
+	}
+	spaa_input_close(in);
+	return other;
+}
+
+/*
  * Checks one file; returns true when it is valid.  Errors that stop the
  * reader (unreadable input, corrupt compression) are findings like the
  * others, so the output has one shape.
@@ -436,6 +477,7 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < list.nr; i++) {
 		struct findings f = { 0 };
 		struct counts c;
+		char msg[1024];
 		bool valid;
 
 		/* a directory's other files are checked when they hold SPAA */
@@ -443,7 +485,14 @@ int main(int argc, char **argv)
 			continue;
 		nchecked++;
 		/* an SPX report is judged by the reader the analyses use */
-		valid = check_file(list.paths[i], &limits, &f, &c);
+		if (list.kinds[i] != SPAA_PATHLIST_SPX && strcmp(list.paths[i], "-") &&
+		    other_format(list.paths[i], &limits, msg, sizeof(msg))) {
+			add(&f, SEV_ERROR, 0, msg);
+			memset(&c, 0, sizeof(c));
+			valid = false;
+		} else {
+			valid = check_file(list.paths[i], &limits, &f, &c);
+		}
 		all_valid &= valid;
 		if (opt.json)
 			json_file(&jw, list.paths[i], &f, &c, valid, opt.quiet);

@@ -54,4 +54,26 @@ int spaa_detect(struct spaa_input *in, enum spaa_detect_format *fmt,
 int spaa_detect_listed(struct spaa_input *in, enum spaa_detect_format *fmt,
 		       struct spaa_error *err);
 
+/* The formats the tools read, for messages about one they do not. */
+#define SPAA_DETECT_FORMATS \
+	"SPAA, perf script, perf.data, folded stacks, pprof, V8, DTrace and SPX " \
+	"(spaa-tools(7))"
+
+/*
+ * For content spaa_detect called SPAA_DETECT_UNKNOWN or
+ * SPAA_DETECT_EMPTY: -1 naming the input (and the line of the first text
+ * line) with SPAA_E_PARSE saying what it looks like and what to do: an
+ * ELF binary (profile it with perf record), a perf.data file of another
+ * version or byte order, an archive or compression the tools do not
+ * undo, a picture, a PDF, HTML, SVG or XML, a JSON array, SPAA behind a
+ * byte order mark, the text of perf report or pprof, CSV, binary data,
+ * or text of no format (with SPAA_DETECT_FORMATS); with SPAA_E_NO_DATA
+ * for only blank lines and comments.  0 when a reader words the fault
+ * better, *fmt saying which: SPAA_DETECT_FOLDED for a first line that is
+ * a call path ("a;b;c ..."), SPAA_DETECT_SPAA for one that is a JSON
+ * string and for an input of no bytes ("empty file").
+ */
+int spaa_detect_explain(struct spaa_input *in, enum spaa_detect_format *fmt,
+			struct spaa_error *err);
+
 #endif

@@ -219,6 +219,9 @@ int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
 
 		if (r < 0)
 			goto out;
+		/* a blank line or comment: the blank lines after it at once */
+		if (!r)
+			spaa_input_skip_blank(in);
 		if (!r || !ws.count)
 			continue;
 		if (n > max_depth) {
@@ -253,7 +256,7 @@ int spaa_folded_convert(struct spaa_input *in, struct spaa_writer *w,
 		goto out;
 	if (!lines) {
 		spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
-			      "no folded stacks in the input");
+			      "no folded stacks in the input: only blank lines, '#' comments and stacks of count 0");
 		goto out;
 	}
 	ret = 0;

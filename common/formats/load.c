@@ -176,10 +176,15 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 	first = p->nfiles;
 	job = (struct pprof_job){ in, { o.max_pprof, o.max_depth, &o.warn } };
 	/*
-	 * What is not known is SPAA, whose reader words the error; a
-	 * validating load (spaa-validate) reads only SPAA.
+	 * A validating load (spaa-validate) reads only SPAA.  What is not
+	 * known and not explained (spaa_detect_explain) goes to the reader
+	 * that words its fault.
 	 */
 	if (!o.findings.fn && spaa_detect(in, &fmt, err))
+		return -1;
+	/* what no reader here reads is said for what it is */
+	if ((fmt == SPAA_DETECT_UNKNOWN || fmt == SPAA_DETECT_EMPTY) &&
+	    spaa_detect_explain(in, &fmt, err))
 		return -1;
 	switch (fmt) {
 	case SPAA_DETECT_PERF:

@@ -43,6 +43,17 @@ void spaa_reader_warn(struct spaa_reader *r, const char *key, const char *fmt, .
 	w->count++;
 }
 
+/* The kind of warning of a blank line (kinds are told by pointer). */
+static const char blank_kind[] = "blank";
+
+/* n more warnings of a kind counted already (none when it was not kept). */
+static void warn_more(struct spaa_reader *r, const char *key, unsigned long n)
+{
+	for (int i = 0; i < r->nwarns; i++)
+		if (r->warns[i].key == key)
+			r->warns[i].count += n;
+}
+
 static void flush_warnings(struct spaa_reader *r)
 {
 	for (int i = 0; i < r->nwarns; i++) {
@@ -900,7 +911,10 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 					continue;
 				goto out;
 			}
-			spaa_reader_warn(&r, "blank", "skipped a blank line");
+			spaa_reader_warn(&r, blank_kind, "skipped a blank line");
+			/* the run of blank lines it starts, at once, where they are only counted */
+			if (!opts->on_line && !opts->unfold_warnings)
+				warn_more(&r, blank_kind, spaa_input_skip_blank(in));
 			continue;
 		}
 		v = NULL;

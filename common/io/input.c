@@ -427,6 +427,20 @@ static ssize_t source_fill(struct source *src, char *out, size_t space,
 
 /* ---- the decoding thread ---- */
 
+/*
+ * The line feeds in [p, end): memchr across lines, a byte at a time
+ * through a run of empty ones (a call each would cost more).
+ */
+static uint64_t count_lf(const char *p, const char *end)
+{
+	uint64_t n = 0;
+
+	for (; p < end; p++, n++)
+		if (*p != '\n' && !(p = memchr(p, '\n', (size_t)(end - p))))
+			break;
+	return n;
+}
+
 /* Decodes the next block into b; counts its lines (see pipe_block). */
 static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 {
@@ -446,9 +460,7 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 	b->nscans = 0;
 	b->lineno = pl->scan_lineno;
 	b->partial = pl->scan_partial;
-	for (const char *p = b->data, *end = b->data + b->len;
-	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
-		pl->scan_lineno++;
+	pl->scan_lineno += count_lf(b->data, b->data + b->len);
 	if (b->len)
 		pl->scan_partial = b->data[b->len - 1] != '\n';
 }
@@ -478,11 +490,18 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		lineno++;
 		p = nl + 1;
 	}
-	for (const char *nl; (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
-		size_t len = (size_t)(nl - p);
+	for (const char *nl; p < end; p = nl + 1) {
+		size_t len;
 		unsigned char *e;
 
 		lineno++;
+		if (*p == '\n') {
+			nl = p;
+			continue;
+		}
+		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+			break;
+		len = (size_t)(nl - p);
 		if (len && p[len - 1] == '\r')
 			len--;
 		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
@@ -614,10 +633,7 @@ static int pipeline_start(struct spaa_input *in)
 	 * Where the thread starts: after the lines returned so far (sniffing
 	 * may have read a short one) and what is buffered.
 	 */
-	pl->scan_lineno = in->lineno;
-	for (const char *p = in->buf + in->pos, *end = in->buf + in->len;
-	     (p = memchr(p, '\n', (size_t)(end - p))); p++)
-		pl->scan_lineno++;
+	pl->scan_lineno = in->lineno + count_lf(in->buf + in->pos, in->buf + in->len);
 	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
 	in->pipe = pl;
 	if (spaa_output_thread_create(&pl->thread, pipeline_run, in)) {
@@ -918,6 +934,59 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		if (!r)
 			in->eof = 1;
 	}
+}
+
+/*
+ * The blank lines at the start of [p, end) that end in it, none longer
+ * than max_line (getline's to report): how many, *next after them.
+ */
+static unsigned long blank_run(const char *p, const char *end, size_t max_line,
+			       const char **next)
+{
+	const char *line = p;
+	unsigned long n = 0;
+
+	while (p < end) {
+		if (*p == '\n') {
+			if ((size_t)(p - line) > max_line + 1)
+				break;
+			line = ++p;
+			n++;
+		} else if (*p == ' ' || *p == '\t' || *p == '\r') {
+			p++;
+		} else {
+			break;
+		}
+	}
+	*next = line;
+	return n;
+}
+
+unsigned long spaa_input_skip_blank(struct spaa_input *in)
+{
+	struct pipeline *pl = in->pipe;
+	const char *next;
+	unsigned long n = blank_run(in->buf + in->pos, in->buf + in->len, in->max_line, &next);
+
+	if (n) {
+		in->pos = (size_t)(next - in->buf);
+		in->scanned = 0;
+		in->lineno += n;
+	}
+	/* buf empty: the lines getline returns from the head block (pipe_line) */
+	if (in->pos == in->len && in->direct && pl && pl->reading && !pl->held && !in->failed) {
+		struct pipe_block *b = &pl->blocks[pl->head];
+		unsigned long m = blank_run(b->data + b->pos, b->data + b->len, in->max_line, &next);
+
+		if (m) {
+			b->pos = (size_t)(next - b->data);
+			if (b->pos == b->len && !b->end)
+				pl->held = 1;   /* all returned: released by the next fill */
+			in->lineno += m;
+			n += m;
+		}
+	}
+	return n;
 }
 
 /*

@@ -111,6 +111,17 @@ int spaa_input_getline(struct spaa_input *in, char **line, size_t *len,
 		       struct spaa_error *err);
 
 /*
+ * Skips the blank lines (only spaces, tabs and CRs before the LF) that
+ * follow, as far as the bytes already decoded go, at the speed of a scan
+ * for line feeds; they count as lines read (spaa_input_lineno).  Returns
+ * how many; 0 when the next line is not blank or not decoded yet (the
+ * next spaa_input_getline reads it, reporting any error and a blank
+ * line past SPAA_MAX_LINE).  For readers that do the same with each
+ * blank line, long runs of which would otherwise cost a call each.
+ */
+unsigned long spaa_input_skip_blank(struct spaa_input *in);
+
+/*
  * Looks ahead without consuming anything: *data (weak: valid until the
  * next call on in) points at the decoded bytes not yet returned by
  * spaa_input_getline, at least want of them unless the input ends first
@@ -148,9 +159,11 @@ int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
  * A line scanner: work on a line that needs nothing but the line, done a
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or
- * by the reader when it comes to a block first.  scan gets each line
- * (without its line ending, not NUL-terminated; the bytes stay where
- * they are while the reader is on the line) and returns nonzero
+ * by the reader when it comes to a block first.  scan gets each line but
+ * the empty ones, which hold no record (runs of them are passed over at
+ * the speed of a scan for line feeds), without its line ending and not
+ * NUL-terminated (the bytes stay where they are while the reader is on
+ * the line), and returns nonzero
  * when it wrote a record of rec_size bytes to rec (8-byte aligned).
  * scan may run on both threads at once and must not change ctx; batch
  * calls (below) come one at a time, not in block order.  Neither touches

@@ -64,6 +64,21 @@ static int format_of(const char *value, enum spaa_analysis_format *f)
 	return 0;
 }
 
+/*
+ * The parse stops at a mistake: a --format further on still says where
+ * its usage error goes (none on stdout for text and CSV).
+ */
+static void later_format(int argc, char **argv, struct spaa_analysis_opts *o)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		const char *v = !strncmp(argv[i], "--format=", 9) ? argv[i] + 9 :
+				!strcmp(argv[i], "--format") && i + 1 < argc ? argv[++i] : NULL;
+
+		if (v)
+			(void)format_of(v, &o->format);
+	}
+}
+
 static int parse_format(void *base, const char *value)
 {
 	struct spaa_analysis_opts *o = base;
@@ -368,6 +383,7 @@ int spaa_analysis_parse(const struct spaa_analysis *a, int argc, char **argv,
 		return -1;
 	if (spaa_option_parse(argc, argv, sets, nsets, &o->paths, err)) {
 		hint_sort_key(err);
+		later_format(argc, argv, o);
 		return -1;
 	}
 	/* progress lines are for LAMI readers, even at a terminal */

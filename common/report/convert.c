@@ -229,7 +229,9 @@ out:
 
 /*
  * The format of content not named by --from.  What the detection does not
- * know is given to the folded parser, whose error names the line.
+ * know is said for what it is (spaa_detect_explain), or given to the
+ * reader that names what is wrong with it (folded stacks for a call
+ * path).
  */
 static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 		 struct spaa_error *err)
@@ -240,6 +242,8 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 		return -1;
 	switch (d) {
 	case SPAA_DETECT_EMPTY:
+		if (spaa_detect_explain(in, &d, err))
+			return -1;
 		return spaa_error_at(err, SPAA_E_NO_DATA, spaa_input_name(in), 0,
 				     "the input is empty");
 	case SPAA_DETECT_SPAA:
@@ -258,8 +262,12 @@ static int sniff(struct spaa_input *in, enum spaa_convert_format *fmt,
 	case SPAA_DETECT_DTRACE:
 		*fmt = SPAA_CONVERT_LOADER;
 		break;
-	case SPAA_DETECT_FOLDED:
 	case SPAA_DETECT_UNKNOWN:
+		if (spaa_detect_explain(in, &d, err))
+			return -1;
+		*fmt = d == SPAA_DETECT_FOLDED ? SPAA_CONVERT_FOLDED : SPAA_CONVERT_SPAA;
+		break;
+	case SPAA_DETECT_FOLDED:
 		*fmt = SPAA_CONVERT_FOLDED;
 		break;
 	}

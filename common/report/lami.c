@@ -143,7 +143,8 @@ void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m)
  */
 struct spaa_lami_cell {
 	enum spaa_lami_cell_kind kind;
-	unsigned char big;      /* spaa_lami_cell_u64: 1 past INT64_MAX, 2 past UINT64_MAX */
+	/* spaa_lami_cell_u64: 1 past INT64_MAX, 2 past UINT64_MAX; 3 past int64 (signed) */
+	unsigned char big;
 	union {
 		int64_t i;              /* int, timestamp, duration, size, cpu */
 		uint64_t u;             /* int, duration, size with big */
@@ -437,6 +438,12 @@ void spaa_lami_cell_past_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind
 {
 	spaa_lami_cell_u64(t, k, UINT64_MAX);
 	t->cells[t->ncells - 1].big = 2;
+}
+
+void spaa_lami_cell_past_i64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
+{
+	spaa_lami_cell_u64(t, k, UINT64_MAX);
+	t->cells[t->ncells - 1].big = 3;
 }
 
 void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name, int64_t pid,
@@ -736,10 +743,11 @@ int spaa_lami_results_overflow(const struct spaa_lami_results *r, bool lami,
 			if (!c->big || (!lami && c->big < 2))
 				continue;
 			row_name(t, i / ncol, row, sizeof(row));
-			if (c->big == 2)
+			if (c->big >= 2)
 				return spaa_error_set(err, SPAA_E_OVERFLOW,
-						      "table '%s', %s, column '%s': the value is past 2^64 - 1",
-						      spaa_lami_table_title(t), row, col ? col : "");
+						      "table '%s', %s, column '%s': the value is past %s",
+						      spaa_lami_table_title(t), row, col ? col : "",
+						      c->big == 2 ? "2^64 - 1" : "the 64-bit range (-2^63 to 2^63 - 1)");
 			return spaa_error_set(err, SPAA_E_OVERFLOW,
 					      "table '%s', %s, column '%s': %" PRIu64 "%s is past 2^63 - 1, the largest integer Trace Compass reads (a Java long); --format text or csv shows it exactly",
 					      spaa_lami_table_title(t), row, col ? col : "", c->u.u,

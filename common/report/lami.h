@@ -206,6 +206,8 @@ void spaa_lami_cell_size(struct spaa_lami_table *t, int64_t bytes);
 void spaa_lami_cell_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k,
 			uint64_t v);
 void spaa_lami_cell_past_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k);
+/* Such a cell of a signed value (a difference) past the range of int64. */
+void spaa_lami_cell_past_i64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k);
 void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name /* or NULL */,
 		       int64_t pid, int64_t tid /* or SPAA_LAMI_NO_ID */);
 void spaa_lami_cell_path(struct spaa_lami_table *t, const char *path);
@@ -263,7 +265,8 @@ struct spaa_lami_cell_view {
 	const char *str;        /* weak: string, path, process name (NULL: none) */
 	/*
 	 * int, duration, size past INT64_MAX (spaa_lami_cell_u64): 1, the
-	 * value in u (i is INT64_MAX); 2 past UINT64_MAX (u is UINT64_MAX)
+	 * value in u (i is INT64_MAX); 2 past UINT64_MAX (u is UINT64_MAX);
+	 * 3 a difference past int64 (spaa_lami_cell_past_i64)
 	 */
 	int big;
 	uint64_t u;

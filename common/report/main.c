@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 	spaa_lami_results_init(&run.results);
 	if (a->options_init)
 		a->options_init(options);
-	/* a --format before a mistake still counts */
+	/* a --format before or after a mistake counts */
 	if (spaa_analysis_parse(a, argc, argv, &opts, options, &err)) {
 		status = fail(name, &err, opts.format == SPAA_ANALYSIS_LAMI, false);
 		goto out;

@@ -159,8 +159,10 @@ static void u64_cell(struct spaa_lami_table *lt, enum spaa_lami_cell_kind k,
 void spaa_table_weight_cell(struct spaa_lami_table *lt,
 			    const struct spaa_metrics_sem *m, uint64_t raw)
 {
-	if (m->cls == SPAA_METRICS_NUMBER)
+	if (m->cls == SPAA_METRICS_NUMBER && (m->scale != 1 || raw < 1000000000000000))
 		spaa_lami_cell_number(lt, (double)raw * m->scale);
+	else if (m->cls == SPAA_METRICS_NUMBER)
+		spaa_lami_cell_u64(lt, SPAA_LAMI_CELL_INT, raw);        /* past 15 digits */
 	else if (m->scale == 1)
 		spaa_lami_cell_u64(lt, int_kind(m->cls), raw);   /* exact */
 	else
@@ -258,6 +260,11 @@ void spaa_table_delta_cell(struct spaa_lami_table *lt,
 {
 	int64_t i = round_i64(v);
 
+	if (!(v < 9223372036854775808.0 && v >= -9223372036854775808.0) && v == v) {
+		spaa_lami_cell_past_i64(lt, m->cls == SPAA_METRICS_NUMBER ? SPAA_LAMI_CELL_INT :
+					int_kind(m->cls));
+		return;
+	}
 	switch (m->cls) {
 	case SPAA_METRICS_DURATION:
 		spaa_lami_cell_duration(lt, i);

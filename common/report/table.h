@@ -101,7 +101,12 @@ void spaa_table_add(struct spaa_table *t, struct spaa_lami_table *lt);
 void spaa_table_weight_column(struct spaa_lami_table *lt, size_t col,
 			      const struct spaa_metrics_sem *m);
 
-/* A weight cell: duration / size / int / number per m. */
+/*
+ * A weight cell: duration / size / int / number per m.  A count of a
+ * number class (scale 1) of 10^15 or more, past the 15 digits a number
+ * cell keeps, is an int cell: exact in text and CSV, and in LAMI up to
+ * 2^63 - 1 (past it an overflow error names the row: lami.h).
+ */
 void spaa_table_weight_cell(struct spaa_lami_table *lt,
 			    const struct spaa_metrics_sem *m, uint64_t raw);
 
@@ -146,7 +151,9 @@ void spaa_table_value_cell(struct spaa_lami_table *lt,
  * A difference of such values, in a weight column (spaa_table_new): a
  * cell of m's class rounded to a signed integer (ns, bytes, counts, the
  * counter's unit), so that Trace Compass shows no fractions in
- * scientific notation; never "-0".
+ * scientific notation; never "-0".  One past the range of int64 (a
+ * difference of weights past 2^63) is never clamped: the output is an
+ * overflow error naming the row (spaa_lami_cell_past_i64).
  */
 void spaa_table_delta_cell(struct spaa_lami_table *lt,
 			   const struct spaa_metrics_sem *m, double v);

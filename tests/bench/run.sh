@@ -510,5 +510,30 @@ if [ "$V8_SAMPLES" -gt 0 ] 2>/dev/null; then
 	measure v8.conv "$V8SIZE" "spaa-convert (.cpuprofile to SPAA)" v8 "./spaa-convert -o /dev/null $(printf %q "$V8")"
 	note "  .cpuprofile vs its SPAA, wall: $(ratio "${WALL[v8.spaa]}" "${WALL[v8.hot]}") x (above 1: the native file is read faster)"
 fi
+# Bounds (issue 21): a header of many events is read in linear time, the
+# validator's memory stays flat on millions of bad lines, blank lines are
+# skipped at the speed of the line reader.
+BOUNDS_EVENTS=${BENCH_EVENTS:-100000}
+BOUNDS_BAD=${BENCH_BAD:-5000000}
+BOUNDS_BLANK=${BENCH_BLANK:-50000000}
+if [ "${BENCH_BOUNDS:-1}" != 0 ]; then
+	note ""
+	EV=$DIR/bench-events-$BOUNDS_EVENTS.spaa
+	BL=$DIR/bench-blank-$BOUNDS_BLANK.spaa
+	[ -s "$EV" ] || python3 tests/bench/gen_bounds.py events "$BOUNDS_EVENTS" >"$EV"
+	[ -s "$BL" ] || python3 tests/bench/gen_bounds.py blank "$BOUNDS_BLANK" >"$BL"
+	note "bounds: a header of $BOUNDS_EVENTS events, $BOUNDS_BAD lines of findings (generated into a pipe), $BOUNDS_BLANK blank lines:"
+	header
+	measure bounds.events "$(stat -c %s "$EV")" "spaa-hotspots ($BOUNDS_EVENTS events)" spaa \
+		"SPAA_MAX_EVENTS=$BOUNDS_EVENTS ./spaa-hotspots --event e$((BOUNDS_EVENTS - 1)) $(printf %q "$EV") >/dev/null"
+	measure bounds.bad 0 "spaa-validate ($BOUNDS_BAD bad lines)" pipe \
+		"python3 tests/bench/gen_bounds.py bad $BOUNDS_BAD | ./spaa-validate - >/dev/null; [ \$? = 1 ]"
+	measure bounds.blank "$(stat -c %s "$BL")" "spaa-hotspots (blank lines)" spaa \
+		"./spaa-hotspots $(printf %q "$BL") >/dev/null 2>&1"
+	measure bounds.wc "$(stat -c %s "$BL")" "wc -l (blank lines)" spaa "wc -l <$(printf %q "$BL")"
+	note "  $BOUNDS_EVENTS-event header: ${WALL[bounds.events]} s (target < 2 s): $(verdict "${WALL[bounds.events]}" '<' 2)"
+	note "  spaa-validate peak RSS on $BOUNDS_BAD bad lines: $(awk -v k="${RSS[bounds.bad]}" 'BEGIN { printf "%.1f", k / 1024 }') MB, of the largest process of the pipeline (target < 64 MB): $(verdict "$(awk -v k="${RSS[bounds.bad]}" 'BEGIN { print k / 1024 }')" '<' 64)"
+	note "  blank lines: spaa-hotspots at $(ratio "${WALL[bounds.wc]}" "${WALL[bounds.blank]}") x the speed of wc -l"
+fi
 note "== load at the end $(cut -d' ' -f1-3 /proc/loadavg)"
 exit 0

@@ -17,6 +17,17 @@
 
 Suite *callgraph_suite(void);
 
+/* The profiles the tests load are files of a directory of their own. */
+static void setup(void)
+{
+	testutil_tmpdir_setup("check_callgraph");
+}
+
+static void teardown(void)
+{
+	testutil_tmpdir_teardown();
+}
+
 static const char profile[] =
 	TESTUTIL_HEADER("{'name':'cycles','kind':'hardware','sampling':{'mode':'period','primary_metric':'period'}}")
 	"{'type':'dso','id':1,'name':'/bin/app','is_kernel':false}\n"
@@ -131,6 +142,7 @@ Suite *callgraph_suite(void)
 	Suite *s = suite_create("callgraph");
 	TCase *tc = tcase_create("callgraph");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_callers_and_callees);
 	tcase_add_test(tc, test_overflow);
 	suite_add_tcase(s, tc);

@@ -90,7 +90,7 @@ START_TEST(test_refusals)
 	/* an empty input: nothing to convert, and no output file */
 	ck_assert_int_eq(convert(empty, testutil_path("e.spaa"), SPAA_CONVERT_SPAA, &err), -1);
 	ck_assert_str_eq(err.code, SPAA_E_NO_DATA);
-	ck_assert_str_eq(err.msg, "the input is empty");
+	ck_assert_str_eq(err.msg, "the input is empty: only blank lines and '#' comments");
 	ck_assert_int_eq(access(testutil_path("e.spaa"), F_OK), -1);
 	/* an SPX report is two files: never standard input */
 	spaa_error_init(&err);

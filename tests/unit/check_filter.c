@@ -91,6 +91,17 @@ END_TEST
 
 Suite *filter_suite(void);
 
+/* The profiles the tests load are files of a directory of their own. */
+static void setup(void)
+{
+	testutil_tmpdir_setup("check_filter");
+}
+
+static void teardown(void)
+{
+	testutil_tmpdir_teardown();
+}
+
 START_TEST(test_filter_passes_all)
 {
 	struct spaa_filter f;
@@ -420,6 +431,7 @@ Suite *filter_suite(void)
 	Suite *s = suite_create("filter");
 	TCase *tc = tcase_create("filter");
 
+	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_filter_passes_all);
 	tcase_add_test(tc, test_filter_cuts);
 	tcase_add_test(tc, test_filter_range);

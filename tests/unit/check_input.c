@@ -664,6 +664,66 @@ START_TEST(test_line_limit)
 }
 END_TEST
 
+/*
+ * Runs of blank lines skipped at once count as lines, across the
+ * decoder's blocks; a line not blank, or blank but past the bound, is
+ * left to getline.
+ */
+START_TEST(test_skip_blank)
+{
+	enum spaa_input_comp comp = all_comps[_i];
+	struct spaa_input_opts opts = { .max_line = 4, .thread_min = 1 };
+	static const char *const want[] = { "a", "b", "c" };
+	static const unsigned long want_line[] = { 1, 6, 200007 };
+	struct bytes text = { 0 };
+	struct spaa_input *in;
+	struct spaa_error err;
+	unsigned long blanks = 0, skipped = 0, calls = 0;
+	size_t nseen = 0;
+	const char *path;
+	char *line;
+	size_t len;
+	int r;
+
+	spaa_error_init(&err);
+	bytes_adds(&text, "a\n\n \t\n\r\n  \nb\n");
+	for (int i = 0; i < 200000; i++)
+		bytes_adds(&text, "\n");
+	bytes_adds(&text, "c\n      \nd\n");
+	path = write_compressed("blank", comp, text.p, text.len);
+	ck_assert_int_eq(spaa_input_open(&in, path, &opts, &err), 0);
+	/* as a reader does: a blank line, then the run it starts */
+	while ((r = spaa_input_getline(in, &line, &len, &err)) == 1) {
+		unsigned long n;
+
+		if (len && strspn(line, " \t\r") < len) {
+			ck_assert_uint_lt(nseen, 3);
+			ck_assert_str_eq(line, want[nseen]);
+			ck_assert_uint_eq(spaa_input_lineno(in), want_line[nseen]);
+			/* after "c", a blank line past the bound: left to getline */
+			if (++nseen == 3)
+				ck_assert_uint_eq(spaa_input_skip_blank(in), 0);
+			continue;
+		}
+		n = spaa_input_skip_blank(in);
+		blanks++;
+		skipped += n;
+		calls += n > 0;
+	}
+	ck_assert_uint_eq(nseen, 3);
+	ck_assert_uint_eq(blanks + skipped, 4 + 200000);
+	/* a few calls for the lot: blocks of the decoder, not lines */
+	ck_assert_uint_ge(calls, 1);
+	ck_assert_uint_le(blanks, 100);
+	/* six blanks: past the bound, which getline reports */
+	ck_assert_int_eq(r, -1);
+	ck_assert_str_eq(err.code, SPAA_E_LIMIT);
+	ck_assert_uint_eq(err.line, 200008);
+	spaa_input_close(in);
+	bytes_release(&text);
+}
+END_TEST
+
 /* ---- counters ---- */
 
 START_TEST(test_progress)
@@ -858,10 +918,11 @@ START_TEST(test_stdin_pipe)
 	int saved, r;
 
 	spaa_error_init(&err);
+	/* forked before this side allocates: the child's exit leaks nothing */
+	pid = stdin_from_pipe(comp, &saved);
 	gen_mixed(&text);
 	want_lines = expected_lines(text.p, text.len, &want);
 	compress_into(&b, comp, text.p, text.len);
-	pid = stdin_from_pipe(comp, &saved);
 
 	ck_assert_int_eq(spaa_input_open(&in, "-", NULL, &err), 0);
 	ck_assert_int_eq(spaa_input_compression(in), comp);
@@ -1014,6 +1075,7 @@ Suite *input_suite(void)
 	tcase_add_loop_test(tc, test_line_limit, 0,
 			    (int)(sizeof(limit_cases) / sizeof(limit_cases[0])) * 3);
 	tcase_add_loop_test(tc, test_progress, 0, 3);
+	tcase_add_loop_test(tc, test_skip_blank, 0, 3);
 	tcase_add_test(tc, test_small_files_inline);
 	tcase_add_loop_test(tc, test_decoder_thread, 0, 2);
 	tcase_add_loop_test(tc, test_stdin_pipe, 0, 3);

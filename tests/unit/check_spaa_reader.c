@@ -1488,6 +1488,40 @@ START_TEST(test_blank_lines_after_header)
 }
 END_TEST
 
+/*
+ * Runs of blank lines are skipped at once (spaa_input_skip_blank): the
+ * same count, on the right kind of warning when another kind came in
+ * between, and the lines after them keep their numbers.
+ */
+START_TEST(test_blank_runs)
+{
+	static const char *const lines[] = {
+		H1, "", "{'type':'comment'}", "", " \t", "\r", D1, "", "", F1,
+		STK("s1", "1", W10), "", "", NULL,
+	};
+	static const char *const bad[] = { H1, "", "", " ", D1, "", "", "{'type':", NULL };
+	const char *path = write_profile("ok.spaa", lines);
+	struct warns w = { 0 };
+	struct spaa_profile p;
+	struct spaa_error err;
+
+	ck_assert_int_eq(load(&p, path, &w, NULL, 0, &err), 0);
+	ck_assert_uint_eq(p.nrecords, 1);
+	ck_assert_int_eq(w.n, 2);
+	ck_assert_uint_eq(w.line[0], 2);
+	ck_assert_str_eq(w.msg[0], "skipped a blank line (and 7 more like it)");
+	ck_assert_uint_eq(w.line[1], 3);
+	ck_assert_str_eq(w.msg[1], "skipped a record of unknown type 'comment'");
+	warns_release(&w);
+	spaa_profile_release(&p);
+	path = write_profile("bad.spaa", bad);
+	ck_assert_int_eq(load(&p, path, NULL, NULL, 0, &err), -1);
+	ck_assert_str_eq(err.code, SPAA_E_PARSE);
+	ck_assert_uint_eq(err.line, 8);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_directory)
 {
 	static const char *const a[] = {
@@ -1881,6 +1915,7 @@ Suite *spaa_reader_suite(void)
 	tcase_add_test(tc, test_key_order);
 	tcase_add_test(tc, test_unknown_record_type);
 	tcase_add_test(tc, test_blank_lines_after_header);
+	tcase_add_test(tc, test_blank_runs);
 	tcase_add_test(tc, test_directory);
 	tcase_add_test(tc, test_compressed);
 	suite_add_tcase(s, tc);

@@ -179,6 +179,71 @@ START_TEST(test_share_value_delta_cells)
 }
 END_TEST
 
+/*
+ * Counts past the 15 digits of a number cell are exact ints; a
+ * difference past int64 is an overflow in every output, never a clamp.
+ */
+START_TEST(test_big_counts_and_deltas)
+{
+	static const struct spaa_lami_column two[] = {
+		{ "Name", SPAA_LAMI_STRING, NULL }, { "W", SPAA_LAMI_NUMBER, "cycles" },
+	};
+	static const struct spaa_lami_column delta[] = {
+		{ "Name", SPAA_LAMI_STRING, NULL }, { "D", SPAA_LAMI_MIXED, NULL },
+	};
+	static const struct spaa_lami_table_class c2 = { "b", "Big", two, 2 };
+	static const struct spaa_lami_table_class cd = { "d", "Deltas", delta, 2 };
+	const struct spaa_metrics_sem cycles = { SPAA_METRICS_NUMBER, 1, "cycles" };
+	const struct spaa_metrics_sem ns = { SPAA_METRICS_DURATION, 1, "" };
+	struct spaa_lami_results r;
+	struct spaa_lami_table *lt = spaa_lami_table_new(&c2, 0, 0);
+	struct spaa_lami_cell_view v;
+	struct spaa_error err;
+
+	spaa_lami_results_init(&r);
+	spaa_lami_row_begin(lt);
+	spaa_lami_cell_string(lt, "below");
+	spaa_table_weight_cell(lt, &cycles, 999999999999999);
+	spaa_lami_row_end(lt);
+	spaa_lami_row_begin(lt);
+	spaa_lami_cell_string(lt, "at");
+	spaa_table_weight_cell(lt, &cycles, 1234567890123456789);
+	spaa_lami_row_end(lt);
+	cell(lt, 0, 1, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_NUMBER && v.d == 999999999999999.0);
+	cell(lt, 1, 1, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_INT && v.i == 1234567890123456789 && !v.big);
+	spaa_lami_results_add(&r, lt);
+	ck_assert_int_eq(spaa_lami_results_overflow(&r, true, &err), 0);
+	spaa_lami_results_release(&r);
+
+	spaa_lami_results_init(&r);
+	lt = spaa_lami_table_new(&cd, 0, 0);
+	spaa_lami_row_begin(lt);
+	spaa_lami_cell_string(lt, "up");
+	spaa_table_delta_cell(lt, &ns, 18446744073709550000.0);
+	spaa_lami_row_end(lt);
+	spaa_lami_results_add(&r, lt);
+	for (int lami = 0; lami < 2; lami++) {
+		spaa_error_init(&err);
+		ck_assert_int_eq(spaa_lami_results_overflow(&r, lami, &err), -1);
+		ck_assert_str_eq(err.code, SPAA_E_OVERFLOW);
+		ck_assert_str_eq(err.msg, "table 'Deltas', row 1 ('up'), column 'D': the value is past "
+				 "the 64-bit range (-2^63 to 2^63 - 1)");
+	}
+	spaa_lami_results_release(&r);
+	/* the ends of int64 themselves are cells */
+	lt = spaa_lami_table_new(&cd, 0, 0);
+	spaa_lami_row_begin(lt);
+	spaa_lami_cell_string(lt, "low");
+	spaa_table_delta_cell(lt, &ns, -9223372036854775808.0);
+	spaa_lami_row_end(lt);
+	cell(lt, 0, 1, &v);
+	ck_assert(v.kind == SPAA_LAMI_CELL_DURATION && !v.big);
+	spaa_lami_table_free(lt);
+}
+END_TEST
+
 /* Threads 10/10 "daemon" and 10/11 "worker"; process 20 declares none. */
 static const char threads_profile[] =
 	TESTUTIL_HEADER("{'name':'e','kind':'software','sampling':{'mode':'event','primary_metric':'samples'}}")
@@ -240,6 +305,7 @@ Suite *table_suite(void)
 	tcase_add_test(tc, test_titles_and_columns);
 	tcase_add_test(tc, test_weight_cells);
 	tcase_add_test(tc, test_share_value_delta_cells);
+	tcase_add_test(tc, test_big_counts_and_deltas);
 	tcase_add_test(tc, test_process_names);
 	suite_add_tcase(s, tc);
 	return s;

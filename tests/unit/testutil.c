@@ -50,6 +50,7 @@ void testutil_tmpdir_setup(const char *prefix)
 void testutil_tmpdir_teardown(void)
 {
 	rm_rf(tmpdir);
+	tmpdir[0] = '\0';
 }
 
 const char *testutil_tmpdir(void)
@@ -62,6 +63,8 @@ const char *testutil_path(const char *name)
 	static char buf[4][1024];
 	static int which;
 
+	/* without a fixture's directory the file would land in '/' */
+	ck_assert_msg(tmpdir[0], "testutil_path('%s') outside testutil_tmpdir_setup", name);
 	which = (which + 1) % 4;
 	snprintf(buf[which], sizeof(buf[which]), "%s/%s", tmpdir, name);
 	return buf[which];

@@ -1,0 +1,1 @@
+./spaa-hotspots tests/data/bad/not_elf.spaa
