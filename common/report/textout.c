@@ -613,7 +613,8 @@ static char *fitted_cell(const struct text_col *c, const char *cell, size_t w,
 
 /*
  * Row r's cell as shown in a column of width w (limit 0: never cut); a
- * name told apart keeps its DSO ("[unkn… in libc.so.6") while it can.
+ * name told apart keeps its DSO whole while the name keeps MIN_NAME
+ * cells ("parse_ar… in libc.so.6"), else both are cut as one name.
  */
 static char *fitted(const struct text_col *c, size_t r, size_t w, size_t limit)
 {
@@ -638,7 +639,6 @@ static char *fitted(const struct text_col *c, size_t r, size_t w, size_t limit)
 static char *fitted_cell(const struct text_col *c, const char *cell, size_t w,
 			 size_t limit)
 {
-
 	if (!limit || width_of(cell) <= w)
 		return spaa_xstrdup(cell);
 	switch (c->cls) {
