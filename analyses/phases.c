@@ -13,9 +13,10 @@
  *
  * Each stack then resolves to one function, its leaf (or the leaf-most
  * frame matching --label, by default --focus's pattern), so each bin
- * holds a distribution of weight over functions, and changepoint.h splits the bins into phases where
- * that distribution changes: bottom-up merging by Jensen-Shannon
- * divergence against --penalty, --min-phase, --max-phases.  Stretches
+ * holds a distribution of weight over functions, and changepoint.h
+ * splits the bins into phases where that distribution changes:
+ * bottom-up merging by Jensen-Shannon divergence against --penalty,
+ * --min-phase, --max-phases.  Stretches
  * without samples at least --min-phase long are idle phases.
  *
  * --focus and --ignore (filter.h) keep only the samples whose stacks pass

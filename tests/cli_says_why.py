@@ -75,6 +75,25 @@ def every_filter_that_selects_nothing_says_what_the_profile_has():
 
 
 @check
+def an_event_or_metric_it_lacks_lists_those_it_has():
+    # multi_event.spaa: events 'cycles' and 'page-faults'; cycles' records weigh
+    # 'samples' and 'period'
+    path = DATA + '/multi_event.spaa'
+    for prog, extra in (('hotspots', []), ('phases', []), ('diff', [path]),
+                        ('convert', ['--to', 'folded'])):
+        rc, out, err = run(['./spaa-' + prog] + extra + ['--event', 'nope', path])
+        assert rc in (1, 2) and "'nope'" in err and \
+            "'cycles', 'page-faults')" in err, (prog, rc, err)
+        rc, out, err = run(['./spaa-' + prog] + extra + ['--metric', 'nope', path])
+        assert rc in (1, 2) and "'nope'" in err and "'samples', 'period')" in err, \
+            (prog, rc, err)
+    # a converted input (folded stacks): its one event
+    rc, out, err = run(['./spaa-convert', '--to', 'folded', '--event', 'nope',
+                        DATA + '/convert_small.folded'])
+    assert rc == 2 and "no event 'nope' in the input (it has 'folded')" in err, err
+
+
+@check
 def a_file_of_another_format_says_what_it_is():
     formats = ('; the tools read SPAA, perf script, perf.data, folded stacks, pprof, '
                'V8, DTrace and SPX (spaa-tools(7))')

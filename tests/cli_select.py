@@ -195,6 +195,19 @@ def phases_focus_ignore_and_label():
 
 
 @check
+def text_headers_say_what_is_selected():
+    for prog, path, pid in (('./spaa-hotspots', BASIC, '100'), ('./spaa-phases', ABIA, '10'),
+                            ('./spaa-allocs', 'tests/data/allocs_frees.spaa', '300')):
+        rc, out, _ = run([prog, '--format', 'text', '--pid', pid, '--ignore', 'zz', path])
+        header = [l for l in out.splitlines() if l.startswith('#')]
+        assert rc == 0 and "# Selected: process %s, no stacks through 'zz'" % pid in header, \
+            (prog, header)
+    # nothing selected, no line
+    rc, out, _ = run(['./spaa-hotspots', '--format', 'text', BASIC])
+    assert rc == 0 and '# Selected' not in out
+
+
+@check
 def the_last_focus_counts():
     assert hotspots(['--focus', 'parse', '--focus', 'compute'])[0] == \
         hotspots(['--focus', 'compute'])[0]

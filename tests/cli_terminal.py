@@ -73,6 +73,23 @@ def text_fits_the_terminal():
 
 
 @check
+def a_narrow_terminal_keeps_the_raw_delta():
+    """spaa-diff at an 80- and a 60-column terminal: other columns go, each
+    delta table keeps its raw delta, the gate its changes and noise."""
+    pair = [DATA + '/diff_alloc_base.spaa', DATA + '/diff_alloc_target.spaa']
+    for cols in (80, 60):
+        rc, out, err = on_terminal(['./spaa-diff', '--fail-if', 'share+>1pp'] + pair, cols)
+        lines = out.splitlines()
+        heads = [l for l, rule in zip(lines, lines[1:]) if rule.startswith('--')]
+        assert rc == 3 and len(heads) == 5, (cols, rc, heads, err)
+        for h in heads[:3]:
+            assert 'Raw delta' in h and 'Share delta (pp)' in h, (cols, h)
+        assert 'Raw allocated delta' in heads[3], (cols, heads[3])
+        assert 'Share change (pp)' in heads[4] and 'Share noise (pp)' in heads[4], heads[4]
+        assert widest(out) <= cols, (cols, widest(out))
+
+
+@check
 def columns_before_the_terminal_width_before_both():
     rc, out, err = on_terminal(HOT, 120, COLUMNS='70')
     assert rc == 0 and out == ok(HOT + ['--format', 'text', '--width', '70']), out

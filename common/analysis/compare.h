@@ -249,7 +249,7 @@ struct spaa_compare_base {
  * order spaa_compare_side_add_agg of p would give them.  Nothing fails here:
  * a choice that cannot be compared says why, for the run that chooses it.
  * Only the records filter keeps are summed (spaa_aggregate_add_records;
- * NULL: all); filter must outlive nothing here.
+ * NULL: all); filter is read only during the call.
  */
 void spaa_compare_base_init(struct spaa_compare_base *b, struct spaa_compare_keys *k,
 			const struct spaa_profile *p, const char *event,

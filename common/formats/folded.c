@@ -292,18 +292,51 @@ static void note_other_events(const struct spaa_profile *p, uint32_t ev,
 	free(n);
 }
 
+/* "'a', 'b'": the events of p, for an --event it does not have. */
+static void event_names(const struct spaa_profile *p, struct spaa_sbuf *names)
+{
+	for (uint32_t e = 0; e < p->nevents; e++)
+		spaa_sbuf_printf(names, "%s'%s'", e ? ", " : "",
+				 spaa_profile_str(p, p->events[e].name));
+}
+
+/* The metrics the stack records of event ev weigh, each once (16 at most). */
+static void metric_names(const struct spaa_profile *p, uint32_t ev, struct spaa_sbuf *names)
+{
+	uint32_t seen[16], n = 0;
+
+	for (uint32_t i = 0; i < p->nrecords && n < 16; i++) {
+		const struct spaa_record *r = &p->records[i];
+
+		for (uint32_t w = 0; w < r->nweights && r->event == ev && n < 16; w++) {
+			uint32_t m = p->weight_pool[r->weights + w].metric, k = 0;
+
+			while (k < n && seen[k] != m)
+				k++;
+			if (k < n)
+				continue;
+			seen[n++] = m;
+			spaa_sbuf_printf(names, "%s'%s'", names->len ? ", " : "",
+					 spaa_profile_str(p, m));
+		}
+	}
+}
+
 int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 			       const char *metric_name, struct spaa_output *out,
 			       const struct spaa_warn_sink *warn, struct spaa_error *err)
 {
 	struct spaa_folded_table t;
+	struct spaa_sbuf names = { 0 };
 	uint32_t ev = 0, metric;
 	bool any = false;
 	int ret = -1;
 
 	spaa_folded_table_init(&t);
 	if (event && (ev = spaa_profile_find_event(p, event)) == SPAA_NONE) {
-		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input", event);
+		event_names(p, &names);
+		spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input (it has %s)", event,
+			       names.len ? names.s : "none");
 		goto out;
 	}
 	if (!p->nevents)
@@ -333,8 +366,10 @@ int spaa_folded_write_profile(const struct spaa_profile *p, const char *event,
 			goto out;
 	}
 	if (metric_name && !any) {
-		spaa_error_set(err, SPAA_E_USAGE, "no stack record of event '%s' has a weight '%s'",
-			       spaa_profile_str(p, p->events[ev].name), metric_name);
+		metric_names(p, ev, &names);
+		spaa_error_set(err, SPAA_E_USAGE, "no stack record of event '%s' has a weight '%s' (they have %s)",
+			       spaa_profile_str(p, p->events[ev].name), metric_name,
+			       names.len ? names.s : "none");
 		goto out;
 	}
 done:
@@ -343,5 +378,6 @@ done:
 		note_other_events(p, ev, warn);
 out:
 	spaa_folded_table_release(&t);
+	free(names.s);
 	return ret;
 }

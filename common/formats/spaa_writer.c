@@ -552,9 +552,14 @@ int spaa_writer_write_folded(struct spaa_writer *w, const char *event,
 		for (ev = 0; ev < w->nevents; ev++)
 			if (!strcmp(S(w, w->events[ev].name), event))
 				break;
-		if (ev == w->nevents)
-			return spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input",
-					      event);
+		if (ev == w->nevents) {
+			for (uint32_t e = 0; e < w->nevents; e++)
+				spaa_sbuf_printf(&names, "%s'%s'", e ? ", " : "", S(w, w->events[e].name));
+			spaa_error_set(err, SPAA_E_USAGE, "no event '%s' in the input (it has %s)",
+				       event, names.s);
+			free(names.s);
+			return -1;
+		}
 	}
 	if (!metric)
 		metric = primary(&w->events[ev]);

@@ -304,7 +304,7 @@ static const struct {
 	{ "sym", "the functions table" }, { "symbol", "the functions table" },
 	{ "dso", "spaa-hotspots' dsos table" }, { "comm", "spaa-hotspots' threads table" },
 	{ "pid", "spaa-hotspots' threads table" }, { "tid", "spaa-hotspots' threads table" },
-	{ "cpu", "spaa-hotspots' cpus table" }, { "overhead", "the default order" },
+	{ "cpu", "spaa-hotspots' cpus table" },
 };
 
 static void hint_sort_key(struct spaa_error *err)

@@ -207,7 +207,9 @@ extern const struct spaa_analysis spaa_analysis_phases;
  * a time of spaa_filter_parse_time (the message of one that does not
  * parse lists the forms); --format lami, json, text, csv or html, and so does
  * SPAA_FORMAT ("invalid value 'x' for SPAA_FORMAT (lami, json, text,
- * csv or html)"); --width a count of 20 or more.  On failure o->format keeps a
+ * csv or html)"); --width a count of 20 or more; a --sort value that is
+ * one of perf report's grouping keys ("dso") says which table groups so.
+ * On failure o->format keeps a
  * --format read before the mistake, so main can still report the error
  * that way.  Release o with spaa_analysis_opts_release (harmless twice),
  * and the options' lists with spaa_analysis_options_release, after a

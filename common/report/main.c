@@ -374,6 +374,12 @@ int main(int argc, char **argv)
 				       spaa_textout_width(STDOUT_FILENO);
 
 			if (opts.format == SPAA_ANALYSIS_TEXT) {
+				char said[512];
+
+				/* spaa-diff says its own: the same in both profiles */
+				if (!(a->flags & SPAA_ANALYSIS_TWO_INPUTS) &&
+				    *spaa_filter_describe(&opts.filter, said, sizeof(said)))
+					spaa_header_add(&run.header, "Selected", "%s", said);
 				note_left_out(name, a, &run.left_out, &run.header);
 				spaa_header_write(stdout, &run.header, width);
 				short_titles(&run.results, &run.header);
