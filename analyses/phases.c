@@ -981,7 +981,9 @@ static int phases_run(struct spaa_analysis_run *run, struct spaa_error *err)
 	lo.data = &h.pass;
 	if (spaa_load(&p, o->paths.items, o->paths.nr, &lo, err) ||
 	    spaa_weights_select(&p, o->event, o->metric, &h.event, &h.metric, err) ||
-	    (!h.pass.samples && !p.nwindows && spaa_filter_explain_empty(&o->filter, &p, err)))
+	    /* samples there, none selected: why (a profile without any is NO_TIME) */
+	    (!h.pass.samples && p.nsamples && !p.nwindows &&
+	     spaa_filter_explain_empty(&o->filter, &p, err)))
 		goto out;
 	spaa_weights_left_out_event(&run->left_out, &p, h.event);
 	if (!p.nsamples && !p.nwindows) {

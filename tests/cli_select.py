@@ -187,6 +187,10 @@ def phases_focus_ignore_and_label():
     assert rc == 1 and json.loads(out)['error-message'] == (
         "--ignore '.' selects nothing: every stack selected passes through one of the "
         "4 functions (of 4) that --ignore matches"), out
+    # a profile without samples says that, whatever the selection
+    rc, out, _ = run(['./spaa-phases', '--format', 'lami', '--ignore', 'zz', BASIC])
+    assert rc == 1 and json.loads(out)['error-message'] == \
+        "the profile has no time information: no 'sample' or 'window' records", out
     # --percent-limit: the (phase, thread) rows under P % of their phase
     for limit, kept in (('50', 2), ('50.1', 0)):
         r = run_phases(['--percent-limit', limit])
