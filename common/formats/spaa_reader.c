@@ -618,15 +618,21 @@ void spaa_reader_scan_ahead(struct spaa_input *in, const struct spaa_load_opts *
 
 /*
  * Tells on_sample_soon of the stack of the scanned record SPAA_READER_SOON_FAR
- * ahead, and again, near, of the one told SPAA_READER_SOON_RING records ago.
+ * ahead, and again, near, of the one told SPAA_READER_SOON_RING records ago;
+ * fetches the prov_stack slot of the one twice as far (a miss per sample
+ * otherwise: the blocks streaming through the cache evict it).
  */
 static void sample_soon(struct spaa_reader *r)
 {
 	const struct scanned *ahead = spaa_input_scanned_ahead(r->in, SPAA_READER_SOON_FAR);
+	const struct scanned *further = spaa_input_scanned_ahead(r->in, 2 * SPAA_READER_SOON_FAR);
 	const struct spaa_sample_scan *far = ahead ? &ahead->sample : NULL;
 	uint32_t *near = &r->soon[r->soon_at++ % SPAA_READER_SOON_RING];
 	uint32_t stack = SPAA_NONE;
 
+	/* the stack of that one is looked up here: its slot fetched first */
+	if (further && further->sample.prov < r->prov_stack_alloc)
+		__builtin_prefetch(&r->prov_stack[further->sample.prov]);
 	if (far && far->prov < r->prov_stack_alloc)
 		stack = r->prov_stack[far->prov];
 	if (stack != SPAA_NONE)

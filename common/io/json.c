@@ -762,17 +762,37 @@ static int cmp_key(const void *x, const void *y)
 	return a->key_len < b->key_len ? -1 : a->key_len > b->key_len;
 }
 
-/* Small objects (records) pairwise; large ones sorted, neighbours compared. */
+/* One of 64 bits for a key: equal keys share it. */
+static uint64_t key_bit(const struct spaa_json_value *m)
+{
+	unsigned h = (unsigned)m->key_len * 31u;
+
+	if (m->key_len)
+		h += (unsigned char)m->key[0] * 7u + (unsigned char)m->key[m->key_len - 1];
+	return (uint64_t)1 << (h & 63);
+}
+
+/*
+ * Small objects (records) pairwise, but only for a key whose bit an
+ * earlier key has (every record is checked, and most have no repeat);
+ * large ones sorted, neighbours compared.
+ */
 static const struct spaa_json_value *object_repeat(const struct spaa_json_value *obj)
 {
 	const struct spaa_json_value **m, *found = NULL, *a, *b;
 	size_t n = 0;
 
 	if (obj->len <= 16) {
-		for (a = obj->child; a; a = a->next)
-			for (b = obj->child; b != a; b = b->next)
+		uint64_t seen = 0;
+
+		for (a = obj->child; a; a = a->next) {
+			uint64_t bit = key_bit(a);
+
+			for (b = obj->child; (seen & bit) && b != a; b = b->next)
 				if (same_key(a, b))
 					return a;
+			seen |= bit;
+		}
 		return NULL;
 	}
 	m = spaa_xmalloc(obj->len * sizeof(*m));
@@ -796,7 +816,8 @@ const struct spaa_json_value *spaa_json_repeated_key(const struct spaa_json_valu
 		return r;
 	/* nesting is bounded by SPAA_JSON_MAX_DEPTH: recursion is safe */
 	for (c = v->child; c; c = c->next)
-		if ((r = spaa_json_repeated_key(c)))
+		if ((c->type == SPAA_JSON_OBJECT || c->type == SPAA_JSON_ARRAY) &&
+		    (r = spaa_json_repeated_key(c)))
 			return r;
 	return NULL;
 }

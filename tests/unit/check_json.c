@@ -1496,6 +1496,13 @@ START_TEST(test_repeated_key)
 		{ "{\"a\\u0000\":1,\"a\":2}", NULL },           /* other bytes */
 		{ "{\"ab\":1,\"a\":2}", NULL },
 		{ "[]", NULL }, { "7", NULL },
+		/* same length, first and last byte: one filter bit, other keys */
+		{ "{\"axb\":1,\"ayb\":2,\"azb\":3}", NULL },
+		/* the first key (in order) with an equal one before it */
+		{ "{\"a\":1,\"b\":2,\"b\":3,\"a\":4}", "b" },
+		{ "{\"k0\":0,\"k1\":1,\"k2\":2,\"k3\":3,\"k4\":4,\"k5\":5,\"k6\":6,"
+		  "\"k7\":7,\"k8\":8,\"k9\":9,\"ka\":10,\"kb\":11,\"kc\":12,\"kd\":13,"
+		  "\"ke\":14,\"k0\":15}", "k0" },          /* 16 members: pairwise */
 	};
 	struct parsed pz = { 0 };
 	struct spaa_sbuf big = { 0 };
