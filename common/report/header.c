@@ -267,6 +267,55 @@ void spaa_header_write(FILE *out, const struct spaa_header *h, size_t width)
 	fputc('\n', out);
 }
 
+/* Whether a line of h (after its label) holds s[0..n). */
+static bool header_says(const struct spaa_header *h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < h->nr; i++) {
+		const char *text = strstr(h->lines[i], ": ");
+
+		for (text = text ? text + 2 : h->lines[i]; (text = strchr(text, *s)); text++)
+			if (!strncmp(text, s, n))
+				return true;
+	}
+	return false;
+}
+
+char *spaa_header_short_title(const struct spaa_header *h, const char *title)
+{
+	size_t len = strlen(title), open, from, i;
+	struct spaa_sbuf out = { 0 };
+	int depth = 0;
+	bool kept = false;
+
+	if (!h->nr || !len || title[len - 1] != ')')
+		return spaa_xstrdup(title);
+	for (open = len; open-- > 0;) {
+		depth += title[open] == ')';
+		depth -= title[open] == '(';
+		if (!depth)
+			break;
+	}
+	if (depth || !open || title[open - 1] != ' ')
+		return spaa_xstrdup(title);
+	spaa_sbuf_add(&out, title, open - 1);
+	/* the parts at depth 0, each kept unless the header holds it */
+	for (from = i = open + 1; i < len; i++) {
+		depth += title[i] == '(';
+		depth -= title[i] == ')';
+		if ((depth || !(title[i] == ';' && title[i + 1] == ' ')) && i + 1 < len)
+			continue;
+		if (i > from && !header_says(h, title + from, i - from)) {
+			spaa_sbuf_adds(&out, kept ? "; " : " (");
+			spaa_sbuf_add(&out, title + from, i - from);
+			kept = true;
+		}
+		from = i + 2;
+	}
+	if (kept)
+		spaa_sbuf_adds(&out, ")");
+	return spaa_sbuf_detach(&out);
+}
+
 void spaa_header_release(struct spaa_header *h)
 {
 	for (size_t i = 0; i < h->nr; i++)

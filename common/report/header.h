@@ -72,6 +72,16 @@ uint64_t spaa_header_samples(const struct spaa_profile *p, uint32_t event);
  */
 void spaa_header_write(FILE *out, const struct spaa_header *h, size_t width);
 
+/*
+ * title without the parts of its closing parenthesis (separated by "; ")
+ * that a line of h says already, so that text tables under a header
+ * are not titled with it again: under "# Weighed: event 'E', primary
+ * metric 'M'", "Phases (event 'E', primary metric 'M'; bins of 1ms)"
+ * becomes "Phases (bins of 1ms)" and "Functions (event 'E', primary
+ * metric 'M')" "Functions".  Malloc'ed; the caller frees it.
+ */
+char *spaa_header_short_title(const struct spaa_header *h, const char *title);
+
 void spaa_header_release(struct spaa_header *h);
 
 #endif

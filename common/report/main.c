@@ -278,6 +278,17 @@ static int run_analysis(const struct spaa_analysis *a, int argc, char **argv,
 	return a->run(run, err);
 }
 
+/* Text tables under a header are not titled with what it says. */
+static void short_titles(struct spaa_lami_results *r, const struct spaa_header *h)
+{
+	for (size_t i = 0; i < r->nr; i++) {
+		char *title = spaa_header_short_title(h, spaa_lami_table_title(r->tables[i]));
+
+		spaa_lami_table_set_title(r->tables[i], "%s", title);
+		free(title);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct spaa_analysis *a = &SPAA_ANALYSIS;
@@ -389,6 +400,7 @@ int main(int argc, char **argv)
 					spaa_header_add(&run.header, "Selected", "%s", said);
 				note_left_out(name, a, &run.left_out, &run.header);
 				spaa_header_write(stdout, &run.header, width);
+				short_titles(&run.results, &run.header);
 			}
 			spaa_textout_write(stdout, &run.results,
 					   opts.format == SPAA_ANALYSIS_CSV ?

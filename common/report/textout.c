@@ -558,6 +558,7 @@ struct text_col {
 	bool base_names;        /* paths shown as their file names */
 	bool kept;              /* never dropped (spaa_lami_table_keep_column) */
 	char **ranges;          /* owned, time ranges only: "BEGIN +DURATION" */
+	char **apart;           /* owned, the first column only: " in libc.so.6" or NULL */
 	bool short_ranges;      /* time ranges shown as ranges[] */
 	size_t width;           /* cells, once fitted */
 };
@@ -588,7 +589,7 @@ static size_t natural_width(const struct text_col *c, size_t nrows)
 	size_t w = width_of(c->head), r, x;
 
 	for (r = 0; r < nrows; r++) {
-		x = width_of(uncut(c, r));
+		x = width_of(uncut(c, r)) + (c->apart && c->apart[r] ? width_of(c->apart[r]) : 0);
 		if (x > w)
 			w = x;
 	}
@@ -607,11 +608,37 @@ static size_t line_width(const struct text_col *c, size_t ncol)
 	return n ? w + 2 * (n - 1) : 0;
 }
 
-/* Row r's cell as shown in a column of width w (limit 0: never cut). */
+static char *fitted_cell(const struct text_col *c, const char *cell, size_t w,
+			 size_t limit);
+
+/*
+ * Row r's cell as shown in a column of width w (limit 0: never cut); a
+ * name told apart keeps its DSO whole while the name keeps MIN_NAME
+ * cells ("parse_ar… in libc.so.6"), else both are cut as one name.
+ */
 static char *fitted(const struct text_col *c, size_t r, size_t w, size_t limit)
 {
-	const char *cell = uncut(c, r);
+	const char *suffix = c->apart ? c->apart[r] : NULL;
+	size_t sw = suffix ? width_of(suffix) : 0;
+	char *name, *out;
 
+	if (!suffix)
+		return fitted_cell(c, uncut(c, r), w, limit);
+	if (limit && w < sw + MIN_NAME) {
+		name = joined(uncut(c, r), strlen(uncut(c, r)), suffix, "");
+		out = fitted_cell(c, name, w, limit);
+		free(name);
+		return out;
+	}
+	name = fitted_cell(c, uncut(c, r), limit ? w - sw : 0, limit);
+	out = joined(name, strlen(name), suffix, "");
+	free(name);
+	return out;
+}
+
+static char *fitted_cell(const struct text_col *c, const char *cell, size_t w,
+			 size_t limit)
+{
 	if (!limit || width_of(cell) <= w)
 		return spaa_xstrdup(cell);
 	switch (c->cls) {
@@ -645,6 +672,46 @@ static void hide_uninformative(struct text_col *c, size_t ncol, size_t nrows)
 			shown--;
 		}
 	}
+}
+
+static int by_cell(const void *a, const void *b, const void *ctx)
+{
+	const struct text_col *c = ctx;
+
+	return strcmp(c->cells[*(const size_t *)a], c->cells[*(const size_t *)b]);
+}
+
+/*
+ * Before path column i goes: rows whose name (the first column) repeats
+ * with different paths, as "[unknown]" in two DSOs, would look alike, so
+ * their names say the path's file name (" in libc.so.6").  Sorted, not
+ * compared pairwise: a table may have thousands of rows.
+ */
+static void tell_apart(struct text_col *c, size_t i, size_t nrows)
+{
+	size_t *order, r, end, k;
+	bool differ;
+
+	if (!is_name(&c[0]) || c[0].apart || nrows < 2)
+		return;
+	order = spaa_xcalloc(nrows, sizeof(*order));
+	for (r = 0; r < nrows; r++)
+		order[r] = r;
+	spaa_sort(order, nrows, sizeof(*order), by_cell, &c[0]);
+	c[0].apart = spaa_xcalloc(nrows + 1, sizeof(*c[0].apart));
+	for (r = 0; r < nrows; r = end) {
+		differ = false;
+		for (end = r + 1; end < nrows &&
+		     !strcmp(c[0].cells[order[end]], c[0].cells[order[r]]); end++)
+			differ = differ || strcmp(c[i].cells[order[end]], c[i].cells[order[r]]);
+		for (k = r; differ && k < end; k++) {
+			const char *path = c[i].cells[order[k]];
+
+			if (*path && strcmp(path, "?"))
+				c[0].apart[order[k]] = joined(" in ", 4, base_name(path), "");
+		}
+	}
+	free(order);
 }
 
 /*
@@ -719,6 +786,12 @@ static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
 					     width_of(c[i].head) : MIN_NAME;
 		for (i = ncol; i-- > 0 && line_width(c, ncol) > limit;)
 			if (droppable(c, i, pass)) {
+				if (c[i].cls == SPAA_LAMI_PATH) {
+					tell_apart(c, i, nrows);
+					c[0].width = natural_width(&c[0], nrows);
+					if (c[0].width > cap && width_of(c[0].head) <= cap)
+						c[0].width = cap;
+				}
 				c[i].shown = false;
 				dropped[ndropped++] = i;
 			}
@@ -753,6 +826,8 @@ static void fit(struct text_col *c, size_t ncol, size_t nrows, size_t limit)
 	}
 	while (ndropped--) {
 		i = dropped[ndropped];
+		if (c[i].cls == SPAA_LAMI_PATH && c[0].apart)
+			continue;       /* the names say it now */
 		c[i].shown = true;
 		if (line_width(c, ncol) > limit) {
 			c[i].shown = false;
@@ -941,8 +1016,12 @@ out:
 			if (c[i].ranges)
 				free(c[i].ranges[r]);
 		}
+		if (c[i].apart)
+			for (r = 0; r < nrows; r++)
+				free(c[i].apart[r]);
 		free(c[i].cells);
 		free(c[i].ranges);
+		free(c[i].apart);
 		free(c[i].head);
 	}
 	free(c);

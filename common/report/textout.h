@@ -46,9 +46,11 @@
  * function name that is a script's path or a URL) its last directories
  * ("…/lib/libc.so.6"), a C++ name loses template arguments and then
  * parameters ("std::map<…>::find(…)"), then its end; a process name is
- * cut before its ids ("…/run.php (1/2)").  A record (spaa_lami_table_set_record: one row
- * about the whole run) too wide for the line is written as
- * "  Column  value" lines.
+ * cut before its ids ("…/run.php (1/2)").  When a path column goes,
+ * names of the first column that it told apart (one name in two DSOs)
+ * say the path's file name: "[unknown] in libc.so.6".  A record
+ * (spaa_lami_table_set_record: one row about the whole run) too wide for
+ * the line is written as "  Column  value" lines.
  *
  * csv: per table a record "NAME,TITLE" (class name, title), a header
  * record, the data records; tables separated by an empty line; "\n" line

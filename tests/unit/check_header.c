@@ -67,6 +67,66 @@ START_TEST(test_cut_and_clean)
 }
 END_TEST
 
+/* Widths in terminal cells: a CJK character takes two. */
+START_TEST(test_cells)
+{
+	struct spaa_header h = { 0 };
+	char *out;
+
+	/* "# Profile: " 11 + 8 CJK characters (16 cells) = 27 */
+	spaa_header_add(&h, "Profile", "%s (SPAA)",
+			"\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5"
+			"\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5\xe6\x9c\xac");
+	out = written(&h, 27);
+	ck_assert_str_eq(out, "# Profile: \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5"
+			 "\xe6\x9c\xac\xe8\xaa\x9e\xe6\x97\xa5\xe6\x9c\xac\n#   (SPAA)\n\n");
+	free(out);
+	/*
+	 * 16 columns: the path goes to a line of its own, where 12 are left
+	 * after "#   ": "…" and the last 5 characters (10 cells)
+	 */
+	out = written(&h, 16);
+	ck_assert_str_eq(out, "# Profile:\n#   \xe2\x80\xa6\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e"
+			 "\xe6\x97\xa5\xe6\x9c\xac\n#   (SPAA)\n\n");
+	free(out);
+	spaa_header_release(&h);
+}
+END_TEST
+
+/* Table titles under a header: what the header says goes. */
+START_TEST(test_short_title)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "Functions (event 'cpu', primary metric 'period')", "Functions" },
+		{ "Phases (event 'cpu', primary metric 'period'; bins of 50ms)",
+		  "Phases (bins of 50ms)" },
+		{ "Deltas (event 'cpu', primary metric 'period', raw (default); DSO a paired with b (2 of 2; see x))",
+		  "Deltas (event 'cpu', primary metric 'period', raw (default))" },
+		{ "Sites (sorted by allocated; event 'cpu', primary metric 'period')",
+		  "Sites (sorted by allocated)" },
+		{ "No parenthesis", "No parenthesis" },
+		{ "Unbalanced x)", "Unbalanced x)" },
+		{ "(event 'cpu', primary metric 'period')", "(event 'cpu', primary metric 'period')" },
+	};
+	struct spaa_header h = { 0 };
+	char *out;
+
+	out = spaa_header_short_title(&h, cases[0].in);
+	ck_assert_str_eq(out, cases[0].in);         /* no header: unchanged */
+	free(out);
+	spaa_header_add(&h, "Weighed", "event 'cpu', primary metric 'period'");
+	spaa_header_add(&h, "DSOs", "DSO a paired with b (2 of 2; see x)");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		out = spaa_header_short_title(&h, cases[i].in);
+		ck_assert_str_eq(out, cases[i].want);
+		free(out);
+	}
+	spaa_header_release(&h);
+}
+END_TEST
+
 /* A profile of one event with two files of different formats. */
 static void two_files(struct spaa_profile *p)
 {
@@ -134,6 +194,8 @@ Suite *header_suite(void)
 
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_cut_and_clean);
+	tcase_add_test(tc, test_cells);
+	tcase_add_test(tc, test_short_title);
 	tcase_add_test(tc, test_profile_and_total);
 	suite_add_tcase(s, tc);
 	return s;

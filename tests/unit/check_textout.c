@@ -463,6 +463,60 @@ START_TEST(test_text_fit)
 }
 END_TEST
 
+/*
+ * Narrowed, the DSO column goes; names it told apart ("[unknown]" in two
+ * DSOs) then say their DSO; at 120 columns it stays and they do not.
+ */
+START_TEST(test_text_apart)
+{
+	static const struct {
+		const char *name, *dso;
+		double self;
+	} rows[] = {
+		{ "[unknown]", "/usr/lib/x86_64-linux-gnu/libc.so.6", 3000 },
+		{ "[unknown]", "/usr/bin/python3.11", 1500 },
+		{ "parse_arguments_and_options", "/usr/bin/python3.11", 1000 },
+		{ "main", "/usr/bin/python3.11", 500 },
+	};
+	struct spaa_lami_table *t = spaa_lami_table_new(&fn_class, 0, 10);
+	struct spaa_lami_results r;
+	struct testutil_capture c;
+	const char *out;
+
+	for (size_t i = 0; i < 4; i++) {
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, rows[i].name);
+		spaa_lami_cell_path(t, rows[i].dso);
+		spaa_lami_cell_number(t, rows[i].self);
+		spaa_lami_cell_ratio(t, rows[i].self / 6000);
+		spaa_lami_cell_number(t, 6000);
+		spaa_lami_cell_ratio(t, 1);
+		spaa_lami_cell_int(t, 1);
+		spaa_lami_cell_unknown(t);
+		spaa_lami_row_end(t);
+	}
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	/* 27 + 10 + 13 + 10 + 14 + 11 + 7 + 12 = 104: Samples, Total share, Total, DSO go */
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 60);
+	ck_assert_str_eq(testutil_capture_close(&c),
+		"Functions\n"
+		"Function                     Self (cycles)  Self share\n"
+		"---------------------------  -------------  ----------\n"
+		"[unknown] in libc.so.6                  3k      50.0 %\n"
+		"[unknown] in python3.11               1.5k      25.0 %\n"
+		"parse_arguments_and_options             1k      16.7 %\n"
+		"main                                   500       8.3 %\n");
+	testutil_capture_free(&c);
+	spaa_textout_write(testutil_capture_open(&c), &r, SPAA_TEXTOUT_TEXT, 120);
+	out = testutil_capture_close(&c);
+	ck_assert_ptr_null(strstr(out, " in "));
+	ck_assert_ptr_nonnull(strstr(out, "\n[unknown]                    python3.11 "));
+	testutil_capture_free(&c);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
 /* One name in a one-column table of width w: where it is cut. */
 static const struct {
 	const struct spaa_lami_table_class *cls;
@@ -697,6 +751,7 @@ Suite *textout_suite(void)
 	tcase_add_test(tc, test_text_fit);
 	tcase_add_loop_test(tc, test_text_cut, 0, sizeof(cuts) / sizeof(cuts[0]));
 	tcase_add_test(tc, test_text_cells);
+	tcase_add_test(tc, test_text_apart);
 	tcase_add_test(tc, test_text_time_range);
 	tcase_add_test(tc, test_bar);
 	suite_add_tcase(s, tc);
