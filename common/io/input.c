@@ -18,6 +18,7 @@
 
 #include "io/input.h"
 #include "io/output.h"
+#include "io/spares.h"
 #include "model/util.h"
 
 /*
@@ -63,8 +64,8 @@ struct source {
 	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
 	 * raw_eof: read() returned 0 (for plain input too).
 	 */
-	unsigned char *raw;
-	size_t raw_pos, raw_len;
+	unsigned char *raw;     /* owned, raw_alloc bytes */
+	size_t raw_pos, raw_len, raw_alloc;
 	int raw_eof;
 
 	z_stream zs;
@@ -145,6 +146,7 @@ struct pipeline {
 
 struct spaa_input {
 	char *name;             /* owned: the path as given */
+	struct spaa_spares *spares;     /* weak: spaa_input_opts.spares */
 	int own_fd;             /* 0 for stdin, which the caller owns */
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
@@ -989,6 +991,14 @@ unsigned long spaa_input_skip_blank(struct spaa_input *in)
 	return n;
 }
 
+/* A buffer of size bytes: one a closed input left (spares.h), or new. */
+static char *buf_new(struct spaa_input *in, size_t size)
+{
+	char *b = spaa_spares_take_buf(in->spares, size);
+
+	return b ? b : spaa_xmalloc(size);
+}
+
 /*
  * Reads until the first 4 bytes are in (a pipe may deliver fewer per
  * read) or the input ends, then picks the decoder from the magic.
@@ -1024,9 +1034,10 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 
 	/* What was read is compressed: it becomes the raw buffer. */
 	in->src.raw = (unsigned char *)in->buf;
+	in->src.raw_alloc = in->cap + 1;
 	in->src.raw_len = in->len;
 	in->src.raw_pos = 0;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
 	in->len = 0;
 
 	if (in->src.comp == SPAA_INPUT_COMP_GZIP) {
@@ -1041,7 +1052,9 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	} else {
 		size_t ret;
 
-		in->src.zd = ZSTD_createDCtx();
+		in->src.zd = spaa_spares_take_zstd(in->spares);
+		if (!in->src.zd)
+			in->src.zd = ZSTD_createDCtx();
 		if (!in->src.zd)
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot create zstd context");
@@ -1061,6 +1074,7 @@ static struct spaa_input *input_new(const char *name,
 {
 	struct spaa_input *in = spaa_xcalloc(1, sizeof(*in));
 
+	in->spares = opts ? opts->spares : NULL;
 	in->src.fd = -1;
 	in->name = spaa_xstrdup(name);
 	in->src.name = in->name;
@@ -1082,7 +1096,7 @@ int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
 	in->src.fd = fd;
 	in->own_fd = 1;
 	in->cap = INPUT_CHUNK;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
 	if (input_sniff(in, err)) {
 		spaa_input_close(in);
 		return -1;
@@ -1141,7 +1155,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	}
 
 	in->cap = INPUT_CHUNK;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
 	if (input_sniff(in, err))
 		goto fail;
 	/*
@@ -1412,9 +1426,13 @@ void spaa_input_close(struct spaa_input *in)
 		close(in->src.fd);
 	if (in->src.zs_live)
 		inflateEnd(&in->src.zs);
-	ZSTD_freeDCtx(in->src.zd);
-	free(in->src.raw);
-	free(in->buf);
+	spaa_spares_put_zstd(in->spares, in->src.zd);
+	spaa_spares_put_buf(in->spares, in->src.raw, in->src.raw_alloc);
+	/* a buffer grown for a long line is of no use to the next file */
+	if (in->cap == INPUT_CHUNK)
+		spaa_spares_put_buf(in->spares, in->buf, in->cap + 1);
+	else
+		free(in->buf);
 	free(in->name);
 	free(in);
 }
