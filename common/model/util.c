@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "model/util.h"
 
@@ -13,10 +14,40 @@ static void *oom(size_t n)
 	abort();
 }
 
+/*
+ * Blocks of 2 MiB and more (a model's pools and arrays, a fold's groups,
+ * a table's cells and strings) are asked to be backed by huge pages.
+ * They are mappings of their own (main.c's M_MMAP_THRESHOLD), and each
+ * 4 KiB page of a fresh mapping costs a page fault on first touch: on a
+ * virtual machine several microseconds, on make bench's profile 12 % of
+ * spaa-hotspots' CPU time.  A huge page is one fault for 512 of them; a
+ * block holds at most one partly used huge page more than before.  The
+ * whole pages of the mapping around p are advised (a mapped chunk starts
+ * 16 bytes into its mapping, and a mapping's first page holds its start);
+ * where the kernel has no huge pages, or p lies in the heap, the advice
+ * is harmless and ignored.
+ */
+#define HUGE_BLOCK ((size_t)2 << 20)
+
+static void *advise_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	if (p && n >= HUGE_BLOCK) {
+		uintptr_t a = (uintptr_t)p & ~(uintptr_t)4095;
+		uintptr_t e = ((uintptr_t)p + n + 4095) & ~(uintptr_t)4095;
+
+		(void)madvise((void *)a, e - a, MADV_HUGEPAGE);
+	}
+#else
+	(void)n;
+#endif
+	return p;
+}
+
 void *spaa_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	return p ? p : oom(n);
+	return p ? advise_huge(p, n) : oom(n);
 }
 
 void *spaa_xaligned_alloc(size_t align, size_t n)
@@ -25,19 +56,19 @@ void *spaa_xaligned_alloc(size_t align, size_t n)
 
 	if (posix_memalign(&p, align, n ? n : 1))
 		return oom(n);
-	return p;
+	return advise_huge(p, n);
 }
 
 void *spaa_xcalloc(size_t nmemb, size_t size)
 {
 	void *p = calloc(nmemb ? nmemb : 1, size ? size : 1);
-	return p ? p : oom(nmemb * size);
+	return p ? advise_huge(p, nmemb * size) : oom(nmemb * size);
 }
 
 void *spaa_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	return q ? q : oom(n);
+	return q ? advise_huge(q, n) : oom(n);
 }
 
 char *spaa_xstrndup(const char *s, size_t n)
