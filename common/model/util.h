@@ -5,6 +5,8 @@
  * struct spaa_error: the spaa_x* allocators print one line on stderr and
  * abort(), because every caller would otherwise need an error path for a
  * condition nobody can recover from (git's xmalloc makes the same choice).
+ * Blocks of 2 MiB and more are advised to use huge pages (MADV_HUGEPAGE:
+ * fewer page faults; util.c says why).
  */
 #ifndef SPAA_UTIL_H
 #define SPAA_UTIL_H

@@ -1,8 +1,11 @@
 /*
  * check_util - the word-at-a-time byte classes of the JSON scanners, the
- * sort with a context, and the terminal cells of UTF-8 text.
+ * sort with a context, the terminal cells of UTF-8 text, and doubles
+ * written as printf writes them.
  */
 #include <check.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -118,6 +121,96 @@ START_TEST(test_utf8_cells)
 }
 END_TEST
 
+
+/*
+ * spaa_format_double's "%.*g" against the C library's (the test runs in
+ * the C locale), at every precision: values at and beside powers of ten
+ * and of two (where the exponent or the rounding turns), halfway cases
+ * (rounded to even), ratios of integers as tables write them, random
+ * doubles of every magnitude (some outside what the own conversion takes),
+ * and a buffer too small.
+ */
+static void format_like_printf(double v, int precision)
+{
+	char want[400], got[400];
+	size_t n;
+
+	snprintf(want, sizeof(want), "%.*g", precision, v);
+	n = spaa_format_double(got, sizeof(got), 'g', precision, v);
+	ck_assert_msg(!strcmp(got, want), "%%.%dg of %a: '%s', printf '%s'",
+		      precision, v, got, want);
+	ck_assert_uint_eq(n, strlen(want));
+}
+
+static uint64_t next_random(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+START_TEST(test_format_double_like_printf)
+{
+	static const double fixed[] = {
+		0.0, -0.0, 1, -1, 0.5, 1.5, 2.5, 0.25, 0.125, 0.375, 0.1, 0.2, 0.3,
+		1.0 / 3, 2.0 / 3, -2.0 / 3, 1e-4, 1e-5, 9.5e-5, 0.00015, 123456789012345.0,
+		999999999999999.4, 999999999999999.5, 99999999999999.95, 0.999999999999999,
+		0.9999999999999999, 0.99999999999999994, 12345.678901234567, 1e15, 1e16,
+		1e17, 1e20, 1e300, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+		0.0235666535087915, 0.0292060252706109, 3.0517578125e-05,
+	};
+	char small[6];
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	for (int p = 1; p <= 17; p++) {
+		for (size_t i = 0; i < sizeof(fixed) / sizeof(fixed[0]); i++)
+			format_like_printf(fixed[i], p);
+		for (int e = -22; e <= 20; e++) {
+			double t = pow(10, e);
+
+			format_like_printf(t, p);
+			format_like_printf(nextafter(t, 0), p);
+			format_like_printf(nextafter(t, INFINITY), p);
+			/* 5 in the first digit dropped: ties and their neighbours */
+			for (int d = 1; d <= 9; d++) {
+				format_like_printf((d + 0.5) * t, p);
+				format_like_printf(-(d + 0.5) * t, p);
+			}
+		}
+		for (int e = -80; e <= 60; e++) {
+			format_like_printf(ldexp(1, e), p);
+			format_like_printf(ldexp(3, e), p);
+			format_like_printf(ldexp(0x1fffffffffffffULL, e - 53), p);
+		}
+	}
+	for (int i = 0; i < 40000; i++) {
+		uint64_t a = next_random(&x) >> (next_random(&x) % 64);
+		uint64_t b = next_random(&x) >> (next_random(&x) % 64);
+		uint64_t bits = next_random(&x);
+		double r, d;
+		int p = i % 17 + 1;
+
+		if (!b)
+			continue;
+		r = a <= b ? (double)a / (double)b : (double)b / (double)a;
+		format_like_printf(r, p);
+		format_like_printf(r, 15);
+		memcpy(&d, &bits, sizeof(d));
+		if (isfinite(d))
+			format_like_printf(d, p);
+		/* magnitudes where the own conversion works, 1e-25 to 1e20 */
+		d = ldexp((double)(bits >> 11) / 9007199254740992.0, (int)(bits % 150) - 84);
+		format_like_printf(d, p);
+		format_like_printf(d, 15);
+	}
+	/* truncated as snprintf truncates "0.0235666535087915" */
+	ck_assert_uint_eq(spaa_format_double(small, sizeof(small), 'g', 15, 0.0235666535087915), 5);
+	ck_assert_str_eq(small, "0.023");
+	ck_assert_uint_eq(spaa_format_double(small, 0, 'g', 15, 0.5), 0);
+}
+END_TEST
+
 Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -130,6 +223,9 @@ Suite *util_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("utf8");
 	tcase_add_loop_test(tc, test_utf8_cells, 0, sizeof(cells) / sizeof(cells[0]));
+	suite_add_tcase(s, tc);
+	tc = tcase_create("format");
+	tcase_add_test(tc, test_format_double_like_printf);
 	suite_add_tcase(s, tc);
 	return s;
 }
