@@ -95,12 +95,30 @@ static uint64_t load_word(const char *p)
 }
 
 /*
+ * Where a value is in the line: cheaper to fill than a spaa_json_value
+ * (eight a line), which the rare value the fast conversions cannot take
+ * gets made of (as_json).
+ */
+struct field {
+	const char *str;        /* NULL: the key is absent */
+	uint32_t len;
+	bool string;            /* else a number */
+};
+
+static struct spaa_json_value as_json(const struct field *f)
+{
+	return (struct spaa_json_value){
+		.type = f->string ? SPAA_JSON_STRING : SPAA_JSON_NUMBER,
+		.str = f->str, .len = f->len,
+	};
+}
+
+/*
  * A string without escapes or bytes outside printable ASCII, whose
  * opening quote is at *c; NULL for anything else.  Returns the byte
  * after the closing quote.
  */
-static const char *fast_string(const char *c, const char *end,
-			       struct spaa_json_value *v)
+static const char *fast_string(const char *c, const char *end, struct field *v)
 {
 	const char *s = ++c;
 	uint64_t m = 0;
@@ -113,7 +131,7 @@ static const char *fast_string(const char *c, const char *end,
 		c++;
 	if (c == end || *c != '"')
 		return NULL;
-	*v = (struct spaa_json_value){ .type = SPAA_JSON_STRING, .str = s, .len = (size_t)(c - s) };
+	*v = (struct field){ .str = s, .len = (uint32_t)(c - s), .string = true };
 	return c + 1;
 }
 
@@ -171,7 +189,7 @@ static const char *fast_digits(const char *c, const char *end, uint64_t *v,
  * the same pass; NULL if not one.
  */
 static const char *fast_number(const char *c, const char *end,
-			       struct spaa_json_value *v, struct fast_num *n)
+			       struct field *v, struct fast_num *n)
 {
 	const char *s = c;
 
@@ -197,7 +215,7 @@ static const char *fast_number(const char *c, const char *end,
 		while (c < end && is_digit(*c))
 			c++;
 	}
-	*v = (struct spaa_json_value){ .type = SPAA_JSON_NUMBER, .str = s, .len = (size_t)(c - s) };
+	*v = (struct field){ .str = s, .len = (uint32_t)(c - s), .string = false };
 	return c;
 }
 
@@ -211,35 +229,42 @@ static bool fast_int(const struct fast_num *n)
  * An optional id (pid, tid, cpu) as opt_i64 accepts it; -1 if not.
  * Anything but a plain integer goes to the exact conversion of json.h.
  */
-static int fast_id(const struct spaa_json_value *v, const struct fast_num *n,
+static int fast_id(const struct field *v, const struct fast_num *n,
 		   int64_t *out)
 {
 	*out = SPAA_NO_ID;
 	if (!v->str)
 		return 0;
-	if (v->type != SPAA_JSON_NUMBER)
+	if (v->string)
 		return -1;
-	if (fast_int(n))
+	if (fast_int(n)) {
 		*out = n->neg ? -(int64_t)n->ip : (int64_t)n->ip;
-	else if (spaa_json_get_i64(v, out))
-		return -1;
+	} else {
+		struct spaa_json_value j = as_json(v);
+
+		if (spaa_json_get_i64(&j, out))
+			return -1;
+	}
 	return *out == SPAA_NO_ID ? -1 : 0;
 }
 
 /* The period as read_sample reads it; -1 if it would be rejected. */
-static int fast_period(const struct spaa_json_value *v, const struct fast_num *n,
+static int fast_period(const struct field *v, const struct fast_num *n,
 		       uint64_t *out)
 {
+	struct spaa_json_value j;
+
 	*out = 0;
 	if (!v->str)
 		return 0;
-	if (v->type != SPAA_JSON_NUMBER)
+	if (v->string)
 		return -1;
 	if (fast_int(n) && !n->neg) {
 		*out = n->ip;
 		return 0;
 	}
-	return spaa_json_get_u64(v, out);
+	j = as_json(v);
+	return spaa_json_get_u64(&j, out);
 }
 
 /*
@@ -275,7 +300,7 @@ int spaa_sample_scan_time(const struct spaa_sample_scan *sc, const char *line, i
  */
 bool spaa_sample_scan_line(const char *line, size_t len, struct spaa_sample_scan *sc)
 {
-	struct spaa_json_value f[FK_NKEYS];
+	struct field f[FK_NKEYS];
 	struct fast_num num[FK_NKEYS];
 	unsigned seen = 0;
 	const char *c = line, *end = line + len;
@@ -318,13 +343,13 @@ bool spaa_sample_scan_line(const char *line, size_t len, struct spaa_sample_scan
 		return false;
 	for (int k = 0; k < FK_NKEYS; k++)
 		if (!(seen & 1u << k))
-			f[k] = (struct spaa_json_value){ .str = NULL };
+			f[k] = (struct field){ .str = NULL };
 
 	/* every check of read_sample that needs only the line */
-	if (f[FK_TYPE].type != SPAA_JSON_STRING || f[FK_TYPE].len != 6 ||
+	if (!f[FK_TYPE].string || f[FK_TYPE].len != 6 ||
 	    memcmp(f[FK_TYPE].str, "sample", 6) ||
-	    f[FK_TIMESTAMP].type != SPAA_JSON_NUMBER || !f[FK_STACK_ID].str ||
-	    (f[FK_EVENT].str && f[FK_EVENT].type != SPAA_JSON_STRING) ||
+	    !f[FK_TIMESTAMP].str || f[FK_TIMESTAMP].string || !f[FK_STACK_ID].str ||
+	    (f[FK_EVENT].str && !f[FK_EVENT].string) ||
 	    fast_id(&f[FK_PID], &num[FK_PID], &sc->pid) ||
 	    fast_id(&f[FK_TID], &num[FK_TID], &sc->tid) ||
 	    fast_id(&f[FK_CPU], &num[FK_CPU], &sc->cpu) ||
@@ -333,11 +358,11 @@ bool spaa_sample_scan_line(const char *line, size_t len, struct spaa_sample_scan
 	sc->has_period = f[FK_PERIOD].str != NULL;
 	sc->has_event = f[FK_EVENT].str != NULL;
 	sc->ts_off = (uint32_t)(f[FK_TIMESTAMP].str - line);
-	sc->ts_len = (uint32_t)f[FK_TIMESTAMP].len;
+	sc->ts_len = f[FK_TIMESTAMP].len;
 	sc->id_off = (uint32_t)(f[FK_STACK_ID].str - line);
-	sc->id_len = (uint32_t)f[FK_STACK_ID].len;
+	sc->id_len = f[FK_STACK_ID].len;
 	sc->ev_off = sc->has_event ? (uint32_t)(f[FK_EVENT].str - line) : 0;
-	sc->ev_len = sc->has_event ? (uint32_t)f[FK_EVENT].len : 0;
+	sc->ev_len = sc->has_event ? f[FK_EVENT].len : 0;
 	sc->prov = SPAA_NONE;
 	sc->ts_int = ts->ip;
 	sc->ts_frac = ts->fp;
