@@ -1008,11 +1008,14 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	const unsigned char *b = (const unsigned char *)in->buf;
 
-	/* only the magic: the rest is for the decoding thread, if any */
+	/*
+	 * Only the magic: the rest is for the decoding thread, if any.  A
+	 * small file, read inline, is read at once (one read(2), not two).
+	 */
 	while (in->len < 4 && !in->src.raw_eof) {
 		struct spaa_error e;
 		ssize_t r = source_read(&in->src, in->buf + in->len,
-					4 - in->len, &e);
+					in->small ? in->cap - in->len : 4 - in->len, &e);
 
 		if (r < 0)
 			return input_fail(in, err, e.code, in->lineno + 1, "%s", e.msg);
@@ -1110,6 +1113,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 {
 	struct spaa_input *in;
 	struct stat st;
+	bool small;
 
 	*out = NULL;
 	in = input_new(path, opts);
@@ -1117,21 +1121,19 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		in->src.fd = STDIN_FILENO;
 	} else {
 		/*
-		 * stat first: open(2) of a directory succeeds, and the
-		 * error should say what the path is, not how reading it
-		 * failed.
+		 * open(2) of a directory succeeds (fstat below tells it);
+		 * when it fails, the error should still say what the path
+		 * is, not how reading it failed.  No stat before: a
+		 * directory of small files pays each system call a file.
 		 */
-		if (stat(path, &st)) {
-			spaa_error_path(err, path, errno);
-			goto fail;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
-			goto fail;
-		}
 		in->src.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->src.fd < 0) {
-			spaa_error_path(err, path, errno);
+			int e = errno;
+
+			if (!stat(path, &st) && S_ISDIR(st.st_mode))
+				spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+			else
+				spaa_error_path(err, path, e);
 			goto fail;
 		}
 		in->own_fd = 1;
@@ -1144,18 +1146,24 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
 		goto fail;
 	}
+	small = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
+					: SPAA_INPUT_THREAD_MIN_DEFAULT);
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* stdin may already be partly read: progress is from here */
-		off_t at = lseek(in->src.fd, 0, SEEK_CUR);
+		off_t at = in->own_fd ? 0 : lseek(in->src.fd, 0, SEEK_CUR);
 
 		if (at < 0 || at > st.st_size)
 			at = 0;
 		in->size = (uint64_t)(st.st_size - at);
-		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		/* a small file is read at once: nothing to say about the order */
+		if (!small)
+			(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
 	in->cap = INPUT_CHUNK;
 	in->buf = buf_new(in, in->cap + 1);
+	in->small = small;
 	if (input_sniff(in, err))
 		goto fail;
 	/*
@@ -1166,9 +1174,6 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * a small file (input.h).  If the thread cannot start, reading stays
 	 * inline.
 	 */
-	in->small = in->own_fd && S_ISREG(st.st_mode) &&
-		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
-					: SPAA_INPUT_THREAD_MIN_DEFAULT);
 	in->threads = opts && opts->threads ? opts->threads : 2;
 	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) && !in->small &&
 		in->threads > 1;
