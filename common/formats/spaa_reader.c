@@ -95,12 +95,32 @@ int spaa_reader_intern(struct spaa_reader *r, const char *str, size_t len, uint3
 		  struct spaa_error *err)
 {
 	uint32_t max = max_strings(r->o);
+	unsigned slot = 0;
 
+	/*
+	 * A string found in names was interned before: interning it again
+	 * changes nothing, not even the limit's error (a validating load
+	 * reads on past it, and says it again at each intern).
+	 */
+	if (len && len <= SPAA_READER_NAME_TEXT) {
+		slot = (unsigned)(len * 7 + (unsigned char)str[0] * 3 +
+				  (unsigned char)str[len - 1]) % SPAA_READER_NAME_CACHE;
+		if (r->names[slot].len == len && !memcmp(r->names[slot].text, str, len) &&
+		    r->p->strings.nr <= max) {
+			*out = r->names[slot].id;
+			return 0;
+		}
+	}
 	*out = spaa_strtab_intern(&r->p->strings, str, len);
 	if (r->p->strings.nr > max)
 		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
 				     "more than %u distinct strings (names, ids): the limit (SPAA_MAX_STRINGS)",
 				     max);
+	if (len && len <= SPAA_READER_NAME_TEXT) {
+		r->names[slot].id = *out;
+		r->names[slot].len = (uint8_t)len;
+		memcpy(r->names[slot].text, str, len);
+	}
 	return 0;
 }
 

@@ -44,6 +44,9 @@ struct spaa_reader_warn_kind {
 };
 
 #define SPAA_READER_TID_CACHE 64
+/* spaa_reader.names: slots, and the longest string kept */
+#define SPAA_READER_NAME_CACHE 64
+#define SPAA_READER_NAME_TEXT 16
 
 /* Up to this many events in a header, a record's event is found by name. */
 #define SPAA_READER_EVENTS_SCAN 4
@@ -121,6 +124,17 @@ struct spaa_reader {
 	unsigned long *shared_line;
 	size_t shared_line_alloc;
 	struct spaa_idcache ids;            /* the fast path's id text -> string */
+	/*
+	 * Short strings interned lately, by their length and end bytes:
+	 * every stack record names its metrics and units again ("samples",
+	 * "period", "events"), each a hash and a probe of the string table
+	 * otherwise.  len 0: an empty slot.
+	 */
+	struct {
+		uint32_t id;
+		uint8_t len;
+		char text[SPAA_READER_NAME_TEXT];
+	} names[SPAA_READER_NAME_CACHE];
 	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
 	size_t prov_stack_alloc;
 	/* stacks told far ahead, to be told near (sample_soon) */
