@@ -11,8 +11,13 @@ a path string each cost ~170 bytes a file: 470 kB), and the weights of
 the 2,000 copies must be 2,000 times those of one.  The same for SPX
 reports: 20 and 400 links to one report within 1 MiB (a stack, record
 and frame of each call path of each report cost ~26 kB a report: 10 MB),
-weights and calls 400 times one report's.  The text header counts the
-files, also in a directory of both formats.
+weights and calls 400 times one report's.  Reports of distinct
+processes (a PHP site's: the report's metadata with a pid each, its
+events linked): 20 and 400 within 20 kB a report added, what a process
+adds being its call paths' records (~17 kB here; 25 kB when the
+repeats index kept a copy of each record's key and the fold indexed
+every record), and each process weighs what the one report does.  The text header counts the files,
+also in a directory of both formats.
 """
 import json
 import os
@@ -70,6 +75,25 @@ try:
     spx_few = links(root, 'spx_few', 20, spx)
     spx_many = links(root, 'spx_many', 400, spx)
 
+    def spx_pids(name, n):
+        """n reports of processes 10000, 10001, ...: SPX's metadata
+        with its pid, tid and key changed, the event file linked."""
+        d = os.path.join(root, name)
+        os.makedirs(d)
+        meta = open(SPX + '.json').read()
+        pid = json.loads(meta)['process_pid']
+        key = os.path.basename(SPX)
+        for i in range(n):
+            k = key.replace('-%d-' % pid, '-%d-' % (10000 + i))
+            with open(os.path.join(d, k + '.json'), 'w') as f:
+                f.write(meta.replace('"process_pid": %d' % pid, '"process_pid": %d' % (10000 + i))
+                        .replace('"process_tid": %d' % pid, '"process_tid": %d' % (10000 + i))
+                        .replace(key, k))
+            os.link(spx[1], os.path.join(d, k + '.txt.gz'))
+        return d
+    pids_few = spx_pids('pids_few', 20)
+    pids_many = spx_pids('pids_many', 400)
+
     @check
     def many_files_flat_memory():
         rss_few, _ = peak_rss_kb(['./spaa-hotspots', few])
@@ -90,6 +114,22 @@ try:
         rss_many, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', spx_many])
         assert rss_many - rss_few < 1024 or not RSS_IS_THE_PROGRAMS, \
             'peak RSS %d kB for 400 SPX reports, %d kB for 20' % (rss_many, rss_few)
+
+    @check
+    def spx_processes_cost_their_records():
+        rss_few, _ = peak_rss_kb(['./spaa-hotspots', '--threads', '1', pids_few])
+        rss_many, doc = peak_rss_kb(['./spaa-hotspots', '--threads', '1', pids_many])
+        assert rss_many - rss_few < 380 * 20 or not RSS_IS_THE_PROGRAMS, \
+            'peak RSS %d kB for 400 SPX processes, %d kB for 20' % (rss_many, rss_few)
+        one = lami(['./spaa-hotspots', '--limit', 'unlimited', SPX + '.json'])
+        many = lami(['./spaa-hotspots', '--limit', 'unlimited', pids_many])
+
+        def threads(d):
+            return [t['data'] for t in d['results'] if t['class'].get('inherit') == 'threads'][0]
+        (me,), them = threads(one), threads(many)
+        # each process its own row, weighing and hottest as the one report
+        assert sorted(r[0]['pid'] for r in them) == list(range(10000, 10400)), them[:2]
+        assert all(r[1] == me[1] and r[3] == me[3] for r in them), (me, them[:2])
 
     @check
     def spx_reports_sum_their_weights():
@@ -117,6 +157,29 @@ try:
         assert one and set(one) == set(all_), (sorted(one), sorted(all_))
         for fn, w in one.items():
             assert all_[fn] == 2000 * w, (fn, w, all_[fn])
+
+    @check
+    def repeated_keys_found_ahead_warn_as_inline():
+        # a frame record with a key twice, in files that a prefetch
+        # thread parses ahead (two threads) or the reader parses (one)
+        text = subprocess.run(['zstd', '-dc', PROFILE], capture_output=True,
+                              text=True, check=True).stdout.split('\n')
+        at = next(i for i, l in enumerate(text) if '"type":"frame"' in l)
+        text[at] = text[at].replace('"inlined":false', '"inlined":false,"inlined":true')
+        d = os.path.join(root, 'dup')
+        os.makedirs(d)
+        for name in ('a.spaa', 'b.spaa'):
+            with open(os.path.join(d, name), 'w') as f:
+                f.write('\n'.join(text))
+        outs = []
+        for threads in ('1', '2'):
+            rc, out, err = run(['./spaa-hotspots', '--threads', threads, d])
+            for name in ('a.spaa', 'b.spaa'):
+                want = "warning: %s:%d: key 'inlined' appears twice in one object" % (
+                    os.path.join(d, name), at + 1)
+                assert rc == 0 and want in err, (threads, want, err)
+            outs.append(out)
+        assert outs[0] == outs[1]
 
     @check
     def stats_count_how_samples_were_read():

@@ -18,6 +18,7 @@
 #include "io/input.h"
 #include "io/pathlist.h"
 #include "io/prefetch.h"
+#include "io/spares.h"
 #include "model/repeats.h"
 #include "model/util.h"
 
@@ -84,6 +85,7 @@ void spaa_load_input_opts(const struct spaa_load_opts *o, struct spaa_input_opts
 	*io = (struct spaa_input_opts){
 		.max_line = o->max_line, .max_window = o->max_window,
 		.thread_min = o->thread_min, .threads = spaa_load_threads(o),
+		.spares = o->spares,
 	};
 }
 
@@ -380,6 +382,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	spaa_repeats_init(&rep);
 	defaults(&o);
 	o.tree_pool = spaa_json_pool_new();
+	o.spares = spaa_spares_new();
 	o.threads = spaa_load_threads(&o);      /* asked once for every file */
 	spaa_load_input_opts(&o, &io);
 	for (size_t i = 0; i < npaths; i++) {
@@ -446,6 +449,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 out:
 	spaa_prefetch_free(pf);        /* closes the inputs not taken */
 	spaa_json_pool_free(o.tree_pool);
+	spaa_spares_free(o.spares);     /* after every input is closed */
 	free(want);
 	free(skipped);
 	free(from);

@@ -199,6 +199,11 @@ struct spaa_load_opts {
 	 * file of a directory.
 	 */
 	struct spaa_json_pool *tree_pool;
+	/*
+	 * Set by spaa_load for its inputs (leave it NULL): the buffers and
+	 * decoders each file leaves to the next (spares.h).
+	 */
+	struct spaa_spares *spares;
 };
 
 /* The bound on threads (--threads, SPAA_THREADS). */

@@ -493,6 +493,12 @@ struct scanned {
 	 * then has no id (nothing for the batch to number).
 	 */
 	const struct spaa_json_value *tree;
+	/*
+	 * With a tree: its first repeated key (spaa_json_repeated_key), or
+	 * NULL; found on the scanning thread, which has the tree in its
+	 * cache, so that the reader does not walk it for that.
+	 */
+	const struct spaa_json_value *dup;
 };
 
 /*
@@ -518,6 +524,7 @@ static int scanner_scan(void *ctx, void *block, const char *line, size_t len, vo
 	    spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
 		return 0;
 	sc->tree = spaa_json_parse_more(block, line, len, &je);
+	sc->dup = sc->tree ? spaa_json_repeated_key(sc->tree) : NULL;
 	sc->sample.prov = SPAA_NONE;
 	sc->sample.id_len = 0;
 	return sc->tree != NULL;
@@ -920,7 +927,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
-		const struct spaa_json_value *v, *dup;
+		const struct spaa_json_value *v, *dup = NULL;
+		bool dup_known = false;
 
 		r.line = spaa_input_lineno(in);
 		if ((r.line & 4095) == 0 && opts->on_progress)
@@ -950,6 +958,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 
 			if (pre && pre->tree) {
 				v = pre->tree;
+				dup = pre->dup;
+				dup_known = true;
 				if (opts->stats)
 					opts->stats->parsed_ahead++;
 			} else {
@@ -970,7 +980,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				continue;
 			goto out;
 		}
-		if ((dup = spaa_json_repeated_key(v)))
+		if (dup_known ? dup != NULL : (dup = spaa_json_repeated_key(v)) != NULL)
 			spaa_reader_warn(&r, "repeated-key", "key '%s' appears twice in one object; the first one counts",
 					 dup->key);
 		if (read_record(&r, v, err)) {

@@ -7,6 +7,7 @@
 #include "formats/spx_reader.h"
 #include "io/input.h"
 #include "io/json.h"
+#include "io/spares.h"
 #include "model/util.h"
 #include "model/warn.h"
 
@@ -22,6 +23,15 @@
  */
 
 #define SPX_HELD 65536  /* samples held: 2 MiB */
+
+/*
+ * The held samples' array at 4,096 samples, 128 KiB, a mapping of its
+ * own (common/report/main.c): a report of a few thousand slices maps it,
+ * faults it in and unmaps it (one unmap a report was most of the system
+ * time of a directory of 2,000 reports), so it goes from report to
+ * report through the load's spares (io/spares.h).
+ */
+#define SPX_HELD_KEPT 4096
 
 #define ROOT UINT32_MAX         /* the parent of root calls */
 
@@ -939,6 +949,9 @@ int spaa_spx_reader_read(struct spaa_profile *p, const char *json_path,
 	int ret = -1;
 
 	s.txt_path = txt_path_of(json_path);
+	s.held = spaa_spares_take_buf(opts->spares, SPX_HELD_KEPT * sizeof(*s.held));
+	if (s.held)
+		s.held_alloc = SPX_HELD_KEPT;
 	spaa_map_init(&s.trie, sizeof(struct trie_key));
 	s.stack_base = p->nstacks;
 	s.file = spaa_profile_add_file(p, json_path, "spx");
@@ -962,7 +975,10 @@ out:
 	free(s.node_line);
 	free(s.node_calls);
 	free(s.stack_of);
-	free(s.held);
+	if (s.held_alloc == SPX_HELD_KEPT)
+		spaa_spares_put_buf(opts->spares, s.held, SPX_HELD_KEPT * sizeof(*s.held));
+	else
+		free(s.held);
 	free(s.excl);
 	free(s.stack);
 	free(s.prev);

@@ -18,6 +18,7 @@
 
 #include "io/input.h"
 #include "io/output.h"
+#include "io/spares.h"
 #include "model/util.h"
 
 /*
@@ -63,8 +64,8 @@ struct source {
 	 * Compressed bytes read from fd, [raw_pos, raw_len) unconsumed.
 	 * raw_eof: read() returned 0 (for plain input too).
 	 */
-	unsigned char *raw;
-	size_t raw_pos, raw_len;
+	unsigned char *raw;     /* owned, raw_alloc bytes */
+	size_t raw_pos, raw_len, raw_alloc;
 	int raw_eof;
 
 	z_stream zs;
@@ -145,6 +146,7 @@ struct pipeline {
 
 struct spaa_input {
 	char *name;             /* owned: the path as given */
+	struct spaa_spares *spares;     /* weak: spaa_input_opts.spares */
 	int own_fd;             /* 0 for stdin, which the caller owns */
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
@@ -989,6 +991,14 @@ unsigned long spaa_input_skip_blank(struct spaa_input *in)
 	return n;
 }
 
+/* A buffer of size bytes: one a closed input left (spares.h), or new. */
+static char *buf_new(struct spaa_input *in, size_t size)
+{
+	char *b = spaa_spares_take_buf(in->spares, size);
+
+	return b ? b : spaa_xmalloc(size);
+}
+
 /*
  * Reads until the first 4 bytes are in (a pipe may deliver fewer per
  * read) or the input ends, then picks the decoder from the magic.
@@ -998,11 +1008,14 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	static const unsigned char zstd_magic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	const unsigned char *b = (const unsigned char *)in->buf;
 
-	/* only the magic: the rest is for the decoding thread, if any */
+	/*
+	 * Only the magic: the rest is for the decoding thread, if any.  A
+	 * small file, read inline, is read at once (one read(2), not two).
+	 */
 	while (in->len < 4 && !in->src.raw_eof) {
 		struct spaa_error e;
 		ssize_t r = source_read(&in->src, in->buf + in->len,
-					4 - in->len, &e);
+					in->small ? in->cap - in->len : 4 - in->len, &e);
 
 		if (r < 0)
 			return input_fail(in, err, e.code, in->lineno + 1, "%s", e.msg);
@@ -1024,9 +1037,10 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 
 	/* What was read is compressed: it becomes the raw buffer. */
 	in->src.raw = (unsigned char *)in->buf;
+	in->src.raw_alloc = in->cap + 1;
 	in->src.raw_len = in->len;
 	in->src.raw_pos = 0;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
 	in->len = 0;
 
 	if (in->src.comp == SPAA_INPUT_COMP_GZIP) {
@@ -1041,7 +1055,9 @@ static int input_sniff(struct spaa_input *in, struct spaa_error *err)
 	} else {
 		size_t ret;
 
-		in->src.zd = ZSTD_createDCtx();
+		in->src.zd = spaa_spares_take_zstd(in->spares);
+		if (!in->src.zd)
+			in->src.zd = ZSTD_createDCtx();
 		if (!in->src.zd)
 			return input_fail(in, err, SPAA_E_INTERNAL, 0,
 					  "cannot create zstd context");
@@ -1061,6 +1077,7 @@ static struct spaa_input *input_new(const char *name,
 {
 	struct spaa_input *in = spaa_xcalloc(1, sizeof(*in));
 
+	in->spares = opts ? opts->spares : NULL;
 	in->src.fd = -1;
 	in->name = spaa_xstrdup(name);
 	in->src.name = in->name;
@@ -1082,7 +1099,7 @@ int spaa_input_open_fd(struct spaa_input **out, int fd, const char *name,
 	in->src.fd = fd;
 	in->own_fd = 1;
 	in->cap = INPUT_CHUNK;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
 	if (input_sniff(in, err)) {
 		spaa_input_close(in);
 		return -1;
@@ -1096,6 +1113,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 {
 	struct spaa_input *in;
 	struct stat st;
+	bool small;
 
 	*out = NULL;
 	in = input_new(path, opts);
@@ -1103,21 +1121,19 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		in->src.fd = STDIN_FILENO;
 	} else {
 		/*
-		 * stat first: open(2) of a directory succeeds, and the
-		 * error should say what the path is, not how reading it
-		 * failed.
+		 * open(2) of a directory succeeds (fstat below tells it);
+		 * when it fails, the error should still say what the path
+		 * is, not how reading it failed.  No stat before: a
+		 * directory of small files pays each system call a file.
 		 */
-		if (stat(path, &st)) {
-			spaa_error_path(err, path, errno);
-			goto fail;
-		}
-		if (S_ISDIR(st.st_mode)) {
-			spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
-			goto fail;
-		}
 		in->src.fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->src.fd < 0) {
-			spaa_error_path(err, path, errno);
+			int e = errno;
+
+			if (!stat(path, &st) && S_ISDIR(st.st_mode))
+				spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
+			else
+				spaa_error_path(err, path, e);
 			goto fail;
 		}
 		in->own_fd = 1;
@@ -1130,18 +1146,24 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
 		goto fail;
 	}
+	small = in->own_fd && S_ISREG(st.st_mode) &&
+		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
+					: SPAA_INPUT_THREAD_MIN_DEFAULT);
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* stdin may already be partly read: progress is from here */
-		off_t at = lseek(in->src.fd, 0, SEEK_CUR);
+		off_t at = in->own_fd ? 0 : lseek(in->src.fd, 0, SEEK_CUR);
 
 		if (at < 0 || at > st.st_size)
 			at = 0;
 		in->size = (uint64_t)(st.st_size - at);
-		(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+		/* a small file is read at once: nothing to say about the order */
+		if (!small)
+			(void)posix_fadvise(in->src.fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	}
 
 	in->cap = INPUT_CHUNK;
-	in->buf = spaa_xmalloc(in->cap + 1);
+	in->buf = buf_new(in, in->cap + 1);
+	in->small = small;
 	if (input_sniff(in, err))
 		goto fail;
 	/*
@@ -1152,9 +1174,6 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 * a small file (input.h).  If the thread cannot start, reading stays
 	 * inline.
 	 */
-	in->small = in->own_fd && S_ISREG(st.st_mode) &&
-		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
-					: SPAA_INPUT_THREAD_MIN_DEFAULT);
 	in->threads = opts && opts->threads ? opts->threads : 2;
 	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) && !in->small &&
 		in->threads > 1;
@@ -1412,9 +1431,13 @@ void spaa_input_close(struct spaa_input *in)
 		close(in->src.fd);
 	if (in->src.zs_live)
 		inflateEnd(&in->src.zs);
-	ZSTD_freeDCtx(in->src.zd);
-	free(in->src.raw);
-	free(in->buf);
+	spaa_spares_put_zstd(in->spares, in->src.zd);
+	spaa_spares_put_buf(in->spares, in->src.raw, in->src.raw_alloc);
+	/* a buffer grown for a long line is of no use to the next file */
+	if (in->cap == INPUT_CHUNK)
+		spaa_spares_put_buf(in->spares, in->buf, in->cap + 1);
+	else
+		free(in->buf);
 	free(in->name);
 	free(in);
 }

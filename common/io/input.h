@@ -24,6 +24,8 @@
 
 #include "model/error.h"
 
+struct spaa_spares;
+
 /* Default bound on one line, in bytes (spaa_input_opts.max_line). */
 #define SPAA_INPUT_MAX_LINE_DEFAULT (64u << 20)
 /* SPAA_MAX_ZSTD_WINDOW: bytes of a zstd window (see max_window) */
@@ -62,6 +64,12 @@ struct spaa_input_opts {
 	 * (spaa_input_set_scanner) over decoded blocks.
 	 */
 	unsigned threads;
+	/*
+	 * Weak, may be NULL: where the input takes its buffers and zstd
+	 * decoder from and leaves them at close, for the next input
+	 * (spares.h; a load's files share one set).
+	 */
+	struct spaa_spares *spares;
 };
 
 struct spaa_input;

@@ -1,6 +1,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/hashslot.h"
 #include "model/repeats.h"
 #include "model/util.h"
 
@@ -17,7 +18,6 @@ void spaa_repeats_init(struct spaa_repeats *r)
 	memset(r, 0, sizeof(*r));
 	spaa_map_init(&r->frames, sizeof(struct spaa_frame_key));
 	spaa_strtab_init(&r->stacks);
-	spaa_strtab_init(&r->records);
 }
 
 void spaa_repeats_release(struct spaa_repeats *r)
@@ -26,9 +26,9 @@ void spaa_repeats_release(struct spaa_repeats *r)
 	free(r->frame_of);
 	spaa_strtab_release(&r->stacks);
 	free(r->stack_of);
-	spaa_strtab_release(&r->records);
-	free(r->record_of);
+	free(r->record_slots);
 	free(r->key);
+	free(r->key2);
 	memset(r, 0, sizeof(*r));
 	spaa_map_init(&r->frames, sizeof(struct spaa_frame_key));
 }
@@ -54,20 +54,23 @@ static bool joined(const struct spaa_profile *p, const struct spaa_record *rec)
 	return rec->frames != s->frames || rec->nframes != s->nframes;
 }
 
-/* Appends the metrics and units of n weights to the key at *len. */
-static void key_metrics(struct spaa_repeats *r, size_t *len,
+/* Appends the metrics and units of n weights to the key (*key, *alloc) at *len. */
+static void key_metrics(unsigned char **key, size_t *alloc, size_t *len,
 			const struct spaa_weight *w, uint32_t n)
 {
-	SPAA_ALLOC_GROW(r->key, *len + (size_t)n * 2 * sizeof(uint32_t), r->key_alloc);
+	SPAA_ALLOC_GROW(*key, *len + (size_t)n * 2 * sizeof(uint32_t), *alloc);
 	for (uint32_t i = 0; i < n; i++) {
-		memcpy(r->key + *len, &w[i].metric, sizeof(uint32_t));
-		memcpy(r->key + *len + sizeof(uint32_t), &w[i].unit, sizeof(uint32_t));
+		memcpy(*key + *len, &w[i].metric, sizeof(uint32_t));
+		memcpy(*key + *len + sizeof(uint32_t), &w[i].unit, sizeof(uint32_t));
 		*len += 2 * sizeof(uint32_t);
 	}
 }
 
-/* The key of rec, whose weights and exclusive weights are w and x. */
-static size_t record_key(struct spaa_repeats *r, const struct spaa_record *rec,
+/*
+ * The key of rec, whose weights and exclusive weights are w and x, into
+ * the scratch buffer (*key, *alloc); returns its length.
+ */
+static size_t record_key(unsigned char **key, size_t *alloc, const struct spaa_record *rec,
 			 const struct spaa_weight *w, const struct spaa_weight *x)
 {
 	struct record_head h;
@@ -85,10 +88,10 @@ static size_t record_key(struct spaa_repeats *r, const struct spaa_record *rec,
 	h.absorbed = rec->absorbed;
 	h.nweights = rec->nweights;
 	h.nexcl = rec->nexcl;
-	SPAA_ALLOC_GROW(r->key, len, r->key_alloc);
-	memcpy(r->key, &h, sizeof(h));
-	key_metrics(r, &len, w, rec->nweights);
-	key_metrics(r, &len, x, rec->nexcl);
+	SPAA_ALLOC_GROW(*key, len, *alloc);
+	memcpy(*key, &h, sizeof(h));
+	key_metrics(key, alloc, &len, w, rec->nweights);
+	key_metrics(key, alloc, &len, x, rec->nexcl);
 	return len;
 }
 
@@ -96,6 +99,66 @@ static const struct spaa_weight *pool_at(const struct spaa_weight *pool,
 					 uint32_t off, uint32_t n)
 {
 	return n ? pool + off : NULL;
+}
+
+/* The key of the model's record k into key2, or 0 for a joined record (never merged). */
+static size_t model_record_key(struct spaa_repeats *r, const struct spaa_profile *p, uint32_t k)
+{
+	const struct spaa_record *rec = &p->records[k];
+
+	if (joined(p, rec))
+		return 0;
+	return record_key(&r->key2, &r->key2_alloc, rec,
+			  pool_at(p->weight_pool, rec->weights, rec->nweights),
+			  pool_at(p->weight_pool, rec->excl, rec->nexcl));
+}
+
+/*
+ * The slot of the indexed record whose key is the len bytes of r->key
+ * (hash h), or the empty slot where it would go.  The record is
+ * compared as the model holds it now.
+ */
+static size_t record_probe(struct spaa_repeats *r, const struct spaa_profile *p,
+			   size_t len, uint64_t h)
+{
+	size_t i = h & r->record_mask;
+
+	for (; r->record_slots[i] != SPAA_HASHSLOT_EMPTY; i = (i + 1) & r->record_mask) {
+		uint64_t slot = r->record_slots[i];
+
+		if (spaa_hashslot_has(slot, h) &&
+		    model_record_key(r, p, spaa_hashslot_index(slot)) == len &&
+		    !memcmp(r->key2, r->key, len))
+			break;
+	}
+	return i;
+}
+
+/* Twice the slots, the indexed records placed again by their keys now. */
+static void records_rehash(struct spaa_repeats *r, const struct spaa_profile *p)
+{
+	size_t n = r->record_slots ? (r->record_mask + 1) * 2 : 256;
+	uint64_t *old = r->record_slots;
+	size_t old_n = old ? r->record_mask + 1 : 0;
+
+	r->record_slots = spaa_hashslot_new(n);
+	r->record_mask = n - 1;
+	for (size_t j = 0; j < old_n; j++) {
+		uint32_t k;
+		size_t len, i;
+		uint64_t h;
+
+		if (old[j] == SPAA_HASHSLOT_EMPTY)
+			continue;
+		k = spaa_hashslot_index(old[j]);
+		len = model_record_key(r, p, k);
+		h = spaa_hash_bytes(r->key2, len);
+		for (i = h & r->record_mask; r->record_slots[i] != SPAA_HASHSLOT_EMPTY;
+		     i = (i + 1) & r->record_mask)
+			;
+		r->record_slots[i] = spaa_hashslot_of(h, k);
+	}
+	free(old);
 }
 
 void spaa_repeats_index(struct spaa_repeats *r, const struct spaa_profile *p)
@@ -127,17 +190,22 @@ void spaa_repeats_index(struct spaa_repeats *r, const struct spaa_profile *p)
 	}
 	for (; r->nrecords < p->nrecords; r->nrecords++) {
 		const struct spaa_record *rec = &p->records[r->nrecords];
-		uint32_t before = r->records.nr;
-		size_t len;
+		size_t len, i;
+		uint64_t h;
 
 		if (joined(p, rec))
 			continue;
-		len = record_key(r, rec, pool_at(p->weight_pool, rec->weights, rec->nweights),
+		/* load under 1/2 (hashslot.h), with room for this one */
+		if (2 * ((size_t)r->nrecord_keys + 1) > (r->record_slots ? r->record_mask + 1 : 0))
+			records_rehash(r, p);
+		len = record_key(&r->key, &r->key_alloc, rec,
+				 pool_at(p->weight_pool, rec->weights, rec->nweights),
 				 pool_at(p->weight_pool, rec->excl, rec->nexcl));
-		k = spaa_strtab_intern(&r->records, r->key, len);
-		if (r->records.nr != before) {
-			SPAA_ALLOC_GROW(r->record_of, (size_t)k + 1, r->record_of_alloc);
-			r->record_of[k] = r->nrecords;
+		h = spaa_hash_bytes(r->key, len);
+		i = record_probe(r, p, len, h);
+		if (r->record_slots[i] == SPAA_HASHSLOT_EMPTY) {
+			r->record_slots[i] = spaa_hashslot_of(h, r->nrecords);
+			r->nrecord_keys++;
 		}
 	}
 }
@@ -191,15 +259,17 @@ static uint32_t merge_target(struct spaa_repeats *r, struct spaa_profile *p,
 			     const struct spaa_record *rec,
 			     const struct spaa_weight *w, const struct spaa_weight *x)
 {
-	uint32_t k, into;
-	uint64_t sum;
+	uint32_t into;
+	uint64_t sum, slot;
+	size_t len;
 
-	if (r->records.nr <= 1 || joined(p, rec))
+	if (!r->nrecord_keys || joined(p, rec))
 		return SPAA_NONE;
-	k = spaa_strtab_find(&r->records, r->key, record_key(r, rec, w, x));
-	if (k == SPAA_NONE)
+	len = record_key(&r->key, &r->key_alloc, rec, w, x);
+	slot = r->record_slots[record_probe(r, p, len, spaa_hash_bytes(r->key, len))];
+	if (slot == SPAA_HASHSLOT_EMPTY)
 		return SPAA_NONE;
-	into = r->record_of[k];
+	into = spaa_hashslot_index(slot);
 	if (one_copy(rec) != one_copy(&p->records[into]))
 		return SPAA_NONE;
 	/* checked before adding, so that an overflow leaves both records whole */
@@ -217,7 +287,7 @@ uint32_t spaa_repeats_merge_records(struct spaa_repeats *r, struct spaa_profile 
 	struct spaa_weight *old;
 	uint32_t out = record_base, merged = 0;
 
-	if (r->records.nr <= 1 || record_base >= p->nrecords)
+	if (!r->nrecord_keys || record_base >= p->nrecords)
 		return 0;
 	/* this file's records head their stacks' lists: unlink them */
 	for (uint32_t i = record_base; i < p->nrecords; i++) {

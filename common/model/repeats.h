@@ -47,13 +47,20 @@ struct spaa_repeats {
 	struct spaa_strtab stacks;      /* (type, frames) -> stack_of */
 	uint32_t *stack_of;
 	size_t stack_of_alloc;
-	struct spaa_strtab records;     /* record key -> record_of */
-	uint32_t *record_of;
-	size_t record_of_alloc;
+	/*
+	 * Records by key, the key not copied: a slot (hashslot.h) holds
+	 * the index of a record, and a probe compares with that record in
+	 * the model (a directory of reports of distinct processes has a
+	 * record per process and call path, and a copy of each key was
+	 * twice the record).  record_mask + 1 slots, or none.
+	 */
+	uint64_t *record_slots;
+	size_t record_mask;
+	uint32_t nrecord_keys;
 	/* model entries indexed so far: [0, n) of each array */
 	uint32_t nframes, nstacks, nrecords;
-	unsigned char *key;             /* scratch for variable keys */
-	size_t key_alloc;
+	unsigned char *key, *key2;      /* scratch for variable keys */
+	size_t key_alloc, key2_alloc;
 };
 
 void spaa_repeats_init(struct spaa_repeats *r);

@@ -401,6 +401,26 @@ links_dir() { # DIR N SOURCE...: N hard links to each SOURCE, made once
 	done
 	touch "$d/done"
 }
+# spx_pids DIR N SOURCE: N reports of distinct processes, as a PHP site
+# writes one a request: SOURCE's metadata (*.json) with its pid, tid and
+# key changed, its event file (*.txt.gz) linked; made once.
+spx_pids() {
+	local d=$1 n=$2 json txt base key pid i j
+	[ -f "$d/done" ] && return 0
+	rm -rf "$d" && mkdir -p "$d" || return 1
+	json=$(echo "$3"/*.json) txt=$(echo "$3"/*.txt.gz)
+	base=$(<"$json") && key=${json##*/} && key=${key%.json} || return 1
+	pid=$(sed -n 's/.*"process_pid": *\([0-9]*\).*/\1/p' "$json")
+	[ -n "$pid" ] || return 1
+	for ((i = 0; i < n; i++)); do
+		j=${base//\"process_pid\": $pid/\"process_pid\": $((10000 + i))}
+		j=${j//\"process_tid\": $pid/\"process_tid\": $((10000 + i))}
+		j=${j//$key/${key/-$pid-/-$((10000 + i))-}}
+		printf '%s\n' "$j" >"$d/${key/-$pid-/-$((10000 + i))-}.json" &&
+			ln "$txt" "$d/${key/-$pid-/-$((10000 + i))-}.txt.gz" || return 1
+	done
+	touch "$d/done"
+}
 if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	note ""
 	SMALLSIZE=$(zstd -dc "$SMALL" | wc -c)
@@ -415,6 +435,9 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	links_dir "$DIR/files/links-$FILES_FEW" "$FILES_FEW" "$DIR/files/one.spaa.zst" &&
 	links_dir "$DIR/files/links-$FILES_MANY" "$FILES_MANY" "$DIR/files/one.spaa.zst" &&
 	links_dir "$DIR/files/spx-$FILES_FEW" "$FILES_FEW" "$SPXSRC"/*.json "$SPXSRC"/*.txt.gz || note "bench: cannot make the directories of links"
+	SPX_FEW=$(( FILES_FEW / 10 > 0 ? FILES_FEW / 10 : 1 ))
+	spx_pids "$DIR/files/spx-pids-$SPX_FEW" "$SPX_FEW" "$SPXSRC" &&
+	spx_pids "$DIR/files/spx-pids-$FILES_FEW" "$FILES_FEW" "$SPXSRC" || note "bench: cannot make the SPX directories of distinct processes"
 	SPXSIZE=$(( $(cat "$SPXSRC"/*.json | wc -c) + $(zcat "$SPXSRC"/*.txt.gz | wc -c) ))
 	CSIZE=$(zstd -dc "$CONCAT" | wc -c)
 	note "many files: $FILES_FEW and $FILES_MANY links to $SMALL ($SMALLSIZE bytes plain), one file of its stack records $FILES_FEW times; $FILES_FEW SPX reports ($SPXSRC, $SPXSIZE bytes):"
@@ -424,6 +447,8 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	measure files.many "$((FILES_MANY * SMALLSIZE))" "spaa-hotspots" "$FILES_MANY" "./spaa-hotspots $DIR/files/links-$FILES_MANY"
 	measure files.concat "$CSIZE" "spaa-hotspots (one file)" concat "./spaa-hotspots $CONCAT"
 	measure files.spx "$((FILES_FEW * SPXSIZE))" "spaa-hotspots" "spx" "./spaa-hotspots $DIR/files/spx-$FILES_FEW"
+	measure files.spxpids.few "$((SPX_FEW * SPXSIZE))" "spaa-hotspots, $SPX_FEW processes" "spx" "./spaa-hotspots $DIR/files/spx-pids-$SPX_FEW"
+	measure files.spxpids.many "$((FILES_FEW * SPXSIZE))" "spaa-hotspots, $FILES_FEW processes" "spx" "./spaa-hotspots $DIR/files/spx-pids-$FILES_FEW"
 	if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 		pairs files "$((FILES_FEW * SMALLSIZE))" "$FILES_FEW" "./spaa-hotspots $DIR/files/links-$FILES_FEW"
 		FILES_MEDIAN=$MEDIAN FILES_PAIRS=$PAIRS
@@ -438,6 +463,7 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	[ -n "${FILES_MEDIAN:-}" ] &&
 		note "  wall speed-up of the second core, $FILES_FEW files: median $FILES_MEDIAN (pairs:$FILES_PAIRS)  target >= 1.7: $(verdict "$FILES_MEDIAN" '>=' 1.7)"
 	note "  SPX: $FILES_FEW reports, peak RSS $(awk -v a="${RSS[files.spx]}" 'BEGIN { printf "%.1f", a / 1024 }') MB, $(awk -v a="${CPU[files.spx]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
+	note "  SPX, a process a report: peak RSS $SPX_FEW -> $FILES_FEW reports $(awk -v a="${RSS[files.spxpids.few]}" -v b="${RSS[files.spxpids.many]}" -v f="$SPX_FEW" -v m="$FILES_FEW" 'BEGIN { printf "%.1f -> %.1f MB (x%.2f), %.1f kB per report added", a / 1024, b / 1024, (a > 0 ? b / a : 0), (m > f ? (b - a) / (m - f) : 0) }'), $(awk -v a="${CPU[files.spxpids.many]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
 
 # Scaling: the same stacks, 1x, 4x and 16x the samples.  Time should grow

@@ -200,6 +200,44 @@ START_TEST(test_what_stays_apart)
 END_TEST
 
 /*
+ * More records than the index starts with room for (it grows, placing
+ * each record again by its key as the model holds it, no copy kept):
+ * files of a stack of 300 threads each, the last two repeating the
+ * first; every thread keeps one record, its weight the sum of its files'.
+ */
+START_TEST(test_many_records)
+{
+	enum { THREADS = 300 };
+	struct spaa_profile p;
+	size_t cap = THREADS * 200 + 1024, len;
+	char *text = malloc(cap);
+
+	for (int f = 0; f < 4; f++) {
+		len = (size_t)snprintf(text, cap, "%s", TESTUTIL_HEADER(EV("faults"))
+				     "{'type':'dso','id':1,'name':'/bin/a','is_kernel':false}\n"
+				     "{'type':'frame','id':1,'func':'main','dso':1}\n");
+		/* files 0, 2 and 3 alike; file 1 of other threads */
+		for (int t = 0; t < THREADS; t++)
+			len += (size_t)snprintf(text + len, cap - len, "{'type':'stack','id':'s','frames':[1],"
+				      "'context':{'tid':%d},'weights':[{'metric':'samples','value':%d}]}\n",
+				      f == 1 ? 1000 + t : t, t + 1);
+		put("many", f == 0 ? "a.spaa" : f == 1 ? "b.spaa" : f == 2 ? "c.spaa" : "d.spaa", text);
+	}
+	load_ok(&p, "many", true);
+	ck_assert_uint_eq(p.nrecords, 2 * THREADS);
+	for (uint32_t i = 0; i < p.nrecords; i++) {
+		const struct spaa_record *r = &p.records[i];
+		int64_t t = r->tid >= 1000 ? r->tid - 1000 : r->tid;
+
+		ck_assert_uint_eq(weight(&p, r->weights, r->nweights, "samples"),
+				  (uint64_t)(t + 1) * (r->tid >= 1000 ? 1 : 3));
+	}
+	spaa_profile_release(&p);
+	free(text);
+}
+END_TEST
+
+/*
  * tests/data/related.spaa in short: user stack u1 joined with kernel
  * stack k1 (defined first, so the second file shares it), u2 alone.
  */
@@ -468,6 +506,7 @@ Suite *repeats_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_copies_fold_into_one);
 	tcase_add_test(tc, test_what_stays_apart);
+	tcase_add_test(tc, test_many_records);
 	tcase_add_test(tc, test_related_stacks);
 	tcase_add_test(tc, test_errors_name_the_file);
 	tcase_add_test(tc, test_file_entries_fold);
