@@ -197,8 +197,15 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 	slot = strtab_probe(t, s, len, h);
 	if (t->slots[slot] != SPAA_HASHSLOT_EMPTY)
 		return spaa_hashslot_index(t->slots[slot]);
-	SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
-	t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
+	if (t->nr >= t->alloc) {
+		/*
+		 * Only when strs grew: a realloc to the same size is free in
+		 * glibc but a copy under ASan and valgrind, which made
+		 * interning quadratic there (100,000 names: minutes).
+		 */
+		SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
+		t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
+	}
 	t->strs[t->nr] = strtab_store(t, s, len);
 	t->lens[t->nr] = (uint32_t)len;
 	t->slots[slot] = spaa_hashslot_of(h, t->nr);
