@@ -293,8 +293,7 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 	const char *m = spaa_profile_str(p, metric);
 	bool counts = !strcmp(m, "samples") || !strcmp(m, "count");
 	bool by_period = !strcmp(m, "period");
-	struct spaa_fold_records recs = { 0 };
-	bool have_recs = false;
+	struct spaa_fold_records recs = { 0 };    /* found at the first group that needs them */
 	struct sample_metrics sm = sample_metrics(p);
 	int ret = -1;
 
@@ -319,10 +318,8 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		    !keep(a, filter, k->pid, k->tid, 0, p->frame_pool + s->frames,
 			  s->nframes))
 			continue;
-		if (!own && !have_recs) {
+		if (!own && !recs.of)
 			spaa_fold_records_init(&recs, f, p);
-			have_recs = true;
-		}
 		if (own || recs.of[i] == SPAA_NONE ||
 		    !record_occurrence(p, sm, recs.of[i], metric, &o)) {
 			if (!counts && !(period && f->all_period[i]))
