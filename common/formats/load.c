@@ -229,32 +229,14 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 }
 
 /*
- * On the prefetch thread: a small SPAA file read whole gets the reader's
- * scanner now, so that thread scans its samples and parses its other
- * records while the reader is on an earlier file (what spaa_load_input
- * will read as SPAA: a validating load reads every file so).
- */
-static void scan_ahead(void *data, struct spaa_input *in)
-{
-	const struct spaa_load_opts *o = data;
-	enum spaa_detect_format fmt;
-	struct spaa_error err;
-
-	if (o->findings.fn || (!spaa_detect(in, &fmt, &err) && fmt == SPAA_DETECT_SPAA))
-		spaa_reader_scan_ahead(in, o);
-}
-
-/*
  * The files of the list the loop opens (not SPX reports, which their
  * reader opens), opened and read a few ahead by a thread of their own
- * (prefetch.h) when there are several; NULL when there are not.
+ * (prefetch.h) when there are several; NULL when there are not.  Their
+ * bytes are decoded and parsed by the reader, on its core (prefetch.h).
  */
 static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
-					    const struct spaa_input_opts *io,
-					    const struct spaa_load_opts *o, bool **want)
+					    const struct spaa_input_opts *io, bool **want)
 {
-	const struct spaa_prefetch_prepare prepare = { scan_ahead, (void *)o };
-
 	size_t n = 0;
 
 	*want = spaa_xcalloc(list->nr + 1, sizeof(**want));
@@ -262,7 +244,7 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start(list, *want, io, &prepare);
+	return spaa_prefetch_start(list, *want, io, NULL);
 }
 
 /*
@@ -397,7 +379,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
 	total = spaa_pathlist_size(&list);
 	if (o.threads > 1)
-		pf = prefetch_start(&list, &io, &o, &want);
+		pf = prefetch_start(&list, &io, &want);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;

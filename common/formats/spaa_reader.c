@@ -614,12 +614,8 @@ static void scanner_free(void *ctx)
 	free(t);
 }
 
-/*
- * Sets the scanner on in (set_scanner: spaa_input_set_scanner or
- * spaa_input_scan_whole), unless opts turn it off.
- */
-static void set_scanner(struct spaa_input *in, const struct spaa_load_opts *opts,
-			int (*set)(struct spaa_input *, const struct spaa_input_scanner *))
+/* Sets the scanner on in, unless opts turn it off. */
+static void set_scanner(struct spaa_input *in, const struct spaa_load_opts *opts)
 {
 	struct scanner *t;
 
@@ -630,17 +626,12 @@ static void set_scanner(struct spaa_input *in, const struct spaa_load_opts *opts
 	/* on_line may change the line: the tree must be of what it leaves */
 	t->trees = !opts->on_line;
 	t->pool = opts->tree_pool;
-	set(in, &(struct spaa_input_scanner){
+	spaa_input_set_scanner(in, &(struct spaa_input_scanner){
 		.scan = scanner_scan, .batch = scanner_batch,
 		.block_new = t->trees ? scanner_block_new : NULL,
 		.block_reset = scanner_block_reset, .block_free = scanner_block_free,
 		.ctx = t, .free_ctx = scanner_free, .rec_size = sizeof(struct scanned),
 	});
-}
-
-void spaa_reader_scan_ahead(struct spaa_input *in, const struct spaa_load_opts *opts)
-{
-	set_scanner(in, opts, spaa_input_scan_whole);
 }
 
 /*
@@ -923,7 +914,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	r.period_metric = spaa_strtab_intern(&p->strings, " sample periods", 15);
 	r.file = spaa_profile_add_file(p, r.path, NULL);
 
-	set_scanner(in, opts, spaa_input_set_scanner);
+	set_scanner(in, opts);
 	if (opts->on_progress)
 		opts->on_progress(opts->progress_data, bytes_base, bytes_total);
 	while ((got = spaa_input_getline(in, &line, &len, err)) > 0) {
