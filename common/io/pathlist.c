@@ -469,29 +469,30 @@ int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 	return append_path(list, path, SPAA_PATHLIST_SPAA, err);
 }
 
-uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list, uint64_t min, bool *big)
 {
 	struct spaa_sbuf buf = { 0 };
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < list->nr && total != UINT64_MAX; i++) {
+	for (size_t i = 0; i < list->nr; i++) {
 		const char *path = spaa_pathlist_path(list, i, &buf);
+		uint64_t size = 0;
 		struct stat st;
 		char *events;
 
 		if (list->kinds[i] == SPAA_PATHLIST_SPX &&
 		    (events = swap_suffix(path, ".json", ".txt.gz"))) {
 			/* an SPX report is read from both of its files */
-			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
-			    st.st_size >= 0 &&
-			    spaa_add_u64(total, (uint64_t)st.st_size, &total))
-				total = UINT64_MAX;
+			if (!stat(events, &st) && S_ISREG(st.st_mode) && st.st_size >= 0)
+				size = (uint64_t)st.st_size;
 			free(events);
 		}
-		if (total == UINT64_MAX || !strcmp(path, "-") ||
-		    stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 0)
-			continue;
-		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
+		if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) &&
+		    st.st_size >= 0 && spaa_add_u64(size, (uint64_t)st.st_size, &size))
+			size = UINT64_MAX;
+		if (big)
+			big[i] = size && size >= min;
+		if (total != UINT64_MAX && spaa_add_u64(total, size, &total))
 			total = UINT64_MAX;
 	}
 	free(buf.s);

@@ -20,6 +20,7 @@
 #ifndef SPAA_PATHLIST_H
 #define SPAA_PATHLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -116,8 +117,12 @@ int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 const char *spaa_pathlist_path(const struct spaa_pathlist *list, size_t i,
 			       struct spaa_sbuf *buf);
 
-/* Total size in bytes of the files in list (0 for stdin). */
-uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);
+/*
+ * Total size in bytes of the files in list (0 for stdin).  big may be
+ * NULL, else list->nr entries set to whether each path is a regular
+ * file of at least min bytes (an SPX report counts its two files).
+ */
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list, uint64_t min, bool *big);
 
 void spaa_pathlist_release(struct spaa_pathlist *list);
 

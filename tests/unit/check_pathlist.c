@@ -73,7 +73,7 @@ START_TEST(test_expand_mixed)
 		/* only profile names that are no files are said skipped */
 		ck_assert_uint_eq(list.nskipped, 2);
 		/* the SPX report r counts both of its files (r.json, r.txt.gz) */
-		ck_assert_uint_eq(spaa_pathlist_size(&list), 8 * 3);
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 0, NULL), 8 * 3);
 		spaa_pathlist_release(&list);
 		ck_assert_uint_eq(list.nr, 0);
 		ck_assert_ptr_null(list.text);
@@ -109,7 +109,18 @@ START_TEST(test_expand_files)
 	ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
 	ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_MAYBE);
 	ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPAA);
-	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 10 + 3 + 40 * 10);
+	ck_assert_uint_eq(spaa_pathlist_size(&list, 0, NULL), 10 + 0 + 10 + 3 + 40 * 10);
+	/* which files are big (a decoding thread's): 10 bytes and more; not stdin */
+	{
+		bool big[44];
+
+		memset(big, 1, sizeof(big));
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 10, big), 423);
+		ck_assert(big[0] && !big[1] && big[2] && !big[3] && big[4] && big[43]);
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 11, big), 423);
+		for (i = 0; i < 44; i++)
+			ck_assert(!big[i]);
+	}
 	spaa_pathlist_release(&list);
 	free(path.s);
 }
