@@ -617,7 +617,7 @@ END_TEST
 /*
  * A profile of several MiB, larger than the decoding thread's blocks
  * (input.c), so that sample lines straddle block boundaries, with CRLF
- * line ends, whitespace, reordered keys, long ids and the event named or
+ * line ends, runs of blank lines, whitespace, reordered keys, long ids and the event named or
  * not mixed in: the scanned path must read every kind at every place.
  */
 START_TEST(test_scanned_blocks)
@@ -659,6 +659,9 @@ START_TEST(test_scanned_blocks)
 			    "\"tid\":%d,\"cpu\":%d%s,\"period\":%" PRIu64 ",\"stack_id\":\"%s\"}",
 			    ts, i % 9, i % 2, ev, x >> 44, id);
 		spaa_sbuf_printf(&t, i % 7 ? "\n" : "\r\n");
+		/* runs of blank lines: the reader skips them in the blocks */
+		if (i % 997 == 0)
+			spaa_sbuf_printf(&t, "\n \t\n%s", i % 2 ? "\r\n" : "");
 	}
 	ck_assert_uint_gt(t.len, (size_t)3 << 20);
 	path = testutil_write("blocks.spaa", t.s, t.len);
