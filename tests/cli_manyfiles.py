@@ -161,7 +161,7 @@ try:
     @check
     def repeated_keys_found_ahead_warn_as_inline():
         # a frame record with a key twice, in files that a prefetch
-        # thread parses ahead (two threads) or the reader parses (one)
+        # thread opens (two threads) or the reader does (one)
         text = subprocess.run(['zstd', '-dc', PROFILE], capture_output=True,
                               text=True, check=True).stdout.split('\n')
         at = next(i for i, l in enumerate(text) if '"type":"frame"' in l)
@@ -180,6 +180,23 @@ try:
                 assert rc == 0 and want in err, (threads, want, err)
             outs.append(out)
         assert outs[0] == outs[1]
+
+    @check
+    def small_files_parsed_by_the_reader():
+        # every file of few is 7 kB of zstd, under 256 KiB: read inline,
+        # no decoding thread; the prefetch thread opens and reads it but
+        # parses none of its 443 lines (their JSON trees, read on the
+        # reader's core, cost more than parsing there), so 0 of the
+        # 200 x 442 other records are parsed ahead, and 0 of the 200 x
+        # 254 stack records' ids numbered ahead, whatever the threads
+        for threads in ('2', '3'):
+            p = subprocess.run(['./spaa-hotspots', '--threads', threads, few],
+                               stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                               env=dict(os.environ, SPAA_STATS='1'))
+            assert p.returncode == 0, p.stderr
+            want = ('spaa-hotspots: stats: 0 other records parsed ahead by reading threads, '
+                    "0 stack records' ids numbered ahead")
+            assert want in p.stderr.splitlines(), (threads, p.stderr)
 
     @check
     def stats_count_how_samples_were_read():

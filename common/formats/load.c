@@ -229,40 +229,25 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
 }
 
 /*
- * On the prefetch thread: a small SPAA file read whole gets the reader's
- * scanner now, so that thread scans its samples and parses its other
- * records while the reader is on an earlier file (what spaa_load_input
- * will read as SPAA: a validating load reads every file so).
- */
-static void scan_ahead(void *data, struct spaa_input *in)
-{
-	const struct spaa_load_opts *o = data;
-	enum spaa_detect_format fmt;
-	struct spaa_error err;
-
-	if (o->findings.fn || (!spaa_detect(in, &fmt, &err) && fmt == SPAA_DETECT_SPAA))
-		spaa_reader_scan_ahead(in, o);
-}
-
-/*
  * The files of the list the loop opens (not SPX reports, which their
- * reader opens), opened and read a few ahead by a thread of their own
- * (prefetch.h) when there are several; NULL when there are not.
+ * reader opens) that get a decoding thread of their own (big: from
+ * spaa_pathlist_size), opened and read ahead by a thread of their own
+ * (prefetch.h) when there are several; NULL when there are not.  A file
+ * read inline is opened by the reader: handed over from another core,
+ * its bytes cost the reader more than they saved (prefetch.h), and
+ * waking the thread a file cost ~30 us of system time (README, Many
+ * files).  want[i] is left true for the files the prefetch opens.
  */
 static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
-					    const struct spaa_input_opts *io,
-					    const struct spaa_load_opts *o, bool **want)
+					    const struct spaa_input_opts *io, bool *want)
 {
-	const struct spaa_prefetch_prepare prepare = { scan_ahead, (void *)o };
-
 	size_t n = 0;
 
-	*want = spaa_xcalloc(list->nr + 1, sizeof(**want));
 	for (size_t i = 0; i < list->nr; i++)
-		n += (*want)[i] = list->kinds[i] != SPAA_PATHLIST_SPX;
+		n += want[i] = want[i] && list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start(list, *want, io, &prepare);
+	return spaa_prefetch_start(list, want, io, NULL);
 }
 
 /*
@@ -395,9 +380,11 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	for (size_t i = 0; i < list.nskipped; i++)
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
-	total = spaa_pathlist_size(&list);
+	want = spaa_xcalloc(list.nr + 1, sizeof(*want));
+	total = spaa_pathlist_size(&list, io.thread_min ? io.thread_min :
+				   SPAA_INPUT_THREAD_MIN_DEFAULT, want);
 	if (o.threads > 1)
-		pf = prefetch_start(&list, &io, &o, &want);
+		pf = prefetch_start(&list, &io, want);
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;

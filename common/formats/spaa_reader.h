@@ -43,15 +43,4 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		     const struct spaa_load_opts *opts, struct spaa_repeats *rep,
 		     uint64_t bytes_base, uint64_t bytes_total, struct spaa_error *err);
 
-/*
- * Sets on in the line scanner spaa_reader_read sets on its input (sample
- * records scanned, other records parsed into JSON trees, ahead of the
- * reader; none with opts->no_fast_path or no_scanner), before the read:
- * a small file decoded whole is scanned then, on the caller's thread
- * (spaa_input_scan_whole: the thread that reads a directory's next
- * files, prefetch.h), and spaa_reader_read finds it done.  Either way
- * the reader reads the same.
- */
-void spaa_reader_scan_ahead(struct spaa_input *in, const struct spaa_load_opts *opts);
-
 #endif

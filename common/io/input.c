@@ -110,12 +110,23 @@ struct pipe_block {
 	int partial;            /* it starts inside a line */
 	/*
 	 * The scanner's records of the lines that lie wholly in this
-	 * block, in line order: entries of scan_stride bytes, a uint64_t
-	 * line number and then the record.
+	 * block, in line order: entries of scan_stride bytes, a struct
+	 * scan_head and then the record.
 	 */
 	unsigned char *scans;   /* owned */
 	size_t nscans, scans_alloc;
 	void *scan_block;       /* the scanner's state of this block (block_new) */
+};
+
+/*
+ * What a block's scan entry says of its line: its number, and where its
+ * LF lies in the block, so that the reader returns the line without
+ * looking for the LF again (pipe_line): the thread that scanned the
+ * block found it, and each search is a pass over the line's bytes.
+ */
+struct scan_head {
+	uint64_t lineno;
+	uint64_t lf;            /* offset of the line's LF in the block's data */
 };
 
 struct pipeline {
@@ -508,15 +519,17 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			len--;
 		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
 		e = b->scans + b->nscans * stride;
-		if (scan->scan(scan->ctx, b->scan_block, p, len, e + sizeof(uint64_t))) {
-			memcpy(e, &lineno, sizeof(uint64_t));
+		if (scan->scan(scan->ctx, b->scan_block, p, len, e + sizeof(struct scan_head))) {
+			struct scan_head h = { lineno, (uint64_t)(nl - b->data) };
+
+			memcpy(e, &h, sizeof(h));
 			b->nscans++;
 		}
 	}
 	if (scan->batch && b->nscans) {
 		if (pl)
 			pthread_mutex_lock(&pl->scan_lock);
-		scan->batch(scan->ctx, b->scans + sizeof(uint64_t), b->nscans, stride);
+		scan->batch(scan->ctx, b->scans + sizeof(struct scan_head), b->nscans, stride);
 		if (pl)
 			pthread_mutex_unlock(&pl->scan_lock);
 	}
@@ -833,6 +846,29 @@ static int line_before_error(const struct spaa_input *in)
 }
 
 /*
+ * The LF of the line after the last one returned, where the scan of
+ * head block b found it (from start, the line's first byte, on), or NULL
+ * when the line has no scan entry (the scanner left it, or none is set).
+ * Entries of lines returned before are passed, as spaa_input_scanned
+ * passes them.
+ */
+static char *scanned_lf(struct spaa_input *in, struct pipeline *pl, struct pipe_block *b,
+			const char *start)
+{
+	struct scan_head h;
+
+	for (; pl->cursor < b->nscans; pl->cursor++) {
+		memcpy(&h, b->scans + pl->cursor * in->scan_stride, sizeof(h));
+		if (h.lineno > in->lineno)
+			break;
+	}
+	if (pl->cursor >= b->nscans || h.lineno != in->lineno + 1 ||
+	    h.lf < (uint64_t)(start - b->data) || h.lf >= b->len || b->data[h.lf] != '\n')
+		return NULL;
+	return b->data + h.lf;
+}
+
+/*
  * The next line from the head block of the decoding thread, in place,
  * when buf holds nothing and the block holds the whole line: returns 1
  * as getline does, 0 when the line must go through buf (no block taken,
@@ -852,8 +888,8 @@ static int pipe_line(struct spaa_input *in, char **line, size_t *len,
 		return 0;
 	b = &pl->blocks[pl->head];
 	start = b->data + b->pos;
-	nl = memchr(start, '\n', b->len - b->pos);
-	if (!nl)
+	if (!(nl = scanned_lf(in, pl, b, start)) &&
+	    !(nl = memchr(start, '\n', b->len - b->pos)))
 		return 0;
 	n = (size_t)(nl - start);
 	b->pos += n + 1;
@@ -1298,7 +1334,7 @@ static int set_scanner(struct spaa_input *in, const struct spaa_input_scanner *s
 		pthread_mutex_lock(&pl->lock);
 	in->scan = *s;
 	in->scanning = 1;
-	in->scan_stride = sizeof(uint64_t) + (s->rec_size + 7) / 8 * 8;
+	in->scan_stride = sizeof(struct scan_head) + (s->rec_size + 7) / 8 * 8;
 	if (pl)
 		pthread_mutex_unlock(&pl->lock);
 	if (whole) {
@@ -1358,7 +1394,7 @@ const void *spaa_input_scanned(struct spaa_input *in)
 
 	/* records are in line order and lines are read in order */
 	while ((e = scan_entry(in, 0))) {
-		memcpy(&line, e, sizeof(line));
+		memcpy(&line, e + offsetof(struct scan_head, lineno), sizeof(line));
 		if (line > in->lineno)
 			return NULL;
 		if (in->whole)
@@ -1366,7 +1402,7 @@ const void *spaa_input_scanned(struct spaa_input *in)
 		else
 			in->pipe->cursor++;
 		if (line == in->lineno)
-			return e + sizeof(uint64_t);
+			return e + sizeof(struct scan_head);
 	}
 	return NULL;
 }
@@ -1375,7 +1411,7 @@ const void *spaa_input_scanned_ahead(const struct spaa_input *in, size_t k)
 {
 	const unsigned char *e = k ? scan_entry(in, k - 1) : NULL;
 
-	return e ? e + sizeof(uint64_t) : NULL;
+	return e ? e + sizeof(struct scan_head) : NULL;
 }
 
 unsigned long spaa_input_lineno(const struct spaa_input *in)

@@ -104,42 +104,94 @@ static int text_add(struct spaa_pathlist *list, const char *s, size_t len,
 	return 0;
 }
 
-static void pathlist_append(struct spaa_pathlist *list, uint32_t dir, uint32_t name,
-			    enum spaa_pathlist_kind kind)
+/*
+ * Puts name i of list after the first base bytes of buf (its
+ * directory), decoding from the whole name before it.
+ */
+static void name_decode(const struct spaa_pathlist *list, size_t i, struct spaa_sbuf *buf,
+			size_t base)
 {
-	/* the arrays share alloc, so they grow together */
-	if (list->nr == list->alloc) {
-		size_t n = list->alloc ? list->alloc * 2 : 16;
+	size_t k = i - i % SPAA_PATHLIST_RESTART;
+	const unsigned char *p = list->names + list->restart[k / SPAA_PATHLIST_RESTART];
 
-		list->dir = spaa_xrealloc(list->dir, n * sizeof(*list->dir));
-		list->name = spaa_xrealloc(list->name, n * sizeof(*list->name));
-		list->kinds = spaa_xrealloc(list->kinds, n * sizeof(*list->kinds));
-		list->alloc = n;
+	for (; k <= i; k++) {
+		size_t lcp = p[0], lcs = p[1], mid = strlen((const char *)p + 2);
+		char tail[UINT8_MAX];
+
+		/* the suffix shared is the end of the name before, kept aside */
+		memcpy(tail, buf->s + buf->len - lcs, lcs);
+		buf->len = base + lcp;
+		spaa_sbuf_add(buf, (const char *)p + 2, mid);
+		spaa_sbuf_add(buf, tail, lcs);
+		p += 2 + mid + 1;
 	}
-	list->dir[list->nr] = dir;
-	list->name[list->nr] = name;
-	list->kinds[list->nr] = (unsigned char)kind;
-	list->nr++;
+}
+
+/* Appends path name[0..len) of directory dir (an offset into text) and kind. */
+static int pathlist_append(struct spaa_pathlist *list, uint32_t dir, const char *name,
+			   size_t len, enum spaa_pathlist_kind kind, struct spaa_error *err)
+{
+	struct spaa_sbuf prev = { 0 };
+	size_t lcp = 0, lcs = 0;
+
+	if (list->nr % SPAA_PATHLIST_RESTART) {
+		spaa_sbuf_add(&prev, "", 0);
+		name_decode(list, list->nr - 1, &prev, 0);
+		while (lcp < UINT8_MAX && lcp < len && lcp < prev.len && name[lcp] == prev.s[lcp])
+			lcp++;
+		while (lcs < UINT8_MAX && lcp + lcs < len && lcp + lcs < prev.len &&
+		       name[len - 1 - lcs] == prev.s[prev.len - 1 - lcs])
+			lcs++;
+		free(prev.s);
+	}
+	if (list->names_len + len + 3 > UINT32_MAX)
+		return spaa_error_set(err, SPAA_E_LIMIT,
+				      "the names of the files to read pass 4 GiB");
+	if (!(list->nr % SPAA_PATHLIST_RESTART)) {
+		SPAA_ALLOC_GROW(list->restart, list->nr / SPAA_PATHLIST_RESTART + 1,
+				list->restart_alloc);
+		list->restart[list->nr / SPAA_PATHLIST_RESTART] = (uint32_t)list->names_len;
+	}
+	if (!list->nruns || list->runs[list->nruns - 1].dir != dir) {
+		SPAA_ALLOC_GROW(list->runs, list->nruns + 1, list->runs_alloc);
+		list->runs[list->nruns].first = list->nr;
+		list->runs[list->nruns++].dir = dir;
+	}
+	SPAA_ALLOC_GROW(list->names, list->names_len + 3 + len - lcp - lcs, list->names_alloc);
+	list->names[list->names_len++] = (unsigned char)lcp;
+	list->names[list->names_len++] = (unsigned char)lcs;
+	memcpy(list->names + list->names_len, name + lcp, len - lcp - lcs);
+	list->names_len += len - lcp - lcs;
+	list->names[list->names_len++] = '\0';
+	SPAA_ALLOC_GROW(list->kinds, list->nr + 1, list->alloc);
+	list->kinds[list->nr++] = (unsigned char)kind;
+	return 0;
 }
 
 /* A path given whole (not found in a directory) appended. */
 static int append_path(struct spaa_pathlist *list, const char *path,
 		       enum spaa_pathlist_kind kind, struct spaa_error *err)
 {
-	uint32_t off;
-
-	if (text_add(list, path, strlen(path), &off, err))
-		return -1;
-	pathlist_append(list, 0, off, kind);
-	return 0;
+	return pathlist_append(list, 0, path, strlen(path), kind, err);
 }
 
 const char *spaa_pathlist_path(const struct spaa_pathlist *list, size_t i,
 			       struct spaa_sbuf *buf)
 {
+	size_t lo = 0, hi = list->nruns;
+
+	/* the last run that starts at or before i */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (list->runs[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
 	buf->len = 0;
-	spaa_sbuf_adds(buf, list->text + list->dir[i]);
-	spaa_sbuf_adds(buf, list->text + list->name[i]);
+	spaa_sbuf_adds(buf, list->text ? list->text + list->runs[lo].dir : "");
+	name_decode(list, i, buf, buf->len);
 	return buf->s;
 }
 
@@ -224,11 +276,14 @@ static int entry_cmp(const void *a, const void *b, void *ctx)
 static int expand_dir(const char *path, struct spaa_pathlist *list,
 		      struct spaa_error *err)
 {
-	size_t first = list->nr, text_before = list->text_len, prefix, nr, norphans = 0;
+	size_t first = list->nr, text_before = list->text_len, names_before = list->names_len;
+	size_t runs_before = list->nruns, prefix, nr = 0, order_alloc = 0, norphans = 0;
 	size_t skipped_before = list->nskipped, dl = strlen(path);
 	struct spaa_sbuf full = { 0 };
+	/* the names in readdir order, then sorted: (offset in found << 8 | kind) */
+	struct spaa_sbuf found = { 0 };
 	uint64_t *order = NULL;
-	uint32_t dir;
+	uint32_t dir = 0;
 	char text[256];
 	struct dirent *de;
 	DIR *d;
@@ -245,7 +300,6 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		goto fail;
 	for (;;) {
 		enum spaa_pathlist_kind kind;
-		uint32_t name;
 		int r;
 
 		errno = 0;
@@ -273,14 +327,13 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		/* an SPX event file without its metadata: what a killed PHP process leaves */
 		norphans += kind == SPAA_PATHLIST_MAYBE &&
 			    has_suffix(de->d_name, strlen(de->d_name), ".txt.gz");
-		if (text_add(list, de->d_name, strlen(de->d_name), &name, err))
-			goto fail;
-		pathlist_append(list, dir, name, kind);
+		SPAA_ALLOC_GROW(order, nr + 1, order_alloc);
+		order[nr++] = (uint64_t)found.len << 8 | kind;
+		spaa_sbuf_add(&found, de->d_name, strlen(de->d_name) + 1);
 	}
 	closedir(d);
 	d = NULL;
 
-	nr = list->nr - first;
 	if (nr && nr == norphans) {
 		spaa_error_at(err, SPAA_E_NO_PROFILE, path, 0,
 			      "no profiles in directory: %zu SPX event file(s) *.txt.gz without the metadata *.json beside them (unfinished reports: SPX writes the .json last)",
@@ -293,18 +346,19 @@ static int expand_dir(const char *path, struct spaa_pathlist *list,
 		goto fail;
 	}
 	/* readdir order depends on the file system; runs must not */
-	order = spaa_xmalloc(nr * sizeof(*order));
-	for (size_t i = 0; i < nr; i++)
-		order[i] = (uint64_t)list->name[first + i] << 8 | list->kinds[first + i];
-	qsort_r(order, nr, sizeof(*order), entry_cmp, list->text);
+	qsort_r(order, nr, sizeof(*order), entry_cmp, found.s);
 	for (size_t i = 0; i < nr; i++) {
-		list->name[first + i] = (uint32_t)(order[i] >> 8);
-		list->kinds[first + i] = (unsigned char)order[i];
+		const char *name = found.s + (order[i] >> 8);
+
+		if (pathlist_append(list, dir, name, strlen(name),
+				    (enum spaa_pathlist_kind)(order[i] & 0xff), err))
+			goto fail;
 	}
 	if (list->nskipped > skipped_before)     /* never NULL + 0 */
 		qsort(list->skipped + skipped_before, list->nskipped - skipped_before,
 		      sizeof(*list->skipped), skip_cmp);
 	free(order);
+	free(found.s);
 	free(full.s);
 	return 0;
 fail:
@@ -312,6 +366,10 @@ fail:
 		closedir(d);
 	list->nr = first;
 	list->text_len = text_before;
+	list->names_len = names_before;
+	list->nruns = runs_before;
+	free(order);
+	free(found.s);
 	free(full.s);
 	return -1;
 }
@@ -411,29 +469,30 @@ int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 	return append_path(list, path, SPAA_PATHLIST_SPAA, err);
 }
 
-uint64_t spaa_pathlist_size(const struct spaa_pathlist *list)
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list, uint64_t min, bool *big)
 {
 	struct spaa_sbuf buf = { 0 };
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < list->nr && total != UINT64_MAX; i++) {
+	for (size_t i = 0; i < list->nr; i++) {
 		const char *path = spaa_pathlist_path(list, i, &buf);
+		uint64_t size = 0;
 		struct stat st;
 		char *events;
 
 		if (list->kinds[i] == SPAA_PATHLIST_SPX &&
 		    (events = swap_suffix(path, ".json", ".txt.gz"))) {
 			/* an SPX report is read from both of its files */
-			if (!stat(events, &st) && S_ISREG(st.st_mode) &&
-			    st.st_size >= 0 &&
-			    spaa_add_u64(total, (uint64_t)st.st_size, &total))
-				total = UINT64_MAX;
+			if (!stat(events, &st) && S_ISREG(st.st_mode) && st.st_size >= 0)
+				size = (uint64_t)st.st_size;
 			free(events);
 		}
-		if (total == UINT64_MAX || !strcmp(path, "-") ||
-		    stat(path, &st) || !S_ISREG(st.st_mode) || st.st_size < 0)
-			continue;
-		if (spaa_add_u64(total, (uint64_t)st.st_size, &total))
+		if (strcmp(path, "-") && !stat(path, &st) && S_ISREG(st.st_mode) &&
+		    st.st_size >= 0 && spaa_add_u64(size, (uint64_t)st.st_size, &size))
+			size = UINT64_MAX;
+		if (big)
+			big[i] = size && size >= min;
+		if (total != UINT64_MAX && spaa_add_u64(total, size, &total))
 			total = UINT64_MAX;
 	}
 	free(buf.s);
@@ -445,8 +504,9 @@ void spaa_pathlist_release(struct spaa_pathlist *list)
 	for (size_t i = 0; i < list->nskipped; i++)
 		free(list->skipped[i].path);
 	free(list->text);
-	free(list->dir);
-	free(list->name);
+	free(list->runs);
+	free(list->names);
+	free(list->restart);
 	free(list->kinds);
 	free(list->skipped);
 	memset(list, 0, sizeof(*list));

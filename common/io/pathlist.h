@@ -3,10 +3,15 @@
  * (standard input) or a directory of profiles, sorted by name so that
  * runs are deterministic.
  *
- * A directory of 20,000 reports is a list of 20,000 paths: each is kept
- * as its name in one block of text beside the offset of its directory's
- * name (about the name's length and 9 bytes a path, no allocation of its
- * own), and spaa_pathlist_path puts the path together when it is needed.
+ * A directory of 20,000 reports is a list of 20,000 paths, and a load
+ * keeps the list to its end: the list must not be what grows with the
+ * files.  A directory's name is kept once, for the run of its paths;
+ * the names, in list order, are front- and back-coded against the one
+ * before (a byte of prefix, a byte of suffix they share, the bytes
+ * between): names of reports differ in a few bytes in the middle (a
+ * pid, a date, a counter), so a path costs a few bytes and its kind.
+ * Every SPAA_PATHLIST_RESTART-th name is whole, so spaa_pathlist_path
+ * decodes at most that many names to put a path together.
  *
  * Ownership: a zeroed struct spaa_pathlist is an empty list; it owns its
  * arrays and text.  spaa_pathlist_release frees them and zeroes the
@@ -15,6 +20,7 @@
 #ifndef SPAA_PATHLIST_H
 #define SPAA_PATHLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,15 +47,38 @@ enum spaa_pathlist_kind {
 	SPAA_PATHLIST_MAYBE,
 };
 
+/* A name coded whole every this many paths. */
+#define SPAA_PATHLIST_RESTART 16
+
 struct spaa_pathlist {
 	/*
 	 * Owned: NUL-terminated strings, "" at offset 0, then directory
-	 * names (with their '/') and the names in them or the paths given.
+	 * names (with their '/').
 	 */
 	char *text;
 	size_t text_len, text_alloc;
-	/* by path, offsets into text: its directory (0: none), its name */
-	uint32_t *dir, *name;
+	/*
+	 * Owned: the paths' directories, a run of paths each: from path
+	 * first on, until the next run, the directory at offset dir of text
+	 * (0: none, the path given whole).
+	 */
+	struct spaa_pathlist_run {
+		size_t first;
+		uint32_t dir;
+	} *runs;
+	size_t nruns, runs_alloc;
+	/*
+	 * Owned: the names (or paths given whole), in list order, each
+	 * as a byte of the prefix it shares with the one before, a byte
+	 * of the suffix it shares with it (the prefix and the suffix do
+	 * not overlap in either name) and the bytes between with a NUL;
+	 * the first of every SPAA_PATHLIST_RESTART shares nothing, and
+	 * restart holds its offset (by index / SPAA_PATHLIST_RESTART).
+	 */
+	unsigned char *names;
+	size_t names_len, names_alloc;
+	uint32_t *restart;
+	size_t restart_alloc;
 	unsigned char *kinds;   /* by path: enum spaa_pathlist_kind */
 	size_t nr, alloc;
 	/*
@@ -88,8 +117,12 @@ int spaa_pathlist_expand(const char *path, struct spaa_pathlist *list,
 const char *spaa_pathlist_path(const struct spaa_pathlist *list, size_t i,
 			       struct spaa_sbuf *buf);
 
-/* Total size in bytes of the files in list (0 for stdin). */
-uint64_t spaa_pathlist_size(const struct spaa_pathlist *list);
+/*
+ * Total size in bytes of the files in list (0 for stdin).  big may be
+ * NULL, else list->nr entries set to whether each path is a regular
+ * file of at least min bytes (an SPX report counts its two files).
+ */
+uint64_t spaa_pathlist_size(const struct spaa_pathlist *list, uint64_t min, bool *big);
 
 void spaa_pathlist_release(struct spaa_pathlist *list);
 

@@ -39,7 +39,13 @@ struct spaa_prefetch {
 	int stop;
 };
 
-/* Opens path i and, for a file read inline, decodes its first bytes. */
+/*
+ * Opens path i; a file read inline is decoded here only for prepare.
+ * Without prepare its bytes are decoded by the caller, on the core that
+ * parses them: handed over decoded, a small file's bytes (116 kB of a
+ * 7 kB zstd report) cost the caller more cache misses than decoding
+ * them itself.
+ */
 static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 {
 	struct spaa_sbuf path = { 0 };
@@ -53,13 +59,13 @@ static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 	free(path.s);
 	if (s->ret)
 		return;
-	if (spaa_input_inline(s->in)) {
+	if (!spaa_input_inline(s->in))
+		spaa_input_readahead(s->in);
+	else if (pf->prepare.fn) {
 		/* an error is held back for getline to report in its place */
 		(void)spaa_input_peek(s->in, SIZE_MAX, &data, &len, NULL);
-		if (pf->prepare.fn)
-			pf->prepare.fn(pf->prepare.data, s->in);
-	} else
-		spaa_input_readahead(s->in);
+		pf->prepare.fn(pf->prepare.data, s->in);
+	}
 }
 
 static void *prefetch_run(void *arg)

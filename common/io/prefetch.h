@@ -2,14 +2,17 @@
  * prefetch - the files of a list opened, read and decoded by threads of
  * their own a few files ahead of the caller, who parses them in order.
  *
- * A directory of thousands of small reports is read inline file by file
- * (input.h: a small file gets no decoding thread), so opening, reading
- * and decompressing would wait on the parser's core.  Here threads do
- * that for the next files while the caller parses the current one, each
- * thread on a file of its own: a file read inline is opened and decoded
- * whole, then handed to the caller's prepare (the SPAA reader scans and
- * parses it there); a file big enough for its own decoding thread is only
- * opened.  The caller takes the files in list order, so what it sees
+ * A directory of thousands of reports is read file by file, so opening
+ * and reading (from disk, when the files are not in the page cache)
+ * would wait on the parser's core.  Here threads open the next files
+ * while the caller parses the current one, each thread on a file of its
+ * own: a file read inline (input.h: a small file, read with one read(2)
+ * at its open) is read, and decoded whole only when the caller gives a
+ * prepare to run on it; a file big enough for its own decoding thread
+ * is opened and its pages asked for (spaa_input_readahead).  The load
+ * gives no prepare: parsed or decoded on another core, a small file's
+ * records cost the parser more in cache misses than parsing them
+ * itself (README, Cores).  The caller takes the files in list order, so what it sees
  * (the files, their bytes, the errors and where they come) is the same
  * as opening each itself, whatever the number of threads.
  *
@@ -37,8 +40,9 @@ struct spaa_prefetch;
 
 /*
  * Work on a file read whole, done by the thread before it hands the
- * input over (the SPAA reader's line scanner: spaa_reader_scan_ahead):
- * it may peek at in and set a scanner on it, nothing else.
+ * input over, after decoding it whole (a line scanner,
+ * spaa_input_scan_whole): it may peek at in and set a scanner on it,
+ * nothing else.
  */
 struct spaa_prefetch_prepare {
 	void (*fn)(void *data, struct spaa_input *in);
@@ -48,8 +52,8 @@ struct spaa_prefetch_prepare {
 /*
  * Starts opening path i of list for each i with want[i] true, in order, at most
  * SPAA_PREFETCH_AHEAD - 1 more than the threads ahead of the last one
- * taken; each file read inline is then read whole and handed to prepare
- * (may be NULL).  The threads: opts->threads - 1 (one for 0, 1 or 2), at
+ * taken; with prepare (may be NULL), each file read inline is then
+ * decoded whole and handed to it.  The threads: opts->threads - 1 (one for 0, 1 or 2), at
  * most SPAA_PREFETCH_MAX_THREADS, each on its own file.  Returns NULL
  * when no thread can start (the caller then opens the files itself).
  */

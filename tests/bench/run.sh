@@ -15,6 +15,7 @@
 #                too; 0 skips it)
 # BENCH_PAIRS    paired taskset runs (1 core, 2 cores) of the cores rows (3)
 # BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
+# BENCH_MAIN     0 skips the main profile's rows (the other parts alone)
 # BENCH_PPROF    samples of the generated pprof profile (100000; 0 skips it)
 # BENCH_V8       samples of the generated .cpuprofile (2000000; 0 skips it)
 #
@@ -183,6 +184,9 @@ label_for() {
 	esac
 }
 
+# BENCH_MAIN=0 skips the rows of the main profile (every program on its
+# three copies, the references, the ratios): the other parts alone.
+if [ "${BENCH_MAIN:-1}" != 0 ]; then
 header
 for in_ in plain zst gz; do
 	case $in_ in plain) f=$PLAIN ;; zst) f=$ZST ;; gz) f=$GZ ;; esac
@@ -272,6 +276,7 @@ done
 mb=$(awk -v k="${RSS[allocs.alloc]}" 'BEGIN { printf "%.1f", k / 1024 }')
 line="$line; allocs (alloc file) $mb ($(verdict "$mb" '<=' 48))"
 note "$line"
+fi
 
 # pprof: a generated Go-like CPU profile (tests/bench/gen_pprof.py: every
 # sample its own random stack, so the model is as large as it gets); MB/s

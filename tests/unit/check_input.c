@@ -806,6 +806,115 @@ START_TEST(test_small_files_inline)
 }
 END_TEST
 
+/* What scan_a_lines keeps of a line: its length and its first byte after 'a'. */
+struct line_rec {
+	uint64_t len;
+	char second;
+};
+
+/* A scanner of the lines that start with 'a' (the others get no record). */
+static int scan_a_lines(void *ctx, void *block, const char *line, size_t len, void *rec)
+{
+	struct line_rec *r = rec;
+
+	(void)ctx;
+	(void)block;
+	if (!len || line[0] != 'a')
+		return 0;
+	r->len = len;
+	r->second = len > 1 ? line[1] : 0;
+	return 1;
+}
+
+/*
+ * The reader takes a scanned line's end from its scan entry, not by
+ * looking for the LF again (input.c, pipe_line): over many blocks, with
+ * scanned and unscanned lines mixed, CRLF ends, runs of blank lines
+ * skipped as a reader skips them, and lines longer than a block (which
+ * go through the line buffer), every line comes out as it is in the
+ * text, with its own scan record, with 2 and 3 threads.  The lines are
+ * cut from the text here, independently of input.c.
+ */
+START_TEST(test_scanned_line_ends)
+{
+	const struct spaa_input_scanner sc = { .scan = scan_a_lines,
+					       .rec_size = sizeof(struct line_rec) };
+	const struct spaa_input_opts opts = { .thread_min = 1, .threads = 2 + (unsigned)_i };
+	struct bytes text = { 0 };
+	uint64_t x = 99;
+	size_t at = 0, nlines = 0, nscanned = 0;
+	struct spaa_input *in;
+	struct spaa_error err;
+	const char *path;
+	char *line;
+	size_t len;
+	int r;
+
+	spaa_error_init(&err);
+	for (int i = 0; i < 120000; i++) {
+		char buf[96];
+		int n;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		n = (int)(x >> 59);     /* 0 to 31 */
+		if (n == 0)
+			bytes_adds(&text, "\n \t\n\n");
+		if (i % 40000 == 7) {
+			/* longer than a block of the decoding thread */
+			for (int k = 0; k < (700 << 10); k++)
+				bytes_add(&text, i % 80000 == 7 ? "a" : "b", 1);
+			bytes_adds(&text, "\n");
+		}
+		snprintf(buf, sizeof(buf), "%c%c line %d %.*s%s", n % 3 ? 'a' : 'z',
+			 'A' + n, i, n, "0123456789012345678901234567890123", n % 5 ? "\n" : "\r\n");
+		bytes_adds(&text, buf);
+	}
+	path = testutil_write("scanned-ends.txt", text.p, text.len);
+	ck_assert_int_eq(spaa_input_open(&in, path, &opts, &err), 0);
+	ck_assert_int_eq(spaa_input_set_scanner(in, &sc), 1);
+	while ((r = spaa_input_getline(in, &line, &len, &err)) == 1) {
+		const char *nl = memchr(text.p + at, '\n', text.len - at);
+		size_t want;
+		const struct line_rec *rec;
+
+		ck_assert_ptr_nonnull(nl);
+		want = (size_t)(nl - (const char *)(text.p + at));
+		if (want && text.p[at + want - 1] == '\r')
+			want--;
+		ck_assert_uint_eq(len, want);
+		ck_assert_int_eq(memcmp(line, text.p + at, len), 0);
+		ck_assert_uint_eq(strlen(line), len);
+		at = (size_t)(nl - (const char *)text.p) + 1;
+		nlines++;
+		ck_assert_uint_eq(spaa_input_lineno(in), nlines);
+		rec = spaa_input_scanned(in);
+		if (rec) {
+			ck_assert_uint_eq(rec->len, len);
+			ck_assert_int_eq(rec->second, line[1]);
+			nscanned++;
+		}
+		if (len && strspn(line, " \t\r") < len)
+			continue;
+		/* a blank line, then the run it starts, as the reader skips it */
+		for (unsigned long n = spaa_input_skip_blank(in); n; n--) {
+			nl = memchr(text.p + at, '\n', text.len - at);
+			ck_assert_ptr_nonnull(nl);
+			ck_assert_uint_eq(strspn((const char *)text.p + at, " \t\r"),
+					  (size_t)(nl - (const char *)(text.p + at)));
+			at = (size_t)(nl - (const char *)text.p) + 1;
+			nlines++;
+		}
+		ck_assert_uint_eq(spaa_input_lineno(in), nlines);
+	}
+	ck_assert_int_eq(r, 0);
+	ck_assert_uint_eq(at, text.len);
+	/* most 'a' lines have a record (those across two blocks have none) */
+	ck_assert_uint_gt(nscanned, 120000 / 2);
+	spaa_input_close(in);
+	bytes_release(&text);
+}
+END_TEST
+
 /*
  * Compressed files are decoded by a thread a few blocks (of 1 MiB) ahead
  * of the reader: text over many blocks comes out whole and in order, and
@@ -1077,6 +1186,7 @@ Suite *input_suite(void)
 	tcase_add_loop_test(tc, test_progress, 0, 3);
 	tcase_add_loop_test(tc, test_skip_blank, 0, 3);
 	tcase_add_test(tc, test_small_files_inline);
+	tcase_add_loop_test(tc, test_scanned_line_ends, 0, 2);
 	tcase_add_loop_test(tc, test_decoder_thread, 0, 2);
 	tcase_add_loop_test(tc, test_stdin_pipe, 0, 3);
 	tcase_add_test(tc, test_stdin_file);

@@ -73,7 +73,7 @@ START_TEST(test_expand_mixed)
 		/* only profile names that are no files are said skipped */
 		ck_assert_uint_eq(list.nskipped, 2);
 		/* the SPX report r counts both of its files (r.json, r.txt.gz) */
-		ck_assert_uint_eq(spaa_pathlist_size(&list), 8 * 3);
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 0, NULL), 8 * 3);
 		spaa_pathlist_release(&list);
 		ck_assert_uint_eq(list.nr, 0);
 		ck_assert_ptr_null(list.text);
@@ -109,7 +109,18 @@ START_TEST(test_expand_files)
 	ck_assert_int_eq(list.kinds[1], SPAA_PATHLIST_SPAA);
 	ck_assert_int_eq(list.kinds[2], SPAA_PATHLIST_MAYBE);
 	ck_assert_int_eq(list.kinds[3], SPAA_PATHLIST_SPAA);
-	ck_assert_uint_eq(spaa_pathlist_size(&list), 10 + 0 + 10 + 3 + 40 * 10);
+	ck_assert_uint_eq(spaa_pathlist_size(&list, 0, NULL), 10 + 0 + 10 + 3 + 40 * 10);
+	/* which files are big (a decoding thread's): 10 bytes and more; not stdin */
+	{
+		bool big[44];
+
+		memset(big, 1, sizeof(big));
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 10, big), 423);
+		ck_assert(big[0] && !big[1] && big[2] && !big[3] && big[4] && big[43]);
+		ck_assert_uint_eq(spaa_pathlist_size(&list, 11, big), 423);
+		for (i = 0; i < 44; i++)
+			ck_assert(!big[i]);
+	}
 	spaa_pathlist_release(&list);
 	free(path.s);
 }
@@ -157,6 +168,111 @@ START_TEST(test_expand_errors)
 }
 END_TEST
 
+/* qsort's order of two names: strcmp's, the directory's order. */
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Makes the directories of testutil path rel (ending in a file name). */
+static void make_dirs(const char *rel)
+{
+	char buf[2048];
+
+	for (const char *p = strchr(rel, '/'); p; p = strchr(p + 1, '/')) {
+		snprintf(buf, sizeof(buf), "%.*s", (int)(p - rel), rel);
+		mkdir(testutil_path(buf), 0755);
+	}
+}
+
+/*
+ * Names coded against the one before (pathlist.h): every path comes
+ * back whole, whichever is asked first, across restarts, a second
+ * directory and paths given whole; names that are the prefix of the
+ * one before or share a prefix and a suffix that would overlap; paths
+ * given whole that share more than a byte can say (over 255 bytes of
+ * prefix, then of suffix).
+ */
+#define CODED_N 53
+START_TEST(test_names_coded)
+{
+	static const char *const odd[] = {
+		"ab.spaa", "aba.spaa", "abab.spaa", "b.spaa", "ba.spaa", "bb.spaa",
+		"x.spaa", "xx.spaa", "xxx.spaa", "xxxx.spaa",
+	};
+	char *names[CODED_N], *want[CODED_N + 5];
+	struct spaa_pathlist list = { 0 };
+	struct spaa_sbuf path = { 0 };
+	struct spaa_error err;
+	char longer[256], sub[2048], deep[512];
+	size_t i, n = 0, m;
+
+	spaa_error_init(&err);
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		names[n++] = strdup(odd[i]);
+	for (i = 0; n < CODED_N - 3; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "p%06zu-one.spaa.zst", i * 7 % 1000);
+		names[n++] = strdup(name);
+	}
+	/* 240 bytes alike at each end, different in the middle */
+	memset(longer, 'L', 240);
+	memcpy(longer + 240, "1.spaa", 7);
+	names[n++] = strdup(longer);
+	longer[240] = '2';
+	names[n++] = strdup(longer);
+	memset(longer, 'L', 240);
+	memcpy(longer + 120, "mid", 3);
+	names[n++] = strdup(longer);
+	ck_assert_int_eq(mkdir(testutil_path("d"), 0755), 0);
+	for (i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "d/%s", names[i]);
+		testutil_write(sub, "{}\n", 3);
+	}
+	qsort(names, n, sizeof(*names), name_cmp);
+	for (i = 0; i < n; i++) {
+		snprintf(sub, sizeof(sub), "%s/d/%s", testutil_tmpdir(), names[i]);
+		want[i] = strdup(sub);
+	}
+	/* given whole: 400 bytes of directories alike, then at their start */
+	memset(deep, 'D', 200);
+	deep[200] = '/';
+	memset(deep + 201, 'E', 200);
+	deep[401] = '\0';
+	m = n;
+	for (i = 0; i < 3; i++) {
+		snprintf(sub, sizeof(sub), "%s/%s/x%zu.spaa", i == 2 ? "g" : "f", deep, i % 2);
+		make_dirs(sub);
+		want[m++] = strdup(testutil_write(sub, "{}\n", 3));
+	}
+	want[m++] = strdup("-");
+	snprintf(sub, sizeof(sub), "%s/d", testutil_tmpdir());
+	ck_assert_int_eq(spaa_pathlist_expand(sub, &list, &err), 0);
+	for (i = n; i < m; i++)
+		ck_assert_int_eq(spaa_pathlist_expand(want[i], &list, &err), 0);
+	ck_assert_uint_eq(list.nr, m);
+	/* backwards (each from its restart), then in order */
+	for (i = m; i-- > 0;)
+		ck_assert_str_eq(spaa_pathlist_path(&list, i, &path), want[i]);
+	for (i = 0; i < m; i++)
+		ck_assert_str_eq(spaa_pathlist_path(&list, i, &path), want[i]);
+	/*
+	 * The directory's first 48 names cost what differs from the name
+	 * before, not their length: 1,604 bytes whole, 645 coded
+	 * (one long name whole, 120 bytes of another; whole names at 16
+	 * and 32; a few bytes each else).
+	 */
+	ck_assert_uint_lt(list.restart[3], 800);
+	spaa_pathlist_release(&list);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	for (i = 0; i < m; i++)
+		free(want[i]);
+	free(path.s);
+}
+END_TEST
+
 Suite *pathlist_suite(void)
 {
 	Suite *s = suite_create("pathlist");
@@ -165,6 +281,7 @@ Suite *pathlist_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_expand_mixed);
 	tcase_add_test(tc, test_expand_files);
+	tcase_add_test(tc, test_names_coded);
 	tcase_add_loop_test(tc, test_expand_errors, 0,
 			    (int)(sizeof(expand_error_cases) /
 				  sizeof(expand_error_cases[0])));
