@@ -85,11 +85,6 @@ struct spaa_load_stats {
 	uint64_t scanned, fast, general;
 	/* other records whose JSON a reading thread parsed ahead of the reader */
 	uint64_t parsed_ahead;
-	/*
-	 * stack records whose id a reading thread numbered, so that their
-	 * samples found the stack by that number (spaa_reader.c, scanner)
-	 */
-	uint64_t ids_ahead;
 };
 
 struct spaa_load_opts {

@@ -415,28 +415,6 @@ static int read_sample(struct spaa_reader *r, const struct spaa_json_value *v,
  * model.
  */
 
-/* Binds the scanner's number prov (SPAA_NONE: none) of an id text to stack. */
-static void prov_bind(struct spaa_reader *r, uint32_t prov, uint32_t stack)
-{
-	size_t old = r->prov_stack_alloc;
-
-	if (prov == SPAA_NONE)
-		return;
-	SPAA_ALLOC_GROW(r->prov_stack, (size_t)prov + 1, r->prov_stack_alloc);
-	for (size_t i = old; i < r->prov_stack_alloc; i++)
-		r->prov_stack[i] = SPAA_NONE;
-	r->prov_stack[prov] = stack;
-}
-
-void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t stack)
-{
-	if (r->tree_prov == SPAA_NONE)
-		return;
-	prov_bind(r, r->tree_prov, stack);
-	if (r->o->stats)
-		r->o->stats->ids_ahead++;
-}
-
 /*
  * Adds a sample that sample_scan read from line.  Returns 1 when done, 0
  * when the general path must read the line (a timestamp out of range,
@@ -472,8 +450,14 @@ static int commit_sample(struct spaa_reader *r, const char *line,
 		return -1;
 	if (add_sample(r, &s, id, err))
 		return -1;
-	if (id != SPAA_NONE)
-		prov_bind(r, sc->prov, s.stack);
+	if (id != SPAA_NONE && sc->prov != SPAA_NONE) {
+		size_t old = r->prov_stack_alloc;
+
+		SPAA_ALLOC_GROW(r->prov_stack, (size_t)sc->prov + 1, r->prov_stack_alloc);
+		for (size_t i = old; i < r->prov_stack_alloc; i++)
+			r->prov_stack[i] = SPAA_NONE;
+		r->prov_stack[sc->prov] = s.stack;
+	}
 	return 1;
 }
 
@@ -492,11 +476,7 @@ static int commit_sample(struct spaa_reader *r, const char *line,
  * the reader then reads the record from the tree, in line order, as if
  * it had parsed the line itself (a line that does not parse is left to
  * the reader, whose error names it).  So what the model gets, and in
- * which order, does not depend on which thread parsed what.  The ids of
- * stack records get numbers too, in the same numbering as the samples'
- * (from the tree, or from the line when the block's trees are over
- * budget): reading a stack record binds its number to its stack, which
- * each stack's first sample would otherwise look up by its text.
+ * which order, does not depend on which thread parsed what.
  */
 struct scanner {
 	struct spaa_idcache ids;    /* id text -> number + 1 */
@@ -519,19 +499,7 @@ struct scanned {
 	 * cache, so that the reader does not walk it for that.
 	 */
 	const struct spaa_json_value *dup;
-	/*
-	 * No tree (the block's were over budget) and no sample: a stack
-	 * record, of which only the id is read ahead (stack_id_only), for
-	 * the batch to number; the reader parses the line.
-	 */
-	bool id_only;
 };
-
-/* Whether sc is a sample record (not a tree, not a stack record's id). */
-static bool scanned_sample(const struct scanned *sc)
-{
-	return !sc->tree && !sc->id_only;
-}
 
 /*
  * Bytes of trees one block's parser holds at most (a tree takes about
@@ -540,62 +508,6 @@ static bool scanned_sample(const struct scanned *sc)
  * threads).
  */
 #define SCAN_TREE_BUDGET ((size_t)1 << 20)
-
-/*
- * The id text of a stack record's tree, for the batch to number as it
- * numbers the samples' (the text the reader interns: a string's or a
- * number's, spaa_reader_stack_id_text): the reader then binds the number
- * to the stack it reads (spaa_reader_prov_bind), and the samples of that
- * stack find it by their number at once, where each stack's first sample
- * would look its text up in the string table (a cache miss or more).
- * The scanning thread does it while the reader reads the stacks, which
- * leaves that thread little else to do.
- */
-static void stack_id_ahead(struct scanned *sc)
-{
-	const struct spaa_json_value *type = spaa_json_get(sc->tree, "type");
-	const struct spaa_json_value *id;
-
-	if (!type || type->type != SPAA_JSON_STRING || type->len != 5 ||
-	    memcmp(type->str, "stack", 5))
-		return;
-	id = spaa_json_get(sc->tree, "id");
-	if (!id || (id->type != SPAA_JSON_STRING && id->type != SPAA_JSON_NUMBER) ||
-	    !id->len || id->len > SPAA_IDCACHE_TEXT)
-		return;
-	sc->sample.id_text = id->str;
-	sc->sample.id_len = (uint32_t)id->len;
-}
-
-/*
- * A stack record past the trees' budget, in the shape writers give it
- * ({"type":"stack","id":"TEXT", ... with TEXT plain ASCII as the
- * samples' scan takes them: no escape, no control byte): its id, for
- * the batch to number as stack_id_ahead does.  The first "type" and
- * "id" of an object are the ones the reader reads; a line that turns
- * out not to be a valid stack record is never bound.
- */
-static int stack_id_only(const char *line, size_t len, struct scanned *sc)
-{
-	static const char head[] = "{\"type\":\"stack\",\"id\":\"";
-	size_t at = sizeof(head) - 1, end;
-
-	if (len <= at || memcmp(line, head, at))
-		return 0;
-	for (end = at; end < len && line[end] != '"'; end++)
-		if (line[end] == '\\' || (unsigned char)line[end] < 0x20 ||
-		    (unsigned char)line[end] > 0x7e)
-			return 0;
-	if (end == len || end == at || end - at > SPAA_IDCACHE_TEXT)
-		return 0;
-	sc->tree = NULL;
-	sc->dup = NULL;
-	sc->id_only = true;
-	sc->sample.prov = SPAA_NONE;
-	sc->sample.id_text = line + at;
-	sc->sample.id_len = (uint32_t)(end - at);
-	return 1;
-}
 
 static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
@@ -606,20 +518,15 @@ static int scanner_scan(void *ctx, void *block, const char *line, size_t len, vo
 	if (spaa_sample_scan_line(line, len, &sc->sample)) {
 		sc->sample.id_text = line + sc->sample.id_off;
 		sc->tree = NULL;
-		sc->id_only = false;
 		return 1;
 	}
-	if (!t->trees || !len || line[0] != '{')
+	if (!t->trees || !len || line[0] != '{' ||
+	    spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
 		return 0;
-	if (spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
-		return stack_id_only(line, len, sc);
 	sc->tree = spaa_json_parse_more(block, line, len, &je);
 	sc->dup = sc->tree ? spaa_json_repeated_key(sc->tree) : NULL;
-	sc->id_only = false;
 	sc->sample.prov = SPAA_NONE;
 	sc->sample.id_len = 0;
-	if (sc->tree)
-		stack_id_ahead(sc);
 	return sc->tree != NULL;
 }
 
@@ -737,13 +644,12 @@ static void sample_soon(struct spaa_reader *r)
 {
 	const struct scanned *ahead = spaa_input_scanned_ahead(r->in, SPAA_READER_SOON_FAR);
 	const struct scanned *further = spaa_input_scanned_ahead(r->in, 2 * SPAA_READER_SOON_FAR);
-	/* a stack record ahead has a number too, but no sample */
-	const struct spaa_sample_scan *far = ahead && scanned_sample(ahead) ? &ahead->sample : NULL;
+	const struct spaa_sample_scan *far = ahead ? &ahead->sample : NULL;
 	uint32_t *near = &r->soon[r->soon_at++ % SPAA_READER_SOON_RING];
 	uint32_t stack = SPAA_NONE;
 
 	/* the stack of that one is looked up here: its slot fetched first */
-	if (further && scanned_sample(further) && further->sample.prov < r->prov_stack_alloc)
+	if (further && further->sample.prov < r->prov_stack_alloc)
 		__builtin_prefetch(&r->prov_stack[further->sample.prov]);
 	if (far && far->prov < r->prov_stack_alloc)
 		stack = r->prov_stack[far->prov];
@@ -984,7 +890,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	struct spaa_reader r = {
 		.p = p, .o = opts, .in = in, .path = spaa_input_name(in), .rep = rep,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
-		.time_exp10 = 9, .tree_prov = SPAA_NONE,
+		.time_exp10 = 9,
 	};
 	struct spaa_json_error je;
 	char *line;
@@ -1037,7 +943,6 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 			continue;
 		}
 		v = NULL;
-		r.tree_prov = SPAA_NONE;
 		if (r.seen_header && !opts->no_fast_path) {
 			const struct scanned *pre = spaa_input_scanned(in);
 			int fast = 0;
@@ -1046,11 +951,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				v = pre->tree;
 				dup = pre->dup;
 				dup_known = true;
-				r.tree_prov = pre->sample.prov;
 				if (opts->stats)
 					opts->stats->parsed_ahead++;
-			} else if (pre && pre->id_only) {
-				r.tree_prov = pre->sample.prov;  /* the line is parsed below */
 			} else {
 				fast = fast_sample(&r, line, len, pre ? &pre->sample : NULL, err);
 			}

@@ -137,8 +137,6 @@ struct spaa_reader {
 	} names[SPAA_READER_NAME_CACHE];
 	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
 	size_t prov_stack_alloc;
-	/* the scanner's number of the id of the record read from its tree, or SPAA_NONE */
-	uint32_t tree_prov;
 	/* stacks told far ahead, to be told near (sample_soon) */
 	uint32_t soon[SPAA_READER_SOON_RING];
 	unsigned soon_at;
@@ -221,12 +219,6 @@ int spaa_reader_record_event(struct spaa_reader *r, const struct spaa_json_value
 
 /* The stack bound to id text in this file (SPAA_NONE: none yet), to set. */
 uint32_t *spaa_reader_stack_slot(struct spaa_reader *r, uint32_t id);
-
-/*
- * The stack record being read, whose id text is that of tree_prov, is
- * stack: samples of that number find it without their text (scanner).
- */
-void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t stack);
 
 /* The stack named by id text, creating a placeholder on first sight. */
 uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how);

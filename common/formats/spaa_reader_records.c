@@ -911,7 +911,6 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 	rec.stack = si;
 	rec.frames = s->frames;
 	rec.nframes = s->nframes;
-	spaa_reader_prov_bind(r, si);
 
 	if (spaa_reader_field(r, v, rt, "related_stacks", SPAA_JSON_ARRAY, false, &rel, err) < 0)
 		return -1;

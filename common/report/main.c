@@ -82,8 +82,8 @@ static void print_stats(const char *prog, const struct spaa_load_stats *st)
 		PRIu64 " by the JSON parser; fast path %.1f %%\n", prog, n,
 		st->scanned, st->fast, st->general,
 		n ? 100.0 * (double)(st->scanned + st->fast) / (double)n : 0.0);
-	fprintf(stderr, "%s: stats: %" PRIu64 " other records parsed ahead by reading threads, %"
-		PRIu64 " stack records' ids numbered ahead\n", prog, st->parsed_ahead, st->ids_ahead);
+	fprintf(stderr, "%s: stats: %" PRIu64 " other records parsed ahead by reading threads\n",
+		prog, st->parsed_ahead);
 	peak_rss(prog);
 }
 

@@ -679,119 +679,6 @@ START_TEST(test_scanned_blocks)
 }
 END_TEST
 
-/*
- * Stack records' ids numbered ahead (spaa_reader.c, stack_id_ahead and
- * stack_id_only): thousands of stack records, more than the trees'
- * budget of a block, in the writers' shape and not (keys reordered,
- * numbers, escapes, ids too long for the id cache), stacks referenced
- * before they are defined, then samples of all of them; and the same
- * with a broken stack record and a conflicting one in the region read
- * without trees.  Every way of loading must agree, and most ids must
- * have been numbered ahead (the path is taken, not just compared).
- */
-static char *stack_ids_text(bool broken, int nstacks, int nsamples)
-{
-	struct spaa_sbuf t = { 0 };
-	uint64_t x = 777;
-
-	spaa_sbuf_printf(&t, "{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\","
-	    "\"source_tool\":\"perf\",\"frame_order\":\"leaf_to_root\","
-	    "\"stack_id_mode\":\"content_addressable\",\"events\":[{\"name\":\"c\","
-	    "\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}],"
-	    "\"time_range\":{\"start\":0,\"end\":100000,\"unit\":\"seconds\"}}\n"
-	    "{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n");
-	for (int f = 1; f <= 20; f++)
-		spaa_sbuf_printf(&t, "{\"type\":\"frame\",\"id\":%d,\"func\":\"f%d\",\"dso\":1}\n", f, f);
-	/* a few samples of stacks defined only at the end */
-	for (int i = 0; i < 50; i++)
-		spaa_sbuf_printf(&t, "{\"type\":\"sample\",\"timestamp\":%d,\"stack_id\":\"late%d\"}\n",
-		    i, i % 7);
-	for (int s = 0; s < nstacks; s++) {
-		char frames[128];
-		int n = 0;
-
-		for (int k = 0; k < 12; k++)
-			n += snprintf(frames + n, sizeof(frames) - (size_t)n, "%s%d", k ? "," : "",
-			    (s + k * 7) % 20 + 1);
-		if (broken && s == nstacks - 40) {
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"k%d\",\"frames\":[1,\n", s);
-			continue;
-		}
-		if (broken && s == nstacks - 30)        /* k7 again, other frames */
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"k7\",\"frames\":[3],"
-			    "\"weights\":[{\"metric\":\"period\",\"value\":1}]}\n");
-		switch (s % 6) {
-		case 0:
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":%d,\"frames\":[%s],"
-			    "\"weights\":[{\"metric\":\"period\",\"value\":2}]}\n", 900000 + s, frames);
-			break;
-		case 1:
-			spaa_sbuf_printf(&t, "{\"id\":\"k%d\",\"type\":\"stack\",\"frames\":[%s],"
-			    "\"weights\":[{\"metric\":\"period\",\"value\":2}]}\n", s, frames);
-			break;
-		case 2:
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"\\u006b%d\",\"frames\":[%s],"
-			    "\"weights\":[{\"metric\":\"period\",\"value\":2}]}\n", s, frames);
-			break;
-		case 3:
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"k%d-an-id-longer-than-the-cache\","
-			    "\"frames\":[%s],\"weights\":[{\"metric\":\"period\",\"value\":2}]}\n",
-			    s, frames);
-			break;
-		default:
-			spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"k%d\",\"frames\":[%s],"
-			    "\"weights\":[{\"metric\":\"period\",\"value\":2}]}\n", s, frames);
-			break;
-		}
-	}
-	for (int i = 0; i < nsamples; i++) {
-		int s;
-
-		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
-		s = (int)((x >> 33) % (uint64_t)nstacks);
-		if (s % 6 == 0)
-			spaa_sbuf_printf(&t, "{\"type\":\"sample\",\"timestamp\":%d,\"period\":1,"
-			    "\"stack_id\":%d}\n", 100 + i, 900000 + s);
-		else if (s % 6 == 3)
-			spaa_sbuf_printf(&t, "{\"type\":\"sample\",\"timestamp\":%d,\"period\":1,"
-			    "\"stack_id\":\"k%d-an-id-longer-than-the-cache\"}\n", 100 + i, s);
-		else
-			spaa_sbuf_printf(&t, "{\"type\":\"sample\",\"timestamp\":%d,\"period\":1,"
-			    "\"stack_id\":\"k%d\"}\n", 100 + i, s);
-	}
-	for (int i = 0; i < 7; i++)
-		spaa_sbuf_printf(&t, "{\"type\":\"stack\",\"id\":\"late%d\",\"frames\":[%d],"
-		    "\"weights\":[{\"metric\":\"period\",\"value\":1}]}\n", i, i + 1);
-	return t.s;
-}
-
-START_TEST(test_stack_ids_ahead)
-{
-	enum { NSTACKS = 12000, NSAMPLES = 30000 };
-	char *text = stack_ids_text(_i == 1, NSTACKS, NSAMPLES);
-	const char *path = testutil_write(_i ? "ids-broken.spaa" : "ids.spaa", text, strlen(text));
-	struct spaa_load_stats st = { 0 };
-	struct spaa_load_opts o = { .stats = &st, .thread_min = 1, .threads = 2 };
-	struct spaa_profile p;
-	struct spaa_error err;
-
-	ck_assert_uint_gt(strlen(text), (size_t)2 << 20);
-	free(text);
-	spaa_profile_init(&p);
-	spaa_error_init(&err);
-	ck_assert_int_eq(spaa_load(&p, &path, 1, &o, &err), _i ? -1 : 0);
-	if (!_i) {
-		/* the numbered ids: the writers' shape, and the others parsed ahead */
-		ck_assert_uint_gt(st.ids_ahead, NSTACKS / 3);
-		ck_assert_uint_le(st.ids_ahead, NSTACKS);
-		ck_assert_uint_eq(p.nsamples, NSAMPLES + 50);
-	}
-	spaa_profile_release(&p);
-	check_same(path, "stack ids ahead");
-	check_threads(path);
-}
-END_TEST
-
 Suite *spaa_sample_scan_suite(void)
 {
 	Suite *s = suite_create("spaa_sample_scan");
@@ -801,7 +688,6 @@ Suite *spaa_sample_scan_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fast_path_reads);
 	tcase_add_test(tc, test_scanned_blocks);
-	tcase_add_loop_test(tc, test_stack_ids_ahead, 0, 2);
 	tcase_add_test(tc, test_data_files);
 	tcase_add_test(tc, test_thread_counts);
 	tcase_add_test(tc, test_rejected_files);
