@@ -247,7 +247,7 @@ static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 		n += want[i] = want[i] && list->kinds[i] != SPAA_PATHLIST_SPX;
 	if (n < 2)
 		return NULL;
-	return spaa_prefetch_start(list, want, io, NULL);
+	return spaa_prefetch_start(list, want, io);
 }
 
 /*

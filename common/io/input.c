@@ -161,12 +161,6 @@ struct spaa_input {
 	int own_fd;             /* 0 for stdin, which the caller owns */
 	struct source src;
 	struct pipeline *pipe;  /* owned; NULL: the source is read inline */
-	/*
-	 * Owned: a small file decoded whole and scanned at once, as one
-	 * block whose data is buf (see spaa_input_set_scanner).
-	 */
-	struct pipe_block *whole;
-	size_t whole_cursor;    /* its next scanner record */
 	int want_pipe;          /* start pipe at the first read (a regular file) */
 	int small;              /* a regular file below thread_min */
 	size_t peeking;         /* bytes a peek wants (0: not in a peek) */
@@ -481,8 +475,7 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
  * that began in an earlier block is left to the reader), each record
- * with the number getline will give its line.  pl is NULL for the
- * one block of a small file read whole (spaa_input_set_scanner).
+ * with the number getline will give its line.
  */
 static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			  const struct spaa_input_scanner *scan, size_t stride)
@@ -527,11 +520,9 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		}
 	}
 	if (scan->batch && b->nscans) {
-		if (pl)
-			pthread_mutex_lock(&pl->scan_lock);
+		pthread_mutex_lock(&pl->scan_lock);
 		scan->batch(scan->ctx, b->scans + sizeof(struct scan_head), b->nscans, stride);
-		if (pl)
-			pthread_mutex_unlock(&pl->scan_lock);
+		pthread_mutex_unlock(&pl->scan_lock);
 	}
 }
 
@@ -1313,19 +1304,12 @@ int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
 	return 1;
 }
 
-/* Whether in holds all of its decoded bytes, no line returned yet. */
-static int decoded_whole(const struct spaa_input *in)
-{
-	return !in->pipe && !in->want_pipe && in->eof && !in->failed && !in->lineno;
-}
-
-/* spaa_input_set_scanner, and with whole the scan of all of a small file. */
-static int set_scanner(struct spaa_input *in, const struct spaa_input_scanner *s,
-		       int whole)
+int spaa_input_set_scanner(struct spaa_input *in,
+			   const struct spaa_input_scanner *s)
 {
 	struct pipeline *pl = in->pipe;
 
-	if ((!pl && !in->want_pipe && !whole) || in->scanning) {
+	if ((!pl && !in->want_pipe) || in->scanning) {
 		if (s->free_ctx)
 			s->free_ctx(s->ctx);
 		return 0;
@@ -1337,39 +1321,17 @@ static int set_scanner(struct spaa_input *in, const struct spaa_input_scanner *s
 	in->scan_stride = sizeof(struct scan_head) + (s->rec_size + 7) / 8 * 8;
 	if (pl)
 		pthread_mutex_unlock(&pl->lock);
-	if (whole) {
-		/* getline returns these lines from buf as they are: never moved */
-		in->whole = spaa_xcalloc(1, sizeof(*in->whole));
-		in->whole->data = in->buf + in->pos;
-		in->whole->len = in->len - in->pos;
-		pipeline_scan(NULL, in->whole, &in->scan, in->scan_stride);
-	}
 	return 1;
-}
-
-int spaa_input_set_scanner(struct spaa_input *in,
-			   const struct spaa_input_scanner *s)
-{
-	return set_scanner(in, s, 0);
-}
-
-int spaa_input_scan_whole(struct spaa_input *in, const struct spaa_input_scanner *s)
-{
-	return set_scanner(in, s, decoded_whole(in));
 }
 
 /*
  * The block whose records go with the lines getline returns now (the
- * head block, or the whole file's), and its cursor; NULL if none.
+ * head block), and its cursor; NULL if none.
  */
 static const struct pipe_block *scan_block(const struct spaa_input *in, const size_t **cursor)
 {
 	const struct pipeline *pl = in->pipe;
 
-	if (in->whole) {
-		*cursor = &in->whole_cursor;
-		return in->whole;
-	}
 	if (!pl || !in->scanning || !pl->reading)
 		return NULL;
 	*cursor = &pl->cursor;
@@ -1397,10 +1359,7 @@ const void *spaa_input_scanned(struct spaa_input *in)
 		memcpy(&line, e + offsetof(struct scan_head, lineno), sizeof(line));
 		if (line > in->lineno)
 			return NULL;
-		if (in->whole)
-			in->whole_cursor++;
-		else
-			in->pipe->cursor++;
+		in->pipe->cursor++;
 		if (line == in->lineno)
 			return e + sizeof(struct scan_head);
 	}
@@ -1455,12 +1414,6 @@ void spaa_input_close(struct spaa_input *in)
 	if (!in)
 		return;
 	pipeline_free(in->pipe, in->scanning ? &in->scan : NULL);
-	if (in->whole) {
-		if (in->whole->scan_block && in->scan.block_free)
-			in->scan.block_free(in->scan.ctx, in->whole->scan_block);
-		free(in->whole->scans);
-		free(in->whole);
-	}
 	if (in->scanning && in->scan.free_ctx)
 		in->scan.free_ctx(in->scan.ctx);
 	if (in->own_fd && in->src.fd >= 0)

@@ -217,15 +217,6 @@ int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s);
 
 /*
- * Like spaa_input_set_scanner, and a small file read inline whose bytes
- * are all decoded (spaa_input_peek of all of it) and of which no line
- * was read yet is scanned at once, on the caller's thread, as one
- * block: what the thread that reads the next files of a directory ahead
- * does for them (prefetch.h), while the reader is on an earlier one.
- */
-int spaa_input_scan_whole(struct spaa_input *in, const struct spaa_input_scanner *s);
-
-/*
  * The record fn wrote for the line last returned by spaa_input_getline,
  * or NULL.  Call it once per line, in order.  Weak: valid until the next
  * getline or peek.

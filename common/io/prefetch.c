@@ -31,7 +31,6 @@ struct spaa_prefetch {
 	const bool *want;               /* weak */
 	size_t n;
 	struct spaa_input_opts opts;
-	struct spaa_prefetch_prepare prepare;   /* fn NULL: none */
 	struct slot *ring;      /* owned, ahead slots */
 	size_t ahead;
 	size_t head, count;     /* ring[head] is the next to take; count claimed */
@@ -40,17 +39,14 @@ struct spaa_prefetch {
 };
 
 /*
- * Opens path i; a file read inline is decoded here only for prepare.
- * Without prepare its bytes are decoded by the caller, on the core that
- * parses them: handed over decoded, a small file's bytes (116 kB of a
- * 7 kB zstd report) cost the caller more cache misses than decoding
- * them itself.
+ * Opens path i.  A file read inline is left for the caller to decode,
+ * on the core that parses it: handed over decoded, a small file's bytes
+ * (116 kB of a 7 kB zstd report) cost the caller more cache misses than
+ * decoding them itself.
  */
 static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 {
 	struct spaa_sbuf path = { 0 };
-	const char *data;
-	size_t len;
 
 	spaa_error_init(&s->err);
 	s->in = NULL;
@@ -61,11 +57,6 @@ static void fetch(const struct spaa_prefetch *pf, struct slot *s)
 		return;
 	if (!spaa_input_inline(s->in))
 		spaa_input_readahead(s->in);
-	else if (pf->prepare.fn) {
-		/* an error is held back for getline to report in its place */
-		(void)spaa_input_peek(s->in, SIZE_MAX, &data, &len, NULL);
-		pf->prepare.fn(pf->prepare.data, s->in);
-	}
 }
 
 static void *prefetch_run(void *arg)
@@ -99,8 +90,7 @@ static void *prefetch_run(void *arg)
 
 struct spaa_prefetch *spaa_prefetch_start(const struct spaa_pathlist *list,
 					  const bool *want,
-					  const struct spaa_input_opts *opts,
-					  const struct spaa_prefetch_prepare *prepare)
+					  const struct spaa_input_opts *opts)
 {
 	struct spaa_prefetch *pf = spaa_xcalloc(1, sizeof(*pf));
 	unsigned threads = opts && opts->threads > 2 ? opts->threads - 1 : 1;
@@ -112,8 +102,6 @@ struct spaa_prefetch *spaa_prefetch_start(const struct spaa_pathlist *list,
 	pf->n = list->nr;
 	if (opts)
 		pf->opts = *opts;
-	if (prepare)
-		pf->prepare = *prepare;
 	pf->ahead = threads + SPAA_PREFETCH_AHEAD - 1;
 	pf->ring = spaa_xcalloc(pf->ahead, sizeof(*pf->ring));
 	pf->threads = spaa_xcalloc(threads, sizeof(*pf->threads));

@@ -7,17 +7,16 @@
  * would wait on the parser's core.  Here threads open the next files
  * while the caller parses the current one, each thread on a file of its
  * own: a file read inline (input.h: a small file, read with one read(2)
- * at its open) is read, and decoded whole only when the caller gives a
- * prepare to run on it; a file big enough for its own decoding thread
- * is opened and its pages asked for (spaa_input_readahead).  The load
- * gives no prepare: parsed or decoded on another core, a small file's
- * records cost the parser more in cache misses than parsing them
- * itself (README, Cores).  The caller takes the files in list order, so what it sees
+ * at its open) is read, not decoded (decoded or parsed on another core,
+ * a small file's records cost the parser more in cache misses than
+ * doing it itself: README, Cores); a file big enough for its own
+ * decoding thread is opened and its pages asked for
+ * (spaa_input_readahead).  The caller takes the files in list order, so what it sees
  * (the files, their bytes, the errors and where they come) is the same
  * as opening each itself, whatever the number of threads.
  *
- * Ownership: spaa_prefetch_start borrows the list, the options and prepare's
- * data for the life of the prefetch; an input taken is the caller's
+ * Ownership: spaa_prefetch_start borrows the list and the options for
+ * the life of the prefetch; an input taken is the caller's
  * (spaa_input_close); spaa_prefetch_free stops the threads and closes
  * what was not taken (NULL is accepted).
  */
@@ -39,28 +38,15 @@
 struct spaa_prefetch;
 
 /*
- * Work on a file read whole, done by the thread before it hands the
- * input over, after decoding it whole (a line scanner,
- * spaa_input_scan_whole): it may peek at in and set a scanner on it,
- * nothing else.
- */
-struct spaa_prefetch_prepare {
-	void (*fn)(void *data, struct spaa_input *in);
-	void *data;     /* weak: the caller's, for the life of the prefetch */
-};
-
-/*
  * Starts opening path i of list for each i with want[i] true, in order, at most
  * SPAA_PREFETCH_AHEAD - 1 more than the threads ahead of the last one
- * taken; with prepare (may be NULL), each file read inline is then
- * decoded whole and handed to it.  The threads: opts->threads - 1 (one for 0, 1 or 2), at
+ * taken.  The threads: opts->threads - 1 (one for 0, 1 or 2), at
  * most SPAA_PREFETCH_MAX_THREADS, each on its own file.  Returns NULL
  * when no thread can start (the caller then opens the files itself).
  */
 struct spaa_prefetch *spaa_prefetch_start(const struct spaa_pathlist *list,
 					  const bool *want,
-					  const struct spaa_input_opts *opts,
-					  const struct spaa_prefetch_prepare *prepare);
+					  const struct spaa_input_opts *opts);
 
 /*
  * The input of path i (want[i] true, i increasing from call to call):

@@ -1,9 +1,8 @@
 /*
  * check_prefetch - files opened and read ahead by a thread (io/prefetch.h)
  * come out in list order with their own bytes, plain or compressed, small
- * (decoded ahead) or not (only opened); a missing file's error comes at
- * its turn; files left untaken are closed by spaa_prefetch_free; small
- * files are handed to the caller's prepare on the thread.
+ * (read ahead) or not (only opened); a missing file's error comes at its
+ * turn; files left untaken are closed by spaa_prefetch_free.
  */
 #include <check.h>
 #include <stdbool.h>
@@ -97,7 +96,7 @@ START_TEST(test_in_order)
 	}
 	make_list(&list, paths);
 	ck_assert_int_eq(unlink(paths[4]), 0);
-	pf = spaa_prefetch_start(&list, want, &opts, NULL);
+	pf = spaa_prefetch_start(&list, want, &opts);
 	ck_assert_ptr_nonnull(pf);
 	for (int k = 0; k < NFILES; k++) {
 		struct spaa_input *in = NULL;
@@ -122,77 +121,6 @@ START_TEST(test_in_order)
 }
 END_TEST
 
-/* A scanner whose record of a line is its length. */
-static int scan_len(void *ctx, void *block, const char *line, size_t len, void *rec)
-{
-	(void)ctx;
-	(void)block;
-	(void)line;
-	*(uint64_t *)rec = len;
-	return 1;
-}
-
-/* prepare: scans a file read whole; counts the files it saw. */
-static void prepare_scan(void *data, struct spaa_input *in)
-{
-	const struct spaa_input_scanner sc = { .scan = scan_len, .rec_size = 8 };
-
-	ck_assert_int_eq(spaa_input_scan_whole(in, &sc), 1);
-	(*(int *)data)++;
-}
-
-/*
- * Each small file is handed to prepare, which scans it whole on the
- * thread: a record is there for every line, in order, when the caller
- * reads; a file with a thread of its own (_i = 1) is never prepared.
- */
-START_TEST(test_prepare_scans_small_files)
-{
-	char *paths[NFILES];
-	struct spaa_pathlist list = { 0 };
-	bool want[NFILES];
-	const struct spaa_input_opts opts = { .thread_min = _i ? 1 : 0 };
-	int prepared = 0;
-	const struct spaa_prefetch_prepare prepare = { prepare_scan, &prepared };
-	struct spaa_prefetch *pf;
-	struct spaa_error err;
-
-	for (int k = 0; k < NFILES; k++) {
-		paths[k] = strdup(make_file(k));
-		want[k] = true;
-	}
-	make_list(&list, paths);
-	pf = spaa_prefetch_start(&list, want, &opts, &prepare);
-	ck_assert_ptr_nonnull(pf);
-	for (int k = 0; k < NFILES; k++) {
-		struct spaa_input *in = NULL;
-		char *line;
-		size_t len;
-
-		ck_assert_int_eq(spaa_prefetch_take(pf, (size_t)k, &in, &err), 0);
-		for (int j = 0; j <= k; j++) {
-			const uint64_t *rec;
-
-			ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 1);
-			rec = spaa_input_scanned(in);
-			if (_i) {
-				ck_assert_ptr_null(rec);
-			} else {
-				ck_assert_ptr_nonnull(rec);
-				ck_assert_uint_eq(*rec, len);
-			}
-		}
-		ck_assert_int_eq(spaa_input_getline(in, &line, &len, &err), 0);
-		spaa_input_close(in);
-	}
-	spaa_prefetch_free(pf);
-	ck_assert_int_eq(prepared, _i ? 0 : NFILES);
-	spaa_pathlist_release(&list);
-	for (int k = 0; k < NFILES; k++)
-		free(paths[k]);
-}
-END_TEST
-
 START_TEST(test_free_untaken)
 {
 	char *paths[NFILES];
@@ -207,7 +135,7 @@ START_TEST(test_free_untaken)
 		want[k] = true;
 	}
 	make_list(&list, paths);
-	pf = spaa_prefetch_start(&list, want, NULL, NULL);
+	pf = spaa_prefetch_start(&list, want, NULL);
 	ck_assert_ptr_nonnull(pf);
 	ck_assert_int_eq(spaa_prefetch_take(pf, 0, &in, &err), 0);
 	check_lines(in, 0);
@@ -228,7 +156,6 @@ Suite *prefetch_suite(void)
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_loop_test(tc, test_in_order, 0, 4);
-	tcase_add_loop_test(tc, test_prepare_scans_small_files, 0, 2);
 	tcase_add_test(tc, test_free_untaken);
 	suite_add_tcase(s, tc);
 	return s;
