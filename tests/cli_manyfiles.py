@@ -160,8 +160,8 @@ try:
 
     @check
     def repeated_keys_found_ahead_warn_as_inline():
-        # a frame record with a key twice, in files that a prefetch
-        # thread opens (two threads) or the reader does (one)
+        # a frame record with a key twice, in files read with two
+        # threads or one (small files: the reader's thread either way)
         text = subprocess.run(['zstd', '-dc', PROFILE], capture_output=True,
                               text=True, check=True).stdout.split('\n')
         at = next(i for i, l in enumerate(text) if '"type":"frame"' in l)
@@ -184,9 +184,9 @@ try:
     @check
     def small_files_parsed_by_the_reader():
         # every file of few is 7 kB of zstd, under 256 KiB: read inline,
-        # no decoding thread; the prefetch thread opens and reads it but
-        # parses none of its 443 lines (their JSON trees, read on the
-        # reader's core, cost more than parsing there), so 0 of the
+        # no decoding thread and no prefetch thread: the reader opens
+        # and parses each (JSON trees made on another core cost it more
+        # than parsing them itself), so 0 of the
         # 200 x 442 other records are parsed ahead, whatever the threads
         for threads in ('2', '3'):
             p = subprocess.run(['./spaa-hotspots', '--threads', threads, few],

@@ -13,9 +13,9 @@ spaa-convert, spaa-validate and spaa-report on those.
 SPAA_STATS shows that the count is obeyed: with one thread no sample
 record is scanned ahead in blocks and no other record parsed ahead
 (there is no decoding thread), with 2, 3 or 8 some are; in a directory
-of small files the thread that reads the next files ahead only opens
-and reads them: the reader decodes, scans and parses each on its own
-core, with any count (prefetch.h says why).
+of small files no other thread touches them: the reader opens, decodes,
+scans and parses each on its own core, with any count (prefetch.h says
+why).
 """
 import os
 import shutil
@@ -162,8 +162,8 @@ try:
     def small_files_of_a_directory_are_parsed_by_the_reader():
         one = stats(['./spaa-hotspots', '--threads', '1', copies], {})
         assert ' 0 scanned in blocks' in one[0] and ': stats: 0 other' in one[1], one
-        # the prefetch thread opens and reads the files, and no more:
-        # every record is read on the reader's thread, as with one
+        # no prefetch thread for small files: every record is read on
+        # the reader's thread, as with one
         for n in ('2', '3'):
             more = stats(['./spaa-hotspots', '--threads', n, copies], {})
             assert more[:2] == one[:2], (n, one, more)
