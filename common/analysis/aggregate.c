@@ -1,7 +1,9 @@
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "io/output.h"
 #include "model/sbuf.h"
 #include "model/util.h"
 
@@ -104,20 +106,13 @@ static int add_path(struct spaa_aggregate *a, const struct spaa_aggregate_occurr
 	return add_to(&a->path_weight[path], o->weight, err);
 }
 
-static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
-		      uint32_t self_fn, struct spaa_error *err)
+/* Index of thread k, its command set to comm unless it has one. */
+static uint32_t thread_slot(struct spaa_aggregate *a, const struct thread_key *k,
+			    uint32_t comm)
 {
-	struct thread_key k;
-	struct thread_fn_key fk;
 	size_t old = a->thread_alloc;
-	uint32_t t;
+	uint32_t t = slot(&a->threads, k, &a->thread_weight, &a->thread_alloc);
 
-	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
-		return 0;
-	memset(&k, 0, sizeof(k));
-	k.pid = o->pid;
-	k.tid = o->tid;
-	t = slot(&a->threads, &k, &a->thread_weight, &a->thread_alloc);
 	if (a->thread_alloc != old) {
 		a->thread_comm = spaa_xrealloc(a->thread_comm,
 					       a->thread_alloc * sizeof(uint32_t));
@@ -125,7 +120,23 @@ static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occu
 		       (a->thread_alloc - old) * sizeof(uint32_t));
 	}
 	if (!a->thread_comm[t])
-		a->thread_comm[t] = o->comm;
+		a->thread_comm[t] = comm;
+	return t;
+}
+
+static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		      uint32_t self_fn, struct spaa_error *err)
+{
+	struct thread_key k;
+	struct thread_fn_key fk;
+	uint32_t t;
+
+	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.pid = o->pid;
+	k.tid = o->tid;
+	t = thread_slot(a, &k, o->comm);
 	if (add_to(&a->thread_weight[t], o->weight, err))
 		return -1;
 	fk.thread = t;
@@ -264,14 +275,15 @@ static bool keep(struct spaa_aggregate *a, const struct spaa_filter *f,
 	return spaa_filter_stack(f, a->p, frames, nframes, a->fn_select);
 }
 
-int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
-			       uint32_t metric, const struct spaa_filter *filter,
-			       struct spaa_error *err)
+/* spaa_aggregate_add_records of records lo to hi - 1, on this thread. */
+static int add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
+		       const struct spaa_filter *filter, uint32_t lo, uint32_t hi,
+		       struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
 	struct sample_metrics sm = sample_metrics(p);
 
-	for (uint32_t i = 0; i < p->nrecords; i++) {
+	for (uint32_t i = lo; i < hi; i++) {
 		const struct spaa_record *r = &p->records[i];
 		struct spaa_aggregate_occurrence o;
 
@@ -306,6 +318,150 @@ static void stack_frames(const struct spaa_profile *p, uint32_t stack,
 	o->frames = p->frame_pool + s->frames;
 	o->nframes = s->nframes;
 	o->self_frame = o->frames[0];
+}
+
+/* Grows *vals (*alloc of them) to n at least, with zeros. */
+static void grow_zeroed(uint64_t **vals, size_t n, size_t *alloc)
+{
+	size_t old = *alloc;
+
+	if (n <= old)
+		return;
+	SPAA_ALLOC_GROW(*vals, n, *alloc);
+	memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
+}
+
+/*
+ * Adds b, the sums of occurrences that came after a's, to a, as adding
+ * those occurrences to a would have: b's keys interned in b's order (so
+ * a key new to a gets the index one pass gives it), sums added.  b is
+ * left without its paths (a owns their bytes now).
+ */
+static int merge(struct spaa_aggregate *a, struct spaa_aggregate *b,
+		 struct spaa_error *err)
+{
+	const struct spaa_profile *p = a->p;
+	uint32_t nfn = spaa_profile_nfunctions(p), ndso = spaa_profile_ndsos(p);
+	uint32_t npaths = b->paths.nr;
+	uint32_t *to = spaa_xmalloc(((size_t)npaths + b->threads.nr + 1) * sizeof(*to));
+	uint32_t *thread_to = to + npaths;
+	int ret = -1;
+
+	a->occurrences += b->occurrences;
+	a->samples_known = a->samples_known && b->samples_known;
+	a->cpus_known = a->cpus_known || b->cpus_known;
+	if (add_to(&a->total, b->total, err))
+		goto out;
+	for (uint32_t f = 0; f < nfn && !a->cpus_only; f++)
+		if (add_to(&a->fn_self[f], b->fn_self[f], err) ||
+		    add_to(&a->fn_total[f], b->fn_total[f], err) ||
+		    add_to(&a->fn_samples[f], b->fn_samples[f], err))
+			goto out;
+	for (uint32_t d = 0; d < ndso && !a->cpus_only; d++)
+		if (add_to(&a->dso_self[d], b->dso_self[d], err))
+			goto out;
+
+	spaa_strtab_absorb(&a->paths, &b->paths, to);
+	grow_zeroed(&a->path_weight, a->paths.nr, &a->path_alloc);
+	for (uint32_t i = 0; i < npaths && i < b->path_alloc; i++)
+		if (add_to(&a->path_weight[to[i]], b->path_weight[i], err))
+			goto out;
+
+	for (uint32_t i = 0; i < b->threads.nr; i++) {
+		thread_to[i] = thread_slot(a, spaa_map_key(&b->threads, i), b->thread_comm[i]);
+		if (add_to(&a->thread_weight[thread_to[i]], b->thread_weight[i], err))
+			goto out;
+	}
+	for (uint32_t i = 0; i < b->thread_fn.nr; i++) {
+		struct thread_fn_key k;
+		uint32_t t;
+
+		memcpy(&k, spaa_map_key(&b->thread_fn, i), sizeof(k));
+		k.thread = thread_to[k.thread];
+		t = slot(&a->thread_fn, &k, &a->thread_fn_self, &a->thread_fn_alloc);
+		if (add_to(&a->thread_fn_self[t], b->thread_fn_self[i], err))
+			goto out;
+	}
+	for (uint32_t i = 0; i < b->cpus.nr; i++) {
+		uint32_t c = slot(&a->cpus, spaa_map_key(&b->cpus, i), &a->cpu_weight,
+				  &a->cpu_alloc);
+
+		if (add_to(&a->cpu_weight[c], b->cpu_weight[i], err))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(to);
+	return ret;
+}
+
+/* A range of records summed on a thread of its own. */
+struct range {
+	struct spaa_aggregate part;
+	uint32_t event, metric, lo, hi;
+	const struct spaa_filter *filter;
+	pthread_t thread;
+	bool started;
+	int ret;
+	struct spaa_error err;
+};
+
+static void *range_main(void *arg)
+{
+	struct range *r = arg;
+
+	r->ret = add_records(&r->part, r->event, r->metric, r->filter, r->lo, r->hi,
+			     &r->err);
+	return NULL;
+}
+
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
+			       uint32_t metric, const struct spaa_filter *filter,
+			       struct spaa_error *err)
+{
+	uint32_t nrec = a->p->nrecords;
+	uint32_t min = a->range_min ? a->range_min : SPAA_AGGREGATE_RANGE_MIN;
+	uint32_t n = a->workers < nrec / min ? a->workers : nrec / min;
+	struct range *r;
+	int ret;
+
+	/* a callgraph's edges are summed as they come, never merged */
+	if (n <= 1 || a->edges)
+		return add_records(a, event, metric, filter, 0, nrec, err);
+	r = spaa_xcalloc(n, sizeof(*r));
+	for (uint32_t i = 1; i < n; i++) {
+		r[i] = (struct range){
+			.event = event, .metric = metric, .filter = filter,
+			.lo = (uint32_t)((uint64_t)nrec * i / n),
+			.hi = (uint32_t)((uint64_t)nrec * (i + 1) / n),
+		};
+		spaa_error_init(&r[i].err);
+		spaa_aggregate_init(&r[i].part, a->p);
+		r[i].part.path_by_function = a->path_by_function;
+		r[i].part.keys_only = a->keys_only;
+		r[i].part.cpus_only = a->cpus_only;
+		r[i].started = !spaa_output_thread_create(&r[i].thread, range_main, &r[i]);
+	}
+	/* the first range straight into a, which may hold earlier sums */
+	ret = add_records(a, event, metric, filter, 0, r[1].lo, err);
+	for (uint32_t i = 1; i < n; i++) {
+		if (r[i].started)
+			pthread_join(r[i].thread, NULL);
+		else
+			range_main(&r[i]);      /* no thread to be had: here */
+	}
+	for (uint32_t i = 1; i < n && !ret; i++) {
+		if (r[i].ret) {
+			*err = r[i].err;
+			ret = -1;
+		} else {
+			ret = merge(a, &r[i].part, err);
+		}
+	}
+	for (uint32_t i = 1; i < n; i++)
+		spaa_aggregate_release(&r[i].part);
+	free(r);
+	return ret;
 }
 
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,

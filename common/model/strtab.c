@@ -23,10 +23,9 @@ void spaa_strtab_release(struct spaa_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void strtab_rehash(struct spaa_strtab *t)
+/* n slots (a power of two, more than twice the entries) */
+static void strtab_rehash(struct spaa_strtab *t, size_t n)
 {
-	size_t n = t->slots ? (t->mask + 1) * 2 : 256;
-
 	free(t->slots);
 	t->slots = spaa_hashslot_new(n);
 	t->mask = n - 1;
@@ -193,7 +192,7 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 		abort();        /* callers bound lengths long before this */
 	h = spaa_hash_bytes(s, len);
 	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
-		strtab_rehash(t);
+		strtab_rehash(t, t->slots ? (t->mask + 1) * 2 : 256);
 	slot = strtab_probe(t, s, len, h);
 	if (t->slots[slot] != SPAA_HASHSLOT_EMPTY)
 		return spaa_hashslot_index(t->slots[slot]);
@@ -210,4 +209,49 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 	t->lens[t->nr] = (uint32_t)len;
 	t->slots[slot] = spaa_hashslot_of(h, t->nr);
 	return t->nr++;
+}
+
+void spaa_strtab_absorb(struct spaa_strtab *t, struct spaa_strtab *src, uint32_t *to)
+{
+	size_t n = t->slots ? t->mask + 1 : 256;
+
+	/* one rehash at most: room for every entry of src */
+	while (((size_t)t->nr + src->nr) * 2 >= n)
+		n *= 2;
+	if (!t->slots || n != t->mask + 1)
+		strtab_rehash(t, n);
+	for (uint32_t i = 0; i < src->nr; i++) {
+		uint64_t h = spaa_hash_bytes(src->strs[i], src->lens[i]);
+		size_t slot = strtab_probe(t, src->strs[i], src->lens[i], h);
+
+		if (t->slots[slot] != SPAA_HASHSLOT_EMPTY) {
+			to[i] = spaa_hashslot_index(t->slots[slot]);
+			continue;
+		}
+		if (t->nr >= t->alloc) {
+			SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
+			t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
+		}
+		t->strs[t->nr] = src->strs[i];
+		t->lens[t->nr] = src->lens[i];
+		t->slots[slot] = spaa_hashslot_of(h, t->nr);
+		to[i] = t->nr++;
+	}
+	/*
+	 * src's chunks go before t's last one, which strtab_store goes on
+	 * filling (chunk_used is about it).
+	 */
+	n = t->nchunks + src->nchunks;
+	SPAA_ALLOC_GROW(t->chunks, n, t->chunks_alloc);
+	if (t->nchunks) {
+		t->chunks[n - 1] = t->chunks[t->nchunks - 1];
+		memcpy(t->chunks + t->nchunks - 1, src->chunks,
+		       src->nchunks * sizeof(*src->chunks));
+	} else {
+		memcpy(t->chunks, src->chunks, src->nchunks * sizeof(*src->chunks));
+		t->chunk_used = src->chunk_used;
+	}
+	t->nchunks = n;
+	src->nchunks = 0;
+	spaa_strtab_release(src);
 }

@@ -36,6 +36,16 @@ void spaa_strtab_init(struct spaa_strtab *t);
 void spaa_strtab_release(struct spaa_strtab *t);
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len);
+/*
+ * Moves every entry of src into t, in src's index order, as
+ * spaa_strtab_intern of each would: to[i] (src->nr of them, the caller's)
+ * is the index in t of src's entry i.  The bytes are not copied: src's
+ * chunks become t's (an entry t already had leaves its twin there,
+ * unused).  src is left released.  What merging tables built apart
+ * (on several threads) into the one a single pass would have built.
+ */
+void spaa_strtab_absorb(struct spaa_strtab *t, struct spaa_strtab *src, uint32_t *to);
+
 /* Index of s, or SPAA_NONE. */
 uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s, size_t len);
 
