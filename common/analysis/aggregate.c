@@ -66,6 +66,17 @@ void spaa_aggregate_release(struct spaa_aggregate *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* Grows *vals (*alloc of them) to n at least, with zeros. */
+static void grow_zeroed(uint64_t **vals, size_t n, size_t *alloc)
+{
+	size_t old = *alloc;
+
+	if (n <= old)
+		return;
+	SPAA_ALLOC_GROW(*vals, n, *alloc);
+	memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
+}
+
 /* Index of key in m, growing the parallel uint64 array with zeros. */
 static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
 		     size_t *alloc)
@@ -158,25 +169,29 @@ static int add_cpu(struct spaa_aggregate *a, const struct spaa_aggregate_occurre
 	return add_to(&a->cpu_weight[c], o->weight, err);
 }
 
-int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
-		 struct spaa_error *err)
+/* o, or with keys_only its keys alone, in *tmp. */
+static const struct spaa_aggregate_occurrence *
+keys_of(const struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+	struct spaa_aggregate_occurrence *tmp)
+{
+	if (!a->keys_only)
+		return o;
+	*tmp = *o;
+	tmp->weight = tmp->self = tmp->samples = 0;
+	return tmp;
+}
+
+/*
+ * Everything spaa_aggregate_add adds but the path: what one thread of
+ * spaa_aggregate_add_records adds while another adds the paths.
+ */
+static int add_sums(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		    struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
-	uint32_t self_fn;
-	struct spaa_aggregate_occurrence keys;
+	uint32_t self_fn = p->frames[o->self_frame].fn;
 
-	if (a->keys_only) {
-		keys = *o;
-		keys.weight = keys.self = keys.samples = 0;
-		o = &keys;
-	}
 	a->occurrences++;
-	if (a->cpus_only) {
-		if (add_to(&a->total, o->weight, err))
-			return -1;
-		return add_cpu(a, o, err);
-	}
-	self_fn = p->frames[o->self_frame].fn;
 	if (a->edges && spaa_callgraph_add(a->edges, o->frames, o->nframes, o->weight, err))
 		return -1;
 	if (add_to(&a->total, o->weight, err) ||
@@ -202,9 +217,26 @@ int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occ
 		if (add_to(&a->fn_total[fn], o->weight, err))
 			return -1;
 	}
-	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
+	if (add_thread(a, o, self_fn, err))
 		return -1;
 	return add_cpu(a, o, err);
+}
+
+int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		 struct spaa_error *err)
+{
+	struct spaa_aggregate_occurrence tmp;
+
+	o = keys_of(a, o, &tmp);
+	if (a->cpus_only) {
+		a->occurrences++;
+		if (add_to(&a->total, o->weight, err))
+			return -1;
+		return add_cpu(a, o, err);
+	}
+	if (add_sums(a, o, err) || add_path(a, o, err))
+		return -1;
+	return 0;
 }
 
 /* The string indices of the metrics that count samples. */
@@ -275,28 +307,6 @@ static bool keep(struct spaa_aggregate *a, const struct spaa_filter *f,
 	return spaa_filter_stack(f, a->p, frames, nframes, a->fn_select);
 }
 
-/* spaa_aggregate_add_records of records lo to hi - 1, on this thread. */
-static int add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
-		       const struct spaa_filter *filter, uint32_t lo, uint32_t hi,
-		       struct spaa_error *err)
-{
-	const struct spaa_profile *p = a->p;
-	struct sample_metrics sm = sample_metrics(p);
-
-	for (uint32_t i = lo; i < hi; i++) {
-		const struct spaa_record *r = &p->records[i];
-		struct spaa_aggregate_occurrence o;
-
-		if (r->event != event || r->absorbed ||
-		    !keep(a, filter, r->pid, r->tid, r->comm,
-			  spaa_profile_record_frames(p, r), r->nframes))
-			continue;
-		if (record_occurrence(p, sm, i, metric, &o) && spaa_aggregate_add(a, &o, err))
-			return -1;
-	}
-	return 0;
-}
-
 /* keep() of a sample group: its stack is read only when the filter looks at stacks. */
 static bool keep_group(struct spaa_aggregate *a, const struct spaa_filter *f,
 		       const struct spaa_fold_key *k)
@@ -320,147 +330,110 @@ static void stack_frames(const struct spaa_profile *p, uint32_t stack,
 	o->self_frame = o->frames[0];
 }
 
-/* Grows *vals (*alloc of them) to n at least, with zeros. */
-static void grow_zeroed(uint64_t **vals, size_t n, size_t *alloc)
-{
-	size_t old = *alloc;
+/* What one pass over the records adds (spaa_aggregate_add_records). */
+enum part {
+	ALL,    /* spaa_aggregate_add */
+	SUMS,   /* add_sums */
+	PATHS,  /* add_path */
+};
 
-	if (n <= old)
-		return;
-	SPAA_ALLOC_GROW(*vals, n, *alloc);
-	memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
-}
-
-/*
- * Adds b, the sums of occurrences that came after a's, to a, as adding
- * those occurrences to a would have: b's keys interned in b's order (so
- * a key new to a gets the index one pass gives it), sums added.  b is
- * left without its paths (a owns their bytes now).
- */
-static int merge(struct spaa_aggregate *a, struct spaa_aggregate *b,
-		 struct spaa_error *err)
+/* The records of event that filter keeps into a, part of each. */
+static int add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
+		       const struct spaa_filter *filter, enum part part,
+		       struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
-	uint32_t nfn = spaa_profile_nfunctions(p), ndso = spaa_profile_ndsos(p);
-	uint32_t npaths = b->paths.nr;
-	uint32_t *to = spaa_xmalloc(((size_t)npaths + b->threads.nr + 1) * sizeof(*to));
-	uint32_t *thread_to = to + npaths;
-	int ret = -1;
+	struct sample_metrics sm = sample_metrics(p);
 
-	a->occurrences += b->occurrences;
-	a->samples_known = a->samples_known && b->samples_known;
-	a->cpus_known = a->cpus_known || b->cpus_known;
-	if (add_to(&a->total, b->total, err))
-		goto out;
-	for (uint32_t f = 0; f < nfn && !a->cpus_only; f++)
-		if (add_to(&a->fn_self[f], b->fn_self[f], err) ||
-		    add_to(&a->fn_total[f], b->fn_total[f], err) ||
-		    add_to(&a->fn_samples[f], b->fn_samples[f], err))
-			goto out;
-	for (uint32_t d = 0; d < ndso && !a->cpus_only; d++)
-		if (add_to(&a->dso_self[d], b->dso_self[d], err))
-			goto out;
+	for (uint32_t i = 0; i < p->nrecords; i++) {
+		const struct spaa_record *r = &p->records[i];
+		struct spaa_aggregate_occurrence o, tmp;
 
-	spaa_strtab_absorb(&a->paths, &b->paths, to);
-	grow_zeroed(&a->path_weight, a->paths.nr, &a->path_alloc);
-	for (uint32_t i = 0; i < npaths && i < b->path_alloc; i++)
-		if (add_to(&a->path_weight[to[i]], b->path_weight[i], err))
-			goto out;
-
-	for (uint32_t i = 0; i < b->threads.nr; i++) {
-		thread_to[i] = thread_slot(a, spaa_map_key(&b->threads, i), b->thread_comm[i]);
-		if (add_to(&a->thread_weight[thread_to[i]], b->thread_weight[i], err))
-			goto out;
+		if (r->event != event || r->absorbed ||
+		    !keep(a, filter, r->pid, r->tid, r->comm,
+			  spaa_profile_record_frames(p, r), r->nframes))
+			continue;
+		if (part == PATHS) {
+			/* a path needs the frames and the weight alone */
+			memset(&o, 0, sizeof(o));
+			if (!spaa_profile_weights_get(p, r->weights, r->nweights, metric,
+						      &o.weight))
+				continue;
+			o.frames = spaa_profile_record_frames(p, r);
+			o.nframes = r->nframes;
+			if (add_path(a, keys_of(a, &o, &tmp), err))
+				return -1;
+			continue;
+		}
+		if (!record_occurrence(p, sm, i, metric, &o))
+			continue;
+		if (part == ALL ? spaa_aggregate_add(a, &o, err) :
+		    add_sums(a, keys_of(a, &o, &tmp), err))
+			return -1;
 	}
-	for (uint32_t i = 0; i < b->thread_fn.nr; i++) {
-		struct thread_fn_key k;
-		uint32_t t;
-
-		memcpy(&k, spaa_map_key(&b->thread_fn, i), sizeof(k));
-		k.thread = thread_to[k.thread];
-		t = slot(&a->thread_fn, &k, &a->thread_fn_self, &a->thread_fn_alloc);
-		if (add_to(&a->thread_fn_self[t], b->thread_fn_self[i], err))
-			goto out;
-	}
-	for (uint32_t i = 0; i < b->cpus.nr; i++) {
-		uint32_t c = slot(&a->cpus, spaa_map_key(&b->cpus, i), &a->cpu_weight,
-				  &a->cpu_alloc);
-
-		if (add_to(&a->cpu_weight[c], b->cpu_weight[i], err))
-			goto out;
-	}
-	ret = 0;
-out:
-	free(to);
-	return ret;
+	return 0;
 }
 
-/* A range of records summed on a thread of its own. */
-struct range {
-	struct spaa_aggregate part;
-	uint32_t event, metric, lo, hi;
+/* The sums but the paths of spaa_aggregate_add_records, on a thread of their own. */
+struct sums_job {
+	struct spaa_aggregate *a;
+	uint32_t event, metric;
 	const struct spaa_filter *filter;
-	pthread_t thread;
-	bool started;
 	int ret;
 	struct spaa_error err;
 };
 
-static void *range_main(void *arg)
+static void *sums_main(void *arg)
 {
-	struct range *r = arg;
+	struct sums_job *j = arg;
 
-	r->ret = add_records(&r->part, r->event, r->metric, r->filter, r->lo, r->hi,
-			     &r->err);
+	j->ret = add_records(j->a, j->event, j->metric, j->filter, SUMS, &j->err);
 	return NULL;
+}
+
+/*
+ * Room in a for the paths of nrec records, one a stack at most, so that
+ * its table of paths is not rehashed as it grows: each rehash reads every
+ * path again (a fifth of the time of a pass on make bench's profile).
+ */
+static void reserve_paths(struct spaa_aggregate *a, uint32_t nrec)
+{
+	size_t n = 1 + (size_t)(nrec < a->p->nstacks ? nrec : a->p->nstacks);
+
+	spaa_strtab_reserve(&a->paths, n);
+	grow_zeroed(&a->path_weight, n, &a->path_alloc);
 }
 
 int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
 			       uint32_t metric, const struct spaa_filter *filter,
 			       struct spaa_error *err)
 {
-	uint32_t nrec = a->p->nrecords;
-	uint32_t min = a->range_min ? a->range_min : SPAA_AGGREGATE_RANGE_MIN;
-	uint32_t n = a->workers < nrec / min ? a->workers : nrec / min;
-	struct range *r;
+	uint32_t min = a->split_min ? a->split_min : SPAA_AGGREGATE_SPLIT_MIN;
+	struct sums_job j = { .a = a, .event = event, .metric = metric, .filter = filter };
+	pthread_t thread;
 	int ret;
 
-	/* a callgraph's edges are summed as they come, never merged */
-	if (n <= 1 || a->edges)
-		return add_records(a, event, metric, filter, 0, nrec, err);
-	r = spaa_xcalloc(n, sizeof(*r));
-	for (uint32_t i = 1; i < n; i++) {
-		r[i] = (struct range){
-			.event = event, .metric = metric, .filter = filter,
-			.lo = (uint32_t)((uint64_t)nrec * i / n),
-			.hi = (uint32_t)((uint64_t)nrec * (i + 1) / n),
-		};
-		spaa_error_init(&r[i].err);
-		spaa_aggregate_init(&r[i].part, a->p);
-		r[i].part.path_by_function = a->path_by_function;
-		r[i].part.keys_only = a->keys_only;
-		r[i].part.cpus_only = a->cpus_only;
-		r[i].started = !spaa_output_thread_create(&r[i].thread, range_main, &r[i]);
+	if (a->cpus_only)
+		return add_records(a, event, metric, filter, ALL, err);
+	reserve_paths(a, a->p->nrecords);
+	/*
+	 * On two threads, one adding the paths and the other everything
+	 * else, each over every record in order: each table is built as one
+	 * pass builds it, by one thread (they share no field).  A filter of
+	 * stacks keeps its memo in a: one pass then.
+	 */
+	spaa_error_init(&j.err);
+	if (a->workers < 2 || a->p->nrecords < min ||
+	    (filter && spaa_filter_has_stacks(filter)) ||
+	    spaa_output_thread_create(&thread, sums_main, &j))
+		return add_records(a, event, metric, filter, ALL, err);
+	ret = add_records(a, event, metric, filter, PATHS, err);
+	pthread_join(thread, NULL);
+	/* either error is the one pass's: an overflow, said the same way */
+	if (!ret && j.ret) {
+		*err = j.err;
+		ret = -1;
 	}
-	/* the first range straight into a, which may hold earlier sums */
-	ret = add_records(a, event, metric, filter, 0, r[1].lo, err);
-	for (uint32_t i = 1; i < n; i++) {
-		if (r[i].started)
-			pthread_join(r[i].thread, NULL);
-		else
-			range_main(&r[i]);      /* no thread to be had: here */
-	}
-	for (uint32_t i = 1; i < n && !ret; i++) {
-		if (r[i].ret) {
-			*err = r[i].err;
-			ret = -1;
-		} else {
-			ret = merge(a, &r[i].part, err);
-		}
-	}
-	for (uint32_t i = 1; i < n; i++)
-		spaa_aggregate_release(&r[i].part);
-	free(r);
 	return ret;
 }
 

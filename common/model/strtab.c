@@ -211,47 +211,17 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 	return t->nr++;
 }
 
-void spaa_strtab_absorb(struct spaa_strtab *t, struct spaa_strtab *src, uint32_t *to)
+void spaa_strtab_reserve(struct spaa_strtab *t, size_t n)
 {
-	size_t n = t->slots ? t->mask + 1 : 256;
+	size_t slots = t->slots ? t->mask + 1 : 256;
 
-	/* one rehash at most: room for every entry of src */
-	while (((size_t)t->nr + src->nr) * 2 >= n)
-		n *= 2;
-	if (!t->slots || n != t->mask + 1)
-		strtab_rehash(t, n);
-	for (uint32_t i = 0; i < src->nr; i++) {
-		uint64_t h = spaa_hash_bytes(src->strs[i], src->lens[i]);
-		size_t slot = strtab_probe(t, src->strs[i], src->lens[i], h);
-
-		if (t->slots[slot] != SPAA_HASHSLOT_EMPTY) {
-			to[i] = spaa_hashslot_index(t->slots[slot]);
-			continue;
-		}
-		if (t->nr >= t->alloc) {
-			SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
-			t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
-		}
-		t->strs[t->nr] = src->strs[i];
-		t->lens[t->nr] = src->lens[i];
-		t->slots[slot] = spaa_hashslot_of(h, t->nr);
-		to[i] = t->nr++;
+	while (n * 2 >= slots)
+		slots *= 2;
+	if (!t->slots || slots != t->mask + 1)
+		strtab_rehash(t, slots);
+	if (n > t->alloc) {
+		t->strs = spaa_xrealloc(t->strs, n * sizeof(*t->strs));
+		t->lens = spaa_xrealloc(t->lens, n * sizeof(*t->lens));
+		t->alloc = n;
 	}
-	/*
-	 * src's chunks go before t's last one, which strtab_store goes on
-	 * filling (chunk_used is about it).
-	 */
-	n = t->nchunks + src->nchunks;
-	SPAA_ALLOC_GROW(t->chunks, n, t->chunks_alloc);
-	if (t->nchunks) {
-		t->chunks[n - 1] = t->chunks[t->nchunks - 1];
-		memcpy(t->chunks + t->nchunks - 1, src->chunks,
-		       src->nchunks * sizeof(*src->chunks));
-	} else {
-		memcpy(t->chunks, src->chunks, src->nchunks * sizeof(*src->chunks));
-		t->chunk_used = src->chunk_used;
-	}
-	t->nchunks = n;
-	src->nchunks = 0;
-	spaa_strtab_release(src);
 }

@@ -37,14 +37,12 @@ void spaa_strtab_release(struct spaa_strtab *t);
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len);
 /*
- * Moves every entry of src into t, in src's index order, as
- * spaa_strtab_intern of each would: to[i] (src->nr of them, the caller's)
- * is the index in t of src's entry i.  The bytes are not copied: src's
- * chunks become t's (an entry t already had leaves its twin there,
- * unused).  src is left released.  What merging tables built apart
- * (on several threads) into the one a single pass would have built.
+ * Makes room for n entries in all (a hint: more may still be interned)
+ * so that interning up to n rehashes nothing: a table grown from empty
+ * rehashes every string it holds at each doubling, and reads them again
+ * to do it.
  */
-void spaa_strtab_absorb(struct spaa_strtab *t, struct spaa_strtab *src, uint32_t *to);
+void spaa_strtab_reserve(struct spaa_strtab *t, size_t n);
 
 /* Index of s, or SPAA_NONE. */
 uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s, size_t len);

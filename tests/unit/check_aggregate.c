@@ -577,8 +577,8 @@ END_TEST
  * 1/1 and 1/2 from the dictionary, 1/3 from its records, named only by
  * the records from 60 on ('late'), 1/4 from record 70 on; CPUs 0 to 3,
  * none on every 5th, CPU 9 from record 80 on; record 50 without samples.
- * Keys new to the later ranges, keys of the first seen again, and
- * first names coming late are what a merge must get right.
+ * Keys new late, keys seen again, and first names coming late are
+ * what sums on several threads must get right.
  */
 static const char **split_lines(void)
 {
@@ -648,7 +648,7 @@ struct split_case {
 	bool twice;     /* the other event first, then cycles as keys only */
 };
 
-/* The summary of c's aggregate summed on workers threads, ranges of 1 or more. */
+/* The summary of c's aggregate on workers threads, however few the records. */
 static char *split_summary(const struct spaa_profile *p, const struct split_case *c,
 			   unsigned workers)
 {
@@ -659,7 +659,7 @@ static char *split_summary(const struct spaa_profile *p, const struct split_case
 	spaa_error_init(&err);
 	spaa_aggregate_init(&a, p);
 	a.workers = workers;
-	a.range_min = 1;
+	a.split_min = 1;
 	a.path_by_function = c->path_by_function;
 	a.cpus_only = c->cpus_only;
 	if (c->twice) {
@@ -677,9 +677,9 @@ static char *split_summary(const struct spaa_profile *p, const struct split_case
 }
 
 /*
- * Split into 2, 3 and 8 ranges (and 1), the records give what one pass
- * gives: every path, thread, thread-function and CPU at the same index
- * (the summary lists them in index order), the same sums and names.
+ * On 2, 3 and 8 threads (and 1), the records give what one pass gives:
+ * every path, thread, thread-function and CPU at the same index (the
+ * summary lists them in index order), the same sums and names.
  */
 START_TEST(test_records_split)
 {
@@ -704,7 +704,7 @@ START_TEST(test_records_split)
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char *one = split_summary(&p, &cases[c], 0);
 
-		/* the profile's keys are there to be merged */
+		/* the keys that come late are there */
 		if (!cases[c].filter) {
 			ck_assert_msg(strstr(one, "cpu 9 "), "case %zu:\n%s", c, one);
 			ck_assert(cases[c].cpus_only || strstr(one, "thread 1/3 comm=late"));
@@ -727,8 +727,8 @@ END_TEST
 
 /*
  * Weights of 6e18 on four records: the sums pass 2^64 (about 1.8e19) at
- * the fourth.  Split, no range overflows alone (or one does): the merge
- * (or that range) gives the same error as one pass.
+ * the fourth, on the paths' thread (path main: a + c) and on the other
+ * (total): the same error as one pass, whatever the threads.
  */
 START_TEST(test_records_split_overflow)
 {
@@ -763,7 +763,7 @@ START_TEST(test_records_split_overflow)
 		spaa_error_init(&err);
 		spaa_aggregate_init(&a, &p);
 		a.workers = workers[w];
-		a.range_min = 1;
+		a.split_min = 1;
 		ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
 							    str(&p, "period"), NULL, &err), -1);
 		ck_assert_str_eq(err.code, SPAA_E_LIMIT);
@@ -772,7 +772,7 @@ START_TEST(test_records_split_overflow)
 		ck_assert_uint_eq(err.line, 0);
 		spaa_aggregate_release(&a);
 	}
-	/* three of them fit: 1.8e19 < 2^64, at every split */
+	/* three of them fit: 1.8e19 < 2^64, on any threads */
 	for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
 		struct spaa_aggregate a;
 		struct spaa_error err;
@@ -781,7 +781,7 @@ START_TEST(test_records_split_overflow)
 		spaa_error_init(&err);
 		spaa_aggregate_init(&a, &p);
 		a.workers = workers[w];
-		a.range_min = 1;
+		a.split_min = 1;
 		p.records[3].event = SPAA_NONE;        /* d left out */
 		ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
 							    str(&p, "period"), NULL, &err), 0);

@@ -303,76 +303,38 @@ START_TEST(test_strtab_many)
 END_TEST
 
 /*
- * spaa_strtab_absorb: src's entries into t in src's order, those t had
- * keeping t's index, the others numbered after t's, as interning them one
- * by one would; src's bytes (a big string's chunk too) now t's, and t
- * goes on filling its own chunk after.
+ * spaa_strtab_reserve: room made for n entries, interning up to n moves
+ * no slot table (no rehash), the entries already there stay, and a
+ * reserve below what the table has changes nothing.
  */
-START_TEST(test_strtab_absorb)
+START_TEST(test_strtab_reserve)
 {
-	struct spaa_strtab t, src, one;
-	size_t n = (1u << 17) + 3;      /* a chunk of its own */
-	char *big = spaa_xmalloc(n), buf[32];
-	uint32_t to[6], *all;
-	const char *kept;
+	struct spaa_strtab t;
+	char buf[32];
+	const uint64_t *slots;
 
-	memset(big, 'b', n);
 	spaa_strtab_init(&t);
-	spaa_strtab_init(&src);
-	ck_assert_uint_eq(spaa_strtab_intern(&t, "x", 1), 1);
-	ck_assert_uint_eq(spaa_strtab_intern(&t, "y", 1), 2);
-	/* src: "" (0), "y" (1), big (2), "z" (3), "x" (4), "w" (5) */
-	spaa_strtab_intern(&src, "y", 1);
-	spaa_strtab_intern(&src, big, n);
-	spaa_strtab_intern(&src, "z", 1);
-	spaa_strtab_intern(&src, "x", 1);
-	ck_assert_uint_eq(spaa_strtab_intern(&src, "w", 1), 5);
-	kept = spaa_strtab_get(&src, 3);
-	spaa_strtab_absorb(&t, &src, to);
-	/* "" and y, x are t's 0, 2, 1; big, z, w new: 3, 4, 5 */
-	ck_assert_uint_eq(to[0], 0);
-	ck_assert_uint_eq(to[1], 2);
-	ck_assert_uint_eq(to[2], 3);
-	ck_assert_uint_eq(to[3], 4);
-	ck_assert_uint_eq(to[4], 1);
-	ck_assert_uint_eq(to[5], 5);
-	ck_assert_uint_eq(t.nr, 6);
-	ck_assert_uint_eq(src.nr, 0);
-	ck_assert_ptr_null(src.chunks);
-	/* not copied */
-	ck_assert_ptr_eq(spaa_strtab_get(&t, 4), kept);
-	ck_assert_str_eq(spaa_strtab_get(&t, 4), "z");
-	ck_assert_uint_eq(spaa_strtab_len(&t, 3), n);
-	ck_assert(!memcmp(spaa_strtab_get(&t, 3), big, n));
-	ck_assert_uint_eq(spaa_strtab_find(&t, big, n), 3);
-	ck_assert_uint_eq(spaa_strtab_find(&t, "w", 1), 5);
-	/* t goes on as one table; the same as interning all in one */
-	spaa_strtab_init(&one);
-	for (uint32_t i = 0; i < 3000; i++) {
-		int len = snprintf(buf, sizeof(buf), "after%u", i);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "kept", 4), 1);
+	spaa_strtab_reserve(&t, 5000);
+	slots = t.slots;
+	ck_assert_uint_ge(t.mask + 1, 2 * 5000);
+	ck_assert_uint_ge(t.alloc, 5000);
+	for (uint32_t i = 2; i < 5000; i++) {
+		int len = snprintf(buf, sizeof(buf), "s%u", i);
 
-		ck_assert_uint_eq(spaa_strtab_intern(&t, buf, (size_t)len), 6 + i);
+		ck_assert_uint_eq(spaa_strtab_intern(&t, buf, (size_t)len), i);
 	}
-	for (uint32_t i = 0; i < 3000; i++) {
-		int len = snprintf(buf, sizeof(buf), "after%u", i);
-
-		ck_assert_str_eq(spaa_strtab_get(&t, 6 + i), buf);
-		ck_assert_uint_eq(spaa_strtab_find(&t, buf, (size_t)len), 6 + i);
-	}
-	ck_assert_str_eq(spaa_strtab_get(&t, 1), "x");
-	ck_assert_str_eq(spaa_strtab_get(&t, 5), "w");
-	/* absorbed by a table of "" alone, the indices stay */
-	all = spaa_xmalloc(t.nr * sizeof(*all));
-	spaa_strtab_absorb(&one, &t, all);
-	ck_assert_uint_eq(one.nr, 3006);
-	for (uint32_t i = 0; i < 3006; i++)
-		ck_assert_uint_eq(all[i], i);
-	free(all);
-	ck_assert_str_eq(spaa_strtab_get(&one, 3005), "after2999");
-	ck_assert_uint_eq(spaa_strtab_find(&one, big, n), 3);
-	spaa_strtab_release(&one);
-	spaa_strtab_release(&t);        /* released by absorb: harmless */
-	free(big);
+	ck_assert_ptr_eq(t.slots, slots);
+	spaa_strtab_reserve(&t, 10);
+	ck_assert_ptr_eq(t.slots, slots);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "kept", 4), 1);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "s4999", 5), 4999);
+	ck_assert_str_eq(spaa_strtab_get(&t, 2), "s2");
+	/* past the reserve it grows as ever */
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "more", 4), 5000);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "more2", 5), 5001);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "s3000", 5), 3000);
+	spaa_strtab_release(&t);
 }
 END_TEST
 
@@ -389,7 +351,7 @@ Suite *strtab_suite(void)
 	tcase_add_test(tc, test_strtab_big_first);
 	tcase_add_test(tc, test_strtab_many);
 	tcase_add_test(tc, test_strtab_join_cmp);
-	tcase_add_test(tc, test_strtab_absorb);
+	tcase_add_test(tc, test_strtab_reserve);
 	suite_add_tcase(s, tc);
 	return s;
 }
