@@ -135,11 +135,9 @@ void spaa_lami_metadata_write(FILE *out, const struct spaa_lami_meta *m)
 
 /* ---- 2. results ------------------------------------------------------- */
 
-#define NO_STR SIZE_MAX
-
 /*
- * One cell: 32 bytes.  Strings are offsets into the table's string
- * buffer, so a table of a million cells costs a handful of allocations.
+ * One cell: 32 bytes.  Strings point into the table's string blocks, so
+ * a table of a million cells costs a handful of allocations.
  */
 struct spaa_lami_cell {
 	enum spaa_lami_cell_kind kind;
@@ -150,12 +148,12 @@ struct spaa_lami_cell {
 		uint64_t u;             /* int, duration, size with big */
 		double d;               /* number, ratio */
 		bool b;
-		size_t str;             /* string, path */
+		const char *str;        /* string, path: in the table's blocks */
 		struct {
 			int64_t begin, end;
 		} range;
 		struct {
-			size_t name;    /* NO_STR: absent */
+			const char *name;       /* NULL: absent */
 			int64_t pid, tid;
 		} proc;
 	} u;
@@ -179,8 +177,14 @@ struct spaa_lami_table {
 	bool in_row;
 	bool record;                            /* spaa_lami_table_set_record */
 	bool keep_empty;                        /* written even without rows */
-	char *strs;                             /* owned; NUL-separated strings */
-	size_t strs_len, strs_alloc;
+	bool big;                               /* a cell past int64 (spaa_lami_cell_u64) */
+	/*
+	 * The cells' strings, NUL-terminated, in blocks that never move
+	 * (str_add): owned, each owned.
+	 */
+	char **blocks;
+	size_t nblocks, blocks_alloc;
+	size_t block_used, block_size;  /* of the last block */
 };
 
 struct spaa_lami_table *spaa_lami_table_new(const struct spaa_lami_table_class *cls,
@@ -208,7 +212,9 @@ void spaa_lami_table_free(struct spaa_lami_table *t)
 	free(t->cols);
 	free(t->title);
 	free(t->cells);
-	free(t->strs);
+	for (i = 0; i < t->nblocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
 	free(t);
 }
 
@@ -343,6 +349,39 @@ void spaa_lami_row_end(struct spaa_lami_table *t)
 	t->nrows++;
 }
 
+/*
+ * Big arrays of a table (every call path of a profile: 50,000 rows, 5 MB
+ * of cells and 15 MB of strings) are allocated on a 2 MiB boundary in
+ * whole 2 MiB, so that they fill huge pages (util.c advises them): a
+ * page fault each 2 MiB rather than each 4 KiB, which on a virtual
+ * machine costs ~14 us (40 ms on make bench's profile).  A block that
+ * malloc maps keeps 4 KiB pages in its first 2 MiB, where malloc wrote
+ * its header, and realloc keeps them in what it moves.
+ */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* *bytes rounded up to huge pages, on a huge page boundary when that big. */
+static void *big_alloc(size_t *bytes)
+{
+	if (*bytes < HUGE_PAGE)
+		return spaa_xmalloc(*bytes);
+	*bytes = (*bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	return spaa_xaligned_alloc(HUGE_PAGE, *bytes);
+}
+
+/* Room for one more cell: the array doubles. */
+static void cells_grow(struct spaa_lami_table *t)
+{
+	size_t bytes = (t->cells_alloc ? t->cells_alloc * 2 : 16) * sizeof(*t->cells);
+	struct spaa_lami_cell *cells = big_alloc(&bytes);
+
+	if (t->ncells)
+		memcpy(cells, t->cells, t->ncells * sizeof(*cells));
+	free(t->cells);
+	t->cells = cells;
+	t->cells_alloc = bytes / sizeof(*cells);
+}
+
 static struct spaa_lami_cell *cell_add(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
 {
 	size_t col = t->ncells - t->nrows * t->cls->ncolumns;
@@ -353,21 +392,50 @@ static struct spaa_lami_cell *cell_add(struct spaa_lami_table *t, enum spaa_lami
 	assert(cell_fits(column_class(t, col), k) &&
 	       "cell class does not fit its column");
 	(void)col;      /* only checked */
-	SPAA_ALLOC_GROW(t->cells, t->ncells + 1, t->cells_alloc);
+	if (t->ncells == t->cells_alloc)
+		cells_grow(t);
 	c = &t->cells[t->ncells++];
 	memset(c, 0, sizeof(*c));
 	c->kind = k;
 	return c;
 }
 
-static size_t str_add(struct spaa_lami_table *t, const char *s)
-{
-	size_t off = t->strs_len, n = strlen(s) + 1;
+/* Blocks of strings double from 4 KiB to 1 MiB, then are 4 MiB each (big_alloc). */
+#define STR_BLOCK_MIN ((size_t)4 << 10)
+#define STR_BLOCK_DOUBLED ((size_t)1 << 20)
+#define STR_BLOCK_BIG ((size_t)4 << 20)
 
-	SPAA_ALLOC_GROW(t->strs, t->strs_len + n, t->strs_alloc);
-	memcpy(t->strs + off, s, n);
-	t->strs_len += n;
-	return off;
+/* A new block of at least n bytes; the last one's rest is left unused. */
+static void str_block(struct spaa_lami_table *t, size_t n)
+{
+	size_t size = !t->nblocks ? STR_BLOCK_MIN :
+		      t->block_size < STR_BLOCK_DOUBLED ? t->block_size * 2 : STR_BLOCK_BIG;
+
+	if (size < n)
+		size = n;
+	SPAA_ALLOC_GROW(t->blocks, t->nblocks + 1, t->blocks_alloc);
+	t->blocks[t->nblocks++] = big_alloc(&size);
+	t->block_size = size;
+	t->block_used = 0;
+}
+
+/* A copy of s[0..n) and a NUL in t's blocks, valid as long as t. */
+static const char *str_add_len(struct spaa_lami_table *t, const char *s, size_t n)
+{
+	char *d;
+
+	if (!t->nblocks || t->block_size - t->block_used < n + 1)
+		str_block(t, n + 1);
+	d = t->blocks[t->nblocks - 1] + t->block_used;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	t->block_used += n + 1;
+	return d;
+}
+
+static const char *str_add(struct spaa_lami_table *t, const char *s)
+{
+	return str_add_len(t, s, strlen(s));
 }
 
 void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s)
@@ -432,6 +500,7 @@ void spaa_lami_cell_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k,
 	c = cell_add(t, k);
 	c->u.u = v;
 	c->big = v > INT64_MAX;
+	t->big |= c->big;
 }
 
 void spaa_lami_cell_past_u64(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
@@ -451,7 +520,7 @@ void spaa_lami_cell_process(struct spaa_lami_table *t, const char *name, int64_t
 {
 	struct spaa_lami_cell *c = cell_add(t, SPAA_LAMI_CELL_PROCESS);
 
-	c->u.proc.name = name ? str_add(t, name) : NO_STR;
+	c->u.proc.name = name ? str_add(t, name) : NULL;
 	c->u.proc.pid = pid;
 	c->u.proc.tid = tid;
 }
@@ -561,8 +630,7 @@ static bool written_unknown(const struct spaa_lami_cell *c)
 	}
 }
 
-static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_table *t,
-		       const struct spaa_lami_cell *c)
+static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_cell *c)
 {
 	if (written_unknown(c)) {
 		write_unknown(jw);
@@ -574,7 +642,7 @@ static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_table *t,
 		spaa_jsonw_null(jw);
 		break;
 	case SPAA_LAMI_CELL_STRING:
-		spaa_jsonw_string(jw, t->strs + c->u.str);
+		spaa_jsonw_string(jw, c->u.str);
 		break;
 	case SPAA_LAMI_CELL_INT:
 		spaa_jsonw_i64(jw, c->u.i);
@@ -607,8 +675,8 @@ static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_table *t,
 		/* absent members are omitted: TC fails on a null pid */
 		spaa_jsonw_object_begin(jw);
 		spaa_jsonw_kv_string(jw, "class", "process");
-		if (c->u.proc.name != NO_STR)
-			spaa_jsonw_kv_string(jw, "name", t->strs + c->u.proc.name);
+		if (c->u.proc.name)
+			spaa_jsonw_kv_string(jw, "name", c->u.proc.name);
 		if (c->u.proc.pid != SPAA_LAMI_NO_ID)
 			spaa_jsonw_kv_i64(jw, "pid", c->u.proc.pid);
 		if (c->u.proc.tid != SPAA_LAMI_NO_ID)
@@ -618,7 +686,7 @@ static void write_cell(struct spaa_jsonw *jw, const struct spaa_lami_table *t,
 	case SPAA_LAMI_CELL_PATH:
 		spaa_jsonw_object_begin(jw);
 		spaa_jsonw_kv_string(jw, "class", "path");
-		spaa_jsonw_kv_string(jw, "path", t->strs + c->u.str);
+		spaa_jsonw_kv_string(jw, "path", c->u.str);
 		spaa_jsonw_object_end(jw);
 		break;
 	case SPAA_LAMI_CELL_CPU:
@@ -668,7 +736,7 @@ void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t co
 	switch (v->kind) {
 	case SPAA_LAMI_CELL_STRING:
 	case SPAA_LAMI_CELL_PATH:
-		v->str = t->strs + c->u.str;
+		v->str = c->u.str;
 		break;
 	case SPAA_LAMI_CELL_INT:
 	case SPAA_LAMI_CELL_TIMESTAMP:
@@ -691,7 +759,7 @@ void spaa_lami_table_cell(const struct spaa_lami_table *t, size_t row, size_t co
 		v->end = c->u.range.end;
 		break;
 	case SPAA_LAMI_CELL_PROCESS:
-		v->str = c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : NULL;
+		v->str = c->u.proc.name;
 		v->pid = c->u.proc.pid;
 		v->tid = c->u.proc.tid;
 		break;
@@ -712,7 +780,7 @@ static void row_name(const struct spaa_lami_table *t, size_t r, char *buf,
 		const struct spaa_lami_cell *c = &row[i];
 
 		if (c->kind == SPAA_LAMI_CELL_STRING || c->kind == SPAA_LAMI_CELL_PATH) {
-			snprintf(buf, size, "row %zu ('%s')", r + 1, t->strs + c->u.str);
+			snprintf(buf, size, "row %zu ('%s')", r + 1, c->u.str);
 			return;
 		}
 		if (c->kind == SPAA_LAMI_CELL_PROCESS) {
@@ -721,7 +789,7 @@ static void row_name(const struct spaa_lami_table *t, size_t r, char *buf,
 			if (c->u.proc.tid != SPAA_LAMI_NO_ID)
 				snprintf(tid, sizeof(tid), "/%" PRId64, c->u.proc.tid);
 			snprintf(buf, size, "row %zu ('%s' %" PRId64 "%s)", r + 1,
-				 c->u.proc.name != NO_STR ? t->strs + c->u.proc.name : "",
+				 c->u.proc.name ? c->u.proc.name : "",
 				 c->u.proc.pid, tid);
 			return;
 		}
@@ -735,7 +803,8 @@ int spaa_lami_results_overflow(const struct spaa_lami_results *r, bool lami,
 		const struct spaa_lami_table *t = r->tables[k];
 		size_t ncol = t->cls->ncolumns;
 
-		for (size_t i = 0; i < t->nrows * ncol; i++) {
+		/* the cells of a table without big ones need no look (every stack's) */
+		for (size_t i = 0; t->big && i < t->nrows * ncol; i++) {
 			const struct spaa_lami_cell *c = &t->cells[i];
 			const char *col = t->cls->columns[i % ncol].title;
 			char row[300];
@@ -795,7 +864,7 @@ static void write_table(FILE *out, struct spaa_jsonw *jw, const struct spaa_lami
 	for (r = 0; r < t->nrows; r++) {
 		spaa_jsonw_array_begin(jw);
 		for (i = 0; i < ncol; i++)
-			write_cell(jw, t, &t->cells[r * ncol + i]);
+			write_cell(jw, &t->cells[r * ncol + i]);
 		spaa_jsonw_array_end(jw);
 		if (jw->len >= SPAA_LAMI_WRITE_CHUNK) {
 			fwrite(jw->buf, 1, jw->len, out);

@@ -632,6 +632,64 @@ START_TEST(test_results_large)
 }
 END_TEST
 
+/*
+ * The name of row i of test_results_strings: lengths from 0 to 300
+ * bytes, and in one row 5 MiB, more than a block of strings holds.
+ */
+static char *strings_name(int i)
+{
+	size_t n = i == 777 ? (size_t)5 << 20 : (size_t)(i * 7919 % 301);
+	char *s = spaa_xmalloc(n + 1);
+
+	for (size_t k = 0; k < n; k++)
+		s[k] = (char)('a' + (i + k) % 26);
+	s[n] = '\0';
+	return s;
+}
+
+/*
+ * A table of 70,000 rows (9 MB of cells, ~10 MB of strings, past the
+ * sizes where cells and strings go to huge pages): every cell reads back
+ * as it was given, strings and absent process names included.
+ */
+START_TEST(test_results_strings)
+{
+	enum { ROWS = 70000 };
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_cell_view v;
+
+	for (int i = 0; i < ROWS; i++) {
+		char *name = strings_name(i);
+
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		spaa_lami_cell_int(t, i);
+		spaa_lami_cell_ratio(t, 0.5);
+		spaa_lami_cell_process(t, i % 2 ? NULL : name, i, SPAA_LAMI_NO_ID);
+		spaa_lami_row_end(t);
+		free(name);
+	}
+	ck_assert_uint_eq(spaa_lami_table_rows(t), ROWS);
+	for (int i = 0; i < ROWS; i++) {
+		char *name = strings_name(i);
+
+		spaa_lami_table_cell(t, (size_t)i, 0, &v);
+		ck_assert_int_eq(v.kind, SPAA_LAMI_CELL_STRING);
+		ck_assert_msg(!strcmp(v.str, name), "row %d", i);
+		spaa_lami_table_cell(t, (size_t)i, 1, &v);
+		ck_assert_int_eq(v.i, i);
+		spaa_lami_table_cell(t, (size_t)i, 3, &v);
+		ck_assert_int_eq(v.pid, i);
+		if (i % 2)
+			ck_assert_ptr_null(v.str);
+		else
+			ck_assert_msg(!strcmp(v.str, name), "row %d", i);
+		free(name);
+	}
+	spaa_lami_table_free(t);
+}
+END_TEST
+
 /* ---- error objects ---------------------------------------------------- */
 
 static const struct {
@@ -943,6 +1001,7 @@ Suite *lami_suite(void)
 	tcase_add_test(tc, test_results_every_cell);
 	tcase_add_test(tc, test_results_shape);
 	tcase_add_test(tc, test_results_large);
+	tcase_add_test(tc, test_results_strings);
 	tcase_add_loop_test(tc, test_error_write, 0,
 			    sizeof(error_cases) / sizeof(error_cases[0]));
 	suite_add_tcase(s, tc);
