@@ -277,6 +277,33 @@ static void functions_table(struct hotspots *h)
 	spaa_table_add(&h->tables, t);
 }
 
+/* The ranked call paths, whose rows threads make (stack_rows). */
+struct stack_rows {
+	const struct hotspots *h;
+	const struct spaa_rank *rank;
+};
+
+/* Rows lo to hi - 1 of the stacks table: only reads what threads share. */
+static void stack_rows(void *ctx, struct spaa_lami_table *t, size_t lo, size_t hi)
+{
+	const struct stack_rows *s = ctx;
+	const struct hotspots *h = s->h;
+	const struct options *own = h->run->options;
+	const struct spaa_aggregate *a = &h->agg, *na = neg_of(h, a);
+
+	for (size_t i = lo; i < hi; i++) {
+		uint32_t path = s->rank[i].idx;
+		char *name = own->inverted ? spaa_aggregate_path_name_leaf_first(a, path) :
+			     spaa_aggregate_path_name(a, path);
+
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		weight_cells(h, t, W(a, na, path_weight, path), a, na);
+		spaa_lami_row_end(t);
+		free(name);
+	}
+}
+
 static void stacks_table(struct hotspots *h)
 {
 	const struct options *own = h->run->options;
@@ -286,6 +313,7 @@ static void stacks_table(struct hotspots *h)
 	struct spaa_lami_table *t = own->inverted ?
 		spaa_table_new(&h->tables, &classes[T_STACKS], "leaf first") :
 		spaa_table_new(&h->tables, &classes[T_STACKS], NULL);
+	struct stack_rows rows = { h, rank };
 	size_t n = 0;
 
 	/* path 0 is the empty sequence of the string table, never a stack */
@@ -295,16 +323,9 @@ static void stacks_table(struct hotspots *h)
 				key(h, W(a, na, path_weight, i)), 0, NULL, i, i,
 			};
 	spaa_aggregate_rank_paths(a, rank, n);
-	for (size_t i = 0; i < spaa_table_rows(&h->tables, n); i++) {
-		char *name = own->inverted ? spaa_aggregate_path_name_leaf_first(a, rank[i].idx) :
-			     spaa_aggregate_path_name(a, rank[i].idx);
-
-		spaa_lami_row_begin(t);
-		spaa_lami_cell_string(t, name);
-		weight_cells(h, t, W(a, na, path_weight, rank[i].idx), a, na);
-		spaa_lami_row_end(t);
-		free(name);
-	}
+	/* a row for every stack of a profile: the load's threads make them */
+	spaa_lami_table_fill(t, spaa_table_rows(&h->tables, n), spaa_load_threads(&h->run->load),
+			     stack_rows, &rows);
 	free(rank);
 	spaa_table_add(&h->tables, t);
 }

@@ -119,6 +119,14 @@ static void spaa_jsonw_close(struct spaa_jsonw *jw, char c, bool object)
 	spaa_jsonw_addc(jw, c);
 }
 
+void spaa_jsonw_array_inside(struct spaa_jsonw *jw, bool first)
+{
+	spaa_jsonw_reset(jw);
+	jw->depth = 1;
+	jw->first[0] = first;
+	jw->in_object[0] = false;
+}
+
 void spaa_jsonw_object_begin(struct spaa_jsonw *jw)
 {
 	spaa_jsonw_open(jw, '{', true);

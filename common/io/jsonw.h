@@ -55,6 +55,16 @@ void spaa_jsonw_release(struct spaa_jsonw *jw);
 /* Empties the buffer for reuse, keeping its memory and ascii_only. */
 void spaa_jsonw_reset(struct spaa_jsonw *jw);
 
+/*
+ * Empties jw and starts it inside an array whose "[" another writer
+ * wrote (and whose "]" it writes): the values that follow are that
+ * array's elements, a comma before each unless first is set and it is
+ * the first.  So rows of one array can be written by several writers,
+ * in pieces, and the pieces concatenated in order make the text one
+ * writer makes.  jw's ascii_only is kept.
+ */
+void spaa_jsonw_array_inside(struct spaa_jsonw *jw, bool first);
+
 void spaa_jsonw_object_begin(struct spaa_jsonw *jw);
 void spaa_jsonw_object_end(struct spaa_jsonw *jw);
 void spaa_jsonw_array_begin(struct spaa_jsonw *jw);

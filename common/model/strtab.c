@@ -167,11 +167,27 @@ int spaa_strtab_join_cmp(const struct spaa_strtab *t, uint32_t i, uint32_t j,
 {
 	struct join_cursor a = { t->strs[i], t->lens[i] / sizeof(uint32_t), 0, "" };
 	struct join_cursor b = { t->strs[j], t->lens[j] / sizeof(uint32_t), 0, "" };
+	uint32_t same = 0, n = a.n < b.n ? a.n : b.n;
 
-	if (a.n)
-		cursor_name(&a, name, ctx);
-	if (b.n)
-		cursor_name(&b, name, ctx);
+	/*
+	 * The same ids make the same text: call paths of a profile share
+	 * their roots, so the bytes are compared from the first id that
+	 * differs, the cursors just past the shared names.  (Different ids
+	 * may still have the same name: from there, byte by byte.)
+	 */
+	while (same < n && !memcmp(a.seq + same * sizeof(uint32_t),
+				   b.seq + same * sizeof(uint32_t), sizeof(uint32_t)))
+		same++;
+	if (same == a.n && same == b.n)
+		return 0;
+	if (same) {
+		a.k = b.k = same - 1;   /* at the end of the last shared name */
+	} else {
+		if (a.n)
+			cursor_name(&a, name, ctx);
+		if (b.n)
+			cursor_name(&b, name, ctx);
+	}
 	for (;;) {
 		unsigned char x = cursor_next(&a, name, ctx, sep);
 		unsigned char y = cursor_next(&b, name, ctx, sep);

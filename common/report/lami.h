@@ -184,6 +184,21 @@ bool spaa_lami_table_column_kept(const struct spaa_lami_table *t, size_t col);
 void spaa_lami_row_begin(struct spaa_lami_table *t);
 void spaa_lami_row_end(struct spaa_lami_table *t);
 
+/*
+ * Adds n rows to t, made by fill: fill(ctx, part, lo, hi) adds rows lo
+ * to hi - 1 of the n to part, as it would to t (spaa_lami_row_begin,
+ * the cells, spaa_lami_row_end), for pieces [lo, hi) of [0, n) that
+ * together cover it.  With threads > 1 that many threads (the caller's
+ * included) fill pieces at once, so fill may only read what they share
+ * (the cell calls on part are the exception); the rows are t's in the
+ * order of [0, n) whatever the number of threads.  t's columns must be
+ * set (spaa_lami_table_set_column) before.
+ */
+void spaa_lami_table_fill(struct spaa_lami_table *t, size_t n, unsigned threads,
+			  void (*fill)(void *ctx, struct spaa_lami_table *part,
+				       size_t lo, size_t hi),
+			  void *ctx);
+
 void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s);
 void spaa_lami_cell_int(struct spaa_lami_table *t, int64_t v);
 void spaa_lami_cell_number(struct spaa_lami_table *t, double v);     /* non-finite: unknown */
@@ -248,6 +263,13 @@ int spaa_lami_results_overflow(const struct spaa_lami_results *r, bool lami,
  * Numbers and ratios carry 15 significant digits.
  */
 void spaa_lami_results_write(FILE *out, const struct spaa_lami_results *r);
+/*
+ * The same bytes, the rows of big tables (a thousand rows and more)
+ * written by threads threads, the caller's included, a piece of rows
+ * each at a time (ordered.h); threads 1 or 0: by the caller alone.
+ */
+void spaa_lami_results_write_threads(FILE *out, const struct spaa_lami_results *r,
+				     unsigned threads);
 
 /*
  * Reading a table back, for writers of other formats (textout.h).

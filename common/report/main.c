@@ -382,7 +382,9 @@ int main(int argc, char **argv)
 		} else if (spaa_lami_results_overflow(&run.results, lami, &err)) {
 			status = fail(name, &err, lami, false);
 		} else if (lami) {
-			spaa_lami_results_write(stdout, &run.results);
+			/* the threads the load had: every stack's row is 20 MB of text */
+			spaa_lami_results_write_threads(stdout, &run.results,
+							spaa_load_threads(&run.load));
 		} else if (opts.format == SPAA_ANALYSIS_HTML) {
 			status = write_html(a, &opts, &run, &err);
 			if (status)

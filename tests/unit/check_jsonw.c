@@ -7,6 +7,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -426,6 +427,48 @@ END_TEST
 
 #endif
 
+/*
+ * An array written in pieces (spaa_jsonw_array_inside), each piece by a
+ * writer of its own, concatenated between "[" and "]": exactly the text
+ * one writer makes, for pieces of one, two and three elements and an
+ * empty piece.
+ */
+START_TEST(test_array_inside)
+{
+	struct spaa_jsonw one, piece;
+	struct spaa_jsonw *w;
+	char text[256] = "[";
+	size_t len = 1;
+	int split[] = { 0, 1, 1, 3, 6 };        /* piece k: elements split[k]..split[k+1] */
+
+	spaa_jsonw_init(&one);
+	spaa_jsonw_init(&piece);
+	spaa_jsonw_array_begin(&one);
+	for (int k = 0; k < 4; k++) {
+		spaa_jsonw_array_inside(&piece, k == 0);
+		for (w = &one; w; w = w == &one ? &piece : NULL)
+			for (int e = split[k]; e < split[k + 1]; e++) {
+				spaa_jsonw_array_begin(w);
+				spaa_jsonw_i64(w, e);
+				spaa_jsonw_string(w, e % 2 ? "a\"b" : "");
+				spaa_jsonw_array_end(w);
+			}
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", piece.buf);
+	}
+	spaa_jsonw_array_end(&one);
+	snprintf(text + len, sizeof(text) - len, "]");
+	ck_assert_str_eq(one.buf, "[[0,\"\"],[1,\"a\\\"b\"],[2,\"\"],[3,\"a\\\"b\"],"
+			 "[4,\"\"],[5,\"a\\\"b\"]]");
+	ck_assert_str_eq(text, one.buf);
+	/* a piece that does not start the array starts with a comma */
+	spaa_jsonw_array_inside(&piece, false);
+	spaa_jsonw_null(&piece);
+	ck_assert_str_eq(piece.buf, ",null");
+	spaa_jsonw_release(&piece);
+	spaa_jsonw_release(&one);
+}
+END_TEST
+
 Suite *jsonw_suite(void)
 {
 	Suite *s = suite_create("jsonw");
@@ -445,6 +488,7 @@ Suite *jsonw_suite(void)
 	tcase_add_test(tc, test_kv_shorthands);
 	tcase_add_test(tc, test_reset_reuse);
 	tcase_add_test(tc, test_growth);
+	tcase_add_test(tc, test_array_inside);
 	suite_add_tcase(s, tc);
 
 #ifndef NDEBUG

@@ -632,6 +632,189 @@ START_TEST(test_results_large)
 }
 END_TEST
 
+/*
+ * The name of row i of test_results_strings: lengths from 0 to 300
+ * bytes, and in one row 5 MiB, more than a block of strings holds.
+ */
+static char *strings_name(int i)
+{
+	size_t n = i == 777 ? (size_t)5 << 20 : (size_t)(i * 7919 % 301);
+	char *s = spaa_xmalloc(n + 1);
+
+	for (size_t k = 0; k < n; k++)
+		s[k] = (char)('a' + (i + k) % 26);
+	s[n] = '\0';
+	return s;
+}
+
+/*
+ * A table of 70,000 rows (9 MB of cells, ~10 MB of strings, past the
+ * sizes where cells and strings go to huge pages): every cell reads back
+ * as it was given, strings and absent process names included.
+ */
+START_TEST(test_results_strings)
+{
+	enum { ROWS = 70000 };
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
+	struct spaa_lami_cell_view v;
+
+	for (int i = 0; i < ROWS; i++) {
+		char *name = strings_name(i);
+
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		spaa_lami_cell_int(t, i);
+		spaa_lami_cell_ratio(t, 0.5);
+		spaa_lami_cell_process(t, i % 2 ? NULL : name, i, SPAA_LAMI_NO_ID);
+		spaa_lami_row_end(t);
+		free(name);
+	}
+	ck_assert_uint_eq(spaa_lami_table_rows(t), ROWS);
+	for (int i = 0; i < ROWS; i++) {
+		char *name = strings_name(i);
+
+		spaa_lami_table_cell(t, (size_t)i, 0, &v);
+		ck_assert_int_eq(v.kind, SPAA_LAMI_CELL_STRING);
+		ck_assert_msg(!strcmp(v.str, name), "row %d", i);
+		spaa_lami_table_cell(t, (size_t)i, 1, &v);
+		ck_assert_int_eq(v.i, i);
+		spaa_lami_table_cell(t, (size_t)i, 3, &v);
+		ck_assert_int_eq(v.pid, i);
+		if (i % 2)
+			ck_assert_ptr_null(v.str);
+		else
+			ck_assert_msg(!strcmp(v.str, name), "row %d", i);
+		free(name);
+	}
+	spaa_lami_table_free(t);
+}
+END_TEST
+
+/*
+ * Row i of the filled tables: names of 0 to 500 bytes with a quote to
+ * escape, ratios of 15 digits, and every 1000th row a cell past int64
+ * (which the overflow check must find in a filled table too).
+ */
+static void fill_row(struct spaa_lami_table *t, size_t i)
+{
+	char name[600];
+	size_t n = i < 10 ? i : i * 37 % 500;
+	int k = snprintf(name, sizeof(name), "f\"%zu;", i);
+
+	memset(name + k, 'a' + (int)(i % 26), n);
+	name[(size_t)k + n] = '\0';
+	spaa_lami_row_begin(t);
+	spaa_lami_cell_string(t, name);
+	spaa_lami_cell_int(t, (int64_t)i);
+	spaa_lami_cell_ratio(t, (double)i / 7);
+	if (i % 1000 == 999)
+		spaa_lami_cell_u64(t, SPAA_LAMI_CELL_INT, (uint64_t)INT64_MAX + i);
+	else if (i % 3)
+		spaa_lami_cell_int(t, -(int64_t)i);
+	else
+		spaa_lami_cell_empty(t);
+	spaa_lami_row_end(t);
+}
+
+/* What fill_rows is told: the row its rows start at; it counts its calls. */
+struct fill_ctx {
+	size_t first, calls;
+};
+
+static void fill_rows(void *ctx, struct spaa_lami_table *part, size_t lo, size_t hi)
+{
+	struct fill_ctx *f = ctx;
+
+	__atomic_add_fetch(&f->calls, 1, __ATOMIC_RELAXED);
+	for (size_t i = lo; i < hi; i++)
+		fill_row(part, f->first + i);
+}
+
+static char *write_results_threads(struct spaa_lami_results *r, unsigned threads)
+{
+	struct testutil_capture c;
+
+	testutil_capture_open(&c);
+	spaa_lami_results_write_threads(c.f, r, threads);
+	testutil_capture_close(&c);
+	return c.buf;
+}
+
+/* A small table filled and written with 1, 2 and 3 threads: exact text. */
+START_TEST(test_results_fill_small)
+{
+	unsigned threads = (unsigned)_i + 1;
+	struct spaa_lami_results r;
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 0, 1);
+	struct fill_ctx fc = { 0, 0 };
+	char *out;
+
+	spaa_lami_table_fill(t, 3, threads, fill_rows, &fc);
+	ck_assert_uint_eq(fc.calls, 1);
+	ck_assert_uint_eq(spaa_lami_table_rows(t), 3);
+	spaa_lami_results_init(&r);
+	spaa_lami_results_add(&r, t);
+	out = write_results_threads(&r, threads);
+	ck_assert_str_eq(out,
+		"{\n\"results\":[{\"time-range\":" TR(0, 1) ",\"class\":\"functions\","
+		"\"data\":[[\"f\\\"0;\",0,{\"class\":\"ratio\",\"value\":0},null],"
+		"[\"f\\\"1;b\",1,{\"class\":\"ratio\",\"value\":0.142857142857143},-1],"
+		"[\"f\\\"2;cc\",2,{\"class\":\"ratio\",\"value\":0.285714285714286},-2]]}]}\n");
+	free(out);
+	spaa_lami_results_release(&r);
+}
+END_TEST
+
+/*
+ * 5,000 rows, filled by 1, 2 and 3 threads in pieces, after 2 rows
+ * added one by one, and written by as many threads: the same bytes as
+ * the table built row by row and written by one thread, and the same
+ * overflow error, naming the same row.
+ */
+START_TEST(test_results_fill_threads)
+{
+	enum { ROWS = 5000, BEFORE = 2 };
+	unsigned threads = (unsigned)_i + 1;
+	struct spaa_lami_results one, many;
+	struct spaa_lami_table *t = spaa_lami_table_new(&classes[0], 5, 9);
+	struct spaa_lami_table *f = spaa_lami_table_new(&classes[0], 5, 9);
+	struct spaa_error e1, e2;
+	struct fill_ctx fc = { BEFORE, 0 };
+	char *a, *b, *c;
+
+	for (size_t i = 0; i < BEFORE + ROWS; i++)
+		fill_row(t, i);
+	for (size_t i = 0; i < BEFORE; i++)
+		fill_row(f, i);
+	spaa_lami_table_fill(f, ROWS, threads, fill_rows, &fc);
+	ck_assert_uint_ge(fc.calls, 2);         /* in pieces */
+	ck_assert_uint_eq(spaa_lami_table_rows(f), BEFORE + ROWS);
+	spaa_lami_results_init(&one);
+	spaa_lami_results_init(&many);
+	spaa_lami_results_add(&one, t);
+	spaa_lami_results_add(&many, f);
+	a = write_results(&one);
+	b = write_results_threads(&many, threads);
+	c = write_results_threads(&one, threads);
+	ck_assert_uint_gt(strlen(a), 1000000);
+	ck_assert(!strcmp(a, b));
+	ck_assert(!strcmp(a, c));
+	ck_assert(!strncmp(a, "{\n\"results\":[{\"time-range\":" TR(5, 9) ",\"class\":\"functions\","
+			   "\"data\":[[\"f\\\"0;\",0,", 80));
+	spaa_error_init(&e1);
+	spaa_error_init(&e2);
+	ck_assert_int_eq(spaa_lami_results_overflow(&one, true, &e1), -1);
+	ck_assert_int_eq(spaa_lami_results_overflow(&many, true, &e2), -1);
+	ck_assert_str_eq(e1.msg, e2.msg);
+	ck_assert_ptr_nonnull(strstr(e2.msg, "row 1000 ('f\"999;"));
+	free(a);
+	free(b);
+	free(c);
+	spaa_lami_results_release(&one);
+	spaa_lami_results_release(&many);
+}
+END_TEST
+
 /* ---- error objects ---------------------------------------------------- */
 
 static const struct {
@@ -943,6 +1126,9 @@ Suite *lami_suite(void)
 	tcase_add_test(tc, test_results_every_cell);
 	tcase_add_test(tc, test_results_shape);
 	tcase_add_test(tc, test_results_large);
+	tcase_add_test(tc, test_results_strings);
+	tcase_add_loop_test(tc, test_results_fill_small, 0, 3);
+	tcase_add_loop_test(tc, test_results_fill_threads, 0, 3);
 	tcase_add_loop_test(tc, test_error_write, 0,
 			    sizeof(error_cases) / sizeof(error_cases[0]));
 	suite_add_tcase(s, tc);

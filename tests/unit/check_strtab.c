@@ -15,7 +15,8 @@
 
 Suite *strtab_suite(void);
 
-static const char *const join_names[] = { "a", "ab", "b", "", "a;b", "\xc3\xa9" };
+/* 6 is another "a": different ids may have the same name */
+static const char *const join_names[] = { "a", "ab", "b", "", "a;b", "\xc3\xa9", "a" };
 
 static const char *join_name(const void *ctx, uint32_t id)
 {
@@ -32,15 +33,22 @@ static int sign(int v)
  * spaa_strtab_join_cmp against strcmp of what spaa_strtab_join makes, on
  * every pair of a set of paths chosen for the hard cases: a name that is
  * a prefix of another ("a" and "ab"), a separator inside a name ("a;b"
- * against "a" then "b"), empty names and paths, bytes above 0x7f.
+ * against "a" then "b"), empty names and paths, bytes above 0x7f, paths
+ * that share their first ids, different ids of the same name.
  */
 START_TEST(test_strtab_join_cmp)
 {
-	static const uint32_t paths[][3] = {
+	static const uint32_t paths[][4] = {
 		{ 0 }, { 1 }, { 0, 2 }, { 4 }, { 0, 1 }, { 1, 0 }, { 3, 0 },
 		{ 0, 3 }, { 5 }, { 0, 5 }, { 2, 2, 2 }, { 0, 2, 3 },
+		/* shared first ids, then ids that differ with or without their names */
+		{ 6 }, { 6, 2 }, { 0, 6 }, { 0, 6, 1 }, { 0, 0, 1 }, { 0, 0, 1, 3 },
+		{ 0, 0, 6, 2 }, { 0, 0, 0, 2 }, { 0, 0, 4 }, { 0, 0, 0 }, { 0, 2, 2, 2 },
 	};
-	static const uint32_t lens[] = { 1, 1, 2, 1, 2, 2, 2, 2, 1, 2, 3, 3 };
+	static const uint32_t lens[] = {
+		1, 1, 2, 1, 2, 2, 2, 2, 1, 2, 3, 3,
+		1, 2, 2, 3, 3, 4, 4, 4, 3, 3, 4,
+	};
 	struct spaa_strtab t;
 	uint32_t idx[sizeof(lens) / sizeof(lens[0]) + 1];
 	size_t n = sizeof(lens) / sizeof(lens[0]);
