@@ -293,6 +293,34 @@ out:
 	return ret;
 }
 
+/* The ranked leak suspects, whose rows threads make (leak_rows). */
+struct leak_rows {
+	const struct allocs *a;
+	const struct sums *path;
+	const struct spaa_rank *rank;
+};
+
+/* Rows lo to hi - 1 of the leaks table: only reads what threads share. */
+static void leak_rows(void *ctx, struct spaa_lami_table *t, size_t lo, size_t hi)
+{
+	const struct leak_rows *l = ctx;
+
+	for (size_t i = lo; i < hi; i++) {
+		const struct sums *s = &l->path[l->rank[i].idx];
+		char *name = spaa_memory_path_name(&l->a->heap, l->rank[i].idx);
+
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		cell(t, s, SPAA_MEMORY_LIVE_BYTES);
+		cell(t, s, SPAA_MEMORY_LIVE_COUNT);
+		cell(t, s, SPAA_MEMORY_ALLOC_BYTES);
+		spaa_table_share_cell(t, s->v[SPAA_MEMORY_LIVE_BYTES],
+				       known_value(s, SPAA_MEMORY_ALLOC_BYTES));
+		spaa_lami_row_end(t);
+		free(name);
+	}
+}
+
 static int leaks_table(struct allocs *a, struct spaa_error *err)
 {
 	uint32_t npaths = a->heap.paths.nr;
@@ -319,20 +347,9 @@ static int leaks_table(struct allocs *a, struct spaa_error *err)
 			};
 	spaa_memory_rank_paths(&a->heap, rank, n);
 	t = spaa_table_new(&a->tables, &classes[T_LEAKS], NULL);
-	for (size_t i = 0; i < spaa_table_rows(&a->tables, n); i++) {
-		const struct sums *s = &path[rank[i].idx];
-		char *name = spaa_memory_path_name(&a->heap, rank[i].idx);
-
-		spaa_lami_row_begin(t);
-		spaa_lami_cell_string(t, name);
-		cell(t, s, SPAA_MEMORY_LIVE_BYTES);
-		cell(t, s, SPAA_MEMORY_LIVE_COUNT);
-		cell(t, s, SPAA_MEMORY_ALLOC_BYTES);
-		spaa_table_share_cell(t, s->v[SPAA_MEMORY_LIVE_BYTES],
-				       known_value(s, SPAA_MEMORY_ALLOC_BYTES));
-		spaa_lami_row_end(t);
-		free(name);
-	}
+	/* a row for every live stack: the load's threads make them */
+	spaa_lami_table_fill(t, spaa_table_rows(&a->tables, n), spaa_load_threads(&a->run->load),
+			     leak_rows, &(struct leak_rows){ a, path, rank });
 	spaa_table_add(&a->tables, t);
 	ret = 0;
 out:

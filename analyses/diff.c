@@ -359,6 +359,38 @@ static const char *status(uint64_t b, uint64_t t, const struct spaa_compare_delt
 	return dl->delta != 0 ? "changed" : "unchanged";
 }
 
+/* The ranked call paths, whose rows threads make (stack_rows). */
+struct stack_rows {
+	struct diff *d;
+	const struct spaa_compare_rank *rank;
+};
+
+/* Rows lo to hi - 1 of the stacks table: only reads what threads share. */
+static void stack_rows(void *ctx, struct spaa_lami_table *t, size_t lo, size_t hi)
+{
+	const struct stack_rows *s = ctx;
+	struct diff *d = s->d;
+
+	for (size_t i = lo; i < hi; i++) {
+		uint64_t b = spaa_compare_get(&d->bside.path, s->rank[i].idx);
+		uint64_t tv = spaa_compare_get(&d->tside.path, s->rank[i].idx);
+		char *name = spaa_compare_path_name(&d->keys, s->rank[i].idx);
+		struct spaa_compare_delta dl;
+
+		spaa_compare_compute(&d->cmp, b, tv, &dl);
+		spaa_lami_row_begin(t);
+		spaa_lami_cell_string(t, name);
+		free(name);
+		spaa_table_value_cell(t, &d->tables.sem, dl.base);
+		spaa_table_value_cell(t, &d->tables.sem, dl.target);
+		spaa_table_delta_cell(t, &d->tables.sem, dl.raw);
+		normalized_cell(d, t, &dl);
+		spaa_table_ratio_cell(t, dl.share_delta);
+		spaa_lami_cell_string(t, status(b, tv, &dl));
+		spaa_lami_row_end(t);
+	}
+}
+
 static void stacks_table(struct diff *d)
 {
 	uint32_t nkeys = spaa_compare_npaths(&d->keys);
@@ -380,24 +412,9 @@ static void stacks_table(struct diff *d)
 	}
 	/* by name too, but one made at a time: a row's as it is written */
 	spaa_compare_rank_paths(&d->keys, rank, n);
-	for (size_t i = 0; i < spaa_table_rows(&d->tables, n); i++) {
-		uint64_t b = spaa_compare_get(&d->bside.path, rank[i].idx);
-		uint64_t tv = spaa_compare_get(&d->tside.path, rank[i].idx);
-		char *name = spaa_compare_path_name(&d->keys, rank[i].idx);
-		struct spaa_compare_delta dl;
-
-		spaa_compare_compute(&d->cmp, b, tv, &dl);
-		spaa_lami_row_begin(t);
-		spaa_lami_cell_string(t, name);
-		free(name);
-		spaa_table_value_cell(t, &d->tables.sem, dl.base);
-		spaa_table_value_cell(t, &d->tables.sem, dl.target);
-		spaa_table_delta_cell(t, &d->tables.sem, dl.raw);
-		normalized_cell(d, t, &dl);
-		spaa_table_ratio_cell(t, dl.share_delta);
-		spaa_lami_cell_string(t, status(b, tv, &dl));
-		spaa_lami_row_end(t);
-	}
+	/* a row for every stack of both profiles: the load's threads make them */
+	spaa_lami_table_fill(t, spaa_table_rows(&d->tables, n), spaa_load_threads(&d->run->load),
+			     stack_rows, &(struct stack_rows){ d, rank });
 	free(rank);
 	spaa_table_add(&d->tables, t);
 }
