@@ -781,6 +781,7 @@ static int aggregate(struct diff *d, const struct spaa_fold *fold,
 	}
 	spaa_aggregate_init(&d->tagg, &d->target);
 	d->tagg.path_by_function = true;
+	d->tagg.workers = spaa_load_threads(&d->run->load);
 	if (restrict_time && d->target.nsamples ?
 	    spaa_aggregate_add_fold(&d->tagg, fold, d->tevent, d->tmetric, f, err) :
 	    spaa_aggregate_add_records(&d->tagg, d->tevent, d->tmetric, f, err))

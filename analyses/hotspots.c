@@ -626,8 +626,11 @@ static int aggregate(struct hotspots *h, const struct spaa_fold *fold,
 	spaa_table_what_filter(t, &o->filter);
 
 	spaa_aggregate_init(&h->agg, p);
-	if (t->net)
+	h->agg.workers = spaa_load_threads(&h->run->load);
+	if (t->net) {
 		spaa_aggregate_init(&h->neg, p);
+		h->neg.workers = h->agg.workers;
+	}
 	if (choose_calls(h, err))
 		return -1;
 	if (restrict_time && p->nsamples)

@@ -1,7 +1,9 @@
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/aggregate.h"
+#include "io/output.h"
 #include "model/sbuf.h"
 #include "model/util.h"
 
@@ -64,6 +66,17 @@ void spaa_aggregate_release(struct spaa_aggregate *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* Grows *vals (*alloc of them) to n at least, with zeros. */
+static void grow_zeroed(uint64_t **vals, size_t n, size_t *alloc)
+{
+	size_t old = *alloc;
+
+	if (n <= old)
+		return;
+	SPAA_ALLOC_GROW(*vals, n, *alloc);
+	memset(*vals + old, 0, (*alloc - old) * sizeof(**vals));
+}
+
 /* Index of key in m, growing the parallel uint64 array with zeros. */
 static uint32_t slot(struct spaa_map *m, const void *key, uint64_t **vals,
 		     size_t *alloc)
@@ -104,20 +117,13 @@ static int add_path(struct spaa_aggregate *a, const struct spaa_aggregate_occurr
 	return add_to(&a->path_weight[path], o->weight, err);
 }
 
-static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
-		      uint32_t self_fn, struct spaa_error *err)
+/* Index of thread k, its command set to comm unless it has one. */
+static uint32_t thread_slot(struct spaa_aggregate *a, const struct thread_key *k,
+			    uint32_t comm)
 {
-	struct thread_key k;
-	struct thread_fn_key fk;
 	size_t old = a->thread_alloc;
-	uint32_t t;
+	uint32_t t = slot(&a->threads, k, &a->thread_weight, &a->thread_alloc);
 
-	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
-		return 0;
-	memset(&k, 0, sizeof(k));
-	k.pid = o->pid;
-	k.tid = o->tid;
-	t = slot(&a->threads, &k, &a->thread_weight, &a->thread_alloc);
 	if (a->thread_alloc != old) {
 		a->thread_comm = spaa_xrealloc(a->thread_comm,
 					       a->thread_alloc * sizeof(uint32_t));
@@ -125,7 +131,23 @@ static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occu
 		       (a->thread_alloc - old) * sizeof(uint32_t));
 	}
 	if (!a->thread_comm[t])
-		a->thread_comm[t] = o->comm;
+		a->thread_comm[t] = comm;
+	return t;
+}
+
+static int add_thread(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		      uint32_t self_fn, struct spaa_error *err)
+{
+	struct thread_key k;
+	struct thread_fn_key fk;
+	uint32_t t;
+
+	if (o->pid == SPAA_NO_ID && o->tid == SPAA_NO_ID)
+		return 0;
+	memset(&k, 0, sizeof(k));
+	k.pid = o->pid;
+	k.tid = o->tid;
+	t = thread_slot(a, &k, o->comm);
 	if (add_to(&a->thread_weight[t], o->weight, err))
 		return -1;
 	fk.thread = t;
@@ -147,25 +169,29 @@ static int add_cpu(struct spaa_aggregate *a, const struct spaa_aggregate_occurre
 	return add_to(&a->cpu_weight[c], o->weight, err);
 }
 
-int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
-		 struct spaa_error *err)
+/* o, or with keys_only its keys alone, in *tmp. */
+static const struct spaa_aggregate_occurrence *
+keys_of(const struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+	struct spaa_aggregate_occurrence *tmp)
+{
+	if (!a->keys_only)
+		return o;
+	*tmp = *o;
+	tmp->weight = tmp->self = tmp->samples = 0;
+	return tmp;
+}
+
+/*
+ * Everything spaa_aggregate_add adds but the path: what one thread of
+ * spaa_aggregate_add_records adds while another adds the paths.
+ */
+static int add_sums(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		    struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
-	uint32_t self_fn;
-	struct spaa_aggregate_occurrence keys;
+	uint32_t self_fn = p->frames[o->self_frame].fn;
 
-	if (a->keys_only) {
-		keys = *o;
-		keys.weight = keys.self = keys.samples = 0;
-		o = &keys;
-	}
 	a->occurrences++;
-	if (a->cpus_only) {
-		if (add_to(&a->total, o->weight, err))
-			return -1;
-		return add_cpu(a, o, err);
-	}
-	self_fn = p->frames[o->self_frame].fn;
 	if (a->edges && spaa_callgraph_add(a->edges, o->frames, o->nframes, o->weight, err))
 		return -1;
 	if (add_to(&a->total, o->weight, err) ||
@@ -191,9 +217,26 @@ int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occ
 		if (add_to(&a->fn_total[fn], o->weight, err))
 			return -1;
 	}
-	if (add_path(a, o, err) || add_thread(a, o, self_fn, err))
+	if (add_thread(a, o, self_fn, err))
 		return -1;
 	return add_cpu(a, o, err);
+}
+
+int spaa_aggregate_add(struct spaa_aggregate *a, const struct spaa_aggregate_occurrence *o,
+		 struct spaa_error *err)
+{
+	struct spaa_aggregate_occurrence tmp;
+
+	o = keys_of(a, o, &tmp);
+	if (a->cpus_only) {
+		a->occurrences++;
+		if (add_to(&a->total, o->weight, err))
+			return -1;
+		return add_cpu(a, o, err);
+	}
+	if (add_sums(a, o, err) || add_path(a, o, err))
+		return -1;
+	return 0;
 }
 
 /* The string indices of the metrics that count samples. */
@@ -264,25 +307,134 @@ static bool keep(struct spaa_aggregate *a, const struct spaa_filter *f,
 	return spaa_filter_stack(f, a->p, frames, nframes, a->fn_select);
 }
 
-int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
-			       uint32_t metric, const struct spaa_filter *filter,
-			       struct spaa_error *err)
+/* keep() of a sample group: its stack is read only when the filter looks at stacks. */
+static bool keep_group(struct spaa_aggregate *a, const struct spaa_filter *f,
+		       const struct spaa_fold_key *k)
+{
+	const struct spaa_stack *s;
+
+	if (!f || !spaa_filter_has_stacks(f))
+		return keep(a, f, k->pid, k->tid, 0, NULL, 0);
+	s = &a->p->stacks[k->stack];
+	return keep(a, f, k->pid, k->tid, 0, a->p->frame_pool + s->frames, s->nframes);
+}
+
+/* The frames of stack into o, the leaf taking the self weight. */
+static void stack_frames(const struct spaa_profile *p, uint32_t stack,
+			 struct spaa_aggregate_occurrence *o)
+{
+	const struct spaa_stack *s = &p->stacks[stack];
+
+	o->frames = p->frame_pool + s->frames;
+	o->nframes = s->nframes;
+	o->self_frame = o->frames[0];
+}
+
+/* What one pass over the records adds (spaa_aggregate_add_records). */
+enum part {
+	ALL,    /* spaa_aggregate_add */
+	SUMS,   /* add_sums */
+	PATHS,  /* add_path */
+};
+
+/* The records of event that filter keeps into a, part of each. */
+static int add_records(struct spaa_aggregate *a, uint32_t event, uint32_t metric,
+		       const struct spaa_filter *filter, enum part part,
+		       struct spaa_error *err)
 {
 	const struct spaa_profile *p = a->p;
 	struct sample_metrics sm = sample_metrics(p);
 
 	for (uint32_t i = 0; i < p->nrecords; i++) {
 		const struct spaa_record *r = &p->records[i];
-		struct spaa_aggregate_occurrence o;
+		struct spaa_aggregate_occurrence o, tmp;
 
 		if (r->event != event || r->absorbed ||
 		    !keep(a, filter, r->pid, r->tid, r->comm,
 			  spaa_profile_record_frames(p, r), r->nframes))
 			continue;
-		if (record_occurrence(p, sm, i, metric, &o) && spaa_aggregate_add(a, &o, err))
+		if (part == PATHS) {
+			/* a path needs the frames and the weight alone */
+			memset(&o, 0, sizeof(o));
+			if (!spaa_profile_weights_get(p, r->weights, r->nweights, metric,
+						      &o.weight))
+				continue;
+			o.frames = spaa_profile_record_frames(p, r);
+			o.nframes = r->nframes;
+			if (add_path(a, keys_of(a, &o, &tmp), err))
+				return -1;
+			continue;
+		}
+		if (!record_occurrence(p, sm, i, metric, &o))
+			continue;
+		if (part == ALL ? spaa_aggregate_add(a, &o, err) :
+		    add_sums(a, keys_of(a, &o, &tmp), err))
 			return -1;
 	}
 	return 0;
+}
+
+/* The sums but the paths of spaa_aggregate_add_records, on a thread of their own. */
+struct sums_job {
+	struct spaa_aggregate *a;
+	uint32_t event, metric;
+	const struct spaa_filter *filter;
+	int ret;
+	struct spaa_error err;
+};
+
+static void *sums_main(void *arg)
+{
+	struct sums_job *j = arg;
+
+	j->ret = add_records(j->a, j->event, j->metric, j->filter, SUMS, &j->err);
+	return NULL;
+}
+
+/*
+ * Room in a for the paths of nrec records, one a stack at most, so that
+ * its table of paths is not rehashed as it grows: each rehash reads every
+ * path again (a fifth of the time of a pass on make bench's profile).
+ */
+static void reserve_paths(struct spaa_aggregate *a, uint32_t nrec)
+{
+	size_t n = 1 + (size_t)(nrec < a->p->nstacks ? nrec : a->p->nstacks);
+
+	spaa_strtab_reserve(&a->paths, n);
+	grow_zeroed(&a->path_weight, n, &a->path_alloc);
+}
+
+int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
+			       uint32_t metric, const struct spaa_filter *filter,
+			       struct spaa_error *err)
+{
+	uint32_t min = a->split_min ? a->split_min : SPAA_AGGREGATE_SPLIT_MIN;
+	struct sums_job j = { .a = a, .event = event, .metric = metric, .filter = filter };
+	pthread_t thread;
+	int ret;
+
+	if (a->cpus_only)
+		return add_records(a, event, metric, filter, ALL, err);
+	reserve_paths(a, a->p->nrecords);
+	/*
+	 * On two threads, one adding the paths and the other everything
+	 * else, each over every record in order: each table is built as one
+	 * pass builds it, by one thread (they share no field).  A filter of
+	 * stacks keeps its memo in a: one pass then.
+	 */
+	spaa_error_init(&j.err);
+	if (a->workers < 2 || a->p->nrecords < min ||
+	    (filter && spaa_filter_has_stacks(filter)) ||
+	    spaa_output_thread_create(&thread, sums_main, &j))
+		return add_records(a, event, metric, filter, ALL, err);
+	ret = add_records(a, event, metric, filter, PATHS, err);
+	pthread_join(thread, NULL);
+	/* either error is the one pass's: an overflow, said the same way */
+	if (!ret && j.ret) {
+		*err = j.err;
+		ret = -1;
+	}
+	return ret;
 }
 
 int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
@@ -299,7 +451,6 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 
 	for (uint32_t i = 0; i < f->nkeys; i++) {
 		const struct spaa_fold_key *k = &f->groups[i].key;
-		const struct spaa_stack *s = &p->stacks[k->stack];
 		/* the period is the weight of the metric the samples name */
 		bool period = k->period_metric ? k->period_metric == metric : by_period;
 		/*
@@ -315,8 +466,7 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 		struct spaa_aggregate_occurrence o;
 
 		if (k->event != event || !f->groups[i].in_count ||
-		    !keep(a, filter, k->pid, k->tid, 0, p->frame_pool + s->frames,
-			  s->nframes))
+		    !keep_group(a, filter, k))
 			continue;
 		if (!own && !recs.of)
 			spaa_fold_records_init(&recs, f, p);
@@ -325,9 +475,14 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
 			if (!counts && !(period && f->all_period[i]))
 				continue;       /* no weight to share out */
 			memset(&o, 0, sizeof(o));
-			o.frames = p->frame_pool + s->frames;
-			o.nframes = s->nframes;
-			o.self_frame = o.frames[0];
+			/*
+			 * Sums per CPU read no frames: a group's stack and its
+			 * first frame are two random reads (two thirds of the
+			 * time of this loop on make bench's profile, where the
+			 * groups themselves are read in order).
+			 */
+			if (!a->cpus_only)
+				stack_frames(p, k->stack, &o);
 		}
 		if (counts) {
 			o.weight = o.self = f->groups[i].in_count;

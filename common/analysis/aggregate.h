@@ -98,6 +98,17 @@ struct spaa_aggregate {
 	 * and paths and threads are most of the work).
 	 */
 	bool cpus_only;
+	/*
+	 * Set before spaa_aggregate_add_records (0 or 1: the calling thread
+	 * alone): the threads it may use.  With two or more, and at least
+	 * split_min records (0: SPAA_AGGREGATE_SPLIT_MIN), the paths are
+	 * added on the calling thread while another thread adds the rest,
+	 * each over the records in order, so every index and sum is the one
+	 * pass's, and so is an overflow's error.  A filter of stacks and
+	 * cpus_only take one pass.
+	 */
+	unsigned workers;
+	uint32_t split_min;
 	struct spaa_strtab paths;       /* function-name sequences, root first */
 	uint64_t *path_weight;
 	size_t path_alloc;
@@ -114,6 +125,12 @@ struct spaa_aggregate {
 	uint32_t *seq;                  /* scratch */
 	size_t seq_alloc;
 };
+
+/*
+ * The fewest records spaa_aggregate_add_records adds on two threads:
+ * starting one costs about as much as adding a few hundred records.
+ */
+#define SPAA_AGGREGATE_SPLIT_MIN 8192
 
 /* p must be fully loaded and outlive the aggregate. */
 void spaa_aggregate_init(struct spaa_aggregate *a, const struct spaa_profile *p);
@@ -133,7 +150,8 @@ bool spaa_aggregate_record_occurrence(const struct spaa_profile *p, uint32_t rec
 /*
  * Adds every record of event, skipping absorbed ones and those of the
  * processes, threads, commands and stacks filter leaves out (filter
- * NULL: none; its time range does not apply to records).
+ * NULL: none; its time range does not apply to records), on two
+ * threads when a->workers allows.
  */
 int spaa_aggregate_add_records(struct spaa_aggregate *a, uint32_t event,
 			       uint32_t metric, const struct spaa_filter *filter,

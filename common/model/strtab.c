@@ -23,10 +23,9 @@ void spaa_strtab_release(struct spaa_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static void strtab_rehash(struct spaa_strtab *t)
+/* n slots (a power of two, more than twice the entries) */
+static void strtab_rehash(struct spaa_strtab *t, size_t n)
 {
-	size_t n = t->slots ? (t->mask + 1) * 2 : 256;
-
 	free(t->slots);
 	t->slots = spaa_hashslot_new(n);
 	t->mask = n - 1;
@@ -209,7 +208,7 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 		abort();        /* callers bound lengths long before this */
 	h = spaa_hash_bytes(s, len);
 	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
-		strtab_rehash(t);
+		strtab_rehash(t, t->slots ? (t->mask + 1) * 2 : 256);
 	slot = strtab_probe(t, s, len, h);
 	if (t->slots[slot] != SPAA_HASHSLOT_EMPTY)
 		return spaa_hashslot_index(t->slots[slot]);
@@ -226,4 +225,19 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 	t->lens[t->nr] = (uint32_t)len;
 	t->slots[slot] = spaa_hashslot_of(h, t->nr);
 	return t->nr++;
+}
+
+void spaa_strtab_reserve(struct spaa_strtab *t, size_t n)
+{
+	size_t slots = t->slots ? t->mask + 1 : 256;
+
+	while (n * 2 >= slots)
+		slots *= 2;
+	if (!t->slots || slots != t->mask + 1)
+		strtab_rehash(t, slots);
+	if (n > t->alloc) {
+		t->strs = spaa_xrealloc(t->strs, n * sizeof(*t->strs));
+		t->lens = spaa_xrealloc(t->lens, n * sizeof(*t->lens));
+		t->alloc = n;
+	}
 }

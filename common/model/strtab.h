@@ -36,6 +36,14 @@ void spaa_strtab_init(struct spaa_strtab *t);
 void spaa_strtab_release(struct spaa_strtab *t);
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len);
+/*
+ * Makes room for n entries in all (a hint: more may still be interned)
+ * so that interning up to n rehashes nothing: a table grown from empty
+ * rehashes every string it holds at each doubling, and reads them again
+ * to do it.
+ */
+void spaa_strtab_reserve(struct spaa_strtab *t, size_t n);
+
 /* Index of s, or SPAA_NONE. */
 uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s, size_t len);
 

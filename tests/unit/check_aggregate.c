@@ -568,6 +568,237 @@ START_TEST(test_agg_overflow)
 }
 END_TEST
 
+/* ---- records summed on several threads ---------------------------------- */
+
+/*
+ * 97 stack records of two events over functions f0..f5 in /bin/app and
+ * f2 again in /lib/x.so (one name, two functions: paths by name and by
+ * function differ), recursion, exclusive weights on every 6th; threads
+ * 1/1 and 1/2 from the dictionary, 1/3 from its records, named only by
+ * the records from 60 on ('late'), 1/4 from record 70 on; CPUs 0 to 3,
+ * none on every 5th, CPU 9 from record 80 on; record 50 without samples.
+ * Keys new late, keys seen again, and first names coming late are
+ * what sums on several threads must get right.
+ */
+static const char **split_lines(void)
+{
+	enum { NREC = 97 };
+	const char **lines = spaa_xcalloc(NREC + 16, sizeof(*lines));
+	size_t n = 0;
+	char buf[1024];
+
+	lines[n++] = spaa_xstrdup(
+		"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf',"
+		"'frame_order':'leaf_to_root','stack_id_mode':'content_addressable',"
+		"'events':[{'name':'cycles','kind':'hardware','sampling':{'mode':"
+		"'period','primary_metric':'period'}},{'name':'instructions','kind':"
+		"'hardware','sampling':{'mode':'period','primary_metric':'period'}}]}");
+	lines[n++] = spaa_xstrdup("{'type':'dso','id':1,'name':'/bin/app'}");
+	lines[n++] = spaa_xstrdup("{'type':'dso','id':2,'name':'/lib/x.so'}");
+	for (int f = 0; f < 7; f++) {
+		snprintf(buf, sizeof(buf), "{'type':'frame','id':%d,'func':'f%d','dso':%d}",
+			 f + 1, f < 6 ? f : 2, f < 6 ? 1 : 2);
+		lines[n++] = spaa_xstrdup(buf);
+	}
+	lines[n++] = spaa_xstrdup("{'type':'thread','pid':1,'tid':1,'comm':'main'}");
+	lines[n++] = spaa_xstrdup("{'type':'thread','pid':1,'tid':2,'comm':'worker'}");
+	for (unsigned i = 0; i < NREC; i++) {
+		unsigned depth = 1 + i % 5, tid = i >= 70 && i % 2 ? 4 : 1 + i % 3;
+		int at = snprintf(buf, sizeof(buf), "{'type':'stack','id':'s%u','frames':[", i);
+
+		for (unsigned j = 0; j < depth; j++)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at, "%s%u", j ? "," : "",
+				       1 + (i * 7 + j * 3) % (i % 4 ? 7 : 3));
+		at += snprintf(buf + at, sizeof(buf) - (size_t)at,
+			       "],'context':{'event':'%s','pid':1,'tid':%u",
+			       i % 7 == 3 ? "instructions" : "cycles", tid);
+		if (tid == 3 && i >= 60)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at, ",'comm':'late'");
+		if (i % 5)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at, ",'cpu':%u",
+				       i >= 80 && i % 3 == 0 ? 9 : i % 4);
+		at += snprintf(buf + at, sizeof(buf) - (size_t)at,
+			       "},'weights':[{'metric':'period','value':%u}", i * 13 + 1);
+		if (i != 50)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at,
+				       ",{'metric':'samples','value':%u}", i % 4 + 1);
+		at += snprintf(buf + at, sizeof(buf) - (size_t)at, "]");
+		if (i % 6 == 0)
+			at += snprintf(buf + at, sizeof(buf) - (size_t)at,
+				       ",'exclusive':{'frame':%u,'weights':[{'metric':'period',"
+				       "'value':%u}]}", 1 + (i * 7) % (i % 4 ? 7 : 3), i * 5);
+		snprintf(buf + at, sizeof(buf) - (size_t)at, "}");
+		lines[n++] = spaa_xstrdup(buf);
+	}
+	return lines;
+}
+
+static void split_lines_free(const char **lines)
+{
+	for (size_t i = 0; lines[i]; i++)
+		free((char *)lines[i]);
+	free(lines);
+}
+
+/* How an aggregate is set up and fed, in one pass or split. */
+struct split_case {
+	const char *metric;
+	const struct spaa_filter *filter;
+	bool path_by_function, cpus_only;
+	bool twice;     /* the other event first, then cycles as keys only */
+};
+
+/* The summary of c's aggregate on workers threads, however few the records. */
+static char *split_summary(const struct spaa_profile *p, const struct split_case *c,
+			   unsigned workers)
+{
+	struct spaa_aggregate a;
+	struct spaa_error err;
+	char *got;
+
+	spaa_error_init(&err);
+	spaa_aggregate_init(&a, p);
+	a.workers = workers;
+	a.split_min = 1;
+	a.path_by_function = c->path_by_function;
+	a.cpus_only = c->cpus_only;
+	if (c->twice) {
+		ck_assert_int_eq(spaa_aggregate_add_records(&a, event(p, "instructions"),
+							    str(p, c->metric), c->filter,
+							    &err), 0);
+		a.keys_only = true;
+	}
+	ck_assert_int_eq(spaa_aggregate_add_records(&a, event(p, "cycles"), str(p, c->metric),
+						    c->filter, &err), 0);
+	ck_assert_str_eq(err.code, "");
+	got = agg_summary(&a);
+	spaa_aggregate_release(&a);
+	return got;
+}
+
+/*
+ * On 2, 3 and 8 threads (and 1), the records give what one pass gives:
+ * every path, thread, thread-function and CPU at the same index (the
+ * summary lists them in index order), the same sums and names.
+ */
+START_TEST(test_records_split)
+{
+	const char **lines = split_lines();
+	struct spaa_filter focus;
+	const struct split_case cases[] = {
+		{ "period", NULL, false, false, false },
+		{ "samples", NULL, false, false, false },
+		{ "period", NULL, true, false, false },
+		{ "period", NULL, false, true, false },
+		{ "period", NULL, false, false, true },
+		{ "period", TESTUTIL_THREAD(1, 3), false, false, false },
+		{ "period", &focus, false, false, false },
+	};
+	const unsigned workers[] = { 1, 2, 3, 8 };
+	struct spaa_profile p;
+
+	load_lines(&p, lines, NULL);
+	ck_assert_uint_eq(p.nrecords, 97);
+	spaa_filter_init(&focus);
+	ck_assert_int_eq(spaa_filter_set_focus(&focus, "^f[34]$"), 0);
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char *one = split_summary(&p, &cases[c], 0);
+
+		/* the keys that come late are there */
+		if (!cases[c].filter) {
+			ck_assert_msg(strstr(one, "cpu 9 "), "case %zu:\n%s", c, one);
+			ck_assert(cases[c].cpus_only || strstr(one, "thread 1/3 comm=late"));
+			ck_assert(cases[c].cpus_only || strstr(one, "thread 1/4 "));
+		}
+		for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
+			char *got = split_summary(&p, &cases[c], workers[w]);
+
+			ck_assert_msg(!strcmp(got, one), "case %zu, %u threads:\n%s\nwant:\n%s",
+				      c, workers[w], got, one);
+			free(got);
+		}
+		free(one);
+	}
+	spaa_filter_release(&focus);
+	spaa_profile_release(&p);
+	split_lines_free(lines);
+}
+END_TEST
+
+/*
+ * Weights of 6e18 on four records: the sums pass 2^64 (about 1.8e19) at
+ * the fourth, on the paths' thread (path main: a + c) and on the other
+ * (total): the same error as one pass, whatever the threads.
+ */
+START_TEST(test_records_split_overflow)
+{
+	static const char *const lines[] = {
+		"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf',"
+		"'frame_order':'leaf_to_root','stack_id_mode':'local','events':[{'name':"
+		"'cycles','kind':'hardware','sampling':{'mode':'period','primary_metric':"
+		"'period'}}]}",
+		"{'type':'dso','id':1,'name':'/bin/app'}",
+		"{'type':'frame','id':1,'func':'main','dso':1}",
+		"{'type':'frame','id':2,'func':'work','dso':1}",
+		"{'type':'stack','id':'a','frames':[1],'weights':[{'metric':'period','value':1}]}",
+		"{'type':'stack','id':'b','frames':[2,1],'weights':[{'metric':'period','value':1}]}",
+		"{'type':'stack','id':'c','frames':[1],'weights':[{'metric':'period','value':1}]}",
+		"{'type':'stack','id':'d','frames':[2,1],'weights':[{'metric':'period','value':1}]}",
+		NULL,
+	};
+	const unsigned workers[] = { 1, 2, 3, 4, 8 };
+	struct spaa_profile p;
+
+	load_lines(&p, lines, NULL);
+	/* the loader refuses totals past 2^64: the weights are set after it */
+	ck_assert_uint_eq(p.nrecords, 4);
+	for (uint32_t i = 0; i < p.nrecords; i++) {
+		ck_assert_uint_eq(p.records[i].nweights, 1);
+		p.weight_pool[p.records[i].weights].value = 6000000000000000000u;
+	}
+	for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
+		struct spaa_aggregate a;
+		struct spaa_error err;
+
+		spaa_error_init(&err);
+		spaa_aggregate_init(&a, &p);
+		a.workers = workers[w];
+		a.split_min = 1;
+		ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
+							    str(&p, "period"), NULL, &err), -1);
+		ck_assert_str_eq(err.code, SPAA_E_LIMIT);
+		ck_assert_str_eq(err.msg, "a sum of weights overflows 64 bits");
+		ck_assert_str_eq(err.file, "");
+		ck_assert_uint_eq(err.line, 0);
+		spaa_aggregate_release(&a);
+	}
+	/* three of them fit: 1.8e19 < 2^64, on any threads */
+	for (size_t w = 0; w < sizeof(workers) / sizeof(workers[0]); w++) {
+		struct spaa_aggregate a;
+		struct spaa_error err;
+		char *got;
+
+		spaa_error_init(&err);
+		spaa_aggregate_init(&a, &p);
+		a.workers = workers[w];
+		a.split_min = 1;
+		p.records[3].event = SPAA_NONE;        /* d left out */
+		ck_assert_int_eq(spaa_aggregate_add_records(&a, event(&p, "cycles"),
+							    str(&p, "period"), NULL, &err), 0);
+		got = agg_summary(&a);
+		ck_assert_str_eq(got, "total=18000000000000000000 occurrences=3\n"
+				 "fn main self=12000000000000000000 total=18000000000000000000 samples=0\n"
+				 "fn work self=6000000000000000000 total=6000000000000000000 samples=0\n"
+				 "dso /bin/app self=18000000000000000000\n"
+				 "path main=12000000000000000000\n"
+				 "path main;work=6000000000000000000\n");
+		free(got);
+		spaa_aggregate_release(&a);
+	}
+	spaa_profile_release(&p);
+}
+END_TEST
+
 /* ---- sample folding ------------------------------------------------------ */
 
 /* a sample record of process 1; period is "" or ",'period':N" */
@@ -848,6 +1079,8 @@ Suite *aggregate_suite(void)
 	tcase_add_test(tc, test_records_related);
 	tcase_add_test(tc, test_paths_fold_by_name);
 	tcase_add_test(tc, test_agg_overflow);
+	tcase_add_test(tc, test_records_split);
+	tcase_add_test(tc, test_records_split_overflow);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("fold");

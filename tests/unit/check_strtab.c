@@ -310,6 +310,42 @@ START_TEST(test_strtab_many)
 }
 END_TEST
 
+/*
+ * spaa_strtab_reserve: room made for n entries, interning up to n moves
+ * no slot table (no rehash), the entries already there stay, and a
+ * reserve below what the table has changes nothing.
+ */
+START_TEST(test_strtab_reserve)
+{
+	struct spaa_strtab t;
+	char buf[32];
+	const uint64_t *slots;
+
+	spaa_strtab_init(&t);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "kept", 4), 1);
+	spaa_strtab_reserve(&t, 5000);
+	slots = t.slots;
+	ck_assert_uint_ge(t.mask + 1, 2 * 5000);
+	ck_assert_uint_ge(t.alloc, 5000);
+	for (uint32_t i = 2; i < 5000; i++) {
+		int len = snprintf(buf, sizeof(buf), "s%u", i);
+
+		ck_assert_uint_eq(spaa_strtab_intern(&t, buf, (size_t)len), i);
+	}
+	ck_assert_ptr_eq(t.slots, slots);
+	spaa_strtab_reserve(&t, 10);
+	ck_assert_ptr_eq(t.slots, slots);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "kept", 4), 1);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "s4999", 5), 4999);
+	ck_assert_str_eq(spaa_strtab_get(&t, 2), "s2");
+	/* past the reserve it grows as ever */
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "more", 4), 5000);
+	ck_assert_uint_eq(spaa_strtab_intern(&t, "more2", 5), 5001);
+	ck_assert_uint_eq(spaa_strtab_find(&t, "s3000", 5), 3000);
+	spaa_strtab_release(&t);
+}
+END_TEST
+
 Suite *strtab_suite(void)
 {
 	Suite *s = suite_create("strtab");
@@ -323,6 +359,7 @@ Suite *strtab_suite(void)
 	tcase_add_test(tc, test_strtab_big_first);
 	tcase_add_test(tc, test_strtab_many);
 	tcase_add_test(tc, test_strtab_join_cmp);
+	tcase_add_test(tc, test_strtab_reserve);
 	suite_add_tcase(s, tc);
 	return s;
 }
