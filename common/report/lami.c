@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "io/jsonw.h"
-#include "model/ordered.h"
+#include "io/ordered.h"
 #include "model/util.h"
 #include "report/lami.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/ordered.h"
+#include "io/ordered.h"
 #include "model/util.h"
 
 Suite *ordered_suite(void);

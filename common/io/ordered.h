@@ -8,6 +8,9 @@
  * made and not yet used), so memory stays bounded whatever the number
  * of pieces; slot s is the caller's to hold one piece (a buffer each).
  *
+ * Threads are started as every thread of the library is
+ * (spaa_output_thread_create: the fatal signals blocked in them).
+ *
  * Ownership: the job is the caller's; nothing is allocated that outlives
  * spaa_ordered_run.
  */

@@ -2,7 +2,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 
-#include "model/ordered.h"
+#include "io/ordered.h"
+#include "io/output.h"
 #include "model/util.h"
 
 /* A run: what its threads share, under lock. */
@@ -76,7 +77,7 @@ void spaa_ordered_run(const struct spaa_ordered_job *job)
 	pthread_mutex_init(&o.lock, NULL);
 	pthread_cond_init(&o.changed, NULL);
 	for (unsigned k = 0; k + 1 < threads; k++)
-		if (!pthread_create(&tids[started], NULL, worker, &o))
+		if (!spaa_output_thread_create(&tids[started], worker, &o))
 			started++;
 	/*
 	 * The caller uses the pieces in order, and makes pieces itself
