@@ -724,9 +724,10 @@ void spaa_lami_results_add(struct spaa_lami_results *r, struct spaa_lami_table *
 		return;
 	}
 	/* a result's table is complete: its unused ends are never read */
-	pages_release((char *)(t->cells + t->ncells),
-		      (t->cells_alloc - t->ncells) * sizeof(*t->cells),
-		      t->cells_alloc * sizeof(*t->cells));
+	if (t->cells)
+		pages_release((char *)(t->cells + t->ncells),
+			      (t->cells_alloc - t->ncells) * sizeof(*t->cells),
+			      t->cells_alloc * sizeof(*t->cells));
 	if (t->nblocks)
 		pages_release(t->free_at, t->free_left, t->block_size);
 	SPAA_ALLOC_GROW(r->tables, r->nr + 1, r->alloc);
