@@ -424,19 +424,10 @@ static void cells_reserve(struct spaa_lami_table *t, size_t n)
 /* Room for one more cell: the array doubles. */
 static void cells_grow(struct spaa_lami_table *t)
 {
-	size_t bytes = (t->cells_alloc ? t->cells_alloc * 2 : 16) * sizeof(*t->cells);
-	struct spaa_lami_cell *cells;
-
 	/* a part's cells are its table's: more rows than asked would overwrite the next piece's */
 	if (t->part)
 		abort();
-	cells = big_alloc(&bytes);
-
-	if (t->ncells)
-		memcpy(cells, t->cells, t->ncells * sizeof(*cells));
-	free(t->cells);
-	t->cells = cells;
-	t->cells_alloc = bytes / sizeof(*cells);
+	cells_reserve(t, t->cells_alloc ? t->cells_alloc * 2 : 16);
 }
 
 static struct spaa_lami_cell *cell_add(struct spaa_lami_table *t, enum spaa_lami_cell_kind k)
