@@ -2,7 +2,9 @@
 #define _GNU_SOURCE
 #include <sched.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "formats/ahead.h"
 #include "formats/detect.h"
 #include "formats/dtrace.h"
 #include "formats/folded.h"
@@ -354,7 +356,8 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	struct spaa_load_opts o = *opts;
 	struct spaa_input_opts io;
 	struct spaa_prefetch *pf = NULL;
-	bool *want = NULL, *skipped = NULL;
+	struct spaa_ahead *ahead = NULL;
+	bool *want = NULL, *skipped = NULL, *small = NULL;
 	size_t *from = spaa_xcalloc(npaths + 1, sizeof(*from));
 	struct spaa_pathlist list = { 0 };
 	struct spaa_sbuf path = { 0 };
@@ -381,27 +384,41 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
 			  "skipped: %s, not a profile file", list.skipped[i].why);
 	want = spaa_xcalloc(list.nr + 1, sizeof(*want));
+	small = spaa_xcalloc(list.nr + 1, sizeof(*small));
 	total = spaa_pathlist_size(&list, io.thread_min ? io.thread_min :
 				   SPAA_INPUT_THREAD_MIN_DEFAULT, want);
-	if (o.threads > 1)
+	for (size_t i = 0; i < list.nr; i++)
+		small[i] = !want[i] && list.kinds[i] == SPAA_PATHLIST_SPAA &&
+			   strcmp(spaa_pathlist_path(&list, i, &path), "-");
+	if (o.threads > 1) {
 		pf = prefetch_start(&list, &io, want);
+		ahead = spaa_ahead_start(&list, small, &o);
+	}
 	for (size_t i = 0; i < list.nr; i++) {
 		struct spaa_input *in;
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct file_mark m = file_mark(p);
+		uint64_t done;
 		int r;
 
 		if (seen)
 			spaa_repeats_index(seen, p);
 		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
-			uint64_t done = 0;
-
+			done = 0;
 			r = spaa_spx_reader_read(p, spaa_pathlist_path(&list, i, &path), &o,
 						 seen, base, total, &done, err);
 			mark_format(p, m.files, "SPX report");
 			base += done;
 			if (r)
 				goto out;
+			if (o.fold_repeats)
+				fold_file(&kinds, p, &m);
+			continue;
+		}
+		if (ahead && small[i] &&
+		    spaa_ahead_take(ahead, i, p, seen, base, total, &done)) {
+			mark_format(p, m.files, "SPAA");
+			base += done;
 			if (o.fold_repeats)
 				fold_file(&kinds, p, &m);
 			continue;
@@ -434,10 +451,12 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		o.on_start(o.start_data, p->has_time ? p->time_start : 0);
 	ret = 0;
 out:
+	spaa_ahead_free(ahead);
 	spaa_prefetch_free(pf);        /* closes the inputs not taken */
 	spaa_json_pool_free(o.tree_pool);
 	spaa_spares_free(o.spares);     /* after every input is closed */
 	free(want);
+	free(small);
 	free(skipped);
 	free(from);
 	spaa_pathlist_release(&list);

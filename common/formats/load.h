@@ -85,6 +85,15 @@ struct spaa_load_stats {
 	uint64_t scanned, fast, general;
 	/* other records whose JSON a reading thread parsed ahead of the reader */
 	uint64_t parsed_ahead;
+	/*
+	 * Stack records of a thread the file had declared without a comm
+	 * (so far): read into a model that knows the thread from an earlier
+	 * file, such a record takes that file's comm.  A file read into a
+	 * model of its own (ahead.h) is read again in place when it has any.
+	 */
+	uint64_t unnamed_threads;
+	/* small files read into models of their own and grafted (ahead.h) */
+	uint64_t grafted;
 };
 
 struct spaa_load_opts {

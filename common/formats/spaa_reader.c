@@ -303,8 +303,11 @@ void spaa_reader_thread_pid(struct spaa_reader *r, int64_t tid, int64_t *pid, ui
 		return;
 	if (*pid == SPAA_NO_ID)
 		*pid = r->p->threads[t].pid;
-	if (comm && !*comm)
+	if (comm && !*comm) {
 		*comm = r->p->threads[t].comm;
+		if (!*comm && r->o->stats)
+			r->o->stats->unnamed_threads++;
+	}
 }
 
 /* spaa_profile_add_total of a sample period, its total found once per event. */

@@ -156,6 +156,22 @@ uint32_t spaa_profile_intern_dso(struct spaa_profile *p, uint32_t name,
 	return i;
 }
 
+uint32_t spaa_profile_find_dso(const struct spaa_profile *p, uint32_t name,
+			       uint32_t build_id, bool is_kernel)
+{
+	struct dso_key k = { name, build_id, is_kernel };
+
+	return spaa_map_find(&p->dso_map, &k);
+}
+
+uint32_t spaa_profile_find_function(const struct spaa_profile *p, uint32_t name,
+				    uint32_t dso)
+{
+	struct fn_key k = { name, dso };
+
+	return spaa_map_find(&p->fn_map, &k);
+}
+
 uint32_t spaa_profile_intern_function(struct spaa_profile *p, uint32_t name,
 				      uint32_t dso)
 {

@@ -336,6 +336,12 @@ uint32_t spaa_profile_intern_function(struct spaa_profile *p, uint32_t name,
 				      uint32_t dso);
 uint32_t spaa_profile_intern_thread(struct spaa_profile *p, int64_t pid,
 				    int64_t tid);
+/* DSO index of (name, build_id, is_kernel), or SPAA_NONE. */
+uint32_t spaa_profile_find_dso(const struct spaa_profile *p, uint32_t name,
+			       uint32_t build_id, bool is_kernel);
+/* Function index of (name, dso), or SPAA_NONE. */
+uint32_t spaa_profile_find_function(const struct spaa_profile *p, uint32_t name,
+				    uint32_t dso);
 /* Thread index of (pid, tid), or SPAA_NONE. */
 uint32_t spaa_profile_find_thread(const struct spaa_profile *p, int64_t pid,
 				  int64_t tid);

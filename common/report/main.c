@@ -84,6 +84,8 @@ static void print_stats(const char *prog, const struct spaa_load_stats *st)
 		n ? 100.0 * (double)(st->scanned + st->fast) / (double)n : 0.0);
 	fprintf(stderr, "%s: stats: %" PRIu64 " other records parsed ahead by reading threads\n",
 		prog, st->parsed_ahead);
+	fprintf(stderr, "%s: stats: %" PRIu64 " small files read ahead into models of their own and grafted\n",
+		prog, st->grafted);
 	peak_rss(prog);
 }
 

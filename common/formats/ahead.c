@@ -1,0 +1,278 @@
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/ahead.h"
+#include "formats/detect.h"
+#include "formats/graft.h"
+#include "formats/spaa_reader.h"
+#include "io/input.h"
+#include "io/output.h"
+#include "model/sbuf.h"
+#include "model/util.h"
+
+#define NO_POS SIZE_MAX
+
+/* A file read into a model of its own, by whichever thread claimed it. */
+struct slot {
+	size_t pos;             /* its position in files, or NO_POS: free */
+	bool done;              /* read (else a thread is on it) */
+	bool ok;                /* read without error or warning */
+	struct spaa_profile q;  /* owned while ok */
+	struct spaa_load_stats stats;
+	uint64_t bytes;
+	uint64_t *progress;     /* owned: the progress reading told, from 0 */
+	size_t nprogress, progress_alloc;
+};
+
+/*
+ * Positions are indices into files.  The reader takes them in order;
+ * pos is the one it is on.  A thread claims the first free position
+ * after it, within the ring (slot j % nslots holds position j), reads
+ * it without the lock and marks it done; the reader grafts it and frees
+ * the slot.  A position nobody claimed when the reader comes to it the
+ * reader reads in place.
+ */
+struct spaa_ahead {
+	const struct spaa_pathlist *list;       /* weak */
+	size_t *files;          /* owned: the list's indices of the files */
+	size_t nfiles, taken;   /* taken: the reader's next position */
+	size_t pos;
+	struct slot *slots;     /* owned */
+	size_t nslots;
+	struct spaa_load_opts o;        /* for reading a file alone */
+	const struct spaa_load_opts *load;      /* weak: the load's */
+	struct spaa_input_opts io;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	bool stop;
+	pthread_t *threads;     /* owned */
+	unsigned nthreads;
+	size_t share;           /* one position in share is the reader's */
+};
+
+static void note_warning(void *data, const char *file, unsigned long line, const char *msg)
+{
+	(void)file;
+	(void)line;
+	(void)msg;
+	((struct slot *)data)->ok = false;
+}
+
+static void note_progress(void *data, uint64_t done, uint64_t total)
+{
+	struct slot *s = data;
+
+	(void)total;
+	SPAA_ALLOC_GROW(s->progress, s->nprogress + 1, s->progress_alloc);
+	s->progress[s->nprogress++] = done;
+}
+
+/* Reads file s->pos into s->q; s->ok when graft.h may take it. */
+static void read_alone(const struct spaa_ahead *a, struct slot *s)
+{
+	struct spaa_load_opts o = a->o;
+	struct spaa_sbuf path = { 0 };
+	struct spaa_input *in = NULL;
+	enum spaa_detect_format fmt;
+	struct spaa_error err;
+
+	s->ok = true;
+	s->nprogress = 0;
+	s->bytes = 0;
+	memset(&s->stats, 0, sizeof(s->stats));
+	o.warn = (struct spaa_warn_sink){ note_warning, s };
+	o.on_progress = note_progress;
+	o.progress_data = s;
+	o.stats = &s->stats;
+	spaa_error_init(&err);
+	spaa_profile_init(&s->q);
+	if (spaa_input_open(&in, spaa_pathlist_path(a->list, a->files[s->pos], &path),
+			    &a->io, &err) ||
+	    spaa_detect(in, &fmt, &err) || fmt != SPAA_DETECT_SPAA ||
+	    spaa_reader_read(&s->q, in, &o, NULL, 0, 0, &err))
+		s->ok = false;
+	if (in)
+		s->bytes = spaa_input_bytes_read(in);
+	spaa_input_close(in);
+	free(path.s);
+	/* a comm an earlier file may give (load.h): only reading in place says */
+	if (s->stats.unnamed_threads)
+		s->ok = false;
+	if (!s->ok)
+		spaa_profile_release(&s->q);
+}
+
+/*
+ * Whether position j is left to the reader, to read in place: grafting
+ * costs it a little of what reading costs, so it can read some files
+ * itself while it grafts the threads' (with one thread, half of them;
+ * with more, fewer: its grafts of their files take its time).
+ */
+static bool readers(const struct spaa_ahead *a, size_t j)
+{
+	return j % a->share == 0;
+}
+
+/*
+ * The first position after the reader's that no thread has claimed
+ * and, for a thread (reader false), that is not left to the reader;
+ * or NO_POS.  Under the lock.
+ */
+static size_t claimable(const struct spaa_ahead *a, bool reader)
+{
+	for (size_t j = a->pos + 1; j < a->nfiles && j < a->pos + a->nslots; j++)
+		if (a->slots[j % a->nslots].pos == NO_POS && (reader || !readers(a, j)))
+			return j;
+	return NO_POS;
+}
+
+/* Claims position j, reads it, marks it done.  Called and returns under the lock. */
+static void claim_and_read(struct spaa_ahead *a, size_t j)
+{
+	struct slot *s = &a->slots[j % a->nslots];
+
+	s->pos = j;
+	s->done = false;
+	pthread_mutex_unlock(&a->lock);
+	read_alone(a, s);
+	pthread_mutex_lock(&a->lock);
+	s->done = true;
+	pthread_cond_broadcast(&a->changed);
+}
+
+static void *ahead_run(void *arg)
+{
+	struct spaa_ahead *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	while (!a->stop) {
+		size_t j = claimable(a, false);
+
+		if (j == NO_POS)
+			pthread_cond_wait(&a->changed, &a->lock);
+		else
+			claim_and_read(a, j);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool *mine,
+				    const struct spaa_load_opts *o)
+{
+	struct spaa_ahead *a;
+	size_t n = 0;
+	uint64_t want;
+
+	if (o->threads < 2 || !o->fold_repeats || o->findings.fn || o->on_line)
+		return NULL;
+	for (size_t i = 0; i < list->nr; i++)
+		n += mine[i];
+	if (n < 2)
+		return NULL;
+	a = spaa_xcalloc(1, sizeof(*a));
+	a->list = list;
+	a->files = spaa_xcalloc(n, sizeof(*a->files));
+	for (size_t i = 0; i < list->nr; i++)
+		if (mine[i])
+			a->files[a->nfiles++] = i;
+	a->load = o;
+	a->o = *o;
+	/* alone: no callbacks of the load's, no thread of its own */
+	a->o.on_sample = NULL;
+	a->o.on_sample_soon = NULL;
+	a->o.on_start = NULL;
+	a->o.data = NULL;
+	a->o.tree_pool = NULL;
+	a->o.threads = 1;
+	spaa_load_input_opts(&a->o, &a->io);
+	want = o->threads - 1;
+	if (want > SPAA_AHEAD_MAX_THREADS)
+		want = SPAA_AHEAD_MAX_THREADS;
+	if (want > n - 1)
+		want = n - 1;
+	a->nslots = (size_t)(want + 1) * SPAA_AHEAD_PER_THREAD;
+	a->share = 2 * (size_t)want;
+	a->slots = spaa_xcalloc(a->nslots, sizeof(*a->slots));
+	for (size_t i = 0; i < a->nslots; i++)
+		a->slots[i].pos = NO_POS;
+	a->threads = spaa_xcalloc(want, sizeof(*a->threads));
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->changed, NULL);
+	/* a thread that does not start leaves its files to the others and the reader */
+	while (a->nthreads < want &&
+	       !spaa_output_thread_create(&a->threads[a->nthreads], ahead_run, a))
+		a->nthreads++;
+	return a;
+}
+
+bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
+		     struct spaa_repeats *rep, uint64_t base, uint64_t total,
+		     uint64_t *bytes)
+{
+	const struct spaa_load_opts *o = a->load;
+	size_t pos = a->taken++;
+	struct slot *s = &a->slots[pos % a->nslots];
+	bool ok;
+
+	(void)i;        /* files[pos]: the caller takes them in order */
+	pthread_mutex_lock(&a->lock);
+	a->pos = pos;
+	pthread_cond_broadcast(&a->changed);
+	while (s->pos == pos && !s->done) {
+		/* its thread is on it: read a later one meanwhile */
+		size_t j = claimable(a, true);
+
+		if (j == NO_POS)
+			pthread_cond_wait(&a->changed, &a->lock);
+		else
+			claim_and_read(a, j);
+	}
+	pthread_mutex_unlock(&a->lock);
+	if (s->pos != pos)
+		return false;   /* nobody took it: the reader reads it in place */
+	ok = s->ok && spaa_graft(p, &s->q, rep, o->max_strings);
+	if (ok) {
+		for (size_t k = 0; k < s->nprogress && o->on_progress; k++)
+			o->on_progress(o->progress_data, base + s->progress[k], total);
+		*bytes = s->bytes;
+		if (o->stats) {
+			o->stats->scanned += s->stats.scanned;
+			o->stats->fast += s->stats.fast;
+			o->stats->general += s->stats.general;
+			o->stats->parsed_ahead += s->stats.parsed_ahead;
+			o->stats->grafted++;
+		}
+	}
+	if (s->ok)
+		spaa_profile_release(&s->q);
+	pthread_mutex_lock(&a->lock);
+	s->pos = NO_POS;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+	return ok;
+}
+
+void spaa_ahead_free(struct spaa_ahead *a)
+{
+	if (!a)
+		return;
+	pthread_mutex_lock(&a->lock);
+	a->stop = true;
+	pthread_cond_broadcast(&a->changed);
+	pthread_mutex_unlock(&a->lock);
+	for (unsigned t = 0; t < a->nthreads; t++)
+		pthread_join(a->threads[t], NULL);
+	for (size_t i = 0; i < a->nslots; i++) {
+		if (a->slots[i].pos != NO_POS && a->slots[i].ok)
+			spaa_profile_release(&a->slots[i].q);
+		free(a->slots[i].progress);
+	}
+	pthread_mutex_destroy(&a->lock);
+	pthread_cond_destroy(&a->changed);
+	free(a->slots);
+	free(a->threads);
+	free(a->files);
+	free(a);
+}
