@@ -18,7 +18,7 @@ struct slot {
 	size_t pos;             /* its position in files, or NO_POS: free */
 	bool done;              /* read (else a thread is on it) */
 	bool ok;                /* read without error or warning */
-	struct spaa_profile q;  /* owned while ok */
+	struct spaa_profile q;  /* owned: emptied for each file, kept */
 	struct spaa_load_stats stats;
 	uint64_t bytes;
 	uint64_t *progress;     /* owned: the progress reading told, from 0 */
@@ -86,7 +86,7 @@ static void read_alone(const struct spaa_ahead *a, struct slot *s)
 	o.progress_data = s;
 	o.stats = &s->stats;
 	spaa_error_init(&err);
-	spaa_profile_init(&s->q);
+	spaa_profile_clear(&s->q);
 	if (spaa_input_open(&in, spaa_pathlist_path(a->list, a->files[s->pos], &path),
 			    &a->io, &err) ||
 	    spaa_detect(in, &fmt, &err) || fmt != SPAA_DETECT_SPAA ||
@@ -99,8 +99,6 @@ static void read_alone(const struct spaa_ahead *a, struct slot *s)
 	/* a comm an earlier file may give (load.h): only reading in place says */
 	if (s->stats.unnamed_threads)
 		s->ok = false;
-	if (!s->ok)
-		spaa_profile_release(&s->q);
 }
 
 /*
@@ -115,16 +113,27 @@ static bool readers(const struct spaa_ahead *a, size_t j)
 }
 
 /*
- * The first position after the reader's that no thread has claimed
- * and, for a thread (reader false), that is not left to the reader;
- * or NO_POS.  Under the lock.
+ * The first position after the reader's that no thread has claimed, or
+ * NO_POS.  Under the lock.  A thread (reader false) prefers those not
+ * left to the reader, and never takes the reader's next one; when it
+ * would otherwise wait it takes one left to the reader, so that the
+ * share follows the costs (a reader slowed by its grafts reads fewer in
+ * place).
  */
 static size_t claimable(const struct spaa_ahead *a, bool reader)
 {
-	for (size_t j = a->pos + 1; j < a->nfiles && j < a->pos + a->nslots; j++)
-		if (a->slots[j % a->nslots].pos == NO_POS && (reader || !readers(a, j)))
+	size_t end = a->pos + a->nslots < a->nfiles ? a->pos + a->nslots : a->nfiles;
+	size_t left = NO_POS;
+
+	for (size_t j = a->pos + 1; j < end; j++) {
+		if (a->slots[j % a->nslots].pos != NO_POS)
+			continue;
+		if (reader || !readers(a, j))
 			return j;
-	return NO_POS;
+		if (left == NO_POS && j > a->pos + 1)
+			left = j;
+	}
+	return left;
 }
 
 /* Claims position j, reads it, marks it done.  Called and returns under the lock. */
@@ -195,8 +204,10 @@ struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool
 	a->nslots = (size_t)(want + 1) * SPAA_AHEAD_PER_THREAD;
 	a->share = 2 * (size_t)want;
 	a->slots = spaa_xcalloc(a->nslots, sizeof(*a->slots));
-	for (size_t i = 0; i < a->nslots; i++)
+	for (size_t i = 0; i < a->nslots; i++) {
 		a->slots[i].pos = NO_POS;
+		spaa_profile_init(&a->slots[i].q);
+	}
 	a->threads = spaa_xcalloc(want, sizeof(*a->threads));
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->changed, NULL);
@@ -220,6 +231,8 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 	pthread_mutex_lock(&a->lock);
 	a->pos = pos;
 	pthread_cond_broadcast(&a->changed);
+	if (s->pos != pos && o->graft_all)
+		claim_and_read(a, pos);
 	while (s->pos == pos && !s->done) {
 		/* its thread is on it: read a later one meanwhile */
 		size_t j = claimable(a, true);
@@ -245,8 +258,6 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 			o->stats->grafted++;
 		}
 	}
-	if (s->ok)
-		spaa_profile_release(&s->q);
 	pthread_mutex_lock(&a->lock);
 	s->pos = NO_POS;
 	pthread_cond_broadcast(&a->changed);
@@ -265,8 +276,7 @@ void spaa_ahead_free(struct spaa_ahead *a)
 	for (unsigned t = 0; t < a->nthreads; t++)
 		pthread_join(a->threads[t], NULL);
 	for (size_t i = 0; i < a->nslots; i++) {
-		if (a->slots[i].pos != NO_POS && a->slots[i].ok)
-			spaa_profile_release(&a->slots[i].q);
+		spaa_profile_release(&a->slots[i].q);
 		free(a->slots[i].progress);
 	}
 	pthread_mutex_destroy(&a->lock);

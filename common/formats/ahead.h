@@ -39,7 +39,7 @@
 #include "model/repeats.h"
 
 /* The bound on files read ahead and not yet grafted, per thread. */
-#define SPAA_AHEAD_PER_THREAD 8
+#define SPAA_AHEAD_PER_THREAD 4
 /* The bound on threads reading ahead (beside the load's reader). */
 #define SPAA_AHEAD_MAX_THREADS 15
 

@@ -226,9 +226,11 @@ static void graft_records(struct graft *g, struct spaa_profile *p,
 		r.comm = g->str[r.comm];
 		r.labels = g->str[r.labels];
 		r.weights = graft_weights(g, p, q, r.weights, r.nweights);
-		r.excl = graft_weights(g, p, q, r.excl, r.nexcl);
-		if (r.excl_frame != SPAA_NONE)
+		/* no exclusive object: no weights added, as reading adds none */
+		if (r.excl_frame != SPAA_NONE) {
+			r.excl = graft_weights(g, p, q, r.excl, r.nexcl);
 			r.excl_frame = g->frame[r.excl_frame];
+		}
 		/* a thread the file left unnamed may be named by an earlier one */
 		if (!r.comm && r.pid != SPAA_NO_ID && r.tid != SPAA_NO_ID) {
 			uint32_t t = spaa_profile_find_thread(p, r.pid, r.tid);

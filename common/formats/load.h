@@ -172,6 +172,13 @@ struct spaa_load_opts {
 	 * one, for the differential test of small files).
 	 */
 	uint64_t thread_min;
+	/*
+	 * A load of several small SPAA files with threads (ahead.h): every
+	 * one that may be is read alone and grafted, none read in place
+	 * when no thread took it.  The same model either way; for the
+	 * differential test of grafting.
+	 */
+	bool graft_all;
 	struct spaa_load_stats *stats;  /* may be NULL; counts added, the caller's */
 	/*
 	 * Several files: what a file repeats of earlier ones (frames,

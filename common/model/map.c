@@ -18,6 +18,13 @@ void spaa_map_release(struct spaa_map *m)
 	spaa_map_init(m, m->keysize);
 }
 
+void spaa_map_clear(struct spaa_map *m)
+{
+	m->nr = 0;
+	if (m->slots)
+		memset(m->slots, 0xff, (m->mask + 1) * sizeof(*m->slots));
+}
+
 static void map_rehash(struct spaa_map *m)
 {
 	size_t n = m->slots ? (m->mask + 1) * 2 : 64;

@@ -37,6 +37,9 @@ struct spaa_map {
 void spaa_map_init(struct spaa_map *m, size_t keysize);
 void spaa_map_release(struct spaa_map *m);
 
+/* Empties m, keeping its arrays for the keys interned next. */
+void spaa_map_clear(struct spaa_map *m);
+
 /* Index of key, or SPAA_NONE. */
 uint32_t spaa_map_find(const struct spaa_map *m, const void *key);
 

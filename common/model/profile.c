@@ -48,6 +48,24 @@ void spaa_profile_release(struct spaa_profile *p)
 	memset(p, 0, sizeof(*p));
 }
 
+void spaa_profile_clear(struct spaa_profile *p)
+{
+	spaa_strtab_clear(&p->strings);
+	for (uint32_t i = 0; i < p->nfiles; i++)
+		free(p->files[i].path);
+	p->nfiles = p->nevents = p->nframes = 0;
+	p->nstacks = p->nrecords = p->nwindows = p->nwindow_entries = 0;
+	p->nframe_pool = p->nweight_pool = 0;
+	spaa_map_clear(&p->event_map);
+	spaa_map_clear(&p->dso_map);
+	spaa_map_clear(&p->fn_map);
+	spaa_map_clear(&p->thread_map);
+	spaa_map_clear(&p->totals);
+	p->has_time = false;
+	p->time_start = p->time_end = 0;
+	p->nsamples = 0;
+}
+
 void spaa_profile_release_stacks(struct spaa_profile *p)
 {
 	free(p->stacks);

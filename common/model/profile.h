@@ -252,6 +252,11 @@ struct spaa_profile {
 void spaa_profile_init(struct spaa_profile *p);
 void spaa_profile_release(struct spaa_profile *p);
 /*
+ * Empties p as spaa_profile_init leaves it, keeping its arrays and
+ * tables for the next model (ahead.h reads file after file into one).
+ */
+void spaa_profile_clear(struct spaa_profile *p);
+/*
  * Frees the stacks, stack records, windows and their frame and weight
  * pools (counts become 0), keeping the names: strings, files, events,
  * DSOs, functions, frames, threads and totals.  For an analysis whose

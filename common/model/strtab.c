@@ -23,6 +23,18 @@ void spaa_strtab_release(struct spaa_strtab *t)
 	memset(t, 0, sizeof(*t));
 }
 
+void spaa_strtab_clear(struct spaa_strtab *t)
+{
+	for (size_t i = 0; i < t->nchunks; i++)
+		free(t->chunks[i]);
+	t->nchunks = 0;
+	t->chunk_used = 0;
+	t->nr = 0;
+	if (t->slots)
+		memset(t->slots, 0xff, (t->mask + 1) * sizeof(*t->slots));
+	spaa_strtab_intern(t, "", 0);
+}
+
 /* n slots (a power of two, more than twice the entries) */
 static void strtab_rehash(struct spaa_strtab *t, size_t n)
 {

@@ -34,6 +34,12 @@ struct spaa_strtab {
 
 void spaa_strtab_init(struct spaa_strtab *t);
 void spaa_strtab_release(struct spaa_strtab *t);
+/*
+ * Empties t as spaa_strtab_init leaves it, keeping its index arrays and
+ * hash slots for the strings interned next (a table filled again and
+ * again, file after file, allocates and rehashes once).
+ */
+void spaa_strtab_clear(struct spaa_strtab *t);
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len);
 /*

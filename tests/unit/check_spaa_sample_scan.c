@@ -74,78 +74,6 @@ static int on_sample(void *data, const struct spaa_profile *p,
 	return 0;
 }
 
-static void dump_model(struct spaa_sbuf *t, const struct spaa_profile *p)
-{
-	for (uint32_t i = 0; i < p->strings.nr; i++)
-		spaa_sbuf_printf(t, "str %u %u '%s'\n", i, spaa_strtab_len(&p->strings, i),
-		    spaa_profile_str(p, i));
-	for (uint32_t i = 0; i < p->nfiles; i++) {
-		const struct spaa_file *f = &p->files[i];
-
-		spaa_sbuf_printf(t, "file '%s' %u %u %d %d %d %" PRId64 " %" PRId64 " %" PRIu64 " %" PRIu64 "\n",
-		    f->path, f->count, f->source_tool, f->root_to_leaf, f->content_addressable,
-		    f->has_time_range, f->time_start, f->time_end, f->nsamples,
-		    f->ignored);
-	}
-	for (uint32_t i = 0; i < p->nevents; i++) {
-		const struct spaa_event *e = &p->events[i];
-
-		spaa_sbuf_printf(t, "event %u %d %d %u %g %" PRIu64 " %d %d %" PRIu64 "\n", e->name,
-		    e->kind, e->mode, e->primary_metric, e->frequency_hz,
-		    e->sample_period, e->tracks_frees, e->has_timestamps, e->nsamples);
-	}
-	for (uint32_t i = 0; i < spaa_profile_ndsos(p); i++)
-		spaa_sbuf_printf(t, "dso %u %u %d\n", p->dsos[i].name, p->dsos[i].build_id,
-		    p->dsos[i].is_kernel);
-	for (uint32_t i = 0; i < spaa_profile_nfunctions(p); i++)
-		spaa_sbuf_printf(t, "fn %u %u\n", p->functions[i].name, p->functions[i].dso);
-	for (uint32_t i = 0; i < p->nframes; i++) {
-		const struct spaa_frame *f = &p->frames[i];
-
-		spaa_sbuf_printf(t, "frame %u %u %u %d %d %d %d\n", f->fn, f->srcline, f->ip,
-		    f->kind, f->inlined, f->func_resolved, f->inline_depth);
-	}
-	for (uint32_t i = 0; i < spaa_profile_nthreads(p); i++)
-		spaa_sbuf_printf(t, "thread %" PRId64 " %" PRId64 " %u\n", p->threads[i].pid,
-		    p->threads[i].tid, p->threads[i].comm);
-	for (uint32_t i = 0; i < p->nstacks; i++) {
-		const struct spaa_stack *s = &p->stacks[i];
-
-		spaa_sbuf_printf(t, "stack %u %u %u %d %d %d %u %lu %u\n", s->id, s->frames,
-		    s->nframes, s->type, s->defined, s->related, s->file, s->line,
-		    s->first_record);
-	}
-	for (uint32_t i = 0; i < p->nrecords; i++) {
-		const struct spaa_record *r = &p->records[i];
-
-		spaa_sbuf_printf(t, "record %u %u %u %u %" PRId64 " %" PRId64 " %" PRId64 " %u %u %u %u %u %u %d %u\n",
-		    r->stack, r->frames, r->nframes, r->event, r->pid, r->tid,
-		    r->cpu, r->comm, r->weights, r->nweights, r->excl, r->nexcl,
-		    r->excl_frame, r->absorbed, r->next_same_stack);
-	}
-	for (uint32_t i = 0; i < p->nwindows; i++) {
-		const struct spaa_window *w = &p->windows[i];
-
-		spaa_sbuf_printf(t, "window %u %" PRId64 " %" PRId64 " %u %u %u\n", w->id,
-		    w->start, w->end, w->entries, w->nentries, w->file);
-	}
-	for (uint32_t i = 0; i < p->nwindow_entries; i++)
-		spaa_sbuf_printf(t, "entry %u %u %u\n", p->window_entries[i].stack,
-		    p->window_entries[i].weights, p->window_entries[i].nweights);
-	for (uint32_t i = 0; i < p->nframe_pool; i++)
-		spaa_sbuf_printf(t, "%u%c", p->frame_pool[i], i + 1 == p->nframe_pool ? '\n' : ' ');
-	for (uint32_t i = 0; i < p->nweight_pool; i++)
-		spaa_sbuf_printf(t, "w %u %u %" PRIu64 "\n", p->weight_pool[i].metric,
-		    p->weight_pool[i].unit, p->weight_pool[i].value);
-	for (uint32_t i = 0; i < p->totals.nr; i++) {
-		const uint32_t *k = spaa_map_key(&p->totals, i);
-
-		spaa_sbuf_printf(t, "total %u %u %" PRIu64 "\n", k[0], k[1], p->total_values[i]);
-	}
-	spaa_sbuf_printf(t, "time %d %" PRId64 " %" PRId64 " samples %" PRIu64 "\n", p->has_time,
-	    p->time_start, p->time_end, p->nsamples);
-}
-
 /* The ways to load a profile that must agree. */
 enum path { GENERAL, FAST_LINES, FAST, NPATHS };
 
@@ -190,7 +118,7 @@ static char *load_text_threads(const char *path, enum path how, bool validating,
 	ret = spaa_load(&p, &path, 1, &o, &err);
 	spaa_sbuf_printf(&t, "ret %d %s %s:%lu: %s\n", ret, err.code, err.file, err.line, err.msg);
 	if (!ret || validating)
-		dump_model(&t, &p);
+		testutil_dump_model(&t, &p);
 	spaa_profile_release(&p);
 	return t.s;
 }

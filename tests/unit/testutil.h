@@ -16,6 +16,7 @@
 
 #include "analysis/filter.h"
 #include "model/profile.h"
+#include "model/sbuf.h"
 
 /*
  * Filters (analysis/filter.h) for calls that take one: samples in
@@ -53,6 +54,12 @@ void testutil_load_quoted(struct spaa_profile *p, const char *name,
 	"{'type':'header','format':'spaa','version':'1.0','source_tool':'perf'," \
 	"'frame_order':'leaf_to_root','stack_id_mode':'content_addressable'," \
 	"'events':[" events "]}\n"
+
+/*
+ * Everything of p as text, appended to t: every entry of every array in
+ * index order, so two models print alike only when they are alike.
+ */
+void testutil_dump_model(struct spaa_sbuf *t, const struct spaa_profile *p);
 
 /* The string index of s in p (SPAA_NONE when absent). */
 uint32_t testutil_str(const struct spaa_profile *p, const char *s);
