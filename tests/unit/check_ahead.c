@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "formats/load.h"
 #include "model/sbuf.h"
@@ -62,7 +63,11 @@ static void teardown(void)
 
 static const char base[] = HDR(CPU, "") DICT STACKS;
 
-/* new names, DSOs, a second event, labels, a time range in ms: grafted */
+/*
+ * New names, DSOs, a second event, labels, a time range in ms, a thread
+ * named by an earlier file only (its records take that name at the end
+ * of the file): grafted.
+ */
 static const char more[] = HDR(CPU "," FAULTS, ",'time_range':{'start':5,'end':9,'unit':'ms'}")
 	"{'type':'dso','id':4,'name':'/bin/app','is_kernel':false}\n"
 	"{'type':'dso','id':5,'name':'/lib/libc.so','build_id':'abc'}\n"
@@ -74,7 +79,7 @@ static const char more[] = HDR(CPU "," FAULTS, ",'time_range':{'start':5,'end':9
 	"'comm':'other','labels':{'b':'2','a':1}},'weights':[{'metric':'samples','value':3}]}\n"
 	"{'type':'stack','id':'d','frames':[13,10],'context':{'event':'cpu-clock'}," \
 	"'weights':[{'metric':'period','unit':'ns','value':9}]}\n"
-	"{'type':'stack','id':'e','frames':[12,10],'context':{'event':'cpu-clock','tid':7}," \
+	"{'type':'stack','id':'e','frames':[12,10],'context':{'event':'cpu-clock','pid':7,'tid':7}," \
 	"'weights':[{'metric':'period','unit':'ns','value':4},{'metric':'samples','value':1}]," \
 	"'exclusive':{'frame':12,'weights':[{'metric':'period','unit':'ns','value':4}]}}\n";
 
@@ -313,6 +318,48 @@ START_TEST(test_bound_on_strings)
 }
 END_TEST
 
+/*
+ * The test profiles of every kind that load together (formats, frame
+ * orders, samples, windows, related stacks, allocations, labels), twice
+ * over: every other file repeats an earlier one.
+ */
+static const char *const test_data[] = {
+	"alloc.spaa", "allocs_frees.spaa", "allocs_sites.spaa",
+	"allocs_v8_heapsnapshot.spaa.gz", "allocs_v8_heaptimeline.spaa.gz", "basic.spaa",
+	"basic.spaa.gz", "basic.spaa.zst", "basic_root_to_leaf.spaa", "diff_alloc_base.spaa",
+	"diff_alloc_target.spaa", "diff_cwork_baseline.spaa.zst", "diff_cwork_hashslow.spaa.zst",
+	"diff_doubled.spaa", "diff_doubled.spaa.gz", "diff_newgone.spaa", "diff_renamed.spaa",
+	"diff_renumbered.spaa", "flame.spaa", "flame_base.spaa", "flame_target.spaa",
+	"inline.spaa", "multi_event.spaa", "phases_abia.spaa", "phases_shifted.spaa",
+	"phases_single.spaa", "phases_windows.spaa", "related.spaa", "samples.spaa",
+	"text_utf8.spaa", "corpus/chrome_cpuprofile_jswork.spaa.zst",
+	"corpus/chrome_cpuprofile_server.spaa.zst", "corpus/chrome_heapsnapshot_baseline.spaa.zst",
+	"corpus/dtrace_freebsd_syscall_read.spaa.zst", "corpus/dtrace_macos_rg_profile.spaa.zst",
+	"corpus/perf_cwork_dwarf_inline.spaa.zst", "corpus/perf_python_fp.spaa.gz",
+	"corpus/perf_sort_mt.spaa.zst",
+};
+
+START_TEST(test_test_data_twice)
+{
+	size_t n = sizeof(test_data) / sizeof(test_data[0]);
+	char cwd[4096], from[8192], name[256];
+	uint64_t grafted;
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	mkdir(testutil_path("data"), 0700);
+	for (size_t i = 0; i < 2 * n; i++) {
+		const char *f = test_data[i % n], *slash = strrchr(f, '/');
+
+		snprintf(from, sizeof(from), "%s/tests/data/%s", cwd, f);
+		snprintf(name, sizeof(name), "data/%03zu-%s", i, slash ? slash + 1 : f);
+		ck_assert_int_eq(symlink(from, testutil_path(name)), 0);
+	}
+	grafted = check_dir(testutil_path("data"), 0);
+	/* the files without sample or window records, related stacks or warnings */
+	ck_assert_uint_ge(grafted, n);
+}
+END_TEST
+
 Suite *ahead_suite(void)
 {
 	Suite *s = suite_create("ahead");
@@ -323,6 +370,7 @@ Suite *ahead_suite(void)
 	tcase_add_test(tc, test_twins_first);
 	tcase_add_test(tc, test_errors_where_reading_in_place_says);
 	tcase_add_test(tc, test_bound_on_strings);
+	tcase_add_test(tc, test_test_data_twice);
 	suite_add_tcase(s, tc);
 	return s;
 }
