@@ -114,11 +114,11 @@ static bool readers(const struct spaa_ahead *a, size_t j)
 
 /*
  * The first position after the reader's that no thread has claimed, or
- * NO_POS.  Under the lock.  A thread (reader false) prefers those not
- * left to the reader, and never takes the reader's next one; when it
- * would otherwise wait it takes one left to the reader, so that the
- * share follows the costs (a reader slowed by its grafts reads fewer in
- * place).
+ * NO_POS.  Under the lock.  A thread (reader false) takes one left to
+ * the reader only when it would otherwise wait and the position is in
+ * the far half of the ring: then the reader is behind (its grafts, or
+ * a slower core), and a graft costs it less than reading in place; a
+ * nearer one it may be about to read.
  */
 static size_t claimable(const struct spaa_ahead *a, bool reader)
 {
@@ -130,7 +130,7 @@ static size_t claimable(const struct spaa_ahead *a, bool reader)
 			continue;
 		if (reader || !readers(a, j))
 			return j;
-		if (left == NO_POS && j > a->pos + 1)
+		if (left == NO_POS && j >= a->pos + a->nslots / 2)
 			left = j;
 	}
 	return left;
