@@ -207,6 +207,8 @@ struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool
 	for (size_t i = 0; i < a->nslots; i++) {
 		a->slots[i].pos = NO_POS;
 		spaa_profile_init(&a->slots[i].q);
+		/* hashed once here, on the thread that reads the file */
+		spaa_strtab_keep_hashes(&a->slots[i].q.strings);
 	}
 	a->threads = spaa_xcalloc(want, sizeof(*a->threads));
 	pthread_mutex_init(&a->lock, NULL);

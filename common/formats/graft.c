@@ -15,8 +15,9 @@ struct graft {
 
 static uint32_t qfind(const struct spaa_profile *p, const struct spaa_profile *q, uint32_t s)
 {
-	return spaa_strtab_find(&p->strings, spaa_profile_str(q, s),
-				spaa_strtab_len(&q->strings, s));
+	return spaa_strtab_find_hashed(&p->strings, spaa_profile_str(q, s),
+				       spaa_strtab_len(&q->strings, s),
+				       spaa_strtab_hash(&q->strings, s));
 }
 
 /* Whether q is of the shape grafting takes (graft.h). */
@@ -146,8 +147,9 @@ static void graft_names(struct graft *g, struct spaa_profile *p,
 {
 	for (uint32_t i = 0; i < q->strings.nr; i++)
 		if (g->str[i] == SPAA_NONE)
-			g->str[i] = spaa_strtab_intern(&p->strings, spaa_profile_str(q, i),
-						       spaa_strtab_len(&q->strings, i));
+			g->str[i] = spaa_strtab_intern_hashed(&p->strings, spaa_profile_str(q, i),
+							      spaa_strtab_len(&q->strings, i),
+							      spaa_strtab_hash(&q->strings, i));
 	for (uint32_t i = 0; i < q->nevents; i++) {
 		struct spaa_event e = q->events[i];
 

@@ -20,6 +20,7 @@ void spaa_strtab_release(struct spaa_strtab *t)
 	free(t->strs);
 	free(t->lens);
 	free(t->slots);
+	free(t->hashes);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -42,7 +43,7 @@ static void strtab_rehash(struct spaa_strtab *t, size_t n)
 	t->slots = spaa_hashslot_new(n);
 	t->mask = n - 1;
 	for (uint32_t i = 0; i < t->nr; i++) {
-		uint64_t h = spaa_hash_bytes(t->strs[i], t->lens[i]);
+		uint64_t h = spaa_strtab_hash(t, i);
 		size_t s = h & t->mask;
 
 		while (t->slots[s] != SPAA_HASHSLOT_EMPTY)
@@ -70,9 +71,15 @@ static size_t strtab_probe(const struct spaa_strtab *t, const void *s,
 uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s,
 			  size_t len)
 {
+	return spaa_strtab_find_hashed(t, s, len, spaa_hash_bytes(s, len));
+}
+
+uint32_t spaa_strtab_find_hashed(const struct spaa_strtab *t, const void *s, size_t len,
+				 uint64_t h)
+{
 	if (!t->slots)
 		return SPAA_NONE;
-	return spaa_hashslot_index(t->slots[strtab_probe(t, s, len, spaa_hash_bytes(s, len))]);
+	return spaa_hashslot_index(t->slots[strtab_probe(t, s, len, h)]);
 }
 
 /* Copies s into the chunk arena; big strings get a chunk of their own. */
@@ -213,12 +220,27 @@ int spaa_strtab_join_cmp(const struct spaa_strtab *t, uint32_t i, uint32_t j,
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 {
-	uint64_t h;
+	if (len >= UINT32_MAX)
+		abort();        /* callers bound lengths long before this */
+	return spaa_strtab_intern_hashed(t, s, len, spaa_hash_bytes(s, len));
+}
+
+void spaa_strtab_keep_hashes(struct spaa_strtab *t)
+{
+	if (t->hashes)
+		return;
+	t->hashes = spaa_xmalloc((t->alloc ? t->alloc : 1) * sizeof(*t->hashes));
+	for (uint32_t i = 0; i < t->nr; i++)
+		t->hashes[i] = spaa_hash_bytes(t->strs[i], t->lens[i]);
+}
+
+uint32_t spaa_strtab_intern_hashed(struct spaa_strtab *t, const void *s, size_t len,
+				   uint64_t h)
+{
 	size_t slot;
 
 	if (len >= UINT32_MAX)
-		abort();        /* callers bound lengths long before this */
-	h = spaa_hash_bytes(s, len);
+		abort();
 	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
 		strtab_rehash(t, t->slots ? (t->mask + 1) * 2 : 256);
 	slot = strtab_probe(t, s, len, h);
@@ -232,9 +254,13 @@ uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 		 */
 		SPAA_ALLOC_GROW(t->strs, (size_t)t->nr + 1, t->alloc);
 		t->lens = spaa_xrealloc(t->lens, t->alloc * sizeof(*t->lens));
+		if (t->hashes)
+			t->hashes = spaa_xrealloc(t->hashes, t->alloc * sizeof(*t->hashes));
 	}
 	t->strs[t->nr] = strtab_store(t, s, len);
 	t->lens[t->nr] = (uint32_t)len;
+	if (t->hashes)
+		t->hashes[t->nr] = h;
 	t->slots[slot] = spaa_hashslot_of(h, t->nr);
 	return t->nr++;
 }
@@ -250,6 +276,8 @@ void spaa_strtab_reserve(struct spaa_strtab *t, size_t n)
 	if (n > t->alloc) {
 		t->strs = spaa_xrealloc(t->strs, n * sizeof(*t->strs));
 		t->lens = spaa_xrealloc(t->lens, n * sizeof(*t->lens));
+		if (t->hashes)
+			t->hashes = spaa_xrealloc(t->hashes, n * sizeof(*t->hashes));
 		t->alloc = n;
 	}
 }

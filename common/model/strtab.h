@@ -30,6 +30,8 @@ struct spaa_strtab {
 	size_t alloc;
 	uint64_t *slots;        /* owned; see hashslot.h */
 	size_t mask;
+	/* owned, NULL unless kept (spaa_strtab_keep_hashes): each string's hash */
+	uint64_t *hashes;
 };
 
 void spaa_strtab_init(struct spaa_strtab *t);
@@ -42,6 +44,15 @@ void spaa_strtab_release(struct spaa_strtab *t);
 void spaa_strtab_clear(struct spaa_strtab *t);
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len);
+/* The same, h being spaa_hash_bytes(s, len) (spaa_strtab_hash of another table). */
+uint32_t spaa_strtab_intern_hashed(struct spaa_strtab *t, const void *s, size_t len,
+				   uint64_t h);
+/*
+ * From now on t keeps the hash of each string it holds (8 bytes a
+ * string), so that another table finds them without hashing them again
+ * (formats/graft.h: a file's model added to a load's).
+ */
+void spaa_strtab_keep_hashes(struct spaa_strtab *t);
 /*
  * Makes room for n entries in all (a hint: more may still be interned)
  * so that interning up to n rehashes nothing: a table grown from empty
@@ -52,6 +63,9 @@ void spaa_strtab_reserve(struct spaa_strtab *t, size_t n);
 
 /* Index of s, or SPAA_NONE. */
 uint32_t spaa_strtab_find(const struct spaa_strtab *t, const void *s, size_t len);
+/* The same, h being spaa_hash_bytes(s, len). */
+uint32_t spaa_strtab_find_hashed(const struct spaa_strtab *t, const void *s, size_t len,
+				 uint64_t h);
 
 /* Borrowed, NUL-terminated, valid until release. */
 static inline const char *spaa_strtab_get(const struct spaa_strtab *t, uint32_t i)
@@ -62,6 +76,12 @@ static inline const char *spaa_strtab_get(const struct spaa_strtab *t, uint32_t 
 static inline uint32_t spaa_strtab_len(const struct spaa_strtab *t, uint32_t i)
 {
 	return t->lens[i];
+}
+
+/* spaa_hash_bytes of string i: kept, or computed. */
+static inline uint64_t spaa_strtab_hash(const struct spaa_strtab *t, uint32_t i)
+{
+	return t->hashes ? t->hashes[i] : spaa_hash_bytes(t->strs[i], t->lens[i]);
 }
 
 /*

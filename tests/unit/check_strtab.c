@@ -346,6 +346,55 @@ START_TEST(test_strtab_reserve)
 }
 END_TEST
 
+/*
+ * Kept hashes (for another table to find a string without hashing it
+ * again) are each string's spaa_hash_bytes, through growth, rehashes,
+ * a reserve and a clear, and the hashed find and intern agree with the
+ * plain ones.
+ */
+START_TEST(test_strtab_kept_hashes)
+{
+	struct spaa_strtab t, u;
+	char buf[32];
+
+	spaa_strtab_init(&t);
+	spaa_strtab_init(&u);
+	spaa_strtab_intern(&t, "before", 6);
+	spaa_strtab_keep_hashes(&t);
+	for (int round = 0; round < 2; round++) {
+		for (int i = 0; i < 1000; i++) {
+			int n = snprintf(buf, sizeof(buf), "name%d", i);
+
+			ck_assert_uint_eq(spaa_strtab_intern(&t, buf, (size_t)n), (uint32_t)(i + 2 - round));
+		}
+		if (!round)
+			spaa_strtab_reserve(&t, 5000);
+		for (uint32_t i = 0; i < t.nr; i++) {
+			const char *str = spaa_strtab_get(&t, i);
+			uint32_t len = spaa_strtab_len(&t, i);
+			uint64_t h = spaa_strtab_hash(&t, i);
+
+			ck_assert_uint_eq(h, spaa_hash_bytes(str, len));
+			ck_assert_uint_eq(spaa_strtab_find_hashed(&t, str, len, h), i);
+			/* copied into u in order: the same indices */
+			ck_assert_uint_eq(spaa_strtab_intern_hashed(&u, str, len, h), i);
+			ck_assert_uint_eq(spaa_strtab_find(&u, str, len), i);
+		}
+		ck_assert_uint_eq(spaa_strtab_find_hashed(&t, "name1000", 8,
+							  spaa_hash_bytes("name1000", 8)), SPAA_NONE);
+		/* emptied, t keeps its hashes for what comes next */
+		spaa_strtab_clear(&t);
+		spaa_strtab_release(&u);
+		spaa_strtab_init(&u);
+		ck_assert_uint_eq(t.nr, 1);
+		ck_assert_uint_eq(spaa_strtab_hash(&t, 0), spaa_hash_bytes("", 0));
+		ck_assert_uint_eq(spaa_strtab_find(&t, "name5", 5), SPAA_NONE);
+	}
+	spaa_strtab_release(&t);
+	spaa_strtab_release(&u);
+}
+END_TEST
+
 Suite *strtab_suite(void)
 {
 	Suite *s = suite_create("strtab");
@@ -360,6 +409,7 @@ Suite *strtab_suite(void)
 	tcase_add_test(tc, test_strtab_many);
 	tcase_add_test(tc, test_strtab_join_cmp);
 	tcase_add_test(tc, test_strtab_reserve);
+	tcase_add_test(tc, test_strtab_kept_hashes);
 	suite_add_tcase(s, tc);
 	return s;
 }
