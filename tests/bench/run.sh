@@ -13,7 +13,8 @@
 #                0 skips it)
 # BENCH_FILES    files of the many-files check (2000; ten times as many
 #                too; 0 skips it)
-# BENCH_PAIRS    paired taskset runs (1 core, 2 cores) of the cores rows (3)
+# BENCH_PAIRS    paired taskset runs (1 core, 2 cores, and CPU 1 alone) of the
+#                cores rows (3)
 # BENCH_MIXED    0 skips the mixed-shape profile (gen -m, SAMPLES samples)
 # BENCH_MAIN     0 skips the main profile's rows (the other parts alone)
 # BENCH_PPROF    samples of the generated pprof profile (100000; 0 skips it)
@@ -123,21 +124,35 @@ header() {
 		cpu_s MB/s MB/s_cpu RSS_MB status
 }
 
+# median VALUES...: the median of the numbers given ("n/a" without one).
+median() {
+	printf '%s\n' "$@" | grep -v n/a | sort -n |
+		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "n/a" }'
+}
+
 # pairs KEY CMD: BENCH_PAIRS (3) paired runs of CMD pinned to one CPU
 # (taskset -c 0) and to two (-c 0,1), measured as KEY.core1.i and
-# KEY.core2.i; sets PAIRS to the speed-ups and MEDIAN to their median
-# (other builds on the machine make a single pair noisy).
+# KEY.core2.i, and a run on CPU 1 alone (KEY.cpu1.i); sets PAIRS to the
+# speed-ups against CPU 0 and MEDIAN to their median (other builds on
+# the machine make a single pair noisy), BEST_PAIRS and BEST_MEDIAN to
+# those against the faster of CPU 0 and CPU 1 alone: on this virtual
+# machine one CPU has run a single thread 1.6 times slower than the
+# other for minutes at a time (no steal time shown), which makes the
+# speed-up against it say more than the second core gives.
 pairs() {
-	local key=$1 bytes=$2 input=$3 cmd=$4 i r
-	PAIRS=""
+	local key=$1 bytes=$2 input=$3 cmd=$4 i r one
+	PAIRS="" BEST_PAIRS=""
 	for ((i = 1; i <= ${BENCH_PAIRS:-3}; i++)); do
 		measure "$key.core1.$i" "$bytes" "spaa-hotspots, 1 core" "$input" "taskset -c 0 $cmd"
 		measure "$key.core2.$i" "$bytes" "spaa-hotspots, 2 cores" "$input" "taskset -c 0,1 $cmd"
+		measure "$key.cpu1.$i" "$bytes" "spaa-hotspots, 1 core (CPU 1)" "$input" "taskset -c 1 $cmd"
 		r=$(ratio "${WALL[$key.core1.$i]}" "${WALL[$key.core2.$i]}")
 		PAIRS="$PAIRS $r"
+		one=$(awk -v a="${WALL[$key.core1.$i]:-0}" -v b="${WALL[$key.cpu1.$i]:-0}" 'BEGIN { print (b > 0 && b < a) ? b : a }')
+		BEST_PAIRS="$BEST_PAIRS $(ratio "$one" "${WALL[$key.core2.$i]}")"
 	done
-	MEDIAN=$(printf '%s\n' $PAIRS | grep -v n/a | sort -n |
-		awk '{ v[NR] = $1 } END { if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "n/a" }')
+	MEDIAN=$(median $PAIRS)
+	BEST_MEDIAN=$(median $BEST_PAIRS)
 }
 
 # ratio A B: A / B with two decimals ("n/a" when either is missing or 0).
@@ -381,7 +396,7 @@ if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	note "cores: spaa-hotspots pinned with taskset -c 0 and -c 0,1, ${BENCH_PAIRS:-3} pairs (load $(cut -d' ' -f1-3 /proc/loadavg)):"
 	header
 	pairs plain "$SIZE" plain "./spaa-hotspots $(printf %q "$PLAIN")"
-	note "  wall speed-up of the second core, plain file: median $MEDIAN (pairs:$PAIRS)  target >= 1.7: $(verdict "$MEDIAN" '>=' 1.7)"
+	note "  wall speed-up of the second core, plain file: median $BEST_MEDIAN against the faster CPU alone (pairs:$BEST_PAIRS), $MEDIAN against CPU 0 (pairs:$PAIRS)  target >= 1.7: $(verdict "$BEST_MEDIAN" '>=' 1.7)"
 fi
 
 # Many files: hard links to one small real profile (perf, 443 lines,
@@ -456,7 +471,7 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	measure files.spxpids.many "$((FILES_FEW * SPXSIZE))" "spaa-hotspots, $FILES_FEW processes" "spx" "./spaa-hotspots $DIR/files/spx-pids-$FILES_FEW"
 	if [ "$(nproc)" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 		pairs files "$((FILES_FEW * SMALLSIZE))" "$FILES_FEW" "./spaa-hotspots $DIR/files/links-$FILES_FEW"
-		FILES_MEDIAN=$MEDIAN FILES_PAIRS=$PAIRS
+		FILES_MEDIAN=$MEDIAN FILES_PAIRS=$PAIRS FILES_BEST=$BEST_MEDIAN FILES_BEST_PAIRS=$BEST_PAIRS
 	fi
 	lim=$(awk -v a="${RSS[files.one]}" 'BEGIN { printf "%.1f", (1.2 * a + 8192) / 1024 }')
 	mb=$(awk -v a="${RSS[files.few]}" 'BEGIN { printf "%.1f", a / 1024 }')
@@ -466,7 +481,7 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	ms=$(awk -v a="${CPU[files.few]}" -v b="${CPU[files.concat]}" -v n="$FILES_FEW" 'BEGIN { if (a > 0 && b > 0) printf "%.3f", (a - b) / n * 1000; else printf "n/a" }')
 	note "  CPU per file beyond its bytes (($FILES_FEW files - one file of their records) / $FILES_FEW): $ms ms (target < 0.3): $(verdict "$ms" '<' 0.3)"
 	[ -n "${FILES_MEDIAN:-}" ] &&
-		note "  wall speed-up of the second core, $FILES_FEW files: median $FILES_MEDIAN (pairs:$FILES_PAIRS)  target >= 1.7: $(verdict "$FILES_MEDIAN" '>=' 1.7)"
+		note "  wall speed-up of the second core, $FILES_FEW files: median $FILES_BEST against the faster CPU alone (pairs:$FILES_BEST_PAIRS), $FILES_MEDIAN against CPU 0 (pairs:$FILES_PAIRS)  target >= 1.7: $(verdict "$FILES_BEST" '>=' 1.7)"
 	note "  SPX: $FILES_FEW reports, peak RSS $(awk -v a="${RSS[files.spx]}" 'BEGIN { printf "%.1f", a / 1024 }') MB, $(awk -v a="${CPU[files.spx]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 	note "  SPX, a process a report: peak RSS $SPX_FEW -> $FILES_FEW reports $(awk -v a="${RSS[files.spxpids.few]}" -v b="${RSS[files.spxpids.many]}" -v f="$SPX_FEW" -v m="$FILES_FEW" 'BEGIN { printf "%.1f -> %.1f MB (x%.2f), %.1f kB per report added", a / 1024, b / 1024, (a > 0 ? b / a : 0), (m > f ? (b - a) / (m - f) : 0) }'), $(awk -v a="${CPU[files.spxpids.many]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
