@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,7 +230,9 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 	struct slot *s = &a->slots[pos % a->nslots];
 	bool ok;
 
-	(void)i;        /* files[pos]: the caller takes them in order */
+	/* the caller takes the files in order, each once */
+	assert(pos < a->nfiles && a->files[pos] == i);
+	(void)i;
 	pthread_mutex_lock(&a->lock);
 	a->pos = pos;
 	pthread_cond_broadcast(&a->changed);
