@@ -152,6 +152,36 @@ START_TEST(test_map_empty)
 }
 END_TEST
 
+/* Cleared, a map hands out indices from 0 again and finds none of the old keys. */
+START_TEST(test_map_clear)
+{
+	struct spaa_map m;
+	uint64_t k;
+	bool created;
+
+	spaa_map_init(&m, sizeof(k));
+	spaa_map_clear(&m);     /* an empty map too */
+	for (int round = 0; round < 3; round++) {
+		for (k = 0; k < 1000; k++) {
+			uint64_t key = k * 3 + (uint64_t)round;
+
+			ck_assert_uint_eq(spaa_map_intern(&m, &key, &created), k);
+			ck_assert(created);
+		}
+		for (k = 0; k < 1000; k++) {
+			uint64_t key = k * 3 + (uint64_t)round;
+
+			ck_assert_uint_eq(spaa_map_find(&m, &key), k);
+		}
+		spaa_map_clear(&m);
+		ck_assert_uint_eq(m.nr, 0);
+		k = (uint64_t)round;
+		ck_assert_uint_eq(spaa_map_find(&m, &k), SPAA_NONE);
+	}
+	spaa_map_release(&m);
+}
+END_TEST
+
 Suite *map_suite(void)
 {
 	Suite *s = suite_create("map");
@@ -162,6 +192,7 @@ Suite *map_suite(void)
 	tcase_add_loop_test(tc, test_map_key_sizes, 0,
 			    sizeof(size_cases) / sizeof(size_cases[0]));
 	tcase_add_test(tc, test_map_empty);
+	tcase_add_test(tc, test_map_clear);
 	suite_add_tcase(s, tc);
 	return s;
 }

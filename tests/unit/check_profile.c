@@ -7,8 +7,10 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "formats/load.h"
 #include "model/profile.h"
 #include "testutil.h"
 
@@ -123,6 +125,40 @@ START_TEST(test_release_stacks_keeps_names)
 }
 END_TEST
 
+/*
+ * A cleared model reads a file into what a new one does: every entry,
+ * in the same order (the models of ahead.h are cleared and reused).
+ */
+START_TEST(test_clear_is_new)
+{
+	struct spaa_profile p;
+	struct spaa_sbuf first = { 0 }, again = { 0 };
+	struct spaa_load_opts o = { 0 };        /* as testutil_load's */
+	struct spaa_error err;
+	const char *path;
+
+	testutil_load_quoted(&p, "two.spaa", two_stacks);
+	path = testutil_path("two.spaa");
+	testutil_dump_model(&first, &p);
+	for (int i = 0; i < 2; i++) {
+		spaa_profile_clear(&p);
+		ck_assert_uint_eq(p.strings.nr, 1);
+		ck_assert_uint_eq(spaa_profile_ndsos(&p) + spaa_profile_nfunctions(&p) +
+				  spaa_profile_nthreads(&p) + p.nfiles + p.nevents + p.nstacks +
+				  p.nrecords + p.nframe_pool + p.nweight_pool + p.totals.nr, 0);
+		spaa_error_init(&err);
+		ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+		free(again.s);
+		again = (struct spaa_sbuf){ 0 };
+		testutil_dump_model(&again, &p);
+		ck_assert_str_eq(again.s, first.s);
+	}
+	free(first.s);
+	free(again.s);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_kernel_dso)
 {
 	static const char *const kernel[] = {
@@ -150,6 +186,7 @@ Suite *profile_suite(void)
 	tcase_add_test(tc, test_pools_and_totals);
 	tcase_add_test(tc, test_release_stacks_keeps_names);
 	tcase_add_test(tc, test_kernel_dso);
+	tcase_add_test(tc, test_clear_is_new);
 	suite_add_tcase(s, tc);
 	return s;
 }
