@@ -151,19 +151,24 @@ static void claim_and_read(struct spaa_ahead *a, size_t j)
 	pthread_cond_broadcast(&a->changed);
 }
 
+/* Reads the position claimable gives, or waits for a change.  Under the lock. */
+static void read_or_wait(struct spaa_ahead *a, bool reader)
+{
+	size_t j = claimable(a, reader);
+
+	if (j == NO_POS)
+		pthread_cond_wait(&a->changed, &a->lock);
+	else
+		claim_and_read(a, j);
+}
+
 static void *ahead_run(void *arg)
 {
 	struct spaa_ahead *a = arg;
 
 	pthread_mutex_lock(&a->lock);
-	while (!a->stop) {
-		size_t j = claimable(a, false);
-
-		if (j == NO_POS)
-			pthread_cond_wait(&a->changed, &a->lock);
-		else
-			claim_and_read(a, j);
-	}
+	while (!a->stop)
+		read_or_wait(a, false);
 	pthread_mutex_unlock(&a->lock);
 	return NULL;
 }
@@ -238,15 +243,9 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 	pthread_cond_broadcast(&a->changed);
 	if (s->pos != pos && o->graft_all)
 		claim_and_read(a, pos);
-	while (s->pos == pos && !s->done) {
-		/* its thread is on it: read a later one meanwhile */
-		size_t j = claimable(a, true);
-
-		if (j == NO_POS)
-			pthread_cond_wait(&a->changed, &a->lock);
-		else
-			claim_and_read(a, j);
-	}
+	/* its thread is on it: read a later one meanwhile */
+	while (s->pos == pos && !s->done)
+		read_or_wait(a, true);
 	pthread_mutex_unlock(&a->lock);
 	if (s->pos != pos)
 		return false;   /* nobody took it: the reader reads it in place */

@@ -20,6 +20,18 @@ static uint32_t qfind(const struct spaa_profile *p, const struct spaa_profile *q
 				       spaa_strtab_hash(&q->strings, s));
 }
 
+/* Frame i of q with p's names (SPAA_NONE where p has none yet). */
+static struct spaa_frame mapped_frame(const struct graft *g, const struct spaa_profile *q,
+				      uint32_t i)
+{
+	struct spaa_frame f = q->frames[i];
+
+	f.fn = g->fn[f.fn];
+	f.srcline = g->str[f.srcline];
+	f.ip = g->str[f.ip];
+	return f;
+}
+
 /* Whether q is of the shape grafting takes (graft.h). */
 static bool common_shape(const struct spaa_profile *q)
 {
@@ -94,12 +106,9 @@ static bool find_known(struct graft *g, const struct spaa_profile *p,
 			   SPAA_NONE : spaa_profile_find_function(p, g->str[f->name], g->dso[f->dso]);
 	}
 	for (uint32_t i = 0; i < q->nframes; i++) {
-		struct spaa_frame f = q->frames[i];
+		struct spaa_frame f = mapped_frame(g, q, i);
 
 		g->frame[i] = SPAA_NONE;
-		f.fn = g->fn[f.fn];
-		f.srcline = g->str[f.srcline];
-		f.ip = g->str[f.ip];
 		if (rep && f.fn != SPAA_NONE && f.srcline != SPAA_NONE && f.ip != SPAA_NONE)
 			g->frame[i] = spaa_repeats_frame(rep, &f);
 	}
@@ -171,16 +180,11 @@ static void graft_names(struct graft *g, struct spaa_profile *p,
 								g->dso[q->functions[i].dso]);
 	/* each frame record: a repeat of an earlier file's frame, or new */
 	for (uint32_t i = 0; i < q->nframes; i++) {
-		struct spaa_frame f = q->frames[i];
-
 		if (g->frame[i] != SPAA_NONE)
 			continue;
-		f.fn = g->fn[f.fn];
-		f.srcline = g->str[f.srcline];
-		f.ip = g->str[f.ip];
 		SPAA_ALLOC_GROW(p->frames, (size_t)p->nframes + 1, p->frames_alloc);
 		g->frame[i] = p->nframes;
-		p->frames[p->nframes++] = f;
+		p->frames[p->nframes++] = mapped_frame(g, q, i);
 	}
 	/* a thread record names its thread's comm: the last one counts */
 	for (uint32_t i = 0; i < spaa_profile_nthreads(q); i++) {

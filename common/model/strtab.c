@@ -220,8 +220,6 @@ int spaa_strtab_join_cmp(const struct spaa_strtab *t, uint32_t i, uint32_t j,
 
 uint32_t spaa_strtab_intern(struct spaa_strtab *t, const void *s, size_t len)
 {
-	if (len >= UINT32_MAX)
-		abort();        /* callers bound lengths long before this */
 	return spaa_strtab_intern_hashed(t, s, len, spaa_hash_bytes(s, len));
 }
 
@@ -240,7 +238,7 @@ uint32_t spaa_strtab_intern_hashed(struct spaa_strtab *t, const void *s, size_t 
 	size_t slot;
 
 	if (len >= UINT32_MAX)
-		abort();
+		abort();        /* callers bound lengths long before this */
 	if (!t->slots || (size_t)t->nr * 2 >= t->mask + 1)
 		strtab_rehash(t, t->slots ? (t->mask + 1) * 2 : 256);
 	slot = strtab_probe(t, s, len, h);
