@@ -67,11 +67,11 @@ static uint32_t quantum(struct spaa_timequanta *t, int64_t q)
  * Doubles the quantum: pairs of neighbouring quanta merge.  The sums
  * merge in place: a merged quantum is numbered no later than the first
  * of its halves, whose sums have then been read.  The quanta go back
- * into the same map, emptied, whose slots are already big enough: a new
- * map grew through every size up to them, on fresh pages each time
- * (about a sixth of spaa-allocs' CPU time on make bench's allocation
- * profile), and the sums keep their room, which the next quanta fill
- * again.  On an overflow the timeline is left half merged, fit only to
+ * into the same map, emptied, whose slots are already big enough, and
+ * the sums keep their room for the quanta that follow: a new map grown
+ * from empty, and sums shrunk to grow again, took about a sixth of
+ * spaa-allocs' CPU time on make bench's allocation profile in fresh
+ * pages.  On an overflow the timeline is left half merged, fit only to
  * be released.
  */
 static int coarsen(struct spaa_timequanta *t, struct spaa_error *err)

@@ -237,8 +237,8 @@ int spaa_load_input(struct spaa_profile *p, struct spaa_input *in,
  * (prefetch.h) when there are several; NULL when there are not.  A file
  * read inline is opened by the reader: handed over from another core,
  * its bytes cost the reader more than they saved (prefetch.h), and
- * waking the thread a file cost ~30 us of system time (doc/PERFORMANCE.md, Many
- * files).  want[i] is left true for the files the prefetch opens.
+ * waking the thread a file cost ~30 us of system time
+ * (doc/PERFORMANCE.md, Many files).  want[i] is left true for the files the prefetch opens.
  */
 static struct spaa_prefetch *prefetch_start(const struct spaa_pathlist *list,
 					    const struct spaa_input_opts *io, bool *want)

@@ -9,8 +9,8 @@
  * own: a file read inline (input.h: a small file, read with one read(2)
  * at its open) is read, not decoded (decoded or parsed on another core,
  * a small file's records cost the parser more in cache misses than
- * doing it itself: doc/PERFORMANCE.md, Cores); a file big enough for its own
- * decoding thread is opened and its pages asked for
+ * doing it itself: doc/PERFORMANCE.md, Cores); a file big enough for
+ * its own decoding thread is opened and its pages asked for
  * (spaa_input_readahead).  The caller takes the files in list order, so what it sees
  * (the files, their bytes, the errors and where they come) is the same
  * as opening each itself, whatever the number of threads.

@@ -152,7 +152,7 @@ pairs() {
 		measure "$key.core2.$i" "$bytes" "spaa-hotspots, 2 cores" "$input" "taskset -c 0,1 $cmd"
 		measure "$key.cpu1.$i" "$bytes" "spaa-hotspots, 1 core (CPU 1)" "$input" "taskset -c 1 $cmd"
 		measure "$key.both.$i" "$((2 * bytes))" "2 runs at once, 1 core each" "$input" \
-			"taskset -c 0 $cmd >/dev/null & taskset -c 1 $cmd >/dev/null; wait"
+			"taskset -c 0 $cmd >/dev/null & a=\$!; taskset -c 1 $cmd >/dev/null && wait \$a"
 		r=$(ratio "${WALL[$key.core1.$i]}" "${WALL[$key.core2.$i]}")
 		PAIRS="$PAIRS $r"
 		one=$(awk -v a="${WALL[$key.core1.$i]:-0}" -v b="${WALL[$key.cpu1.$i]:-0}" 'BEGIN { print (b > 0 && b < a) ? b : a }')
