@@ -7,6 +7,7 @@
 #include "formats/detect.h"
 #include "formats/graft.h"
 #include "formats/spaa_reader.h"
+#include "formats/spx_reader.h"
 #include "io/input.h"
 #include "io/output.h"
 #include "model/sbuf.h"
@@ -24,6 +25,9 @@ struct slot {
 	uint64_t bytes;
 	uint64_t *progress;     /* owned: the progress reading told, from 0 */
 	size_t nprogress, progress_alloc;
+	struct spaa_graft_samples smp;  /* an SPX report's samples */
+	struct spaa_graft_sample *samples;      /* owned: smp.v */
+	size_t samples_alloc;
 };
 
 /*
@@ -69,10 +73,37 @@ static void note_progress(void *data, uint64_t done, uint64_t total)
 	s->progress[s->nprogress++] = done;
 }
 
+/*
+ * Keeps an SPX report's sample for the graft, while they share what
+ * struct spaa_graft_samples says they share and are held (graft.h);
+ * else fails the reading, which then is not grafted.
+ */
+static int keep_sample(void *data, const struct spaa_profile *q,
+		       const struct spaa_sample *x, struct spaa_error *err)
+{
+	struct slot *s = data;
+	struct spaa_sample *l = &s->smp.like;
+
+	(void)q;
+	if (!s->smp.n)
+		*l = *x;
+	if (s->smp.n >= SPAA_SPX_READER_HELD || x->line > UINT32_MAX ||
+	    x->event != l->event || x->pid != l->pid || x->tid != l->tid ||
+	    x->cpu != l->cpu || x->has_period != l->has_period ||
+	    x->period_metric != l->period_metric || x->file != l->file)
+		return spaa_error_at(err, SPAA_E_LIMIT, NULL, 0, "not a sample to graft");
+	SPAA_ALLOC_GROW(s->samples, s->smp.n + 1, s->samples_alloc);
+	s->samples[s->smp.n++] = (struct spaa_graft_sample){
+		x->time, x->period, x->stack, (uint32_t)x->line,
+	};
+	return 0;
+}
+
 /* Reads file s->pos into s->q; s->ok when graft.h may take it. */
 static void read_alone(const struct spaa_ahead *a, struct slot *s)
 {
 	struct spaa_load_opts o = a->o;
+	size_t i = a->files[s->pos];
 	struct spaa_sbuf path = { 0 };
 	struct spaa_input *in = NULL;
 	enum spaa_detect_format fmt;
@@ -81,6 +112,7 @@ static void read_alone(const struct spaa_ahead *a, struct slot *s)
 	s->ok = true;
 	s->nprogress = 0;
 	s->bytes = 0;
+	s->smp.n = 0;
 	memset(&s->stats, 0, sizeof(s->stats));
 	o.warn = (struct spaa_warn_sink){ note_warning, s };
 	o.on_progress = note_progress;
@@ -88,14 +120,22 @@ static void read_alone(const struct spaa_ahead *a, struct slot *s)
 	o.stats = &s->stats;
 	spaa_error_init(&err);
 	spaa_profile_clear(&s->q);
-	if (spaa_input_open(&in, spaa_pathlist_path(a->list, a->files[s->pos], &path),
-			    &a->io, &err) ||
-	    spaa_detect(in, &fmt, &err) || fmt != SPAA_DETECT_SPAA ||
-	    spaa_reader_read(&s->q, in, &o, NULL, 0, 0, &err))
-		s->ok = false;
-	if (in)
-		s->bytes = spaa_input_bytes_read(in);
-	spaa_input_close(in);
+	spaa_pathlist_path(a->list, i, &path);
+	if (a->list->kinds[i] == SPAA_PATHLIST_SPX) {
+		o.on_sample = keep_sample;
+		o.data = s;
+		if (spaa_spx_reader_read(&s->q, path.s, &o, NULL, 0, 0, &s->bytes, &err))
+			s->ok = false;
+		s->smp.v = s->samples;
+	} else {
+		if (spaa_input_open(&in, path.s, &a->io, &err) ||
+		    spaa_detect(in, &fmt, &err) || fmt != SPAA_DETECT_SPAA ||
+		    spaa_reader_read(&s->q, in, &o, NULL, 0, 0, &err))
+			s->ok = false;
+		if (in)
+			s->bytes = spaa_input_bytes_read(in);
+		spaa_input_close(in);
+	}
 	free(path.s);
 	/* a comm an earlier file may give (load.h): only reading in place says */
 	if (s->stats.unnamed_threads)
@@ -226,14 +266,37 @@ struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool
 	return a;
 }
 
-bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
-		     struct spaa_repeats *rep, uint64_t base, uint64_t total,
-		     uint64_t *bytes)
+/* A grafted file's progress, as reading it in place tells it. */
+struct told {
+	const struct slot *s;
+	const struct spaa_load_opts *o;
+	uint64_t base, total;
+	size_t k;       /* told so far */
+};
+
+static void tell(struct told *t, size_t upto)
+{
+	for (; t->k < upto && t->o->on_progress; t->k++)
+		t->o->on_progress(t->o->progress_data, t->base + t->s->progress[t->k], t->total);
+}
+
+/* An SPX report tells its progress before its samples, but for the end. */
+static void tell_before_samples(void *data)
+{
+	struct told *t = data;
+
+	tell(t, t->s->nprogress ? t->s->nprogress - 1 : 0);
+}
+
+int spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
+		    struct spaa_repeats *rep, uint64_t base, uint64_t total,
+		    uint64_t *bytes, struct spaa_error *err)
 {
 	const struct spaa_load_opts *o = a->load;
 	size_t pos = a->taken++;
 	struct slot *s = &a->slots[pos % a->nslots];
-	bool ok;
+	struct told t = { s, o, base, total, 0 };
+	int ret;
 
 	/* the caller takes the files in order, each once */
 	assert(pos < a->nfiles && a->files[pos] == i);
@@ -248,11 +311,13 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 		read_or_wait(a, true);
 	pthread_mutex_unlock(&a->lock);
 	if (s->pos != pos)
-		return false;   /* nobody took it: the reader reads it in place */
-	ok = s->ok && spaa_graft(p, &s->q, rep, o->max_strings);
-	if (ok) {
-		for (size_t k = 0; k < s->nprogress && o->on_progress; k++)
-			o->on_progress(o->progress_data, base + s->progress[k], total);
+		return 0;       /* nobody took it: the reader reads it in place */
+	s->smp.before = tell_before_samples;
+	s->smp.data = &t;
+	ret = s->ok ? spaa_graft(p, &s->q, rep, o->max_strings,
+				 s->smp.n ? &s->smp : NULL, o, err) : 0;
+	if (ret > 0) {
+		tell(&t, s->nprogress);
 		*bytes = s->bytes;
 		if (o->stats) {
 			o->stats->scanned += s->stats.scanned;
@@ -266,7 +331,7 @@ bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 	s->pos = NO_POS;
 	pthread_cond_broadcast(&a->changed);
 	pthread_mutex_unlock(&a->lock);
-	return ok;
+	return ret;
 }
 
 void spaa_ahead_free(struct spaa_ahead *a)
@@ -282,6 +347,7 @@ void spaa_ahead_free(struct spaa_ahead *a)
 	for (size_t i = 0; i < a->nslots; i++) {
 		spaa_profile_release(&a->slots[i].q);
 		free(a->slots[i].progress);
+		free(a->slots[i].samples);
 	}
 	pthread_mutex_destroy(&a->lock);
 	pthread_cond_destroy(&a->changed);

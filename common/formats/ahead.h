@@ -1,7 +1,7 @@
 /*
- * ahead - the small SPAA files of a load read on several threads, each
- * into a model of its own, and grafted onto the load's model in file
- * order (graft.h).
+ * ahead - the small SPAA files and the SPX reports of a load read on
+ * several threads, each into a model of its own, and grafted onto the
+ * load's model in file order (graft.h).
  *
  * A directory of thousands of small reports is read file by file on
  * the load's reader; a file read inline parses on the core that reads
@@ -17,10 +17,13 @@
  *
  * The result is the load without threads, byte for byte: the files are
  * grafted in list order, and a file graft.h declines (any warning, any
- * error, samples, windows, related stacks, what only reading it into
- * the load's model can tell) is read again in place by the reader, so
- * its warnings and errors come as, and where, they come without
- * threads.  Progress is told as reading it in place tells it.
+ * error, samples in an SPAA file, windows, related stacks, what only
+ * reading it into the load's model can tell) is read again in place by
+ * the reader, so its warnings and errors come as, and where, they come
+ * without threads.  Progress and an SPX report's samples are told as
+ * reading it in place tells them; a thread keeps a report's samples
+ * for that (graft.h), at most SPAA_SPX_READER_HELD of 24 bytes for each
+ * file read ahead.
  *
  * Ownership: spaa_ahead_start borrows the list, the flags and the
  * options for the life of the struct; spaa_ahead_free stops the threads
@@ -35,6 +38,7 @@
 
 #include "formats/load.h"
 #include "io/pathlist.h"
+#include "model/error.h"
 #include "model/profile.h"
 #include "model/repeats.h"
 
@@ -57,13 +61,14 @@ struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool
 /*
  * For file i (mine[i] true, increasing from call to call), p being the
  * load's model with every earlier file read and rep its repeats index
- * (NULL for the first file), base and total the progress so far: true
- * when the file is grafted onto p, its progress told and *bytes its
- * bytes; false when the caller must read it in place.
+ * (NULL for the first file), base and total the progress so far: 1
+ * when the file is grafted onto p, its progress and samples told and
+ * *bytes its bytes; 0 when the caller must read it in place; -1 with
+ * err set when the load's on_sample failed, as reading in place fails.
  */
-bool spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
-		     struct spaa_repeats *rep, uint64_t base, uint64_t total,
-		     uint64_t *bytes);
+int spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
+		    struct spaa_repeats *rep, uint64_t base, uint64_t total,
+		    uint64_t *bytes, struct spaa_error *err);
 
 void spaa_ahead_free(struct spaa_ahead *a);
 

@@ -32,10 +32,10 @@ static struct spaa_frame mapped_frame(const struct graft *g, const struct spaa_p
 	return f;
 }
 
-/* Whether q is of the shape grafting takes (graft.h). */
-static bool common_shape(const struct spaa_profile *q)
+/* Whether q, with nsamples samples given, is of the shape grafting takes (graft.h). */
+static bool common_shape(const struct spaa_profile *q, size_t nsamples)
 {
-	if (q->nfiles != 1 || q->nsamples || q->nwindows || q->files[0].ignored)
+	if (q->nfiles != 1 || q->nsamples != nsamples || q->nwindows || q->files[0].ignored)
 		return false;
 	for (uint32_t i = 0; i < q->nstacks; i++)
 		if (!q->stacks[i].defined || q->stacks[i].related)
@@ -167,6 +167,7 @@ static void graft_names(struct graft *g, struct spaa_profile *p,
 		e.name = g->str[e.name];
 		e.primary_metric = g->str[e.primary_metric];
 		e.file = file;
+		e.nsamples = 0;         /* counted as they are given */
 		g->event[i] = spaa_profile_add_event(p, &e);
 	}
 	for (uint32_t i = 0; i < spaa_profile_ndsos(q); i++)
@@ -218,6 +219,32 @@ static void graft_stacks(struct graft *g, struct spaa_profile *p,
 	}
 }
 
+/* smp to the load, as reading them into p gives them (spx_reader.c: emit). */
+static int graft_samples(const struct graft *g, struct spaa_profile *p,
+			 const struct spaa_graft_samples *smp, uint32_t file,
+			 const struct spaa_load_opts *o, struct spaa_error *err)
+{
+	struct spaa_sample s = smp->like;
+
+	smp->before(smp->data);
+	s.event = g->event[s.event];
+	s.period_metric = g->str[s.period_metric];
+	s.file = file;
+	for (size_t i = 0; i < smp->n; i++) {
+		s.time = smp->v[i].time;
+		s.period = smp->v[i].period;
+		s.stack = g->stack[smp->v[i].stack];
+		s.line = smp->v[i].line;
+		p->nsamples++;
+		p->events[s.event].nsamples++;
+		p->files[file].nsamples++;
+		spaa_profile_cover_time(p, s.time, s.time);
+		if (spaa_load_sample(o, p, &s, err))
+			return -1;
+	}
+	return 0;
+}
+
 static void graft_records(struct graft *g, struct spaa_profile *p,
 			  const struct spaa_profile *q)
 {
@@ -232,9 +259,13 @@ static void graft_records(struct graft *g, struct spaa_profile *p,
 		r.comm = g->str[r.comm];
 		r.labels = g->str[r.labels];
 		r.weights = graft_weights(g, p, q, r.weights, r.nweights);
-		/* no exclusive object: no weights added, as reading adds none */
+		/*
+		 * no exclusive object: no weights added, as reading adds none;
+		 * one list for both in q (SPX: its weights are exclusive), one in p
+		 */
 		if (r.excl_frame != SPAA_NONE) {
-			r.excl = graft_weights(g, p, q, r.excl, r.nexcl);
+			r.excl = r.excl == q->records[i].weights && r.nexcl == r.nweights ?
+				 r.weights : graft_weights(g, p, q, r.excl, r.nexcl);
 			r.excl_frame = g->frame[r.excl_frame];
 		}
 		/* a thread the file left unnamed may be named by an earlier one */
@@ -257,18 +288,20 @@ static void graft_records(struct graft *g, struct spaa_profile *p,
 	}
 }
 
-bool spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
-		struct spaa_repeats *rep, uint32_t max_strings)
+int spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
+	       struct spaa_repeats *rep, uint32_t max_strings,
+	       const struct spaa_graft_samples *smp, const struct spaa_load_opts *o,
+	       struct spaa_error *err)
 {
 	const struct spaa_file *qf = &q->files[0];
 	struct graft g = { 0 };
 	uint32_t record_base = p->nrecords, weight_base = p->nweight_pool;
 	uint32_t maxframes = 0, file;
 	struct spaa_file *f;
-	bool ok = false;
+	int ret = 0;
 
-	if (!common_shape(q))
-		return false;
+	if (!common_shape(q, smp ? smp->n : 0))
+		return 0;
 	for (uint32_t i = 0; i < q->nstacks; i++)
 		if (q->stacks[i].nframes > maxframes)
 			maxframes = q->stacks[i].nframes;
@@ -289,16 +322,21 @@ bool spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
 	f->source_tool = g.str[qf->source_tool];
 	f->root_to_leaf = qf->root_to_leaf;
 	f->content_addressable = qf->content_addressable;
+	graft_stacks(&g, p, q, file);
+	ret = -1;
+	if (smp && graft_samples(&g, p, smp, file, o, err))
+		goto out;
+	graft_records(&g, p, q);
+	if (rep)
+		spaa_repeats_merge_records(rep, p, record_base, p->nwindow_entries, weight_base);
+	/* after the samples, as SPX reading sets it: what they were given with */
+	f = &p->files[file];
 	f->has_time_range = qf->has_time_range;
 	f->time_start = qf->time_start;
 	f->time_end = qf->time_end;
 	if (qf->has_time_range)
 		spaa_profile_cover_time(p, qf->time_start, qf->time_end);
-	graft_stacks(&g, p, q, file);
-	graft_records(&g, p, q);
-	if (rep)
-		spaa_repeats_merge_records(rep, p, record_base, p->nwindow_entries, weight_base);
-	ok = true;
+	ret = 1;
 out:
 	free(g.str);
 	free(g.event);
@@ -309,5 +347,5 @@ out:
 	free(g.known);
 	free(g.fbuf);
 	free(g.wbuf);
-	return ok;
+	return ret;
 }

@@ -21,6 +21,13 @@
  * spaa_graft decline, so the caller reads the file in place and says it
  * as that reading says it.
  *
+ * An SPX report (spx_reader.h) is of that shape too, with samples: the
+ * reader holds them until the report's stacks are known and gives them
+ * to the load between its stacks and its records, which is where
+ * spaa_graft gives them (struct spaa_graft_samples).  A report whose
+ * samples streamed (more than SPAA_SPX_READER_HELD) gave them earlier,
+ * and is not grafted.
+ *
  * Ownership: both models are the caller's; q is only read.
  */
 #ifndef SPAA_GRAFT_H
@@ -28,18 +35,49 @@
 
 #include <stdint.h>
 
+#include "formats/load.h"
+#include "model/error.h"
 #include "model/profile.h"
 #include "model/repeats.h"
 
+/* A sample of q as the load's on_sample got it, but for what all share. */
+struct spaa_graft_sample {
+	int64_t time;
+	uint64_t period;
+	uint32_t stack, line;
+};
+
 /*
- * Adds q, the model spaa_reader_read made of one file with rep NULL and
- * fold_repeats set, and no warning, to p as spaa_reader_read would have
- * with rep (NULL for the load's first file), max_strings being the
- * load's bound on strings.  Returns true when done, false when it may
- * not be done exactly (p unchanged): the caller then reads the file
- * into p.
+ * The samples reading q's file alone gave, in order: like holds the
+ * fields all of them share (event, pid, tid, cpu, has_period,
+ * period_metric, file; q's indices), v the others (weak).
  */
-bool spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
-		struct spaa_repeats *rep, uint32_t max_strings);
+struct spaa_graft_samples {
+	struct spaa_sample like;
+	const struct spaa_graft_sample *v;
+	size_t n;
+	/*
+	 * Called once grafting is sure, before the first sample is given,
+	 * so that the caller tells what reading in place tells before its
+	 * samples (the progress of reading the report, but for its end).
+	 */
+	void (*before)(void *data);
+	void *data;
+};
+
+/*
+ * Adds q, the model a reader made of one file with rep NULL and
+ * fold_repeats set, and no warning, to p as reading the file into p
+ * would have with rep (NULL for the load's first file), max_strings
+ * being the load's bound on strings; gives q's samples (smp: NULL when
+ * none) to the load with o as that reading would have (spaa_load_sample).
+ * Returns 1 when done, 0 when it may not be done exactly (p unchanged):
+ * the caller then reads the file into p; -1 with err set when the
+ * load's on_sample failed, as it would have reading in place.
+ */
+int spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
+	       struct spaa_repeats *rep, uint32_t max_strings,
+	       const struct spaa_graft_samples *smp, const struct spaa_load_opts *o,
+	       struct spaa_error *err);
 
 #endif

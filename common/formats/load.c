@@ -387,9 +387,11 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	small = spaa_xcalloc(list.nr + 1, sizeof(*small));
 	total = spaa_pathlist_size(&list, io.thread_min ? io.thread_min :
 				   SPAA_INPUT_THREAD_MIN_DEFAULT, want);
+	/* what ahead.h reads: small SPAA files (not stdin) and SPX reports */
 	for (size_t i = 0; i < list.nr; i++)
-		small[i] = !want[i] && list.kinds[i] == SPAA_PATHLIST_SPAA &&
-			   strcmp(spaa_pathlist_path(&list, i, &path), "-");
+		small[i] = !want[i] && (list.kinds[i] == SPAA_PATHLIST_SPX ||
+					(list.kinds[i] == SPAA_PATHLIST_SPAA &&
+					 strcmp(spaa_pathlist_path(&list, i, &path), "-")));
 	if (o.threads > 1) {
 		pf = prefetch_start(&list, &io, want);
 		ahead = spaa_ahead_start(&list, small, &o);
@@ -399,26 +401,24 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 		struct spaa_repeats *seen = o.fold_repeats && i ? &rep : NULL;
 		struct file_mark m = file_mark(p);
 		uint64_t done;
-		int r;
+		int r, grafted;
 
 		if (seen)
 			spaa_repeats_index(seen, p);
-		if (list.kinds[i] == SPAA_PATHLIST_SPX) {
-			done = 0;
-			r = spaa_spx_reader_read(p, spaa_pathlist_path(&list, i, &path), &o,
-						 seen, base, total, &done, err);
-			mark_format(p, m.files, "SPX report");
+		done = 0;
+		grafted = ahead && small[i] ?
+			  spaa_ahead_take(ahead, i, p, seen, base, total, &done, err) : 0;
+		if (grafted || list.kinds[i] == SPAA_PATHLIST_SPX) {
+			r = grafted < 0 ? -1 : 0;
+			if (!grafted) {
+				r = spaa_spx_reader_read(p, spaa_pathlist_path(&list, i, &path),
+							 &o, seen, base, total, &done, err);
+			}
+			mark_format(p, m.files, list.kinds[i] == SPAA_PATHLIST_SPX ?
+				    "SPX report" : "SPAA");
 			base += done;
 			if (r)
 				goto out;
-			if (o.fold_repeats)
-				fold_file(&kinds, p, &m);
-			continue;
-		}
-		if (ahead && small[i] &&
-		    spaa_ahead_take(ahead, i, p, seen, base, total, &done)) {
-			mark_format(p, m.files, "SPAA");
-			base += done;
 			if (o.fold_repeats)
 				fold_file(&kinds, p, &m);
 			continue;

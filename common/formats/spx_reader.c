@@ -15,14 +15,12 @@
  * The replay keeps a trie of call paths: node n is the path of its
  * parent plus function node_fn[n].  Frames, names and records are filled
  * in at the end, when [functions] has been read.  The samples of the
- * replay are held until then (at most SPX_HELD of them), so that a path
- * an earlier report of the load had gets that report's stack and
- * records (repeats.h) instead of a stack of its own.  Past SPX_HELD,
+ * replay are held until then (at most SPAA_SPX_READER_HELD of them), so that a
+ * path an earlier report of the load had gets that report's stack and
+ * records (repeats.h) instead of a stack of its own.  Past that,
  * the nodes get their stack indices at once (stack_base + n: a stack of
  * their own each) and the samples stream.
  */
-
-#define SPX_HELD 65536  /* samples held: 2 MiB */
 
 /*
  * The held samples' array at 4,096 samples, 128 KiB, a mapping of its
@@ -564,7 +562,7 @@ static int slice(struct spx *s, struct spaa_error *err)
 	h.period = (uint64_t)dwt;
 	h.line = s->line;
 	h.node = top;
-	if (!s->streaming && s->nheld == SPX_HELD && stream(s, err))
+	if (!s->streaming && s->nheld == SPAA_SPX_READER_HELD && stream(s, err))
 		return -1;
 	if (s->streaming)
 		return emit(s, &h, err);
@@ -768,7 +766,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 	SPAA_ALLOC_GROW(s->wbuf, 2 * (size_t)s->nm + 5, s->wbuf_alloc);
 
 	for (uint32_t n = 0; n < s->nnodes; n++) {
-		uint32_t d = s->node_depth[n], at = 0;
+		uint32_t d = s->node_depth[n], at = 0, id_str;
 		struct spaa_stack *st;
 		char id[16];
 
@@ -776,6 +774,13 @@ static int finish(struct spx *s, struct spaa_error *err)
 		SPAA_ALLOC_GROW(s->fbuf, d, s->fbuf_alloc);
 		for (uint32_t x = n; x != ROOT; x = s->node_parent[x])
 			s->fbuf[at++] = s->fn_frame[s->node_fn[x]];
+		/*
+		 * Its id even when the stack is an earlier report's: then the
+		 * strings a report adds do not depend on what came before it,
+		 * as grafting a report read alone needs (graft.h).
+		 */
+		snprintf(id, sizeof(id), "%" PRIu32, n);
+		id_str = spaa_strtab_intern(&p->strings, id, strlen(id));
 		if (!s->streaming) {
 			uint32_t shared = s->rep ? spaa_repeats_stack(s->rep, SPAA_STACK_UNIFIED,
 								      s->fbuf, at) : SPAA_NONE;
@@ -791,8 +796,7 @@ static int finish(struct spx *s, struct spaa_error *err)
 		st->nframes = at;
 		st->type = SPAA_STACK_UNIFIED;
 		st->defined = true;
-		snprintf(id, sizeof(id), "%" PRIu32, n);
-		st->id = spaa_strtab_intern(&p->strings, id, strlen(id));
+		st->id = id_str;
 	}
 	for (size_t i = 0; i < s->nheld; i++)
 		if (emit(s, &s->held[i], err))

@@ -104,6 +104,12 @@
 /* Bound on frames stored for the call paths of one report (256 MiB). */
 #define SPAA_SPX_READER_MAX_FRAMES ((uint64_t)64 << 20)
 
+/*
+ * Samples held until a report's names come (32 bytes each): past it, the
+ * report's call paths are stacks of their own and its samples stream.
+ */
+#define SPAA_SPX_READER_HELD 65536
+
 /* Bound on the size of a metadata file. */
 #define SPAA_SPX_READER_MAX_META ((size_t)16 << 20)
 

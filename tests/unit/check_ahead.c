@@ -16,8 +16,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "formats/load.h"
+#include "formats/spx_reader.h"
 #include "model/sbuf.h"
 #include "testutil.h"
 
@@ -169,11 +171,15 @@ static void on_warn(void *data, const char *file, unsigned long line, const char
 	spaa_sbuf_printf(data, "warning %s:%lu: %s\n", file, line, msg);
 }
 
+/* The line of the samples the load's on_sample refuses (0: none). */
+static unsigned long refuse_line;
+
 static int on_sample(void *data, const struct spaa_profile *p,
 		     const struct spaa_sample *s, struct spaa_error *err)
 {
-	(void)p;
-	(void)err;
+	if (refuse_line && s->line == refuse_line)
+		return spaa_error_at(err, "refused", p->files[s->file].path, s->line,
+				     "sample refused");
 	spaa_sbuf_printf(data, "sample t=%" PRId64 " ev=%u st=%u pid=%" PRId64 " tid=%" PRId64
 			 " file=%u line=%lu\n", s->time, s->event, s->stack, s->pid, s->tid,
 			 s->file, s->line);
@@ -360,6 +366,172 @@ START_TEST(test_test_data_twice)
 }
 END_TEST
 
+/*
+ * Links dir/NNN-KEY.json and dir/NNN-KEY.txt.gz to the SPX report KEY
+ * (KEY.json, KEY.txt.gz) of tests/data.
+ */
+static void link_report(const char *dir, int n, const char *key)
+{
+	static const char *const ext[] = { ".json", ".txt.gz" };
+	const char *file = strrchr(key, '/') + 1;
+	char cwd[4096], from[8192], name[512];
+
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof(cwd)));
+	mkdir(testutil_path(dir), 0700);
+	for (int e = 0; e < 2; e++) {
+		snprintf(from, sizeof(from), "%s/tests/data/%s%s", cwd, key, ext[e]);
+		snprintf(name, sizeof(name), "%s/%03d-%s%s", dir, n, file, ext[e]);
+		ck_assert_int_eq(symlink(from, testutil_path(name)), 0);
+	}
+}
+
+static const char *const spx_reports[] = {
+	"spx/basic",
+	"spx/names",
+	"spx/recursion",
+	"spx/unbalanced",
+	"spx/corpus/01_tiny_default/spx-full-20261122_015405-vm-27608-1804289383",
+	"spx/corpus/02_recursion_wt_ct_it/spx-full-20261122_015405-vm-27614-1804289383",
+	"spx/corpus/04_oop_wt_ct_it/spx-full-20261122_015405-vm-27626-1804289383",
+	"spx/corpus/05_closures_default/spx-full-20261122_015405-vm-27632-1804289383",
+	"spx/corpus/06_memory_zm_alloc_free/spx-full-20261122_015405-vm-27638-1804289383",
+	"spx/corpus/09_all_metrics_shuffled/spx-full-20261122_015406-vm-27656-1804289383",
+	"spx/corpus/14_exceptions/spx-full-20261122_015408-vm-27687-1804289383",
+	"spx/corpus/15_exit_in_function/spx-full-20261122_015408-vm-27693-1804289383",
+	"spx/corpus/19_autostart_off_spans/spx-full-20261122_015409-vm-27717-1681692777",
+	"spx/corpus/19_autostart_off_spans/spx-full-20261122_015409-vm-27717-1714636915",
+	"spx/corpus/19_autostart_off_spans/spx-full-20261122_015409-vm-27717-1804289383",
+	"spx/corpus/19_autostart_off_spans/spx-full-20261122_015409-vm-27717-846930886",
+	"spx/corpus/20_naming_edge_cases/spx-full-20261122_015409-vm-27723-1804289383",
+	"spx/corpus/25_zero_functions/spx-full-20261122_015410-vm-27761-1804289383",
+	"spx/corpus/26_deep_recursion/spx-full-20261122_015410-vm-27767-1804289383",
+	"spx/corpus/31_negative_values/spx-full-20261122_015413-vm-27800-1804289383",
+};
+
+/*
+ * Every SPX report of tests/data twice over, after an SPAA file and
+ * with one between: grafted with their samples, all but the two of
+ * spx/unbalanced (a warning: calls left open at the end).
+ */
+START_TEST(test_spx_reports)
+{
+	size_t n = sizeof(spx_reports) / sizeof(spx_reports[0]);
+
+	put("x/000-base.spaa", base);
+	for (size_t i = 0; i < 2 * n; i++)
+		link_report("x", (int)i + 1, spx_reports[i % n]);
+	put("x/021-base.spaa", base);
+	ck_assert_uint_eq(check_dir(testutil_path("x"), 0), 2 + 2 * n - 2);
+}
+END_TEST
+
+/*
+ * A report of two root calls, the second wrapping k calls of another
+ * function: 2k + 2 slices, so samples.  Gzipped, as SPX writes it: under
+ * 256 KiB on disk, so that it is read ahead (input.h's thread_min) and
+ * read the same way whatever the threads.
+ */
+static void put_report(const char *dir, const char *key, int k)
+{
+	char name[256];
+	struct spaa_sbuf t = { 0 };
+	struct stat st;
+	gzFile z;
+	int ts = 0;
+
+	snprintf(name, sizeof(name), "%s/%s.json", dir, key);
+	put(name, "{'exec_ts': 1, 'process_pid': 9, 'enabled_metrics': ['wt', 'zm']}\n");
+	spaa_sbuf_printf(&t, "[events]\n0 1 %d 0\n0 0 %d 0\n1 1 %d 0\n", ts, ts + 1, ts + 2);
+	ts += 3;
+	for (int i = 0; i < k; i++, ts += 2)
+		spaa_sbuf_printf(&t, "2 1 %d 0\n2 0 %d 1\n", ts, ts + 1);
+	spaa_sbuf_printf(&t, "1 0 %d 0\n[functions]\nfirst\nsecond\nthird\n", ts);
+	snprintf(name, sizeof(name), "%s/%s.txt.gz", dir, key);
+	z = gzopen(testutil_path(name), "wb9");
+	ck_assert_ptr_nonnull(z);
+	ck_assert_int_eq(gzwrite(z, t.s, (unsigned)t.len), (int)t.len);
+	ck_assert_int_eq(gzclose(z), Z_OK);
+	ck_assert_int_eq(stat(testutil_path(name), &st), 0);
+	ck_assert_int_lt(st.st_size, 256 << 10);
+	free(t.s);
+}
+
+/*
+ * The samples a thread keeps for a graft are those the SPX reader holds
+ * (SPAA_SPX_READER_HELD): a report of 65,536 is grafted, one of 65,538
+ * streams its samples, which spaa_graft cannot give as reading did, and
+ * is read in place.
+ */
+START_TEST(test_spx_held_samples)
+{
+	ck_assert_int_eq(SPAA_SPX_READER_HELD, 65536);
+	put("h/0.spaa", base);
+	put_report("h", "1-small", 3);
+	put_report("h", "2-held", 32767);
+	put_report("h", "3-streamed", 32768);
+	put_report("h", "4-small", 3);
+	ck_assert_uint_eq(check_dir(testutil_path("h"), 0), 4);
+}
+END_TEST
+
+/*
+ * A report whose fourth call path is the first's of an earlier report
+ * (3 paths): reading it in place takes that path's stack, and its id
+ * "3" is a string no earlier report has; the report read alone has it
+ * too, so reading in place must intern it as well.
+ */
+START_TEST(test_spx_shared_path_new_id)
+{
+	static const char four[] = "[events]\n0 1 0 0\n0 0 1 0\n1 1 2 0\n1 0 3 0\n"
+		"2 1 4 0\n2 0 5 0\n3 1 6 0\n3 0 7 0\n[functions]\nw\nx\ny\nfirst\n";
+
+	put("i/0.spaa", base);
+	put_report("i", "1-three-paths", 3);
+	put("i/2-four.json", "{'exec_ts': 2, 'process_pid': 9, 'enabled_metrics': ['wt', 'zm']}\n");
+	testutil_write("i/2-four.txt.gz", four, strlen(four));
+	ck_assert_uint_eq(check_dir(testutil_path("i"), 0), 3);
+}
+END_TEST
+
+/*
+ * The load's on_sample failing: the error where reading in place gives
+ * it, the files before it as they were read (only the third report has
+ * a line 100).
+ */
+START_TEST(test_spx_sample_refused)
+{
+	uint64_t grafted;
+	char *t;
+
+	link_report("r", 0, spx_reports[1]);
+	link_report("r", 1, spx_reports[2]);
+	link_report("r", 2, spx_reports[6]);
+	link_report("r", 3, spx_reports[1]);
+	refuse_line = 100;
+	t = load_text(testutil_path("r"), 1, false, 0, &grafted);
+	ck_assert_msg(strstr(t, "-1804289383.json:100: sample refused\n"), "%.300s", strstr(t, "ret "));
+	free(t);
+	/* the first two grafted, the third failing */
+	ck_assert_uint_eq(check_dir(testutil_path("r"), 0), 2);
+	refuse_line = 0;
+}
+END_TEST
+
+/* Reports that do not read: the error of reading them in place. */
+START_TEST(test_spx_errors)
+{
+	link_report("b1", 0, spx_reports[1]);
+	link_report("b1", 1, spx_reports[0]);
+	link_report("b1", 2, "bad/spx_exit_mismatch/report");
+	link_report("b1", 3, spx_reports[0]);
+	ck_assert_uint_eq(check_dir(testutil_path("b1"), 0), 2);
+	link_report("b2", 0, spx_reports[1]);
+	link_report("b2", 1, "bad/spx_truncated/report");
+	link_report("b2", 2, spx_reports[0]);
+	ck_assert_uint_eq(check_dir(testutil_path("b2"), 0), 1);
+}
+END_TEST
+
 Suite *ahead_suite(void)
 {
 	Suite *s = suite_create("ahead");
@@ -371,6 +543,11 @@ Suite *ahead_suite(void)
 	tcase_add_test(tc, test_errors_where_reading_in_place_says);
 	tcase_add_test(tc, test_bound_on_strings);
 	tcase_add_test(tc, test_test_data_twice);
+	tcase_add_test(tc, test_spx_reports);
+	tcase_add_test(tc, test_spx_held_samples);
+	tcase_add_test(tc, test_spx_shared_path_new_id);
+	tcase_add_test(tc, test_spx_sample_refused);
+	tcase_add_test(tc, test_spx_errors);
 	suite_add_tcase(s, tc);
 	return s;
 }
