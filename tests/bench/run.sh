@@ -484,6 +484,8 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 		pairs files "$((FILES_FEW * SMALLSIZE))" "$FILES_FEW" "./spaa-hotspots $DIR/files/links-$FILES_FEW"
 		FILES_MEDIAN=$MEDIAN FILES_PAIRS=$PAIRS FILES_BEST=$BEST_MEDIAN FILES_BEST_PAIRS=$BEST_PAIRS
 		FILES_SHARED=$SHARED FILES_CEILING=$CEILING
+		pairs spx "$((FILES_FEW * SPXSIZE))" "spx" "./spaa-hotspots $DIR/files/spx-$FILES_FEW"
+		SPX_BEST=$BEST_MEDIAN SPX_BEST_PAIRS=$BEST_PAIRS SPX_SHARED=$SHARED SPX_CEILING=$CEILING
 	fi
 	lim=$(awk -v a="${RSS[files.one]}" 'BEGIN { printf "%.1f", (1.2 * a + 8192) / 1024 }')
 	mb=$(awk -v a="${RSS[files.few]}" 'BEGIN { printf "%.1f", a / 1024 }')
@@ -495,6 +497,8 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	[ -n "${FILES_MEDIAN:-}" ] &&
 		note "  wall speed-up of the second core, $FILES_FEW files: median $FILES_BEST against the faster CPU alone (pairs:$FILES_BEST_PAIRS), $FILES_MEDIAN against CPU 0 (pairs:$FILES_PAIRS)  target >= 1.7: $(verdict "$FILES_BEST" '>=' 1.7); two one-core runs at once took $FILES_SHARED x one alone, so two cores could give at most $FILES_CEILING x"
 	note "  SPX: $FILES_FEW reports, peak RSS $(awk -v a="${RSS[files.spx]}" 'BEGIN { printf "%.1f", a / 1024 }') MB, $(awk -v a="${CPU[files.spx]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
+	[ -n "${SPX_BEST:-}" ] &&
+		note "  wall speed-up of the second core, $FILES_FEW SPX reports: median $SPX_BEST against the faster CPU alone (pairs:$SPX_BEST_PAIRS); two one-core runs at once took $SPX_SHARED x one alone, so two cores could give at most $SPX_CEILING x"
 	note "  SPX, a process a report: peak RSS $SPX_FEW -> $FILES_FEW reports $(awk -v a="${RSS[files.spxpids.few]}" -v b="${RSS[files.spxpids.many]}" -v f="$SPX_FEW" -v m="$FILES_FEW" 'BEGIN { printf "%.1f -> %.1f MB (x%.2f), %.1f kB per report added", a / 1024, b / 1024, (a > 0 ? b / a : 0), (m > f ? (b - a) / (m - f) : 0) }'), $(awk -v a="${CPU[files.spxpids.many]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
 
