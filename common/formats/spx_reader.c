@@ -141,21 +141,25 @@ static int meta_bad(struct spx *s, struct spaa_error *err, const char *fmt, ...)
 
 int spaa_spx_reader_parse_value(const char *s, size_t len, int64_t *out)
 {
-	size_t i = 0;
+	size_t i = 0, safe;
 	uint64_t v = 0;
-	bool neg = false, digits = false, up = false;
+	bool neg = false, digits, up = false;
 
 	if (i < len && s[i] == '-') {
 		neg = true;
 		i++;
 	}
+	/* 19 digits stay below 10^19 < 2^64: only the 20th can overflow */
+	safe = len - i < 19 ? len : i + 19;
+	for (digits = i < safe && s[i] >= '0' && s[i] <= '9';
+	     i < safe && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v * 10 + (unsigned)(s[i] - '0');
 	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
 		unsigned d = (unsigned)(s[i] - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
 			return -1;
 		v = v * 10 + d;
-		digits = true;
 	}
 	if (i < len && s[i] == '.') {
 		i++;
