@@ -139,43 +139,70 @@ static int meta_bad(struct spx *s, struct spaa_error *err, const char *fmt, ...)
 	return spaa_error_at(err, SPAA_E_INVALID, s->json_path, 0, "%s", msg);
 }
 
-int spaa_spx_reader_parse_value(const char *s, size_t len, int64_t *out)
+static bool is_space(char c)
 {
-	size_t i = 0, safe;
+	return c == ' ' || c == '\t';
+}
+
+static bool is_digit(char c)
+{
+	return (unsigned)(c - '0') <= 9;
+}
+
+/*
+ * The value at c, read as spaa_spx_reader_parse_value reads a token, up
+ * to a space or end: the byte after it, or NULL (*out unchanged) when it
+ * is not such a number.  One pass over the bytes: an event line is
+ * mostly its values.
+ */
+static const char *parse_token(const char *c, const char *end, int64_t *out)
+{
+	const char *first, *safe;
 	uint64_t v = 0;
 	bool neg = false, digits, up = false;
 
-	if (i < len && s[i] == '-') {
+	if (c < end && *c == '-') {
 		neg = true;
-		i++;
+		c++;
 	}
 	/* 19 digits stay below 10^19 < 2^64: only the 20th can overflow */
-	safe = len - i < 19 ? len : i + 19;
-	for (digits = i < safe && s[i] >= '0' && s[i] <= '9';
-	     i < safe && s[i] >= '0' && s[i] <= '9'; i++)
-		v = v * 10 + (unsigned)(s[i] - '0');
-	for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
-		unsigned d = (unsigned)(s[i] - '0');
+	first = c;
+	safe = end - c < 19 ? end : c + 19;
+	for (; c < safe && is_digit(*c); c++)
+		v = v * 10 + (unsigned)(*c - '0');
+	for (; c < end && is_digit(*c); c++) {
+		unsigned d = (unsigned)(*c - '0');
 
 		if (v > (UINT64_MAX - d) / 10)
-			return -1;
+			return NULL;
 		v = v * 10 + d;
 	}
-	if (i < len && s[i] == '.') {
-		i++;
+	digits = c > first;
+	if (c < end && *c == '.') {
+		c++;
 		/* the first fraction digit alone decides: >= .5 rounds away */
-		if (i < len && s[i] >= '5' && s[i] <= '9')
+		if (c < end && *c >= '5' && *c <= '9')
 			up = true;
-		for (; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		for (; c < end && is_digit(*c); c++)
 			digits = true;
 	}
-	if (!digits || i != len)
-		return -1;
+	if (!digits || (c < end && !is_space(*c)))
+		return NULL;
 	if (up && spaa_add_u64(v, 1, &v))
-		return -1;
+		return NULL;
 	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
-		return -1;
+		return NULL;
 	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return c;
+}
+
+int spaa_spx_reader_parse_value(const char *s, size_t len, int64_t *out)
+{
+	int64_t v;
+
+	if (parse_token(s, s + len, &v) != s + len)
+		return -1;
+	*out = v;
 	return 0;
 }
 
@@ -575,11 +602,6 @@ static int slice(struct spx *s, struct spaa_error *err)
 	return 0;
 }
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
 /* "IDX FLAG V1 .. VN": one entry or exit. */
 static int event_line(struct spx *s, const char *line, size_t len,
 		      struct spaa_error *err)
@@ -612,12 +634,15 @@ static int event_line(struct spx *s, const char *line, size_t len,
 		if (c == end)
 			break;
 		tok = c;
-		while (c < end && !is_space(*c))
-			c++;
-		if (nv < s->nm && spaa_spx_reader_parse_value(tok, (size_t)(c - tok), &s->cur[nv]))
+		if (nv < s->nm && (c = parse_token(tok, end, &s->cur[nv])) == NULL) {
+			for (c = tok; c < end && !is_space(*c); c++)
+				;
 			return bad(s, err, "value '%.*s' of '%s' is not a decimal number that fits in 64 bits",
 				   (int)(c - tok > 40 ? 40 : c - tok), tok,
 				   spaa_profile_str(s->p, s->metric[nv]));
+		}
+		while (c < end && !is_space(*c))
+			c++;    /* a value past the metrics: counted, not read */
 		nv++;
 	}
 	if (nv != s->nm)
