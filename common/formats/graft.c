@@ -330,7 +330,6 @@ int spaa_graft(struct spaa_profile *p, const struct spaa_profile *q,
 	if (rep)
 		spaa_repeats_merge_records(rep, p, record_base, p->nwindow_entries, weight_base);
 	/* after the samples, as SPX reading sets it: what they were given with */
-	f = &p->files[file];
 	f->has_time_range = qf->has_time_range;
 	f->time_start = qf->time_start;
 	f->time_end = qf->time_end;

@@ -611,9 +611,9 @@ static int event_line(struct spx *s, const char *line, size_t len,
 	uint32_t nv = 0;
 	bool entry;
 
-	if (c == end || *c < '0' || *c > '9')
+	if (c == end || !is_digit(*c))
 		return bad(s, err, "an event line must start with a function index");
-	for (; c < end && *c >= '0' && *c <= '9'; c++) {
+	for (; c < end && is_digit(*c); c++) {
 		idx = idx * 10 + (uint64_t)(*c - '0');
 		if (idx >= UINT32_MAX)
 			return bad(s, err, "function index is too large");
