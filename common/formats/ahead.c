@@ -17,7 +17,7 @@
 
 /* A file read into a model of its own, by whichever thread claimed it. */
 struct slot {
-	size_t pos;             /* its position in files, or NO_POS: free */
+	size_t pos;             /* its position in the list, or NO_POS: free */
 	bool done;              /* read (else a thread is on it) */
 	bool ok;                /* read without error or warning */
 	struct spaa_profile q;  /* owned: emptied for each file, kept */
@@ -31,19 +31,18 @@ struct slot {
 };
 
 /*
- * Positions are indices into files.  The reader takes them in order;
- * pos is the one it is on.  A thread claims the first free position
- * after it, within the ring (slot j % nslots holds position j), reads
- * it without the lock and marks it done; the reader grafts it and frees
- * the slot.  A position nobody claimed when the reader comes to it the
- * reader reads in place.
+ * Positions are indices into the list, of its files with mine true.
+ * The reader takes them in order; pos is the one it is on.  A thread
+ * claims the first free position after it, within the ring (slot j %
+ * nslots holds position j), reads it without the lock and marks it
+ * done; the reader grafts it and frees the slot.  A position nobody
+ * claimed when the reader comes to it the reader reads in place.  (No
+ * array of the positions: a directory of 20,000 reports is a shape the
+ * bench measures, and its memory must not grow with the files.)
  */
 struct spaa_ahead {
 	const struct spaa_pathlist *list;       /* weak */
-	/* owned: the list's indices of the files; 4 bytes each, since a
-	 * directory of 20,000 reports is a shape the bench measures */
-	uint32_t *files;
-	size_t nfiles, taken;   /* taken: the reader's next position */
+	const bool *mine;       /* weak: the files to read */
 	size_t pos;
 	struct slot *slots;     /* owned */
 	size_t nslots;
@@ -105,7 +104,7 @@ static int keep_sample(void *data, const struct spaa_profile *q,
 static void read_alone(const struct spaa_ahead *a, struct slot *s)
 {
 	struct spaa_load_opts o = a->o;
-	size_t i = a->files[s->pos];
+	size_t i = s->pos;
 	struct spaa_sbuf path = { 0 };
 	struct spaa_input *in = NULL;
 	enum spaa_detect_format fmt;
@@ -165,11 +164,11 @@ static bool readers(const struct spaa_ahead *a, size_t j)
  */
 static size_t claimable(const struct spaa_ahead *a, bool reader)
 {
-	size_t end = a->pos + a->nslots < a->nfiles ? a->pos + a->nslots : a->nfiles;
+	size_t end = a->pos + a->nslots < a->list->nr ? a->pos + a->nslots : a->list->nr;
 	size_t left = NO_POS;
 
 	for (size_t j = a->pos + 1; j < end; j++) {
-		if (a->slots[j % a->nslots].pos != NO_POS)
+		if (!a->mine[j] || a->slots[j % a->nslots].pos != NO_POS)
 			continue;
 		if (reader || !readers(a, j))
 			return j;
@@ -226,14 +225,11 @@ struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool
 		return NULL;
 	for (size_t i = 0; i < list->nr; i++)
 		n += mine[i];
-	if (n < 2 || list->nr > UINT32_MAX)
+	if (n < 2)
 		return NULL;
 	a = spaa_xcalloc(1, sizeof(*a));
 	a->list = list;
-	a->files = spaa_xcalloc(n, sizeof(*a->files));
-	for (size_t i = 0; i < list->nr; i++)
-		if (mine[i])
-			a->files[a->nfiles++] = (uint32_t)i;
+	a->mine = mine;
 	a->load = o;
 	a->o = *o;
 	/* alone: no callbacks of the load's, no thread of its own */
@@ -295,14 +291,13 @@ int spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 		    uint64_t *bytes, struct spaa_error *err)
 {
 	const struct spaa_load_opts *o = a->load;
-	size_t pos = a->taken++;
+	size_t pos = i;
 	struct slot *s = &a->slots[pos % a->nslots];
 	struct told t = { s, o, base, total, 0 };
 	int ret;
 
 	/* the caller takes the files in order, each once */
-	assert(pos < a->nfiles && a->files[pos] == i);
-	(void)i;
+	assert(i < a->list->nr && a->mine[i] && i >= a->pos);
 	pthread_mutex_lock(&a->lock);
 	a->pos = pos;
 	pthread_cond_broadcast(&a->changed);
@@ -355,6 +350,5 @@ void spaa_ahead_free(struct spaa_ahead *a)
 	pthread_cond_destroy(&a->changed);
 	free(a->slots);
 	free(a->threads);
-	free(a->files);
 	free(a);
 }

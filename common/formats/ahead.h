@@ -53,9 +53,8 @@ struct spaa_ahead;
  * Starts o->threads - 1 threads (at most SPAA_AHEAD_MAX_THREADS, one
  * less than the files) reading the files i of list with mine[i] true.
  * NULL when no thread is worth starting (fewer than two such files,
- * more than UINT32_MAX in the list, one thread, a load that does not
- * fold repeats or that validates or watches lines): the caller reads
- * every file.
+ * one thread, a load that does not fold repeats or that validates or
+ * watches lines): the caller reads every file.
  */
 struct spaa_ahead *spaa_ahead_start(const struct spaa_pathlist *list, const bool *mine,
 				    const struct spaa_load_opts *o);
