@@ -272,6 +272,18 @@ static char *deleted(const char *s, size_t k)
 	return r;
 }
 
+/* Byte k replaced by a space; NULL past the end. */
+static char *spaced_at(const char *s, size_t k)
+{
+	char *r;
+
+	if (k >= strlen(s))
+		return NULL;
+	r = spaa_xstrdup(s);
+	r[k] = ' ';
+	return r;
+}
+
 /* Textual rewrites of one sample line: {from, to} pairs. */
 static const char *const rewrites[][2] = {
 	{ "\"sample\"", "\"sampl\\u0065\"" },           /* escape in type */
@@ -358,22 +370,30 @@ static char *with_value(const char *s, const char *key, const char *value)
 	return r;
 }
 
+/* Which sample lines a variant transforms. */
+enum which { ALL, FIRST, ALTERNATE };
+
 /*
  * Writes the variant of l where transform(line) replaces the sample
- * lines (all of them, or only the first when once), and checks it.
+ * lines (all of them, only the first, or every second one), and checks
+ * it.  Every second one: the lines between set the scanner's shape
+ * (spaa_sample_scan.c), which the transformed line must not pass for.
  */
 static int variant(const struct lines *l, const char *name,
 		   char *(*transform)(const char *line, const void *arg),
-		   const void *arg, bool once)
+		   const void *arg, enum which which)
 {
 	struct spaa_sbuf t = { 0 };
 	bool changed = false;
+	size_t nsample = 0;
 	const char *path;
 
 	for (size_t i = 0; i < l->n; i++) {
 		char *v = NULL;
 
-		if (is_sample(l->line[i]) && (!once || !changed))
+		if (is_sample(l->line[i]) &&
+		    (which == ALL || (which == FIRST && !changed) ||
+		     (which == ALTERNATE && nsample++ % 2)))
 			v = transform(l->line[i], arg);
 		spaa_sbuf_printf(&t, "%s\n", v ? v : l->line[i]);
 		changed |= v != NULL;
@@ -418,6 +438,11 @@ static char *do_deleted(const char *line, const void *arg)
 	return deleted(line, *(const size_t *)arg);
 }
 
+static char *do_spaced_at(const char *line, const void *arg)
+{
+	return spaced_at(line, *(const size_t *)arg);
+}
+
 /*
  * Checks l after a prefix of short lines: read from what sniffing the
  * compression read, before the decoding thread starts (input.c), so the
@@ -446,21 +471,32 @@ static void check_file_and_variants(const char *path, bool variants)
 	read_lines(path, &l);
 	prefixed(&l, "\n");
 	prefixed(&l, "\n\n\n");
-	variant(&l, "spaced", do_spaced, NULL, false);
-	variant(&l, "rotated", do_rotated, NULL, false);
+	variant(&l, "spaced", do_spaced, NULL, ALL);
+	variant(&l, "rotated", do_rotated, NULL, ALL);
+	variant(&l, "spaced", do_spaced, NULL, ALTERNATE);
+	variant(&l, "rotated", do_rotated, NULL, ALTERNATE);
 	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
 		snprintf(what, sizeof(what), "rewrite %zu", i);
-		variant(&l, what, do_rewrite, rewrites[i], true);
-		variant(&l, what, do_rewrite, rewrites[i], false);
+		variant(&l, what, do_rewrite, rewrites[i], FIRST);
+		variant(&l, what, do_rewrite, rewrites[i], ALL);
+		variant(&l, what, do_rewrite, rewrites[i], ALTERNATE);
 	}
 	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
 		snprintf(what, sizeof(what), "%s %s", values[i][0], values[i][1]);
-		variant(&l, what, do_value, values[i], true);
-		variant(&l, what, do_value, values[i], false);
+		variant(&l, what, do_value, values[i], FIRST);
+		variant(&l, what, do_value, values[i], ALL);
+		variant(&l, what, do_value, values[i], ALTERNATE);
 	}
 	for (size_t k = 0; k < 200; k += 3) {
 		snprintf(what, sizeof(what), "byte %zu deleted", k);
-		if (!variant(&l, what, do_deleted, &k, true))
+		if (!variant(&l, what, do_deleted, &k, FIRST))
+			break;
+		variant(&l, what, do_deleted, &k, ALTERNATE);
+	}
+	/* a space where a comma, quote or colon was: a shape's bytes */
+	for (size_t k = 0; k < 200; k++) {
+		snprintf(what, sizeof(what), "byte %zu a space", k);
+		if (!variant(&l, what, do_spaced_at, &k, ALTERNATE))
 			break;
 	}
 	for (size_t i = 0; i < l.n; i++)
