@@ -203,10 +203,11 @@ static void write_metadata(const struct spaa_analysis *a)
  * another (a file read ahead on one is cleared and read again on
  * another, formats/ahead.h), so each of glibc's per-thread heaps would
  * hold the high-water mark of its own share of them, which none of the
- * others may reuse: on 20,000 small files, 7 to 8 % more peak memory
+ * others may reuse: on 20,000 small files up to 14 % more peak memory
  * than on 2,000 (nothing else grows with the files but their names),
- * 3 % with one heap, for the same CPU time.  Small blocks come from
- * each thread's cache (tcache) without the heap's lock anyway.
+ * 2.5 to 4.5 % with one heap, for 1 to 2 % more CPU time
+ * (doc/PERFORMANCE.md, Many files).  Small blocks come from each
+ * thread's cache (tcache) without the heap's lock anyway.
  */
 static void malloc_setup(void)
 {
