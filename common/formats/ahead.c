@@ -291,23 +291,22 @@ int spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 		    uint64_t *bytes, struct spaa_error *err)
 {
 	const struct spaa_load_opts *o = a->load;
-	size_t pos = i;
-	struct slot *s = &a->slots[pos % a->nslots];
+	struct slot *s = &a->slots[i % a->nslots];
 	struct told t = { s, o, base, total, 0 };
 	int ret;
 
 	/* the caller takes the files in order, each once */
 	assert(i < a->list->nr && a->mine[i] && i >= a->pos);
 	pthread_mutex_lock(&a->lock);
-	a->pos = pos;
+	a->pos = i;
 	pthread_cond_broadcast(&a->changed);
-	if (s->pos != pos && o->graft_all)
-		claim_and_read(a, pos);
+	if (s->pos != i && o->graft_all)
+		claim_and_read(a, i);
 	/* its thread is on it: read a later one meanwhile */
-	while (s->pos == pos && !s->done)
+	while (s->pos == i && !s->done)
 		read_or_wait(a, true);
 	pthread_mutex_unlock(&a->lock);
-	if (s->pos != pos)
+	if (s->pos != i)
 		return 0;       /* nobody took it: the reader reads it in place */
 	s->smp.before = tell_before_samples;
 	s->smp.data = &t;

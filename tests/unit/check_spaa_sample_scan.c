@@ -376,8 +376,9 @@ enum which { ALL, FIRST, ALTERNATE };
 /*
  * Writes the variant of l where transform(line) replaces the sample
  * lines (all of them, only the first, or every second one), and checks
- * it.  Every second one: the lines between set the scanner's shape
- * (spaa_sample_scan.c), which the transformed line must not pass for.
+ * it.  Every second one: the lines between set the scanner up (its id
+ * numbers, its block), and the transformed line must read as the
+ * general parser reads it all the same.
  */
 static int variant(const struct lines *l, const char *name,
 		   char *(*transform)(const char *line, const void *arg),
@@ -493,7 +494,7 @@ static void check_file_and_variants(const char *path, bool variants)
 			break;
 		variant(&l, what, do_deleted, &k, ALTERNATE);
 	}
-	/* a space where a comma, quote or colon was: a shape's bytes */
+	/* a space where a comma, quote, colon or digit was */
 	for (size_t k = 0; k < 200; k++) {
 		snprintf(what, sizeof(what), "byte %zu a space", k);
 		if (!variant(&l, what, do_spaced_at, &k, ALTERNATE))
