@@ -183,13 +183,14 @@ time_of() {
 # rounds FIELD SCALE REFERENCE OURS: BENCH_ROUNDS (3) rounds of the
 # command REFERENCE and then OURS, one right after the other; sets ROUNDS
 # to each round's ratio of REFERENCE's FIELD (wall or cpu) times SCALE
-# to OURS', and ROUNDS_MEDIAN to their median.  The host's speed drifts
+# to OURS', ROUNDS_MEDIAN to their median and OURS_TIMES to OURS' FIELD
+# in each round.  The host's speed drifts
 # by tens of per cent from one minute to the next (doc/PERFORMANCE.md):
 # runs a second apart share it, the rows of the table above need not,
 # so the issue 18 targets are judged on these rounds.
 rounds() {
 	local field=$1 scale=$2 ref=$3 ours=$4 a b i
-	ROUNDS=""
+	ROUNDS="" OURS_TIMES=""
 	for ((i = 1; i <= ${BENCH_ROUNDS:-3}; i++)); do
 		time_of "$ref"
 		if [ "$field" = wall ]; then a=$T_WALL; else a=$T_CPU; fi
@@ -197,6 +198,7 @@ rounds() {
 		time_of "$ours"
 		if [ "$field" = wall ]; then b=$T_WALL; else b=$T_CPU; fi
 		ROUNDS="$ROUNDS $(ratio "$a" "$b")"
+		OURS_TIMES="$OURS_TIMES $b"
 	done
 	ROUNDS_MEDIAN=$(median $ROUNDS)
 }
@@ -205,7 +207,7 @@ rounds() {
 # from rounds, as a line with every round's ratio and the verdict.
 target18() {
 	rounds "$2" "$3" "$4" "$5"
-	note "    $1: median $ROUNDS_MEDIAN (rounds:$ROUNDS)  target >= $6: $(verdict "$ROUNDS_MEDIAN" '>=' "$6")"
+	note "    $1: median $ROUNDS_MEDIAN (rounds:$ROUNDS; spaa-hotspots$OURS_TIMES s)  target >= $6: $(verdict "$ROUNDS_MEDIAN" '>=' "$6")"
 }
 
 # ratio A B: A / B with two decimals ("n/a" when either is missing or 0).
