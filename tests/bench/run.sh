@@ -184,10 +184,10 @@ time_of() {
 # command REFERENCE and then OURS, one right after the other; sets ROUNDS
 # to each round's ratio of REFERENCE's FIELD (wall or cpu) times SCALE
 # to OURS', ROUNDS_MEDIAN to their median and OURS_TIMES to OURS' FIELD
-# in each round.  The host's speed drifts
-# by tens of per cent from one minute to the next (doc/PERFORMANCE.md):
-# runs a second apart share it, the rows of the table above need not,
-# so the issue 18 targets are judged on these rounds.
+# in each round.  The host's speed drifts by tens of per cent from one
+# minute to the next (doc/PERFORMANCE.md): runs a second apart share it,
+# the rows of the table above need not, so the issue 18 targets are
+# judged on these rounds.
 rounds() {
 	local field=$1 scale=$2 ref=$3 ours=$4 a b i
 	ROUNDS="" OURS_TIMES=""
@@ -287,8 +287,8 @@ naive_out=$(cat "$TMP/out")
 measure naive.zst "$SIZE" "zstd -dc FILE | naive" zst "zstd -dc $(printf %q "$ZST") | $NAIVE"
 if [ -s "$SLICE" ] && command -v jq >/dev/null 2>&1; then
 	SLICE_SIZE=$(stat -c %s "$SLICE")
-	measure jq.slice "$SLICE_SIZE" "jq select(stack) | wc -l, slice" plain \
-		"jq -c 'select(.type==\"stack\")' $(printf %q "$SLICE") | wc -l"
+	JQ_CMD="jq -c 'select(.type==\"stack\")' $(printf %q "$SLICE") | wc -l"
+	measure jq.slice "$SLICE_SIZE" "jq select(stack) | wc -l, slice" plain "$JQ_CMD"
 	JQ_SCALED=$(awk -v w="${WALL[jq.slice]}" -v a="$SIZE" -v b="$SLICE_SIZE" \
 		'BEGIN { printf "%.2f", w * a / b }')
 	JQ_SCALED_CPU=$(awk -v w="${CPU[jq.slice]}" -v a="$SIZE" -v b="$SLICE_SIZE" \
@@ -318,8 +318,7 @@ target18 "hotspots vs naive cJSON, CPU time" cpu 1 \
 if [ "$JQ_SCALED" != 0 ]; then
 	target18 "hotspots vs jq (scaled from the slice), wall" wall \
 		"$(awk -v a="$SIZE" -v b="$SLICE_SIZE" 'BEGIN { print a / b }')" \
-		"jq -c 'select(.type==\"stack\")' $(printf %q "$SLICE") | wc -l" \
-		"./spaa-hotspots $(printf %q "$PLAIN")" 12
+		"$JQ_CMD" "./spaa-hotspots $(printf %q "$PLAIN")" 12
 fi
 target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
 	"zstd -dc $(printf %q "$ZST") | wc -l" "./spaa-hotspots $(printf %q "$ZST")" 0.5
@@ -436,8 +435,8 @@ if [ "${BENCH_MIXED:-1}" = 1 ]; then
 	MJQ=0
 	if [ -s "$MSLICE" ]; then
 		MSLICE_SIZE=$(stat -c %s "$MSLICE")
-		measure mixed.jq "$MSLICE_SIZE" "jq select(stack) | wc -l, slice" plain \
-			"jq -c 'select(.type==\"stack\")' $(printf %q "$MSLICE") | wc -l"
+		MJQ_CMD="jq -c 'select(.type==\"stack\")' $(printf %q "$MSLICE") | wc -l"
+		measure mixed.jq "$MSLICE_SIZE" "jq select(stack) | wc -l, slice" plain "$MJQ_CMD"
 		MJQ=$(awk -v w="${WALL[mixed.jq]}" -v a="$MSIZE" -v b="$MSLICE_SIZE" 'BEGIN { printf "%.2f", w * a / b }')
 	fi
 	note "  fast path hit rate (sample records not read by the JSON parser): ${hit:-n/a} %"
@@ -447,8 +446,7 @@ if [ "${BENCH_MIXED:-1}" = 1 ]; then
 	if [ "$MJQ" != 0 ]; then
 		target18 "hotspots vs jq (scaled from the slice), wall" wall \
 			"$(awk -v a="$MSIZE" -v b="$MSLICE_SIZE" 'BEGIN { print a / b }')" \
-			"jq -c 'select(.type==\"stack\")' $(printf %q "$MSLICE") | wc -l" \
-			"./spaa-hotspots $(printf %q "$MIXED")" 12
+			"$MJQ_CMD" "./spaa-hotspots $(printf %q "$MIXED")" 12
 	fi
 	target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
 		"zstd -dc $(printf %q "$MIXED.zst") | wc -l" "./spaa-hotspots $(printf %q "$MIXED.zst")" 0.5
