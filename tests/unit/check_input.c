@@ -247,7 +247,7 @@ static void gen_cr_on_boundary(struct bytes *b)
 }
 
 /*
- * 2 MiB of "x" CRLF lines: the decoding thread's 512 KiB blocks (2^19 = 2
+ * 2 MiB of "x" CRLF lines: the decoding thread's 64 KiB blocks (2^16 = 1
  * mod 3, wherever the first starts) end after each byte of a line in
  * turn, the CR among them, for the lines returned from inside a block.
  */
