@@ -10,15 +10,23 @@
 # Prints every round and the median ratio with the lowest and the highest.
 # Needs two CPUs; give --threads 1 in ARGS to time one thread's work, or
 # leave it out to time every thread on the one CPU each run has.
+#
+# -s: OLD and then NEW one right after the other, each on every CPU, for
+# what only shows with both CPUs (how the threads hand work to each
+# other); a round then gives a ratio of wall seconds too.  Less exact:
+# OLD against itself gave single rounds of 0.94 to 1.13.
 set -u
 
-rounds=10
-if [ "${1:-}" = -n ]; then
-	rounds=$2
-	shift 2
-fi
+rounds=10 seq=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) rounds=$2; shift 2 ;;
+	-s) seq=1; shift ;;
+	*) break ;;
+	esac
+done
 if [ $# -lt 2 ]; then
-	echo "usage: $0 [-n ROUNDS] OLD NEW [ARGS...]" >&2
+	echo "usage: $0 [-n ROUNDS] [-s] OLD NEW [ARGS...]" >&2
 	exit 2
 fi
 old=$1 new=$2
@@ -33,21 +41,32 @@ trap 'rm -rf "$tmp"' EXIT
 # the first two CPUs this process may use
 read -r c0 c1 < <(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[1])')
 
-printf '%5s %8s %8s %7s\n' round old_s new_s new/old
+printf '%5s %8s %8s %7s %8s %8s %7s\n' round old_s new_s new/old old_wall new_wall new/old
 for r in $(seq "$rounds"); do
-	if [ $((r % 2)) = 1 ]; then a=$c0 b=$c1; else a=$c1 b=$c0; fi
-	/usr/bin/time -f '%U %S' -o "$tmp/old" taskset -c "$a" "$old" "$@" >/dev/null 2>&1 &
-	/usr/bin/time -f '%U %S' -o "$tmp/new" taskset -c "$b" "$new" "$@" >/dev/null 2>&1 &
-	wait
-	o=$(awk 'END { printf "%.2f", $1 + $2 }' "$tmp/old")
-	n=$(awk 'END { printf "%.2f", $1 + $2 }' "$tmp/new")
-	awk -v r="$r" -v o="$o" -v n="$n" 'BEGIN { printf "%5d %8.2f %8.2f %7.3f\n", r, o, n, (o > 0 ? n / o : 0) }'
+	if [ "$seq" = 1 ]; then
+		/usr/bin/time -f '%U %S %e' -o "$tmp/old" "$old" "$@" >/dev/null 2>&1
+		/usr/bin/time -f '%U %S %e' -o "$tmp/new" "$new" "$@" >/dev/null 2>&1
+	else
+		if [ $((r % 2)) = 1 ]; then a=$c0 b=$c1; else a=$c1 b=$c0; fi
+		/usr/bin/time -f '%U %S %e' -o "$tmp/old" taskset -c "$a" "$old" "$@" >/dev/null 2>&1 &
+		/usr/bin/time -f '%U %S %e' -o "$tmp/new" taskset -c "$b" "$new" "$@" >/dev/null 2>&1 &
+		wait
+	fi
+	o=$(awk 'END { printf "%.2f %.2f", $1 + $2, $3 }' "$tmp/old")
+	n=$(awk 'END { printf "%.2f %.2f", $1 + $2, $3 }' "$tmp/new")
+	echo "$o $n" | awk -v r="$r" '{ printf "%5d %8.2f %8.2f %7.3f %8.2f %8.2f %7.3f\n", r, $1, $3,
+		($1 > 0 ? $3 / $1 : 0), $2, $4, ($2 > 0 ? $4 / $2 : 0) }'
 	echo "$o $n" >>"$tmp/all"
 done
-awk '$1 > 0 { print $2 / $1 }' "$tmp/all" | sort -n | awk '
-	{ v[NR] = $1 }
-	END {
-		if (!NR) { print "no round measured: OLD took under 0.01 s of CPU (a larger input?)"; exit 1 }
-		m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
-		printf "median new/old %.3f over %d rounds (lowest %.3f, highest %.3f)\n", m, NR, v[1], v[NR]
-	}'
+# median COLUMN_OLD COLUMN_NEW WHAT
+median() {
+	awk -v a="$1" -v b="$2" '$a > 0 { print $b / $a }' "$tmp/all" | sort -n | awk -v what="$3" '
+		{ v[NR] = $1 }
+		END {
+			if (!NR) { print "no round measured: OLD took under 0.01 s (a larger input?)"; exit 1 }
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "median new/old %s %.3f over %d rounds (lowest %.3f, highest %.3f)\n", what, m, NR, v[1], v[NR]
+		}'
+}
+median 1 3 "CPU" || exit 1
+[ "$seq" = 0 ] || median 2 4 "wall"
