@@ -210,6 +210,20 @@ target18() {
 	note "    $1: median $ROUNDS_MEDIAN (rounds:$ROUNDS; spaa-hotspots$OURS_TIMES s)  target >= $6: $(verdict "$ROUNDS_MEDIAN" '>=' "$6")"
 }
 
+# targets18 PLAIN ZST JQ_CMD JQ_SCALE: the three targets of issue 18 on
+# a profile's plain and zstd copies; jq's on its slice (JQ_CMD, whose
+# time times JQ_SCALE is the whole file's), left out when JQ_CMD is empty.
+targets18() {
+	local plain zst
+	plain=$(printf %q "$1") zst=$(printf %q "$2")
+	target18 "hotspots vs naive cJSON, CPU time" cpu 1 \
+		"$NAIVE $plain" "./spaa-hotspots $plain" 2.5
+	[ -z "$3" ] || target18 "hotspots vs jq (scaled from the slice), wall" wall \
+		"$4" "$3" "./spaa-hotspots $plain" 12
+	target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
+		"zstd -dc $zst | wc -l" "./spaa-hotspots $zst" 0.5
+}
+
 # ratio A B: A / B with two decimals ("n/a" when either is missing or 0).
 ratio() {
 	awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN {
@@ -298,7 +312,7 @@ if [ -s "$SLICE" ] && command -v jq >/dev/null 2>&1; then
 	note "      scaled to the whole file: ${JQ_SCALED} s wall, ${JQ_SCALED_CPU} s CPU" \
 		"(jq's MB/s above are its real rate)"
 else
-	JQ_SCALED=0 JQ_SCALED_CPU=0
+	JQ_SCALED=0 JQ_SCALED_CPU=0 JQ_CMD=""
 	note "      jq: not installed, left out"
 fi
 note "      naive counted: $naive_out (stack records, lines)"
@@ -313,15 +327,7 @@ r=$(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.zst]}")
 note "  hotspots zst / plain throughput:  $r ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.zst]}"))  target >= 0.8: $(verdict "$r" '>=' 0.8)"
 note "  hotspots zst vs zstd -dc | wc -l: $(ratio "${WALL[ref.zstd]}" "${WALL[hotspots.zst]}") (the decompression limit is 1.00)"
 note "  issue 18 targets on this file, ${BENCH_ROUNDS:-3} rounds of the reference and spaa-hotspots one right after the other (load $(cut -d' ' -f1-3 /proc/loadavg)):"
-target18 "hotspots vs naive cJSON, CPU time" cpu 1 \
-	"$NAIVE $(printf %q "$PLAIN")" "./spaa-hotspots $(printf %q "$PLAIN")" 2.5
-if [ "$JQ_SCALED" != 0 ]; then
-	target18 "hotspots vs jq (scaled from the slice), wall" wall \
-		"$(awk -v a="$SIZE" -v b="$SLICE_SIZE" 'BEGIN { print a / b }')" \
-		"$JQ_CMD" "./spaa-hotspots $(printf %q "$PLAIN")" 12
-fi
-target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
-	"zstd -dc $(printf %q "$ZST") | wc -l" "./spaa-hotspots $(printf %q "$ZST")" 0.5
+targets18 "$PLAIN" "$ZST" "$JQ_CMD" "$(awk -v a="$SIZE" -v b="${SLICE_SIZE:-1}" 'BEGIN { print a / b }')"
 note "  hotspots gz / plain throughput:   $(ratio "${WALL[hotspots.plain]}" "${WALL[hotspots.gz]}") ($(ratio "${CPU[hotspots.plain]}" "${CPU[hotspots.gz]}"))  bounded by zlib: hotspots gz runs at $(ratio "${WALL[ref.gzip]}" "${WALL[hotspots.gz]}") of gzip -dc | wc -l's speed"
 note "  analysis time / hotspots time, same file (target <= 1.5; diff reads the file twice):"
 for in_ in plain zst gz; do
@@ -432,24 +438,15 @@ if [ "${BENCH_MIXED:-1}" = 1 ]; then
 	measure mixed.zst "$MSIZE" "spaa-hotspots" zst "./spaa-hotspots $(printf %q "$MIXED.zst")"
 	measure mixed.naive "$MSIZE" "naive cJSON loop" plain "$NAIVE $(printf %q "$MIXED")"
 	measure mixed.zstd "$MSIZE" "zstd -dc FILE | wc -l" zst "zstd -dc $(printf %q "$MIXED.zst") | wc -l"
-	MJQ=0
+	MJQ_CMD=""
 	if [ -s "$MSLICE" ]; then
 		MSLICE_SIZE=$(stat -c %s "$MSLICE")
 		MJQ_CMD="jq -c 'select(.type==\"stack\")' $(printf %q "$MSLICE") | wc -l"
 		measure mixed.jq "$MSLICE_SIZE" "jq select(stack) | wc -l, slice" plain "$MJQ_CMD"
-		MJQ=$(awk -v w="${WALL[mixed.jq]}" -v a="$MSIZE" -v b="$MSLICE_SIZE" 'BEGIN { printf "%.2f", w * a / b }')
 	fi
 	note "  fast path hit rate (sample records not read by the JSON parser): ${hit:-n/a} %"
 	note "  issue 18 targets on this file, ${BENCH_ROUNDS:-3} rounds as above (load $(cut -d' ' -f1-3 /proc/loadavg)):"
-	target18 "hotspots vs naive cJSON, CPU time" cpu 1 \
-		"$NAIVE $(printf %q "$MIXED")" "./spaa-hotspots $(printf %q "$MIXED")" 2.5
-	if [ "$MJQ" != 0 ]; then
-		target18 "hotspots vs jq (scaled from the slice), wall" wall \
-			"$(awk -v a="$MSIZE" -v b="$MSLICE_SIZE" 'BEGIN { print a / b }')" \
-			"$MJQ_CMD" "./spaa-hotspots $(printf %q "$MIXED")" 12
-	fi
-	target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
-		"zstd -dc $(printf %q "$MIXED.zst") | wc -l" "./spaa-hotspots $(printf %q "$MIXED.zst")" 0.5
+	targets18 "$MIXED" "$MIXED.zst" "$MJQ_CMD" "$(awk -v a="$MSIZE" -v b="${MSLICE_SIZE:-1}" 'BEGIN { print a / b }')"
 fi
 
 # A second core: the same runs pinned to one CPU and to two.
