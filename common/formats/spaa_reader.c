@@ -453,15 +453,21 @@ static int commit_sample(struct spaa_reader *r, const char *line,
 		return -1;
 	if (add_sample(r, &s, id, err))
 		return -1;
-	if (id != SPAA_NONE && sc->prov != SPAA_NONE) {
-		size_t old = r->prov_stack_alloc;
-
-		SPAA_ALLOC_GROW(r->prov_stack, (size_t)sc->prov + 1, r->prov_stack_alloc);
-		for (size_t i = old; i < r->prov_stack_alloc; i++)
-			r->prov_stack[i] = SPAA_NONE;
-		r->prov_stack[sc->prov] = s.stack;
-	}
+	if (id != SPAA_NONE)
+		spaa_reader_prov_bind(r, sc->prov, s.stack);
 	return 1;
+}
+
+void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t prov, uint32_t stack)
+{
+	size_t old = r->prov_stack_alloc;
+
+	if (prov == SPAA_NONE)
+		return;
+	SPAA_ALLOC_GROW(r->prov_stack, (size_t)prov + 1, r->prov_stack_alloc);
+	for (size_t i = old; i < r->prov_stack_alloc; i++)
+		r->prov_stack[i] = SPAA_NONE;
+	r->prov_stack[prov] = stack;
 }
 
 /*
@@ -493,7 +499,7 @@ struct scanned {
 	struct spaa_sample_scan sample;
 	/*
 	 * Not NULL: the line's JSON (weak: in the block's parser); sample
-	 * then has no id (nothing for the batch to number).
+	 * then has only the id of a stack record (stack_id_of), or none.
 	 */
 	const struct spaa_json_value *tree;
 	/*
@@ -512,6 +518,30 @@ struct scanned {
  */
 #define SCAN_TREE_BUDGET ((size_t)1 << 20)
 
+/*
+ * The id of the stack record v, or nothing (id_len 0), for the batch to
+ * number with the samples: the reader binds the number to the stack it
+ * reads (spaa_reader_prov_bind), and a sample naming that stack finds it
+ * by its number at once.  Its first sample would otherwise look its id
+ * text up in the string table, several cache misses for each stack.
+ * Only the reader decides what v is: a number it does not bind is never
+ * used.
+ */
+static void stack_id_of(const struct spaa_json_value *v, struct spaa_sample_scan *sc)
+{
+	const struct spaa_json_value *type = spaa_json_get(v, "type");
+	const struct spaa_json_value *id = spaa_json_get(v, "id");
+
+	sc->prov = SPAA_NONE;
+	sc->id_len = 0;
+	if (type && type->type == SPAA_JSON_STRING && type->len == 5 &&
+	    !memcmp(type->str, "stack", 5) && id &&
+	    (id->type == SPAA_JSON_STRING || id->type == SPAA_JSON_NUMBER)) {
+		sc->id_text = id->str;
+		sc->id_len = (uint32_t)(id->len <= UINT32_MAX ? id->len : 0);
+	}
+}
+
 static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
 	const struct scanner *t = ctx;
@@ -527,10 +557,11 @@ static int scanner_scan(void *ctx, void *block, const char *line, size_t len, vo
 	    spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
 		return 0;
 	sc->tree = spaa_json_parse_more(block, line, len, &je);
-	sc->dup = sc->tree ? spaa_json_repeated_key(sc->tree) : NULL;
-	sc->sample.prov = SPAA_NONE;
-	sc->sample.id_len = 0;
-	return sc->tree != NULL;
+	if (!sc->tree)
+		return 0;
+	sc->dup = spaa_json_repeated_key(sc->tree);
+	stack_id_of(sc->tree, &sc->sample);
+	return 1;
 }
 
 static void *scanner_block_new(void *ctx)
@@ -893,7 +924,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 	struct spaa_reader r = {
 		.p = p, .o = opts, .in = in, .path = spaa_input_name(in), .rep = rep,
 		.bytes_base = bytes_base, .bytes_total = bytes_total,
-		.time_exp10 = 9,
+		.time_exp10 = 9, .record_prov = SPAA_NONE,
 	};
 	struct spaa_json_error je;
 	char *line;
@@ -925,6 +956,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 		bool dup_known = false;
 
 		r.line = spaa_input_lineno(in);
+		r.record_prov = SPAA_NONE;
 		if ((r.line & 4095) == 0 && opts->on_progress)
 			opts->on_progress(opts->progress_data, bytes_base + spaa_input_bytes_read(in),
 					  bytes_total);
@@ -954,6 +986,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				v = pre->tree;
 				dup = pre->dup;
 				dup_known = true;
+				r.record_prov = pre->sample.prov;
 				if (opts->stats)
 					opts->stats->parsed_ahead++;
 			} else {

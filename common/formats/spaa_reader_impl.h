@@ -137,6 +137,8 @@ struct spaa_reader {
 	} names[SPAA_READER_NAME_CACHE];
 	uint32_t *prov_stack;           /* scanner's id number -> stack, or SPAA_NONE */
 	size_t prov_stack_alloc;
+	/* the scanner's number for the id of the record read now, or SPAA_NONE */
+	uint32_t record_prov;
 	/* stacks told far ahead, to be told near (sample_soon) */
 	uint32_t soon[SPAA_READER_SOON_RING];
 	unsigned soon_at;
@@ -222,6 +224,13 @@ uint32_t *spaa_reader_stack_slot(struct spaa_reader *r, uint32_t id);
 
 /* The stack named by id text, creating a placeholder on first sight. */
 uint32_t spaa_reader_stack_ref(struct spaa_reader *r, uint32_t id, uint8_t how);
+
+/*
+ * Binds the scanner's number prov (SPAA_NONE: nothing to do) to stack:
+ * the samples whose id text it numbers then find their stack in
+ * prov_stack, without looking the text up.
+ */
+void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t prov, uint32_t stack);
 
 /* Fills in the pid of a thread known only by tid (spec 3.4). */
 void spaa_reader_thread_pid(struct spaa_reader *r, int64_t tid, int64_t *pid, uint32_t *comm);

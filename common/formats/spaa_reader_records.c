@@ -927,9 +927,11 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 	}
 	if (!rel && merge_repeat(r, &rec)) {
 		p->nweight_pool = pool_before;
-		return 0;
+	} else if (add_record(r, &rec)) {
+		return -1;
 	}
-	return add_record(r, &rec);
+	spaa_reader_prov_bind(r, r->record_prov, si);
+	return 0;
 }
 
 int spaa_reader_read_window(struct spaa_reader *r, const struct spaa_json_value *v,

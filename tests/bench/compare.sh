@@ -41,20 +41,45 @@ trap 'rm -rf "$tmp"' EXIT
 # the first two CPUs this process may use
 read -r c0 c1 < <(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[1])')
 
+# timed OUT COMMAND...: runs COMMAND (output discarded) and writes its
+# user+sys CPU seconds and its wall seconds to OUT, to the microsecond.
+# Not /usr/bin/time: it prints hundredths, and on runs of a few tenths
+# of a second most rounds of two close builds then read alike, so the
+# median of their ratios came out 1.000 whatever the change.
+timed() {
+	python3 - "$@" <<'PY'
+import os, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+t = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    fd = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(fd, 1)
+    os.dup2(fd, 2)
+    try:
+        os.execvp(cmd[0], cmd)
+    finally:
+        os._exit(127)
+_, status, ru = os.wait4(pid, 0)
+wall = time.monotonic() - t
+with open(out, "w") as f:
+    f.write("%.6f %.6f\n" % (ru.ru_utime + ru.ru_stime, wall))
+PY
+}
+
 printf '%5s %8s %8s %7s %8s %8s %7s\n' round old_s new_s new/old old_wall new_wall new/old
 for r in $(seq "$rounds"); do
 	if [ "$seq" = 1 ]; then
-		/usr/bin/time -f '%U %S %e' -o "$tmp/old" "$old" "$@" >/dev/null 2>&1
-		/usr/bin/time -f '%U %S %e' -o "$tmp/new" "$new" "$@" >/dev/null 2>&1
+		timed "$tmp/old" "$old" "$@"
+		timed "$tmp/new" "$new" "$@"
 	else
 		if [ $((r % 2)) = 1 ]; then a=$c0 b=$c1; else a=$c1 b=$c0; fi
-		/usr/bin/time -f '%U %S %e' -o "$tmp/old" taskset -c "$a" "$old" "$@" >/dev/null 2>&1 &
-		/usr/bin/time -f '%U %S %e' -o "$tmp/new" taskset -c "$b" "$new" "$@" >/dev/null 2>&1 &
+		timed "$tmp/old" taskset -c "$a" "$old" "$@" &
+		timed "$tmp/new" taskset -c "$b" "$new" "$@" &
 		wait
 	fi
-	o=$(awk 'END { printf "%.2f %.2f", $1 + $2, $3 }' "$tmp/old")
-	n=$(awk 'END { printf "%.2f %.2f", $1 + $2, $3 }' "$tmp/new")
-	echo "$o $n" | awk -v r="$r" '{ printf "%5d %8.2f %8.2f %7.3f %8.2f %8.2f %7.3f\n", r, $1, $3,
+	o=$(cat "$tmp/old") n=$(cat "$tmp/new")
+	echo "$o $n" | awk -v r="$r" '{ printf "%5d %8.3f %8.3f %7.3f %8.3f %8.3f %7.3f\n", r, $1, $3,
 		($1 > 0 ? $3 / $1 : 0), $2, $4, ($2 > 0 ? $4 / $2 : 0) }'
 	echo "$o $n" >>"$tmp/all"
 done

@@ -580,6 +580,87 @@ START_TEST(test_fast_path_reads)
 END_TEST
 
 /*
+ * The scanner numbers the ids of stack records parsed ahead as it numbers
+ * those of samples, and the reader binds each number to the stack it
+ * reads, so that samples find their stack by number from the first one
+ * on.  Ids as texts: a number, an escape, a sample before its stack, and
+ * a stack record the reader rejects (no binding, the sample's id then
+ * never defined).  The stack of each sample is known by hand.
+ */
+START_TEST(test_stack_ids_numbered)
+{
+	static const char head[] =
+		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
+		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
+		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
+		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
+		"{\"type\":\"frame\",\"id\":2,\"func\":\"g\",\"dso\":1}\n";
+	static const char good[] =
+		"{\"type\":\"stack\",\"id\":42,\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"stack\",\"id\":\"e\\u0031\",\"frames\":[2],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":1,\"period\":1,\"stack_id\":\"42\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":2,\"period\":1,\"stack_id\":\"e1\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":3,\"period\":1,\"stack_id\":\"late\"}\n"
+		"{\"type\":\"stack\",\"id\":\"late\",\"frames\":[1,2],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":4,\"period\":1,\"stack_id\":\"late\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":5,\"period\":1,\"stack_id\":42}\n"
+		"{\"type\":\"sample\",\"timestamp\":6,\"period\":1,\"stack_id\":\"e1\"}\n";
+	static const char bad[] =
+		"{\"type\":\"stack\",\"id\":\"b\",\"frames\":[99999],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":1,\"period\":1,\"stack_id\":\"b\"}\n";
+	/*
+	 * Line of each sample of good after the FILL frames, and its stack:
+	 * 42, e1, late (defined later).  The frames put the stacks past what
+	 * the input reads before its decoding thread starts.
+	 */
+	enum { FILL = 4000 };
+	static const struct { unsigned long line; unsigned stack; } want[] = {
+		{ 7, 0 }, { 8, 1 }, { 9, 2 }, { 11, 2 }, { 12, 0 }, { 13, 1 },
+	};
+	struct spaa_sbuf t = { 0 }, fill = { 0 };
+	const char *path;
+	char *fast, *c;
+	size_t n = 0;
+
+	for (int f = 3; f < 3 + FILL; f++)
+		spaa_sbuf_printf(&fill, "{\"type\":\"frame\",\"id\":%d,\"func\":\"h%d\",\"dso\":1}\n", f, f);
+	spaa_sbuf_printf(&t, "%s%s%s", head, fill.s, good);
+	path = testutil_write("ids.spaa", t.s, t.len);
+	fast = load_text(path, FAST, false);
+	for (c = fast; c; c = strchr(c, '\n'), c = c ? c + 1 : NULL) {
+		unsigned stack;
+		unsigned long line;
+
+		if (strncmp(c, "sample ", 7))
+			continue;
+		ck_assert(sscanf(strstr(c, " st="), " st=%u", &stack) == 1);
+		ck_assert(sscanf(strstr(c, " line="), " line=%lu", &line) == 1);
+		ck_assert_uint_lt(n, sizeof(want) / sizeof(want[0]));
+		ck_assert_uint_eq(line, want[n].line + FILL);
+		ck_assert_uint_eq(stack, want[n].stack);
+		n++;
+	}
+	ck_assert_uint_eq(n, sizeof(want) / sizeof(want[0]));
+	free(fast);
+	check_same(path, "stack ids");
+	check_threads(path);
+
+	t.len = 0;
+	spaa_sbuf_printf(&t, "%s%s%s", head, fill.s, bad);
+	path = testutil_write("ids-bad.spaa", t.s, t.len);
+	fast = load_text(path, FAST, true);
+	ck_assert_ptr_nonnull(strstr(fast, "stack 'b' is referenced but never defined"));
+	ck_assert_ptr_nonnull(strstr(fast, "stack 'b' references unknown frame id 99999"));
+	free(fast);
+	check_same(path, "stack ids, rejected");
+	check_threads(path);
+	free(fill.s);
+	free(t.s);
+}
+END_TEST
+
+/*
  * A profile of several MiB, larger than the decoding thread's blocks
  * (input.c), so that sample lines straddle block boundaries, with CRLF
  * line ends, runs of blank lines, whitespace, reordered keys, long ids and the event named or
@@ -652,6 +733,7 @@ Suite *spaa_sample_scan_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fast_path_reads);
+	tcase_add_test(tc, test_stack_ids_numbered);
 	tcase_add_test(tc, test_scanned_blocks);
 	tcase_add_test(tc, test_data_files);
 	tcase_add_test(tc, test_thread_counts);
