@@ -31,6 +31,7 @@ if [ $# -lt 2 ]; then
 fi
 old=$1 new=$2
 shift 2
+here=$(cd "$(dirname "$0")" && pwd)
 if ! command -v taskset >/dev/null || [ "$(nproc)" -lt 2 ]; then
 	echo "$0: needs taskset and two CPUs" >&2
 	exit 2
@@ -42,29 +43,14 @@ trap 'rm -rf "$tmp"' EXIT
 read -r c0 c1 < <(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); print(c[0], c[1])')
 
 # timed OUT COMMAND...: runs COMMAND (output discarded) and writes its
-# user+sys CPU seconds and its wall seconds to OUT, to the microsecond.
-# Not /usr/bin/time: it prints hundredths, and on runs of a few tenths
-# of a second most rounds of two close builds then read alike, so the
-# median of their ratios came out 1.000 whatever the change.
+# user+sys CPU seconds and its wall seconds to OUT, to the microsecond
+# (./timed: /usr/bin/time prints hundredths, and on runs of a few
+# tenths of a second most rounds of two close builds then read alike).
 timed() {
-	python3 - "$@" <<'PY'
-import os, sys, time
-out, cmd = sys.argv[1], sys.argv[2:]
-t = time.monotonic()
-pid = os.fork()
-if pid == 0:
-    fd = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(fd, 1)
-    os.dup2(fd, 2)
-    try:
-        os.execvp(cmd[0], cmd)
-    finally:
-        os._exit(127)
-_, status, ru = os.wait4(pid, 0)
-wall = time.monotonic() - t
-with open(out, "w") as f:
-    f.write("%.6f %.6f\n" % (ru.ru_utime + ru.ru_stime, wall))
-PY
+	local out=$1
+	shift
+	"$here/timed" "$out.t" "$@" >/dev/null 2>&1
+	awk '{ printf "%.6f %.6f\n", $2 + $3, $1 }' "$out.t" >"$out"
 }
 
 printf '%5s %8s %8s %7s %8s %8s %7s\n' round old_s new_s new/old old_wall new_wall new/old

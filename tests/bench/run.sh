@@ -34,6 +34,8 @@ N=${BENCH_SAMPLES:-1500000}
 JQ_MB=${BENCH_JQ_MB:-20}
 GEN=$DIR/gen
 NAIVE=$DIR/naive
+# wall, user, sys and peak RSS of a command, to the microsecond
+TIMED=tests/bench/timed
 TMP=$(mktemp -d) || exit 0
 trap 'rm -rf "$TMP"' EXIT
 
@@ -96,18 +98,17 @@ fi
 declare -A WALL CPU RSS SC_SIZE
 
 # measure KEY BYTES LABEL INPUT_NAME COMMAND: runs COMMAND (bash -c, with
-# pipefail) under /usr/bin/time, prints a row and records wall, user+sys
+# pipefail) under tests/bench/timed, prints a row and records wall, user+sys
 # and peak RSS under KEY.  BYTES is the uncompressed input it reads.
 measure() {
 	local key=$1 bytes=$2 label=$3 input=$4 cmd=$5 st wall user sys kb
-	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" \
-		bash -c "set -o pipefail; $cmd" >"$TMP/out" 2>"$TMP/err"
+	"$TIMED" "$TMP/time" bash -c "set -o pipefail; $cmd" >"$TMP/out" 2>"$TMP/err"
 	st=$?
 	read -r wall user sys kb <"$TMP/time" 2>/dev/null ||
 		{ wall=0; user=0; sys=0; kb=0; }
 	case $wall in [0-9]*) ;; *) wall=0 user=0 sys=0 kb=0 ;; esac
 	WALL[$key]=$wall
-	CPU[$key]=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	CPU[$key]=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.6f", u + s }')
 	RSS[$key]=$kb
 	awk -v in_="$input" -v l="$label" -v b="$bytes" -v w="$wall" \
 		-v c="${CPU[$key]}" -v kb="$kb" -v st="$st" 'BEGIN {
@@ -171,13 +172,12 @@ pairs() {
 # T_WALL and T_CPU (user+sys) in seconds, 0 when it failed.
 time_of() {
 	local st wall user sys kb
-	/usr/bin/time -f '%e %U %S %M' -o "$TMP/time" \
-		bash -c "set -o pipefail; $1" >/dev/null 2>&1
+	"$TIMED" "$TMP/time" bash -c "set -o pipefail; $1" >/dev/null 2>&1
 	st=$?
 	read -r wall user sys kb <"$TMP/time" 2>/dev/null || wall=0
 	case $st.$wall in 0.[0-9]*) ;; *) wall=0 user=0 sys=0 ;; esac
 	T_WALL=$wall
-	T_CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+	T_CPU=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.6f", u + s }')
 }
 
 # rounds FIELD SCALE REFERENCE OURS: BENCH_ROUNDS (3) rounds of the
@@ -198,7 +198,7 @@ rounds() {
 		time_of "$ours"
 		if [ "$field" = wall ]; then b=$T_WALL; else b=$T_CPU; fi
 		ROUNDS="$ROUNDS $(ratio "$a" "$b")"
-		OURS_TIMES="$OURS_TIMES $b"
+		OURS_TIMES="$OURS_TIMES $(printf %.3f "$b")"
 	done
 	ROUNDS_MEDIAN=$(median $ROUNDS)
 }
@@ -245,7 +245,7 @@ note "profile: $PLAIN: $N samples, $STACKS stack records, $MB MB plain;" \
 	"zstd -3 $(awk -v b="$(stat -c %s "$ZST")" 'BEGIN { printf "%.1f", b / 1e6 }') MB," \
 	"gzip -6 $(awk -v b="$(stat -c %s "$GZ")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 note "MB/s = uncompressed MB read / wall (or user+sys CPU) seconds; MB = 1e6 bytes;"
-note "RSS = peak resident set (/usr/bin/time %M; of the largest process of a pipeline)."
+note "RSS = peak resident set (of the largest process of a pipeline); times from wait4 (tests/bench/timed)."
 note "spaa-diff compares the file with itself, so it reads twice the bytes."
 note ""
 
@@ -551,6 +551,36 @@ if [ "$FILES_FEW" -gt 0 ] 2>/dev/null; then
 	note "  SPX, a process a report: peak RSS $SPX_FEW -> $FILES_FEW reports $(awk -v a="${RSS[files.spxpids.few]}" -v b="${RSS[files.spxpids.many]}" -v f="$SPX_FEW" -v m="$FILES_FEW" 'BEGIN { printf "%.1f -> %.1f MB (x%.2f), %.1f kB per report added", a / 1024, b / 1024, (a > 0 ? b / a : 0), (m > f ? (b - a) / (m - f) : 0) }'), $(awk -v a="${CPU[files.spxpids.many]}" -v n="$FILES_FEW" 'BEGIN { printf "%.3f", a / n * 1000 }') ms CPU per report"
 fi
 
+# cost_split: spaa-hotspots' CPU time against the naive loop's on the 1x
+# and 16x scaling files, the median of BENCH_ROUNDS rounds each (the
+# naive loop, then spaa-hotspots), split into what a sample costs (the
+# slope) and what does not grow with the samples (the stack records,
+# the tables, the output): the issue 18 CPU target on the bench file
+# depends on both, and a profile of more samples a stack weighs the
+# first more (doc/PERFORMANCE.md, "What a stack costs").
+cost_split() {
+	local m i h n f
+	for m in 1 16; do
+		f=$(gen_file $((m * SCALE))) || return
+		h="" n=""
+		for ((i = 1; i <= ${BENCH_ROUNDS:-3}; i++)); do
+			time_of "$NAIVE $(printf %q "$f")"
+			n="$n $T_CPU"
+			time_of "./spaa-hotspots $(printf %q "$f")"
+			h="$h $T_CPU"
+		done
+		SPLIT_H[$m]=$(median $h) SPLIT_N[$m]=$(median $n)
+	done
+	awk -v h1="${SPLIT_H[1]}" -v h16="${SPLIT_H[16]}" -v n1="${SPLIT_N[1]}" \
+		-v n16="${SPLIT_N[16]}" -v s="$SCALE" -v k="$KSTACKS" 'BEGIN {
+		if (h16 <= h1 || n16 <= n1) { print "  cost split: n/a (times did not grow)"; exit }
+		hs = (h16 - h1) / (15 * s); ns = (n16 - n1) / (15 * s)
+		hf = h1 - s * hs; nf = n1 - s * ns
+		printf "  spaa-hotspots vs the naive loop, CPU: %.0f ns a sample against %.0f (%.2fx); %.3f s against %.3f s that do not grow with the samples (%.1f us a stack); ratio at 1x %.2f, at 16x %.2f\n",
+			hs * 1e9, ns * 1e9, ns / hs, hf, nf, hf / k * 1e6, n1 / h1, n16 / h16
+	}'
+}
+
 # Scaling: the same stacks, 1x, 4x and 16x the samples.  Time should grow
 # linearly with the samples (on top of the fixed cost of the stacks),
 # peak RSS stay flat.
@@ -576,6 +606,7 @@ if [ "$SCALE" -gt 0 ] 2>/dev/null; then
 			"peak RSS 1x/4x/16x $(awk -v a="${RSS[$p.s1]}" -v b="${RSS[$p.s4]}" -v c="${RSS[$p.s16]}" 'BEGIN { printf "%.1f/%.1f/%.1f MB", a / 1024, b / 1024, c / 1024 }')," \
 			"growth 1x -> 16x $(awk -v a="${RSS[$p.s16]}" -v b="${RSS[$p.s1]}" 'BEGIN { if (b > 0) printf "%.1f %%", (a / b - 1) * 100; else printf "n/a" }')"
 	done
+	cost_split
 fi
 
 # perf script text: how fast perf itself produces it, and how fast
