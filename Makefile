@@ -366,7 +366,11 @@ $(BENCH_DIR)/naive: tests/bench/naive.c build/flavour | deps
 	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(CHECK_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
 		$(CJSON_LIBS) $(ALL_LDLIBS)
 
-bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive
+$(BENCH_DIR)/timed: tests/bench/timed.c build/flavour | deps
+	$(Q)mkdir -p $(BENCH_DIR)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(LDLIBS)
+
+bench: all $(BENCH_DIR)/gen $(BENCH_DIR)/naive $(BENCH_DIR)/timed
 	$(Q)sh tools/install-deps.sh --bench || \
 		echo 'bench: jq is missing; its reference figure is left out'
 	$(Q)BENCH_DIR=$(BENCH_DIR) bash tests/bench/run.sh

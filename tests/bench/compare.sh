@@ -31,7 +31,11 @@ if [ $# -lt 2 ]; then
 fi
 old=$1 new=$2
 shift 2
-here=$(cd "$(dirname "$0")" && pwd)
+timer=${BENCH_DIR:-$(dirname "$0")/../../build/bench}/timed
+if [ ! -x "$timer" ]; then
+	echo "$0: no $timer: run make bench (or make build/bench/timed) first" >&2
+	exit 2
+fi
 if ! command -v taskset >/dev/null || [ "$(nproc)" -lt 2 ]; then
 	echo "$0: needs taskset and two CPUs" >&2
 	exit 2
@@ -44,12 +48,13 @@ read -r c0 c1 < <(python3 -c 'import os; c = sorted(os.sched_getaffinity(0)); pr
 
 # timed OUT COMMAND...: runs COMMAND (output discarded) and writes its
 # user+sys CPU seconds and its wall seconds to OUT, to the microsecond
-# (./timed: /usr/bin/time prints hundredths, and on runs of a few
-# tenths of a second most rounds of two close builds then read alike).
+# (timed.c, which make bench builds: /usr/bin/time prints hundredths,
+# and on runs of a few tenths of a second most rounds of two close
+# builds then read alike).
 timed() {
 	local out=$1
 	shift
-	"$here/timed" "$out.t" "$@" >/dev/null 2>&1
+	"$timer" "$out.t" "$@" >/dev/null 2>&1
 	awk '{ printf "%.6f %.6f\n", $2 + $3, $1 }' "$out.t" >"$out"
 }
 

@@ -34,8 +34,8 @@ N=${BENCH_SAMPLES:-1500000}
 JQ_MB=${BENCH_JQ_MB:-20}
 GEN=$DIR/gen
 NAIVE=$DIR/naive
-# wall, user, sys and peak RSS of a command, to the microsecond
-TIMED=tests/bench/timed
+# wall, user, sys and peak RSS of a command, to the microsecond (timed.c)
+TIMED=$DIR/timed
 TMP=$(mktemp -d) || exit 0
 trap 'rm -rf "$TMP"' EXIT
 
@@ -98,7 +98,7 @@ fi
 declare -A WALL CPU RSS SC_SIZE
 
 # measure KEY BYTES LABEL INPUT_NAME COMMAND: runs COMMAND (bash -c, with
-# pipefail) under tests/bench/timed, prints a row and records wall, user+sys
+# pipefail) under timed (timed.c), prints a row and records wall, user+sys
 # and peak RSS under KEY.  BYTES is the uncompressed input it reads.
 measure() {
 	local key=$1 bytes=$2 label=$3 input=$4 cmd=$5 st wall user sys kb
@@ -245,7 +245,7 @@ note "profile: $PLAIN: $N samples, $STACKS stack records, $MB MB plain;" \
 	"zstd -3 $(awk -v b="$(stat -c %s "$ZST")" 'BEGIN { printf "%.1f", b / 1e6 }') MB," \
 	"gzip -6 $(awk -v b="$(stat -c %s "$GZ")" 'BEGIN { printf "%.1f", b / 1e6 }') MB"
 note "MB/s = uncompressed MB read / wall (or user+sys CPU) seconds; MB = 1e6 bytes;"
-note "RSS = peak resident set (of the largest process of a pipeline); times from wait4 (tests/bench/timed)."
+note "RSS = peak resident set (of the largest process of a pipeline); times from wait4 (timed.c)."
 note "spaa-diff compares the file with itself, so it reads twice the bytes."
 note ""
 
@@ -673,7 +673,7 @@ if [ "${BENCH_BOUNDS:-1}" != 0 ]; then
 	measure bounds.blank "$(stat -c %s "$BL")" "spaa-hotspots (blank lines)" spaa \
 		"./spaa-hotspots $(printf %q "$BL") >/dev/null 2>&1"
 	measure bounds.wc "$(stat -c %s "$BL")" "wc -l (blank lines)" spaa "wc -l <$(printf %q "$BL")"
-	note "  $BOUNDS_EVENTS-event header: ${WALL[bounds.events]} s (target < 2 s): $(verdict "${WALL[bounds.events]}" '<' 2)"
+	note "  $BOUNDS_EVENTS-event header: $(printf %.2f "${WALL[bounds.events]}") s (target < 2 s): $(verdict "${WALL[bounds.events]}" '<' 2)"
 	note "  spaa-validate peak RSS on $BOUNDS_BAD bad lines: $(awk -v k="${RSS[bounds.bad]}" 'BEGIN { printf "%.1f", k / 1024 }') MB, of the largest process of the pipeline (target < 64 MB): $(verdict "$(awk -v k="${RSS[bounds.bad]}" 'BEGIN { print k / 1024 }')" '<' 64)"
 	note "  blank lines: spaa-hotspots at $(ratio "${WALL[bounds.wc]}" "${WALL[bounds.blank]}") x the speed of wc -l"
 fi
