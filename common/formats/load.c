@@ -379,6 +379,15 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 			goto out;
 	}
 	from[npaths] = list.nr;
+	/*
+	 * One file under 1 MiB reads faster inline (input.h).  Of several,
+	 * those under SPAA_AHEAD_FILE_MAX are read ahead on other threads,
+	 * and the others keep their decoding thread from that size on, so
+	 * that a second thread works on every file: read inline, a
+	 * directory of 200 files of 900 KB took 1.14 times the wall time.
+	 */
+	if (!io.thread_min && list.nr > 1)
+		io.thread_min = SPAA_AHEAD_FILE_MAX;
 	skipped = spaa_xcalloc(list.nr + 1, sizeof(*skipped));
 	for (size_t i = 0; i < list.nskipped; i++)
 		spaa_warn(&o.warn, list.skipped[i].path, 0,
@@ -386,7 +395,7 @@ int spaa_load(struct spaa_profile *p, const char *const *paths, size_t npaths,
 	want = spaa_xcalloc(list.nr + 1, sizeof(*want));
 	small = spaa_xcalloc(list.nr + 1, sizeof(*small));
 	total = spaa_pathlist_size(&list, io.thread_min ? io.thread_min :
-				   SPAA_INPUT_THREAD_MIN_DEFAULT, want);
+				   SPAA_AHEAD_FILE_MAX, want);
 	/* what ahead.h reads: small SPAA files (not stdin) and SPX reports */
 	for (size_t i = 0; i < list.nr; i++)
 		small[i] = !want[i] && (list.kinds[i] == SPAA_PATHLIST_SPX ||

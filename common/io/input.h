@@ -41,9 +41,12 @@ enum spaa_input_comp {
  * A regular file of fewer bytes (compressed bytes when compressed) is
  * read and decoded inline, without the thread of spaa_input_open: for a
  * small file, starting the thread and mapping its blocks costs more than
- * the overlap saves (directories of thousands of small reports).
+ * the overlap saves.  Measured on single files (doc/PERFORMANCE.md,
+ * "When a file gets a thread"): inline took 14 to 28 % less time than
+ * with the thread from 300 KB to 900 KB, 6 to 8 % less at 1.5 and 3 MB
+ * plain, and 6 to 26 % more from 12 MB plain (1.5 MB zstd) on.
  */
-#define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)256 << 10)
+#define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)1 << 20)
 
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
