@@ -428,8 +428,8 @@ END_TEST
 /*
  * A report of two root calls, the second wrapping k calls of another
  * function: 2k + 2 slices, so samples.  Gzipped, as SPX writes it: under
- * 256 KiB on disk, so that it is read ahead (input.h's thread_min) and
- * read the same way whatever the threads.
+ * 256 KiB on disk, so that it is read ahead (SPAA_AHEAD_FILE_MAX, ahead.h)
+ * and read the same way whatever the threads.
  */
 static void put_report(const char *dir, const char *key, int k)
 {
