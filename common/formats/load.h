@@ -168,8 +168,9 @@ struct spaa_load_opts {
 	bool no_scanner;
 	/*
 	 * Files below this size are read without a thread of their own
-	 * (spaa_input_opts.thread_min; 0: the default, 1: every file gets
-	 * one, for the differential test of small files).
+	 * (spaa_input_opts.thread_min; 0: the default, input.h's for a lone
+	 * file and SPAA_AHEAD_FILE_MAX in a load of several; 1: every file
+	 * gets one, for the differential test of small files).
 	 */
 	uint64_t thread_min;
 	/*
