@@ -6,8 +6,9 @@ profiles of data/corpus/, the SPX reports of data/spx/corpus/, the
 directories data/dir/ and data/spx/) gives the same bytes on stdout
 and the same exit status with --threads 1 and --threads 8; the inputs
 where the count matters -- files of 1 MiB and more (the size from which
-a lone file gets a decoding thread, input.h), a generated one of ~2 MB
-of sample records and a real one of 1.3 MB of stack records among them,
+a lone compressed file gets a decoding thread, input.h; 4 MiB plain), a
+generated one of ~5 MB of sample records and one of ~5 MB of a real
+recording's stack records among them,
 and directories (the prefetch thread) -- with 1, 2, 3 and 8.  So do
 spaa-convert, spaa-validate and spaa-report on those.
 SPAA_STATS shows that the count is obeyed: with one thread no sample
@@ -25,6 +26,7 @@ from clitest import ANALYSES, check, finish, run
 
 COUNTS = (1, 2, 3, 8)
 BIG = 1 << 20
+PLAIN_BIG = 4 << 20
 
 
 def spaa_files(d):
@@ -64,7 +66,7 @@ def stats(args, env):
 
 root = tempfile.mkdtemp(prefix='cli_threads.')
 try:
-    # ~2 MB: the sample records of a real recording eight times over
+    # ~5 MB: the sample records of a real recording twenty times over
     src = 'tests/data/gate_twowork_1.spaa.zst'
     big = os.path.join(root, 'big.spaa')
     rc, text, _ = run(['./spaa-convert', '--from', 'spaa', src])
@@ -73,14 +75,19 @@ try:
     samples = [line for line in lines if '"type":"sample"' in line]
     with open(big, 'w') as f:
         f.writelines(line for line in lines if '"type":"sample"' not in line)
-        for _ in range(8):
+        for _ in range(20):
             f.writelines(samples)
-    assert size(big) > 3 * BIG // 2 and len(samples) > 1000
-    # ~1.3 MB of stack records (a real recording, decompressed)
+    assert size(big) > PLAIN_BIG and len(samples) > 1000
+    # ~5 MB of stack records: a real recording's, decompressed, five
+    # times over (content-addressable ids: the repeats add up)
     stacks = os.path.join(root, 'stacks.spaa')
+    lines = run(['zstd', '-dc', 'tests/data/corpus/perf_sort_mt.spaa.zst'])[1].splitlines(
+        keepends=True)
     with open(stacks, 'w') as f:
-        f.write(run(['zstd', '-dc', 'tests/data/corpus/perf_sort_mt.spaa.zst'])[1])
-    assert size(stacks) > BIG
+        f.writelines(line for line in lines if '"type":"stack"' not in line)
+        for _ in range(5):
+            f.writelines(line for line in lines if '"type":"stack"' in line)
+    assert size(stacks) > PLAIN_BIG
     copies = os.path.join(root, 'copies')
     os.mkdir(copies)
     for i in range(30):
@@ -147,7 +154,7 @@ try:
     @check
     def one_thread_reads_alone():
         one = stats(['./spaa-hotspots', '--threads', '1', big], {})
-        n = len(samples) * 8
+        n = len(samples) * 20
         assert (': stats: %d sample records: 0 scanned in blocks, %d by the fast path'
                 % (n, n)) in one[0], one
         one = stats(['./spaa-hotspots', '--threads', '1', stacks], {})

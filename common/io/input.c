@@ -1200,6 +1200,10 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	in->small = small;
 	if (input_sniff(in, err))
 		goto fail;
+	/* a plain file has no decoding to overlap: inline for longer (input.h) */
+	if (!in->small && !(opts && opts->thread_min) && in->own_fd && S_ISREG(st.st_mode) &&
+	    in->src.comp == SPAA_INPUT_COMP_NONE && (uint64_t)st.st_size < SPAA_INPUT_THREAD_MIN_PLAIN)
+		in->small = 1;
 	/*
 	 * Decompression, and the read(2) calls of a plain file (their copy
 	 * out of the page cache is a tenth of an analysis' time), get a
