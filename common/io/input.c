@@ -1147,7 +1147,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 {
 	struct spaa_input *in;
 	struct stat st;
-	bool small;
+	bool regular, small;
 
 	*out = NULL;
 	in = input_new(path, opts);
@@ -1180,9 +1180,9 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 		spaa_error_at(err, SPAA_E_IO, path, 0, "is a directory");
 		goto fail;
 	}
-	small = in->own_fd && S_ISREG(st.st_mode) &&
-		(uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
-					: SPAA_INPUT_THREAD_MIN_DEFAULT);
+	regular = in->own_fd && S_ISREG(st.st_mode);
+	small = regular && (uint64_t)st.st_size < (opts && opts->thread_min ? opts->thread_min
+						  : SPAA_INPUT_THREAD_MIN_DEFAULT);
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		/* stdin may already be partly read: progress is from here */
 		off_t at = in->own_fd ? 0 : lseek(in->src.fd, 0, SEEK_CUR);
@@ -1201,7 +1201,7 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	if (input_sniff(in, err))
 		goto fail;
 	/* a plain file has no decoding to overlap: inline for longer (input.h) */
-	if (!in->small && !(opts && opts->thread_min) && in->own_fd && S_ISREG(st.st_mode) &&
+	if (regular && !small && !(opts && opts->thread_min) &&
 	    in->src.comp == SPAA_INPUT_COMP_NONE && (uint64_t)st.st_size < SPAA_INPUT_THREAD_MIN_PLAIN)
 		in->small = 1;
 	/*

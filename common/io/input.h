@@ -43,8 +43,8 @@ enum spaa_input_comp {
  * small file, starting the thread and mapping its blocks costs more than
  * the overlap saves.  Measured on single files (doc/PERFORMANCE.md,
  * "When a file gets a thread"): inline took 14 to 28 % less time than
- * with the thread from 300 KB to 900 KB, 6 to 8 % less at 1.5 and 3 MB
- * plain, and 6 to 26 % more from 12 MB plain (1.5 MB zstd) on.
+ * with the thread from 300 KB to 900 KB, and 6 to 26 % more from 1.5
+ * MB of zstd (12 MB decoded) on.
  */
 #define SPAA_INPUT_THREAD_MIN_DEFAULT ((uint64_t)1 << 20)
 /*

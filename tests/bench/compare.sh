@@ -79,7 +79,7 @@ median() {
 	awk -v a="$1" -v b="$2" '$a > 0 { print $b / $a }' "$tmp/all" | sort -n | awk -v what="$3" '
 		{ v[NR] = $1 }
 		END {
-			if (!NR) { print "no round measured: OLD took under 0.01 s (a larger input?)"; exit 1 }
+			if (!NR) { print "no round measured: OLD ran for no measurable time"; exit 1 }
 			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
 			printf "median new/old %s %.3f over %d rounds (lowest %.3f, highest %.3f)\n", what, m, NR, v[1], v[NR]
 		}'

@@ -556,8 +556,8 @@ fi
 # naive loop, then spaa-hotspots), split into what a sample costs (the
 # slope) and what does not grow with the samples (the stack records,
 # the tables, the output): the issue 18 CPU target on the bench file
-# depends on both, and a profile of more samples a stack weighs the
-# first more (doc/PERFORMANCE.md, "What a stack costs").
+# depends on both, and the more samples a stack has, the more the cost
+# of a sample counts (doc/PERFORMANCE.md, "What a stack costs").
 cost_split() {
 	local m i h n f
 	for m in 1 16; do
