@@ -508,6 +508,11 @@ struct scanned {
 	 * cache, so that the reader does not walk it for that.
 	 */
 	const struct spaa_json_value *dup;
+	/*
+	 * No sample of the common shape, and no tree: the reader parses
+	 * the line itself, without trying the sample scan again.
+	 */
+	bool declined;
 };
 
 /*
@@ -544,23 +549,28 @@ static void stack_id_of(const struct spaa_json_value *v, struct spaa_sample_scan
 
 static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
-	const struct scanner *t = ctx;
 	struct scanned *sc = rec;
 	struct spaa_json_error je;
 
+	(void)ctx;
+
+	sc->tree = NULL;
+	sc->declined = false;
 	if (spaa_sample_scan_line(line, len, &sc->sample)) {
 		sc->sample.id_text = line + sc->sample.id_off;
-		sc->tree = NULL;
 		return 1;
 	}
-	if (!t->trees || !len || line[0] != '{' ||
-	    spaa_json_parser_used(block) > SCAN_TREE_BUDGET)
-		return 0;
-	sc->tree = spaa_json_parse_more(block, line, len, &je);
-	if (!sc->tree)
-		return 0;
-	sc->dup = spaa_json_repeated_key(sc->tree);
-	stack_id_of(sc->tree, &sc->sample);
+	if (block && len && line[0] == '{' &&
+	    spaa_json_parser_used(block) <= SCAN_TREE_BUDGET)
+		sc->tree = spaa_json_parse_more(block, line, len, &je);
+	if (sc->tree) {
+		sc->dup = spaa_json_repeated_key(sc->tree);
+		stack_id_of(sc->tree, &sc->sample);
+	} else {
+		sc->declined = true;
+		sc->sample.prov = SPAA_NONE;
+		sc->sample.id_len = 0;
+	}
 	return 1;
 }
 
@@ -989,7 +999,7 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				r.record_prov = pre->sample.prov;
 				if (opts->stats)
 					opts->stats->parsed_ahead++;
-			} else {
+			} else if (!pre || !pre->declined) {
 				fast = fast_sample(&r, line, len, pre ? &pre->sample : NULL, err);
 			}
 			if (fast > 0)

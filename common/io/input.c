@@ -147,6 +147,7 @@ struct pipeline {
 	unsigned nblocks;
 	unsigned head, count;   /* blocks[head] is the next full one */
 	int stop;               /* the reader closes early */
+	int sync;               /* no thread: the reader fills each block */
 	int ended;              /* the last block is decoded */
 	/*
 	 * The head block, all copied out, is kept until the next fill:
@@ -474,7 +475,9 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 	b->nscans = 0;
 	b->lineno = pl->scan_lineno;
 	b->partial = pl->scan_partial;
-	pl->scan_lineno += count_lf(b->data, b->data + b->len);
+	/* without a thread, the scan that follows counts them */
+	if (!pl->sync)
+		pl->scan_lineno += count_lf(b->data, b->data + b->len);
 	if (b->len)
 		pl->scan_partial = b->data[b->len - 1] != '\n';
 }
@@ -482,24 +485,29 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
  * that began in an earlier block is left to the reader), each record
- * with the number getline will give its line.
+ * with the number getline will give its line.  Returns the line feeds
+ * in the block.
  */
-static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
-			  const struct spaa_input_scanner *scan, size_t stride)
+static uint64_t pipeline_scan(struct pipeline *pl, struct pipe_block *b,
+			  const struct spaa_input_scanner *scan, size_t stride,
+			  bool ahead)
 {
 	const char *p = b->data, *end = b->data + b->len;
 	uint64_t lineno = b->lineno;
+	void *state = NULL;
 
 	b->nscans = 0;
-	if (scan->block_new && !b->scan_block)
+	if (ahead && scan->block_new && !b->scan_block)
 		b->scan_block = scan->block_new(scan->ctx);
-	else if (scan->block_reset && b->scan_block)
+	else if (ahead && scan->block_reset && b->scan_block)
 		scan->block_reset(scan->ctx, b->scan_block);
+	if (ahead)
+		state = b->scan_block;
 	if (b->partial) {
 		const char *nl = memchr(p, '\n', b->len);
 
 		if (!nl)
-			return;
+			return 0;
 		lineno++;
 		p = nl + 1;
 	}
@@ -512,14 +520,16 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			nl = p;
 			continue;
 		}
-		if (!(nl = memchr(p, '\n', (size_t)(end - p))))
+		if (!(nl = memchr(p, '\n', (size_t)(end - p)))) {
+			lineno--;       /* the next block ends this line */
 			break;
+		}
 		len = (size_t)(nl - p);
 		if (len && p[len - 1] == '\r')
 			len--;
 		SPAA_ALLOC_GROW(b->scans, (b->nscans + 1) * stride, b->scans_alloc);
 		e = b->scans + b->nscans * stride;
-		if (scan->scan(scan->ctx, b->scan_block, p, len, e + sizeof(struct scan_head))) {
+		if (scan->scan(scan->ctx, state, p, len, e + sizeof(struct scan_head))) {
 			struct scan_head h = { lineno, (uint64_t)(nl - b->data) };
 
 			memcpy(e, &h, sizeof(h));
@@ -531,6 +541,7 @@ static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		scan->batch(scan->ctx, b->scans + sizeof(struct scan_head), b->nscans, stride);
 		pthread_mutex_unlock(&pl->scan_lock);
 	}
+	return lineno - b->lineno;
 }
 
 /*
@@ -558,7 +569,7 @@ static void pipeline_scan_taken(struct spaa_input *in, struct pipe_block *b)
 
 	b->state = BLOCK_SCANNING;
 	pthread_mutex_unlock(&pl->lock);
-	pipeline_scan(pl, b, &scan, stride);
+	pipeline_scan(pl, b, &scan, stride, true);
 	pthread_mutex_lock(&pl->lock);
 	b->state = BLOCK_SCANNED;
 	pthread_cond_broadcast(&pl->changed);
@@ -631,7 +642,8 @@ static int pipeline_start(struct spaa_input *in)
 	struct pipeline *pl = spaa_xcalloc(1, sizeof(*pl));
 	unsigned want = in->scanning && in->threads > 2 ? in->threads - 2 : 0;
 
-	pl->nblocks = PIPE_BLOCKS_MIN;
+	pl->sync = in->threads < 2;
+	pl->nblocks = pl->sync ? 1 : PIPE_BLOCKS_MIN;
 	if (want + 3 > pl->nblocks)
 		pl->nblocks = want + 3 < PIPE_BLOCKS_MAX ? want + 3 : PIPE_BLOCKS_MAX;
 	if (want > pl->nblocks - 3)
@@ -649,6 +661,8 @@ static int pipeline_start(struct spaa_input *in)
 	pl->scan_lineno = in->lineno + count_lf(in->buf + in->pos, in->buf + in->len);
 	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
 	in->pipe = pl;
+	if (pl->sync)
+		return 0;
 	if (spaa_output_thread_create(&pl->thread, pipeline_run, in)) {
 		in->pipe = NULL;
 		pipeline_free(pl, NULL);
@@ -711,6 +725,15 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pl->count--;
 		pthread_cond_broadcast(&pl->changed);
 	}
+	if (pl->sync && !pl->count) {
+		/* no thread: fill and scan the one block here, in order */
+		b = &pl->blocks[pl->head];
+		pipeline_fill_block(in, b);
+		pl->scan_lineno += pipeline_scan(pl, b, &in->scan, in->scan_stride, false);
+		b->state = BLOCK_SCANNED;
+		pl->ended = b->end != 0;
+		pl->count = 1;
+	}
 	while (!pl->count ||
 	       (!pl->reading && pl->blocks[pl->head].state == BLOCK_SCANNING))
 		pthread_cond_wait(&pl->changed, &pl->lock);
@@ -722,7 +745,7 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		b->state = BLOCK_TAKEN;
 		pthread_mutex_unlock(&pl->lock);
 		if (scan)
-			pipeline_scan(pl, b, &in->scan, in->scan_stride);
+			pipeline_scan(pl, b, &in->scan, in->scan_stride, false);
 	} else {
 		pthread_mutex_unlock(&pl->lock);
 	}
@@ -797,7 +820,9 @@ static ssize_t input_fill(struct spaa_input *in, struct spaa_error *err)
 		 * bytes: what tells the format is not a block.
 		 */
 		in->want_pipe = 0;
-		(void)pipeline_start(in);
+		/* one thread: blocks pay only for a scanner's look-ahead */
+		if (in->threads > 1 || in->scanning)
+			(void)pipeline_start(in);
 	}
 	if (in->pipe) {
 		r = pipeline_fill(in, in->buf + in->len, in->cap - in->len, &e);
@@ -1214,7 +1239,8 @@ int spaa_input_open(struct spaa_input **out, const char *path,
 	 */
 	in->threads = opts && opts->threads ? opts->threads : 2;
 	in->want_pipe = in->own_fd && S_ISREG(st.st_mode) && !in->small &&
-		in->threads > 1;
+		(in->threads > 1 || in->size >= SPAA_INPUT_SYNC_MIN ||
+		 (opts && opts->thread_min == 1));
 	*out = in;
 	return 0;
 fail:

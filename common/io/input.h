@@ -53,6 +53,18 @@ enum spaa_input_comp {
  * 8 % less wall time at 1.5 and 3 MB, 7 % more at 6 MB.
  */
 #define SPAA_INPUT_THREAD_MIN_PLAIN ((uint64_t)4 << 20)
+/*
+ * With one thread (spaa_input_opts.threads 1), a regular file of this
+ * many bytes or more (compressed bytes when compressed) that a scanner
+ * is set on is still read in blocks, on the caller's thread: each block
+ * is scanned whole before its lines are returned, so that the reader
+ * can look ahead at the records to come and prefetch what they need.
+ * On make bench's profiles that took 25 to 30 % less CPU time than
+ * reading line by line; below some 6 MB it gained nothing, and on
+ * files under 1 MB it cost up to 5 % (doc/PERFORMANCE.md, "One thread
+ * in blocks").
+ */
+#define SPAA_INPUT_SYNC_MIN ((uint64_t)4 << 20)
 
 struct spaa_input_opts {
 	size_t max_line;        /* 0 = SPAA_INPUT_MAX_LINE_DEFAULT */
@@ -63,12 +75,16 @@ struct spaa_input_opts {
 	 * mean that maximum.
 	 */
 	uint64_t max_window;
-	/* 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: a thread for every regular file */
+	/*
+	 * 0 = SPAA_INPUT_THREAD_MIN_DEFAULT; 1: every regular file is read
+	 * in blocks, with a thread unless threads is 1 (for tests)
+	 */
 	uint64_t thread_min;
 	/*
 	 * Threads the reading of one input may use, the caller's included:
 	 * 1 keeps everything on the caller's thread (no decoding thread,
-	 * whatever the size); 2 (and 0, the default) is the caller and the
+	 * whatever the size; SPAA_INPUT_SYNC_MIN says when it still reads
+	 * in blocks); 2 (and 0, the default) is the caller and the
 	 * decoding thread; each one more is a thread that runs the scanner
 	 * (spaa_input_set_scanner) over decoded blocks.
 	 */
