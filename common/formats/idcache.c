@@ -32,18 +32,24 @@ static void idcache_grow(struct spaa_idcache *c)
 	c->nr = 0;
 	for (size_t i = 0; old.slots && i <= old.mask; i++)
 		if (old.slots[i].str) {
-			struct spaa_idcache_key k = spaa_idcache_key_of(&old.slots[i]);
+			const struct spaa_idcache_slot *e = &old.slots[i];
+			struct spaa_idcache_key k = { { e->w[0], e->w[1], e->w[2], e->w3 } };
 
-			idcache_put(c, spaa_idcache_key_hash(&k), &old.slots[i]);
+			idcache_put(c, spaa_idcache_hash(&k), e);
 		}
 	free(old.slots);
 }
 
-void spaa_idcache_add(struct spaa_idcache *c, uint64_t h, const struct spaa_idcache_slot *e)
+void spaa_idcache_add(struct spaa_idcache *c, uint64_t h,
+		      const struct spaa_idcache_key *k, uint32_t str)
 {
+	struct spaa_idcache_slot e = {
+		{ k->w[0], k->w[1], k->w[2] }, (uint32_t)k->w[3], str,
+	};
+
 	if (!c->slots || (c->nr + 1) * 2 > c->mask + 1)
 		idcache_grow(c);
-	idcache_put(c, h, e);
+	idcache_put(c, h, &e);
 }
 
 void spaa_idcache_release(struct spaa_idcache *c)

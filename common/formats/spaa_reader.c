@@ -133,18 +133,18 @@ int spaa_reader_intern(struct spaa_reader *r, const char *str, size_t len, uint3
 static int intern_id(struct spaa_reader *r, const char *s, size_t len, uint32_t *out,
 		     struct spaa_error *err)
 {
-	struct spaa_idcache_slot e;
+	struct spaa_idcache_key k;
 	uint64_t h;
 
 	if (!len || len > SPAA_IDCACHE_TEXT)
 		return spaa_reader_intern(r, s, len, out, err);
-	h = spaa_idcache_slot_of(s, len, &e);
-	if ((*out = spaa_idcache_lookup(&r->ids, &e, h)))
+	k = spaa_idcache_key(s, len);
+	h = spaa_idcache_hash(&k);
+	if ((*out = spaa_idcache_lookup(&r->ids, &k, h)))
 		return 0;
-	if (spaa_reader_intern(r, s, len, &e.str, err))
+	if (spaa_reader_intern(r, s, len, out, err))
 		return -1;
-	spaa_idcache_add(&r->ids, h, &e);
-	*out = e.str;
+	spaa_idcache_add(&r->ids, h, &k, *out);
 	return 0;
 }
 
@@ -597,18 +597,18 @@ static void scanner_block_free(void *ctx, void *block)
 		spaa_json_parser_free(block);
 }
 
-/* The number of the id of sc (slot e, hash h), a new one on first sight. */
+/* The number of the id of sc (key k, hash h), a new one on first sight. */
 static void scanner_number(struct scanner *t, struct spaa_sample_scan *sc,
-			   struct spaa_idcache_slot *e, uint64_t h)
+			   const struct spaa_idcache_key *k, uint64_t h)
 {
-	uint32_t n = spaa_idcache_lookup(&t->ids, e, h);
+	uint32_t n = spaa_idcache_lookup(&t->ids, k, h);
 
 	if (!n) {
 		/* a number per string the reader may intern, at most */
 		if (t->nr >= t->max)
 			return;
-		e->str = n = ++t->nr;
-		spaa_idcache_add(&t->ids, h, e);
+		n = ++t->nr;
+		spaa_idcache_add(&t->ids, h, k, n);
 	}
 	sc->prov = n - 1;
 }
@@ -625,7 +625,7 @@ static void scanner_batch(void *ctx, void *first, size_t n, size_t stride)
 {
 	struct scanner *t = ctx;
 	char *recs = first;
-	struct { struct spaa_idcache_slot e; uint64_t h; } ring[SCAN_AHEAD];
+	struct { struct spaa_idcache_key k; uint64_t h; } ring[SCAN_AHEAD];
 
 	for (size_t i = 0; i < n + SCAN_AHEAD; i++) {
 		struct spaa_sample_scan *sc;
@@ -633,16 +633,17 @@ static void scanner_batch(void *ctx, void *first, size_t n, size_t stride)
 		if (i >= SCAN_AHEAD) {
 			sc = &((struct scanned *)(void *)(recs + (i - SCAN_AHEAD) * stride))->sample;
 			if (sc->id_len && sc->id_len <= SPAA_IDCACHE_TEXT)
-				scanner_number(t, sc, &ring[i % SCAN_AHEAD].e,
+				scanner_number(t, sc, &ring[i % SCAN_AHEAD].k,
 					       ring[i % SCAN_AHEAD].h);
 		}
 		if (i >= n)
 			continue;
 		sc = &((struct scanned *)(void *)(recs + i * stride))->sample;
 		if (sc->id_len && sc->id_len <= SPAA_IDCACHE_TEXT) {
-			uint64_t h = spaa_idcache_slot_of(sc->id_text, sc->id_len, &ring[i % SCAN_AHEAD].e);
+			uint64_t h;
 
-			ring[i % SCAN_AHEAD].h = h;
+			ring[i % SCAN_AHEAD].k = spaa_idcache_key(sc->id_text, sc->id_len);
+			h = ring[i % SCAN_AHEAD].h = spaa_idcache_hash(&ring[i % SCAN_AHEAD].k);
 			if (t->ids.slots)
 				__builtin_prefetch(&t->ids.slots[h & t->ids.mask]);
 		}
