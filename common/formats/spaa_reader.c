@@ -547,6 +547,30 @@ static void stack_id_of(const struct spaa_json_value *v, struct spaa_sample_scan
 	}
 }
 
+/*
+ * The id of a stack record that gets no tree (the reader scans its
+ * block itself, or the block's trees are full), where the line starts
+ * as writers start one: {"type":"stack","id":"..." with a plain string.
+ * Numbered like stack_id_of's, so that the reader's first sample of each
+ * stack is spared the string table there too; any other line gets none.
+ */
+static void stack_id_of_line(const char *line, size_t len, struct spaa_sample_scan *sc)
+{
+	static const char head[] = "{\"type\":\"stack\",\"id\":\"";
+	const char *s = line + sizeof(head) - 1, *end = line + len, *q = s;
+
+	sc->prov = SPAA_NONE;
+	sc->id_len = 0;
+	if (len < sizeof(head) || memcmp(line, head, sizeof(head) - 1))
+		return;
+	while (q < end && *q != '"' && *q != '\\' && (unsigned char)*q >= 0x20)
+		q++;
+	if (q < end && *q == '"') {
+		sc->id_text = s;
+		sc->id_len = (uint32_t)(q - s);
+	}
+}
+
 static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
 	struct scanned *sc = rec;
@@ -568,8 +592,7 @@ static int scanner_scan(void *ctx, void *block, const char *line, size_t len, vo
 		stack_id_of(sc->tree, &sc->sample);
 	} else {
 		sc->declined = true;
-		sc->sample.prov = SPAA_NONE;
-		sc->sample.id_len = 0;
+		stack_id_of_line(line, len, &sc->sample);
 	}
 	return 1;
 }
@@ -1002,6 +1025,8 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 					opts->stats->parsed_ahead++;
 			} else if (!pre || !pre->declined) {
 				fast = fast_sample(&r, line, len, pre ? &pre->sample : NULL, err);
+			} else {
+				r.record_prov = pre->sample.prov;
 			}
 			if (fast > 0)
 				continue;

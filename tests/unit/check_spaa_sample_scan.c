@@ -583,7 +583,9 @@ END_TEST
  * The scanner numbers the ids of stack records parsed ahead as it numbers
  * those of samples, and the reader binds each number to the stack it
  * reads, so that samples find their stack by number from the first one
- * on.  Ids as texts: a number, an escape, a sample before its stack, and
+ * on; a stack record without a tree, by the id at the start of its line
+ * (with one thread, check_threads).  Ids as texts: a number, an escape,
+ * a sample before its stack, ids that share a first or a last byte, and
  * a stack record the reader rejects (no binding, the sample's id then
  * never defined).  The stack of each sample is known by hand.
  */
@@ -605,18 +607,26 @@ START_TEST(test_stack_ids_numbered)
 		"{\"type\":\"stack\",\"id\":\"late\",\"frames\":[1,2],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
 		"{\"type\":\"sample\",\"timestamp\":4,\"period\":1,\"stack_id\":\"late\"}\n"
 		"{\"type\":\"sample\",\"timestamp\":5,\"period\":1,\"stack_id\":42}\n"
-		"{\"type\":\"sample\",\"timestamp\":6,\"period\":1,\"stack_id\":\"e1\"}\n";
+		"{\"type\":\"sample\",\"timestamp\":6,\"period\":1,\"stack_id\":\"e1\"}\n"
+		"{\"type\":\"stack\",\"id\":\"ab\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"stack\",\"id\":\"b\",\"frames\":[2],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[2,1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":7,\"period\":1,\"stack_id\":\"a\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":8,\"period\":1,\"stack_id\":\"b\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":9,\"period\":1,\"stack_id\":\"ab\"}\n";
 	static const char bad[] =
 		"{\"type\":\"stack\",\"id\":\"b\",\"frames\":[99999],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
 		"{\"type\":\"sample\",\"timestamp\":1,\"period\":1,\"stack_id\":\"b\"}\n";
 	/*
 	 * Line of each sample of good after the FILL frames, and its stack:
-	 * 42, e1, late (defined later).  The frames put the stacks past what
-	 * the input reads before its decoding thread starts.
+	 * 42, e1, late (defined later), then ab, b and a, whose ids a number
+	 * one byte off at either end would mix up.  The frames put the stacks
+	 * past what the input reads before its decoding thread starts.
 	 */
 	enum { FILL = 4000 };
 	static const struct { unsigned long line; unsigned stack; } want[] = {
 		{ 7, 0 }, { 8, 1 }, { 9, 2 }, { 11, 2 }, { 12, 0 }, { 13, 1 },
+		{ 17, 5 }, { 18, 4 }, { 19, 3 },
 	};
 	struct spaa_sbuf t = { 0 }, fill = { 0 };
 	const char *path;
