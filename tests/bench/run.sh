@@ -218,6 +218,10 @@ targets18() {
 	plain=$(printf %q "$1") zst=$(printf %q "$2")
 	target18 "hotspots vs naive cJSON, CPU time" cpu 1 \
 		"$NAIVE $plain" "./spaa-hotspots $plain" 2.5
+	# the same work on one thread: what a core costs without a second
+	# one to hand blocks to (input.h, SPAA_INPUT_SYNC_MIN)
+	target18 "hotspots --threads 1 vs naive cJSON, CPU time" cpu 1 \
+		"$NAIVE $plain" "./spaa-hotspots --threads 1 $plain" 2.5
 	[ -z "$3" ] || target18 "hotspots vs jq (scaled from the slice), wall" wall \
 		"$4" "$3" "./spaa-hotspots $plain" 12
 	target18 "hotspots on zstd vs zstd -dc | wc -l, wall" wall 1 \
