@@ -472,17 +472,21 @@ void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t prov, uint32_t stack)
 
 /*
  * The scanner (spaa_input_set_scanner) runs sample_scan on the decoding
- * thread (and on the scanning threads of --threads beyond two), ahead of
- * the reader, and numbers the stack id texts in order
+ * thread (and on the scanning threads of --threads beyond two), or on
+ * the reader's a block at a time (one thread), ahead of the reader's
+ * lines, and numbers the stack id texts in order
  * of first sight: the reader then maps a number to its stack with one
  * array access (prov_stack), where looking the text up is a hash probe
  * and a cache miss per sample.  Its table is its own, and the threads
  * that scan take turns with it (input.c); they touch nothing of the
  * reader's.
  *
- * The other records (stacks, frames, ...) it parses into JSON trees,
- * kept in a parser of the block's own until the reader comes to them:
- * the reader then reads the record from the tree, in line order, as if
+ * The other records (stacks, frames, ...) a thread other than the
+ * reader's parses into JSON trees, kept in a parser of the block's own
+ * until the reader comes to them (a block the reader scans itself gets
+ * none: it parses those lines as it reads them, for less than a tree
+ * made a block ahead would cost it); the reader then reads the record
+ * from the tree, in line order, as if
  * it had parsed the line itself (a line that does not parse is left to
  * the reader, whose error names it).  So what the model gets, and in
  * which order, does not depend on which thread parsed what.

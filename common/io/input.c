@@ -485,8 +485,9 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
  * that began in an earlier block is left to the reader), each record
- * with the number getline will give its line.  Returns the line feeds
- * in the block.
+ * with the number getline will give its line; ahead: on a thread other
+ * than the reader's, the only one that gets the scanner's block state
+ * (input.h).  Returns the line feeds in the block.
  */
 static uint64_t pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			  const struct spaa_input_scanner *scan, size_t stride,

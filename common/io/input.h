@@ -214,9 +214,12 @@ struct spaa_input_scanner {
 	/*
 	 * Optional: a state of the scanner's own for each block of lines
 	 * (an arena its records point into, say), made by block_new when
-	 * the block is first scanned and handed to scan as block (NULL
-	 * without block_new); block_reset comes before the block is scanned
-	 * again, when nothing of its last lines is needed any more;
+	 * the block is first scanned by a thread other than the reader's
+	 * and handed to scan as block (NULL without block_new, and when
+	 * the reader scans the block itself: what the state saves the
+	 * reader is worth making only on another core); block_reset comes
+	 * before the block is scanned ahead again, when nothing of its last
+	 * lines is needed any more;
 	 * block_free at spaa_input_close.  What a record points to in it
 	 * stays valid while the reader is on the record's line.  Like scan,
 	 * they may run on several threads at once, each on its own block.
