@@ -293,14 +293,13 @@ static void stack_rows(void *ctx, struct spaa_lami_table *t, size_t lo, size_t h
 
 	for (size_t i = lo; i < hi; i++) {
 		uint32_t path = s->rank[i].idx;
-		char *name = own->inverted ? spaa_aggregate_path_name_leaf_first(a, path) :
-			     spaa_aggregate_path_name(a, path);
+		size_t len = spaa_aggregate_path_name_len(a, path);
 
 		spaa_lami_row_begin(t);
-		spaa_lami_cell_string(t, name);
+		spaa_aggregate_path_name_to(a, path, own->inverted,
+					    spaa_lami_cell_string_room(t, len));
 		weight_cells(h, t, W(a, na, path_weight, path), a, na);
 		spaa_lami_row_end(t);
-		free(name);
 	}
 }
 

@@ -4,7 +4,6 @@
 
 #include "analysis/aggregate.h"
 #include "io/output.h"
-#include "model/sbuf.h"
 #include "model/util.h"
 
 struct thread_key {
@@ -516,25 +515,68 @@ static const char *path_element(const void *ctx, uint32_t id)
 	return spaa_profile_str(a->p, id);
 }
 
-char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path)
+/*
+ * The string index of path element id (see path_element).  Names are
+ * measured with strlen, as where they are printed: one with a NUL byte
+ * inside (a reader may keep one) ends there.
+ */
+static uint32_t path_element_str(const struct spaa_aggregate *a, uint32_t id)
 {
-	return spaa_strtab_join(&a->paths, path, path_element, a, ';');
+	return a->path_by_function ? a->p->functions[id].name : id;
 }
 
-char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32_t path)
+size_t spaa_aggregate_path_name_len(const struct spaa_aggregate *a, uint32_t path)
 {
 	/* the ids are stored unaligned among strings: copy each one out */
 	const char *seq = spaa_strtab_get(&a->paths, path);
 	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t), id;
-	struct spaa_sbuf b = { 0 };
+	size_t len = n ? n - 1 : 0;     /* the separators */
 
-	for (uint32_t k = n; k-- > 0;) {
+	for (uint32_t k = 0; k < n; k++) {
 		memcpy(&id, seq + k * sizeof(id), sizeof(id));
-		spaa_sbuf_adds(&b, path_element(a, id));
-		if (k)
-			spaa_sbuf_add(&b, ";", 1);
+		len += strlen(spaa_strtab_get(&a->p->strings, path_element_str(a, id)));
 	}
-	return spaa_sbuf_detach(&b);
+	return len;
+}
+
+void spaa_aggregate_path_name_to(const struct spaa_aggregate *a, uint32_t path,
+				 bool leaf_first, char *d)
+{
+	const char *seq = spaa_strtab_get(&a->paths, path);
+	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t), id;
+
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t s;
+		size_t l;
+
+		memcpy(&id, seq + (leaf_first ? n - 1 - k : k) * sizeof(id), sizeof(id));
+		s = path_element_str(a, id);
+		l = strlen(spaa_strtab_get(&a->p->strings, s));
+		memcpy(d, spaa_strtab_get(&a->p->strings, s), l);
+		d += l;
+		if (k + 1 < n)
+			*d++ = ';';
+	}
+}
+
+static char *path_name(const struct spaa_aggregate *a, uint32_t path, bool leaf_first)
+{
+	size_t len = spaa_aggregate_path_name_len(a, path);
+	char *s = spaa_xmalloc(len + 1);
+
+	spaa_aggregate_path_name_to(a, path, leaf_first, s);
+	s[len] = '\0';
+	return s;
+}
+
+char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path)
+{
+	return path_name(a, path, false);
+}
+
+char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32_t path)
+{
+	return path_name(a, path, true);
 }
 
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n)

@@ -172,6 +172,14 @@ int spaa_aggregate_add_fold(struct spaa_aggregate *a, const struct spaa_fold *f,
  */
 char *spaa_aggregate_path_name(const struct spaa_aggregate *a, uint32_t path);
 char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32_t path);
+/*
+ * The same name without a string of its own, for a table that has room
+ * for it (a call path a row): its length in bytes, then the name written
+ * to d, which has that many (no NUL is written).
+ */
+size_t spaa_aggregate_path_name_len(const struct spaa_aggregate *a, uint32_t path);
+void spaa_aggregate_path_name_to(const struct spaa_aggregate *a, uint32_t path,
+				 bool leaf_first, char *d);
 
 /* spaa_rank_sort_joined of the aggregate's folded call paths. */
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n);

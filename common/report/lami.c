@@ -496,19 +496,24 @@ static void str_room(struct spaa_lami_table *t, size_t n)
 	pthread_mutex_unlock(t->owner_lock);
 }
 
-/* A copy of s[0..n) and a NUL in t's blocks, valid as long as t. */
-static const char *str_add_len(struct spaa_lami_table *t, const char *s, size_t n)
+/* Room for n bytes and their NUL (written) in t's blocks, valid as long as t. */
+static char *str_alloc(struct spaa_lami_table *t, size_t n)
 {
 	char *d;
 
 	if (t->free_left < n + 1)
 		str_room(t, n + 1);
 	d = t->free_at;
-	memcpy(d, s, n);
 	d[n] = '\0';
 	t->free_at += n + 1;
 	t->free_left -= n + 1;
 	return d;
+}
+
+/* A copy of s[0..n) and a NUL in t's blocks. */
+static const char *str_add_len(struct spaa_lami_table *t, const char *s, size_t n)
+{
+	return memcpy(str_alloc(t, n), s, n);
 }
 
 static const char *str_add(struct spaa_lami_table *t, const char *s)
@@ -595,6 +600,14 @@ void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s)
 		return;
 	}
 	cell_add(t, SPAA_LAMI_CELL_STRING)->u.str = str_add(t, s);
+}
+
+char *spaa_lami_cell_string_room(struct spaa_lami_table *t, size_t n)
+{
+	char *d = str_alloc(t, n);
+
+	cell_add(t, SPAA_LAMI_CELL_STRING)->u.str = d;
+	return d;
 }
 
 void spaa_lami_cell_int(struct spaa_lami_table *t, int64_t v)

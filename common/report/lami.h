@@ -200,6 +200,12 @@ void spaa_lami_table_fill(struct spaa_lami_table *t, size_t n, unsigned threads,
 			  void *ctx);
 
 void spaa_lami_cell_string(struct spaa_lami_table *t, const char *s);
+/*
+ * A string cell of n bytes that the caller writes at the pointer returned
+ * (n bytes, no NUL in them; the NUL after them is there), before the next
+ * call on t: for a text made in place instead of in a string of its own.
+ */
+char *spaa_lami_cell_string_room(struct spaa_lami_table *t, size_t n);
 void spaa_lami_cell_int(struct spaa_lami_table *t, int64_t v);
 void spaa_lami_cell_number(struct spaa_lami_table *t, double v);     /* non-finite: unknown */
 void spaa_lami_cell_bool(struct spaa_lami_table *t, bool v);

@@ -128,9 +128,23 @@ static char *agg_summary(const struct spaa_aggregate *a)
 	/* path 0 is the string table's "" */
 	for (uint32_t i = 1; i < a->paths.nr; i++) {
 		char *name = spaa_aggregate_path_name(a, i);
+		char *leaf = spaa_aggregate_path_name_leaf_first(a, i);
+		size_t nlen = strlen(name);
 
+		/* the same names, the other way round, of the length said */
+		ck_assert_uint_eq(spaa_aggregate_path_name_len(a, i), nlen);
+		ck_assert_uint_eq(strlen(leaf), nlen);
+		for (size_t at = 0; at < nlen;) {
+			size_t n = strcspn(name + at, ";"), end = nlen - at;
+
+			ck_assert_int_eq(memcmp(leaf + end - n, name + at, n), 0);
+			if (end > n)
+				ck_assert_int_eq(leaf[end - n - 1], ';');
+			at += n + 1;
+		}
 		fprintf(f, "path %s=%" PRIu64 "\n", name, a->path_weight[i]);
 		free(name);
+		free(leaf);
 	}
 	for (uint32_t i = 0; i < a->threads.nr; i++) {
 		int64_t k[2];

@@ -177,7 +177,8 @@ static struct spaa_lami_table *functions_table(void)
 	spaa_lami_cell_int(t, 7);
 	spaa_lami_row_end(t);
 	spaa_lami_row_begin(t);
-	spaa_lami_cell_string(t, "f\"oo");
+	/* made in place: the table puts the NUL after the bytes written */
+	memcpy(spaa_lami_cell_string_room(t, 4), "f\"oo", 4);
 	spaa_lami_cell_int(t, 0);
 	spaa_lami_cell_ratio(t, 1.0 / 3);
 	spaa_lami_cell_empty(t);
