@@ -510,21 +510,13 @@ static const char *path_element(const void *ctx, uint32_t id)
 {
 	const struct spaa_aggregate *a = ctx;
 
-	if (a->path_by_function)
-		id = a->p->functions[id].name;
-	return spaa_profile_str(a->p, id);
+	return spaa_profile_str(a->p, a->path_by_function ? a->p->functions[id].name : id);
 }
 
 /*
- * The string index of path element id (see path_element).  Names are
- * measured with strlen, as where they are printed: one with a NUL byte
- * inside (a reader may keep one) ends there.
+ * Names are measured with strlen, as where they are printed: one with a
+ * NUL byte inside (a reader may keep one) ends there.
  */
-static uint32_t path_element_str(const struct spaa_aggregate *a, uint32_t id)
-{
-	return a->path_by_function ? a->p->functions[id].name : id;
-}
-
 size_t spaa_aggregate_path_name_len(const struct spaa_aggregate *a, uint32_t path)
 {
 	/* the ids are stored unaligned among strings: copy each one out */
@@ -534,7 +526,7 @@ size_t spaa_aggregate_path_name_len(const struct spaa_aggregate *a, uint32_t pat
 
 	for (uint32_t k = 0; k < n; k++) {
 		memcpy(&id, seq + k * sizeof(id), sizeof(id));
-		len += strlen(spaa_strtab_get(&a->p->strings, path_element_str(a, id)));
+		len += strlen(path_element(a, id));
 	}
 	return len;
 }
@@ -546,13 +538,13 @@ void spaa_aggregate_path_name_to(const struct spaa_aggregate *a, uint32_t path,
 	uint32_t n = spaa_strtab_len(&a->paths, path) / sizeof(uint32_t), id;
 
 	for (uint32_t k = 0; k < n; k++) {
-		uint32_t s;
+		const char *name;
 		size_t l;
 
 		memcpy(&id, seq + (leaf_first ? n - 1 - k : k) * sizeof(id), sizeof(id));
-		s = path_element_str(a, id);
-		l = strlen(spaa_strtab_get(&a->p->strings, s));
-		memcpy(d, spaa_strtab_get(&a->p->strings, s), l);
+		name = path_element(a, id);
+		l = strlen(name);
+		memcpy(d, name, l);
 		d += l;
 		if (k + 1 < n)
 			*d++ = ';';

@@ -192,7 +192,8 @@ int spaa_input_chunk(struct spaa_input *in, const char **data, size_t *len,
  * A line scanner: work on a line that needs nothing but the line, done a
  * block of lines at a time, ahead of the reader by the decoding thread
  * of a regular file (see spaa_input_open) when that thread has time, or
- * by the reader when it comes to a block first.  scan gets each line but
+ * by the reader when it comes to a block first (with one thread, by the
+ * reader, a block before its lines: SPAA_INPUT_SYNC_MIN).  scan gets each line but
  * the empty ones, which hold no record (runs of them are passed over at
  * the speed of a scan for line feeds), without its line ending and not
  * NUL-terminated (the bytes stay where they are while the reader is on
@@ -235,11 +236,12 @@ struct spaa_input_scanner {
 /*
  * Has s run over the lines decoded from now on; ownership of s->ctx
  * passes to in (free_ctx at spaa_input_close, or at once when this
- * returns 0).  Returns 1, or 0 when nothing will be scanned: no decoding
- * thread (standard input) or a scanner set already.  Set it before the
- * first read: lines read before it and lines split across the thread's
- * blocks are not scanned (a record is a shortcut, the line is always
- * there).
+ * returns 0).  Returns 1, or 0 when nothing will be scanned: the input
+ * is not read in blocks (standard input, a file under thread_min, or
+ * with one thread under SPAA_INPUT_SYNC_MIN) or a scanner is set
+ * already.  Set it before the first read: lines read before it and
+ * lines split across blocks are not scanned (a record is a shortcut,
+ * the line is always there).
  */
 int spaa_input_set_scanner(struct spaa_input *in,
 			   const struct spaa_input_scanner *s);
