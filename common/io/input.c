@@ -643,12 +643,15 @@ static int pipeline_start(struct spaa_input *in)
 	struct pipeline *pl = spaa_xcalloc(1, sizeof(*pl));
 	unsigned want = in->scanning && in->threads > 2 ? in->threads - 2 : 0;
 
-	pl->sync = in->threads < 2;
-	pl->nblocks = pl->sync ? 1 : PIPE_BLOCKS_MIN;
+	pl->nblocks = PIPE_BLOCKS_MIN;
 	if (want + 3 > pl->nblocks)
 		pl->nblocks = want + 3 < PIPE_BLOCKS_MAX ? want + 3 : PIPE_BLOCKS_MAX;
 	if (want > pl->nblocks - 3)
 		want = pl->nblocks - 3;
+	/* no thread: the reader fills, scans and reads one block at a time */
+	pl->sync = in->threads < 2;
+	if (pl->sync)
+		pl->nblocks = 1;
 	pl->blocks = spaa_xcalloc(pl->nblocks, sizeof(*pl->blocks));
 	for (unsigned i = 0; i < pl->nblocks; i++)
 		pl->blocks[i].data = spaa_xmalloc(PIPE_BLOCK);
