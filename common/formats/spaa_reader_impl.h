@@ -178,6 +178,7 @@ struct spaa_reader {
 	struct spaa_map same_ctx;
 	uint32_t *same_record;
 	size_t same_record_alloc;
+	bool same_ctx_made;     /* made only once a twin can be (same_ctx_make) */
 
 	struct spaa_reader_warn_kind warns[SPAA_READER_WARN_KINDS];
 	int nwarns;

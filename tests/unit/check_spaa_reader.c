@@ -961,6 +961,50 @@ START_TEST(test_repeated_records_merged)
 }
 END_TEST
 
+/*
+ * The map that finds a record's twin is only made once a stack has a
+ * second record in the file: the twins of records made before it, and
+ * after it, are found; a record with related stacks (an empty list too)
+ * is never one.  Sums by hand.
+ */
+START_TEST(test_repeated_records_interleaved)
+{
+	static const char *const lines[] = {
+		H2, D1, F1, F2,
+		STK("s1", "2,1", W("1") ",'context':{'event':'cycles','tid':1}"),
+		STK("s2", "1", W("2") ",'context':{'event':'cycles'}"),
+		STK("s3", "2", W("4") ",'related_stacks':[],'context':{'event':'cycles'}"),
+		/* s1's second: the map is made of the three above, but s3's */
+		STK("s1", "2,1", W("8") ",'context':{'event':'cycles','tid':1}"),
+		STK("s3", "2", W("16") ",'context':{'event':'cycles'}"),
+		STK("s2", "1", W("32") ",'context':{'event':'cycles'}"),
+		STK("s3", "2", W("64") ",'context':{'event':'cycles'}"),
+		STK("s1", "2,1", W("128") ",'context':{'event':'cycles','tid':2}"),
+		NULL,
+	};
+	const char *path = write_profile("interleaved.spaa", lines);
+	struct spaa_load_opts o;
+	struct spaa_profile p;
+	struct spaa_error err;
+	char *s;
+
+	memset(&o, 0, sizeof(o));
+	o.fold_repeats = true;
+	spaa_profile_init(&p);
+	spaa_error_init(&err);
+	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	s = summary(&p);
+	ck_assert_str_eq(s,
+		"s1 cycles pid=- tid=1 cpu=- comm= [work,main] period=9\n"
+		"s2 cycles pid=- tid=- cpu=- comm= [main] period=34\n"
+		"s3 cycles pid=- tid=- cpu=- comm= [work] period=4\n"
+		"s3 cycles pid=- tid=- cpu=- comm= [work] period=80\n"
+		"s1 cycles pid=- tid=2 cpu=- comm= [work,main] period=128\n");
+	free(s);
+	spaa_profile_release(&p);
+}
+END_TEST
+
 START_TEST(test_numeric_ids)
 {
 	/* 12345678901234567890 < 2^64 - 1 = 18446744073709551615 */
@@ -1929,6 +1973,7 @@ Suite *spaa_reader_suite(void)
 	tcase_add_test(tc, test_repeated_key);
 	tcase_add_test(tc, test_events_by_name);
 	tcase_add_test(tc, test_repeated_records_merged);
+	tcase_add_test(tc, test_repeated_records_interleaved);
 	suite_add_tcase(s, tc);
 	return s;
 }
