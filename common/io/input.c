@@ -113,7 +113,14 @@ struct pipe_block {
 	int end;                /* 1: the stream ended after this; -1: err */
 	struct spaa_error err;
 	int state;              /* BLOCK_*, under the lock */
-	uint64_t lineno;        /* line feeds before the block */
+	/*
+	 * Line feeds before the block, set when the reader takes it (those
+	 * before are all counted then), and in it (nlf): counted by the
+	 * scan, which finds every one, or where nobody scans the block by
+	 * the decoding thread (counted).
+	 */
+	uint64_t lineno, nlf;
+	int counted;
 	int partial;            /* it starts inside a line */
 	/*
 	 * The scanner's records of the lines that lie wholly in this
@@ -132,7 +139,7 @@ struct pipe_block {
  * block found it, and each search is a pass over the line's bytes.
  */
 struct scan_head {
-	uint64_t lineno;
+	uint64_t lineno;        /* in the block: its line feeds up to this line's */
 	uint64_t lf;            /* offset of the line's LF in the block's data */
 };
 
@@ -158,9 +165,8 @@ struct pipeline {
 	int reading;            /* the reader has the head block (see held) */
 	size_t cursor;          /* the head block's next scanner record */
 
-	/* the decoding thread's place in the line structure */
-	uint64_t scan_lineno;   /* line feeds decoded so far */
-	int scan_partial;       /* the last block ended inside a line */
+	uint64_t lineno;        /* line feeds before the next block the reader takes */
+	int scan_partial;       /* the last block filled ended inside a line */
 };
 
 struct spaa_input {
@@ -456,8 +462,11 @@ static uint64_t count_lf(const char *p, const char *end)
 	return n;
 }
 
-/* Decodes the next block into b; counts its lines (see pipe_block). */
-static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
+/*
+ * Decodes the next block into b; count: nobody will scan it, so its
+ * line feeds are counted here (see pipe_block).
+ */
+static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b, int count)
 {
 	struct pipeline *pl = in->pipe;
 	ssize_t r = 1;
@@ -473,11 +482,10 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 	b->end = r < 0 ? -1 : r == 0 ? 1 : 0;
 	b->bytes_read = in->src.bytes_read;
 	b->nscans = 0;
-	b->lineno = pl->scan_lineno;
 	b->partial = pl->scan_partial;
-	/* without a thread, the scan that follows counts them */
-	if (!pl->sync)
-		pl->scan_lineno += count_lf(b->data, b->data + b->len);
+	b->counted = count;
+	if (count)
+		b->nlf = count_lf(b->data, b->data + b->len);
 	if (b->len)
 		pl->scan_partial = b->data[b->len - 1] != '\n';
 }
@@ -485,16 +493,16 @@ static void pipeline_fill_block(struct spaa_input *in, struct pipe_block *b)
 /*
  * Runs the scanner over the lines that lie wholly in block b (a line
  * that began in an earlier block is left to the reader), each record
- * with the number getline will give its line; ahead: on a thread other
- * than the reader's, the only one that gets the scanner's block state
- * (input.h).  Returns the line feeds in the block.
+ * with its line's number in the block, and counts the block's line
+ * feeds; ahead: on a thread other than the reader's, the only one that
+ * gets the scanner's block state (input.h).
  */
-static uint64_t pipeline_scan(struct pipeline *pl, struct pipe_block *b,
+static void pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 			  const struct spaa_input_scanner *scan, size_t stride,
 			  bool ahead)
 {
 	const char *p = b->data, *end = b->data + b->len;
-	uint64_t lineno = b->lineno;
+	uint64_t lineno = 0;
 	void *state = NULL;
 
 	b->nscans = 0;
@@ -508,7 +516,7 @@ static uint64_t pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		const char *nl = memchr(p, '\n', b->len);
 
 		if (!nl)
-			return 0;
+			goto out;
 		lineno++;
 		p = nl + 1;
 	}
@@ -542,7 +550,9 @@ static uint64_t pipeline_scan(struct pipeline *pl, struct pipe_block *b,
 		scan->batch(scan->ctx, b->scans + sizeof(struct scan_head), b->nscans, stride);
 		pthread_mutex_unlock(&pl->scan_lock);
 	}
-	return lineno - b->lineno;
+out:
+	b->nlf = lineno;
+	b->counted = 1;
 }
 
 /*
@@ -588,9 +598,11 @@ static void *pipeline_run(void *arg)
 		struct pipe_block *b;
 
 		if (!pl->ended && pl->count < pl->nblocks) {
+			int count = !in->scanning;
+
 			b = &pl->blocks[tail];
 			pthread_mutex_unlock(&pl->lock);
-			pipeline_fill_block(in, b);
+			pipeline_fill_block(in, b, count);
 			pthread_mutex_lock(&pl->lock);
 			b->state = BLOCK_FULL;
 			pl->ended = b->end != 0;
@@ -662,7 +674,7 @@ static int pipeline_start(struct spaa_input *in)
 	 * Where the thread starts: after the lines returned so far (sniffing
 	 * may have read a short one) and what is buffered.
 	 */
-	pl->scan_lineno = in->lineno + count_lf(in->buf + in->pos, in->buf + in->len);
+	pl->lineno = in->lineno + count_lf(in->buf + in->pos, in->buf + in->len);
 	pl->scan_partial = in->len > in->pos && in->buf[in->len - 1] != '\n';
 	in->pipe = pl;
 	if (pl->sync)
@@ -732,8 +744,9 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 	if (pl->sync && !pl->count) {
 		/* no thread: fill and scan the one block here, in order */
 		b = &pl->blocks[pl->head];
-		pipeline_fill_block(in, b);
-		pl->scan_lineno += pipeline_scan(pl, b, &in->scan, in->scan_stride, false);
+		pipeline_fill_block(in, b, !in->scanning);
+		if (in->scanning)
+			pipeline_scan(pl, b, &in->scan, in->scan_stride, false);
 		b->state = BLOCK_SCANNED;
 		pl->ended = b->end != 0;
 		pl->count = 1;
@@ -750,6 +763,10 @@ static ssize_t pipeline_fill(struct spaa_input *in, char *out, size_t space,
 		pthread_mutex_unlock(&pl->lock);
 		if (scan)
 			pipeline_scan(pl, b, &in->scan, in->scan_stride, false);
+		else if (!b->counted)   /* filled before the scanner was set */
+			b->nlf = count_lf(b->data, b->data + b->len);
+		b->lineno = pl->lineno;
+		pl->lineno += b->nlf;
 	} else {
 		pthread_mutex_unlock(&pl->lock);
 	}
@@ -886,10 +903,10 @@ static char *scanned_lf(struct spaa_input *in, struct pipeline *pl, struct pipe_
 
 	for (; pl->cursor < b->nscans; pl->cursor++) {
 		memcpy(&h, b->scans + pl->cursor * in->scan_stride, sizeof(h));
-		if (h.lineno > in->lineno)
+		if (b->lineno + h.lineno > in->lineno)
 			break;
 	}
-	if (pl->cursor >= b->nscans || h.lineno != in->lineno + 1 ||
+	if (pl->cursor >= b->nscans || b->lineno + h.lineno != in->lineno + 1 ||
 	    h.lf < (uint64_t)(start - b->data) || h.lf >= b->len || b->data[h.lf] != '\n')
 		return NULL;
 	return b->data + h.lf;
@@ -1398,6 +1415,7 @@ const void *spaa_input_scanned(struct spaa_input *in)
 	/* records are in line order and lines are read in order */
 	while ((e = scan_entry(in, 0))) {
 		memcpy(&line, e + offsetof(struct scan_head, lineno), sizeof(line));
+		line += in->pipe->blocks[in->pipe->head].lineno;
 		if (line > in->lineno)
 			return NULL;
 		in->pipe->cursor++;
