@@ -573,5 +573,5 @@ char *spaa_aggregate_path_name_leaf_first(const struct spaa_aggregate *a, uint32
 
 void spaa_aggregate_rank_paths(const struct spaa_aggregate *a, struct spaa_rank *r, size_t n)
 {
-	spaa_rank_sort_joined(r, n, &a->paths, path_element, a);
+	spaa_rank_sort_joined(r, n, &a->paths, path_element, a, a->workers);
 }

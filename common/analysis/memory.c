@@ -471,7 +471,7 @@ char *spaa_memory_path_name(const struct spaa_memory *h, uint32_t path)
 
 void spaa_memory_rank_paths(const struct spaa_memory *h, struct spaa_rank *r, size_t n)
 {
-	spaa_rank_sort_joined(r, n, &h->paths, function_name, h->p);
+	spaa_rank_sort_joined(r, n, &h->paths, function_name, h->p, 1);
 }
 
 /* ---- allocated bytes over time ---------------------------------------- */

@@ -30,9 +30,11 @@ void spaa_rank_sort(struct spaa_rank *r, size_t n);
  * Sorts like spaa_rank_sort with spaa_strtab_join(t, r[i].idx, name, ctx,
  * ';') as the name (r[i].name is not used), comparing the names without
  * making them: a profile of many stacks need not hold every name at once.
+ * With threads > 1 a second thread sorts half of a long r meanwhile; name
+ * is then called by both.
  */
 void spaa_rank_sort_joined(struct spaa_rank *r, size_t n, const struct spaa_strtab *t,
 			   const char *(*name)(const void *ctx, uint32_t id),
-			   const void *ctx);
+			   const void *ctx, unsigned threads);
 
 #endif

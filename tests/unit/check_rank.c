@@ -6,6 +6,7 @@
  */
 #include <check.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,10 +96,74 @@ START_TEST(test_rank_sort_joined)
 	for (int i = 0; i < 4; i++)
 		r[i] = (struct spaa_rank){ 5, 0, NULL, 0, (uint32_t)i + 1 };
 	r[2].key = 6;   /* "main;ab" ranks first whatever its name */
-	spaa_rank_sort_joined(r, 4, &t, name_of, NULL);
+	spaa_rank_sort_joined(r, 4, &t, name_of, NULL, 1);
 	for (int i = 0; i < 4; i++)
 		ck_assert_uint_eq(r[i].idx, want[i]);
 	spaa_strtab_release(&t);
+}
+END_TEST
+
+static const char *const names2[] = { "main", "a", "a!", "ab", "b", "" };
+
+static const char *name2_of(const void *ctx, uint32_t id)
+{
+	(void)ctx;
+	return names2[id];
+}
+
+/*
+ * Enough rows for a second thread to sort half of them (rank.c): the
+ * order is the one spaa_rank_sort gives the joined names made as strings
+ * (a second method), with one thread and with two.  Few keys, so most
+ * rows tie on them; names where ';' sorts after a name's next byte
+ * ("a!" against "a;...") and an empty one.
+ */
+START_TEST(test_rank_sort_joined_threads)
+{
+	enum { N = 20000, MAXLEN = 8, TEXT = MAXLEN * 5 };
+	struct spaa_rank *r = malloc(N * sizeof(*r)), *want = malloc(N * sizeof(*want));
+	char (*text)[TEXT] = calloc(N, sizeof(*text));
+	struct spaa_strtab t;
+	uint64_t x = 88172645463325252ULL;
+	uint32_t nr = 0;
+
+	spaa_strtab_init(&t);
+	for (int i = 0; i < N; i++) {
+		uint32_t seq[MAXLEN], len, idx;
+		int at = 0;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		len = 1 + (uint32_t)(x % MAXLEN);
+		for (uint32_t k = 0; k < len; k++)
+			seq[k] = (uint32_t)((x >> (8 + 4 * k)) % 6);
+		idx = spaa_strtab_intern(&t, seq, len * sizeof(uint32_t));
+		if (idx <= nr)
+			continue;       /* a path drawn before */
+		nr = idx;
+		for (uint32_t k = 0; k < len; k++)
+			at += snprintf(text[nr - 1] + at, TEXT - (size_t)at, "%s%s",
+				       k ? ";" : "", names2[seq[k]]);
+		r[nr - 1] = (struct spaa_rank){ (x >> 48) % 3, 0, NULL, (int64_t)nr, idx };
+		want[nr - 1] = r[nr - 1];
+		want[nr - 1].name = text[nr - 1];
+	}
+	ck_assert_uint_ge(nr, 8192);    /* rank.c's RANK_SORT_SPLIT */
+	spaa_rank_sort(want, nr);
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		struct spaa_rank *got = malloc(nr * sizeof(*got));
+
+		memcpy(got, r, nr * sizeof(*got));
+		spaa_rank_sort_joined(got, nr, &t, name2_of, NULL, threads);
+		for (uint32_t i = 0; i < nr; i++)
+			ck_assert_msg(got[i].idx == want[i].idx,
+				      "threads %u, row %u: path %u, want %u", threads, i,
+				      got[i].idx, want[i].idx);
+		free(got);
+	}
+	spaa_strtab_release(&t);
+	free(text);
+	free(want);
+	free(r);
 }
 END_TEST
 
@@ -109,6 +174,7 @@ Suite *rank_suite(void)
 
 	tcase_add_test(tc, test_rank_sort);
 	tcase_add_test(tc, test_rank_sort_joined);
+	tcase_add_test(tc, test_rank_sort_joined_threads);
 	suite_add_tcase(s, tc);
 	return s;
 }
