@@ -974,7 +974,7 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 		p->stacks[si].related = true;
 	}
 	/* merge_repeat never sees it: entered in no map, nor later in one */
-	if (rel)
+	if (rel && r->o->fold_repeats)
 		same_ctx_make(r);
 	if (!rel && merge_repeat(r, &rec)) {
 		p->nweight_pool = pool_before;

@@ -905,6 +905,17 @@ START_TEST(test_content_addressable_contexts)
 }
 END_TEST
 
+/* Loads path into p (spaa_profile_init), with repeats folded or not. */
+static void load_folded(struct spaa_profile *p, const char *path, bool fold)
+{
+	struct spaa_load_opts o = { .fold_repeats = fold };
+	struct spaa_error err;
+
+	spaa_profile_init(p);
+	spaa_error_init(&err);
+	ck_assert_msg(!spaa_load(p, &path, 1, &o, &err), "%s", err.msg);
+}
+
 /*
  * With fold_repeats (the analyses), a stack record repeating one of the
  * same file (stack, context, metrics in order) is added to it; without
@@ -928,16 +939,10 @@ START_TEST(test_repeated_records_merged)
 		NULL,
 	};
 	const char *path = write_profile("repeats.spaa", lines);
-	struct spaa_load_opts o;
 	struct spaa_profile p;
-	struct spaa_error err;
 	char *s;
 
-	memset(&o, 0, sizeof(o));
-	o.fold_repeats = true;
-	spaa_profile_init(&p);
-	spaa_error_init(&err);
-	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	load_folded(&p, path, true);
 	s = summary(&p);
 	ck_assert_str_eq(s,
 		"s1 cycles pid=- tid=1 cpu=- comm= [work,main] period=40 excl work:period=9\n"
@@ -953,9 +958,7 @@ START_TEST(test_repeated_records_merged)
 	ck_assert_uint_eq(spaa_profile_total(&p, 0, spaa_strtab_find(&p.strings, "period", 6)), 186);
 	spaa_profile_release(&p);
 
-	o.fold_repeats = false;
-	spaa_profile_init(&p);
-	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	load_folded(&p, path, false);
 	ck_assert_uint_eq(p.nrecords, 9);
 	spaa_profile_release(&p);
 }
@@ -983,16 +986,10 @@ START_TEST(test_repeated_records_interleaved)
 		NULL,
 	};
 	const char *path = write_profile("interleaved.spaa", lines);
-	struct spaa_load_opts o;
 	struct spaa_profile p;
-	struct spaa_error err;
 	char *s;
 
-	memset(&o, 0, sizeof(o));
-	o.fold_repeats = true;
-	spaa_profile_init(&p);
-	spaa_error_init(&err);
-	ck_assert_msg(!spaa_load(&p, &path, 1, &o, &err), "%s", err.msg);
+	load_folded(&p, path, true);
 	s = summary(&p);
 	ck_assert_str_eq(s,
 		"s1 cycles pid=- tid=1 cpu=- comm= [work,main] period=9\n"
