@@ -83,6 +83,8 @@ struct spaa_load_finding_sink {
  */
 struct spaa_load_stats {
 	uint64_t scanned, fast, general;
+	/* stack records read by the fast path (spaa_stack_scan.h), by the JSON parser */
+	uint64_t stacks_fast, stacks_general;
 	/* other records whose JSON a reading thread parsed ahead of the reader */
 	uint64_t parsed_ahead;
 	/*

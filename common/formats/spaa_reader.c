@@ -287,8 +287,8 @@ int spaa_reader_record_event(struct spaa_reader *r, const struct spaa_json_value
 	if (!name)
 		return spaa_reader_bad(r, err, "'%s' record names no event and the header declares %u",
 			   rtype, r->nevents);
-	return spaa_reader_bad(r, err, "'%s' record names event '%s', which the header does not declare",
-		   rtype, name->str);
+	return spaa_reader_bad(r, err, "'%s' record names event '%.*s', which the header does not declare",
+		   rtype, (int)name->len, name->str);
 }
 
 /* Fills in the pid of a thread known only by tid (spec 3.4). */
@@ -507,6 +507,11 @@ struct scanned {
 	 */
 	const struct spaa_json_value *tree;
 	/*
+	 * Not NULL: the line's stack record of the common shape (weak: in
+	 * the block's parser); sample then has its id.
+	 */
+	const struct spaa_stack_scan *stack;
+	/*
 	 * With a tree: its first repeated key (spaa_json_repeated_key), or
 	 * NULL; found on the scanning thread, which has the tree in its
 	 * cache, so that the reader does not walk it for that.
@@ -578,14 +583,33 @@ static void stack_id_of_line(const char *line, size_t len, struct spaa_sample_sc
 static int scanner_scan(void *ctx, void *block, const char *line, size_t len, void *rec)
 {
 	struct scanned *sc = rec;
+	struct spaa_stack_scan st;
+	uint64_t frames[SPAA_STACK_SCAN_FRAMES];
 	struct spaa_json_error je;
 
 	(void)ctx;
 
 	sc->tree = NULL;
+	sc->stack = NULL;
 	sc->declined = false;
 	if (spaa_sample_scan_line(line, len, &sc->sample)) {
 		sc->sample.id_text = line + sc->sample.id_off;
+		return 1;
+	}
+	/* a block the reader scans itself has none: it scans stacks as it reads them */
+	st.frames = frames;
+	if (block && spaa_json_parser_used(block) <= SCAN_TREE_BUDGET &&
+	    spaa_stack_scan_line(line, len, &st)) {
+		struct spaa_stack_scan *keep =
+			spaa_json_parser_alloc(block, sizeof(st) + st.nframes * sizeof(*frames));
+
+		*keep = st;
+		keep->frames = (uint64_t *)(keep + 1);
+		memcpy(keep->frames, frames, st.nframes * sizeof(*frames));
+		sc->stack = keep;
+		sc->sample.prov = SPAA_NONE;    /* numbered by the batch, if at all */
+		sc->sample.id_text = line + st.id.off;
+		sc->sample.id_len = st.id.len;
 		return 1;
 	}
 	if (block && len && line[0] == '{' &&
@@ -758,6 +782,27 @@ static int fast_sample(struct spaa_reader *r, const char *line, size_t len,
 	if (ret > 0 && r->o->stats)
 		r->o->stats->fast++;
 	return ret;
+}
+
+/*
+ * The stack records' fast path (spaa_stack_scan.h): 1 when line was a
+ * stack record of the common shape and is now read, 0 when the general
+ * path must read it (nothing was changed), -1 with err set as the
+ * general path would have set it.  st: the scanner's scan of the line,
+ * or NULL.
+ */
+static int fast_stack(struct spaa_reader *r, const char *line, size_t len,
+		      const struct spaa_stack_scan *st, struct spaa_error *err)
+{
+	if (!st) {
+		r->stack_scan.frames = r->stack_frames;
+		if (!spaa_stack_scan_line(line, len, &r->stack_scan))
+			return 0;
+		st = &r->stack_scan;
+	}
+	if (r->o->stats)
+		r->o->stats->stacks_fast++;
+	return spaa_reader_commit_stack(r, line, st, err) ? -1 : 1;
 }
 
 static int read_record(struct spaa_reader *r, const struct spaa_json_value *v,
@@ -1027,11 +1072,16 @@ int spaa_reader_read(struct spaa_profile *p, struct spaa_input *in,
 				r.record_prov = pre->sample.prov;
 				if (opts->stats)
 					opts->stats->parsed_ahead++;
+			} else if (pre && pre->stack) {
+				r.record_prov = pre->sample.prov;
+				fast = fast_stack(&r, line, len, pre->stack, err);
 			} else if (!pre || !pre->declined) {
 				fast = fast_sample(&r, line, len, pre ? &pre->sample : NULL, err);
 			} else {
 				r.record_prov = pre->sample.prov;
 			}
+			if (!fast && !v)
+				fast = fast_stack(&r, line, len, NULL, err);
 			if (fast > 0)
 				continue;
 			if (fast < 0) {

@@ -26,6 +26,7 @@
 
 #include "formats/idcache.h"
 #include "formats/load.h"
+#include "formats/spaa_stack_scan.h"
 #include "io/input.h"
 #include "io/json.h"
 #include "model/error.h"
@@ -85,6 +86,9 @@ struct spaa_reader {
 	unsigned long line;
 	struct spaa_json_parser *jp;
 	uint64_t bytes_base, bytes_total;
+	/* a stack record's scan by the reader (one the scanner did not scan) */
+	struct spaa_stack_scan stack_scan;
+	uint64_t stack_frames[SPAA_STACK_SCAN_FRAMES];
 
 	bool seen_header;
 	unsigned long header_line;
@@ -270,6 +274,10 @@ int spaa_reader_read_header(struct spaa_reader *r, const struct spaa_json_value 
 
 int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
 		      struct spaa_error *err);
+
+/* A stack record that spaa_stack_scan read from line, as read_stack reads it. */
+int spaa_reader_commit_stack(struct spaa_reader *r, const char *line,
+			     const struct spaa_stack_scan *st, struct spaa_error *err);
 
 int spaa_reader_read_thread(struct spaa_reader *r, const struct spaa_json_value *v,
 		       struct spaa_error *err);

@@ -476,6 +476,18 @@ int spaa_reader_read_thread(struct spaa_reader *r, const struct spaa_json_value 
 	return 0;
 }
 
+/* Appends x to the n weights in r->wbuf, unless its metric is there. */
+static int weight_push(struct spaa_reader *r, const char *rtype, uint32_t n,
+		       const struct spaa_weight *x, struct spaa_error *err)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (r->wbuf[i].metric == x->metric)
+			return spaa_reader_bad(r, err, "metric '%s' appears twice in the weights of a '%s' record",
+					       spaa_profile_str(r->p, x->metric), rtype);
+	r->wbuf[n] = *x;
+	return 0;
+}
+
 /* Parses a weights array into r->wbuf; returns the count or -1. */
 static int read_weights(struct spaa_reader *r, const struct spaa_json_value *arr,
 			const char *rtype, struct spaa_error *err)
@@ -493,13 +505,9 @@ static int read_weights(struct spaa_reader *r, const struct spaa_json_value *arr
 		if (spaa_reader_str_field(r, w, rtype, "metric", true, &x.metric, err) ||
 		    spaa_reader_str_field(r, w, rtype, "unit", false, &x.unit, err) ||
 		    spaa_reader_field(r, w, rtype, "value", SPAA_JSON_NUMBER, true, &val, err) < 0 ||
-		    spaa_reader_u64_value(r, val, rtype, "value", &x.value, err))
+		    spaa_reader_u64_value(r, val, rtype, "value", &x.value, err) ||
+		    weight_push(r, rtype, n++, &x, err))
 			return -1;
-		for (uint32_t i = 0; i < n; i++)
-			if (r->wbuf[i].metric == x.metric)
-				return spaa_reader_bad(r, err, "metric '%s' appears twice in the weights of a '%s' record",
-					   spaa_profile_str(r->p, x.metric), rtype);
-		r->wbuf[n++] = x;
 	}
 	return (int)n;
 }
@@ -621,7 +629,7 @@ static int read_context(struct spaa_reader *r, const struct spaa_json_value *ctx
 	return 0;
 }
 
-static int add_record(struct spaa_reader *r, struct spaa_record *rec)
+static void add_record(struct spaa_reader *r, struct spaa_record *rec)
 {
 	struct spaa_profile *p = r->p;
 	struct spaa_stack *s = &p->stacks[rec->stack];
@@ -631,59 +639,73 @@ static int add_record(struct spaa_reader *r, struct spaa_record *rec)
 	rec->next_same_stack = s->first_record;
 	s->first_record = i;
 	p->records[i] = *rec;
+}
+
+/*
+ * The frames of stack id, n of them, into r->fbuf: frames_begin, then
+ * frame_put of each in the order written, then frames_end, which turns
+ * them leaf first.
+ */
+static int frames_begin(struct spaa_reader *r, size_t n, uint32_t id,
+			struct spaa_error *err)
+{
+	if (!n)
+		return spaa_reader_bad(r, err, "stack '%s' has no frames", spaa_profile_str(r->p, id));
+	if (n > r->o->max_depth)
+		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
+				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
+				     spaa_profile_str(r->p, id), n, r->o->max_depth);
+	SPAA_ALLOC_GROW(r->fbuf, n, r->fbuf_alloc);
 	return 0;
 }
 
-/* The frames of stack id into r->fbuf, leaf first; *n of them. */
+static int frame_put(struct spaa_reader *r, uint64_t fid, uint32_t id, uint32_t i,
+		     struct spaa_error *err)
+{
+	r->fbuf[i] = spaa_reader_frame_lookup(r, fid);
+	if (r->fbuf[i] == SPAA_NONE)
+		return spaa_reader_bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
+				       spaa_profile_str(r->p, id), fid);
+	return 0;
+}
+
+static int frames_end(struct spaa_reader *r, uint32_t n, struct spaa_error *err)
+{
+	if (r->root_to_leaf) {
+		for (uint32_t i = 0; i < n / 2; i++) {
+			uint32_t t = r->fbuf[i];
+
+			r->fbuf[i] = r->fbuf[n - 1 - i];
+			r->fbuf[n - 1 - i] = t;
+		}
+	}
+	return check_inline_order(r, r->fbuf, n, err);
+}
+
 static int read_frames(struct spaa_reader *r, const struct spaa_json_value *fr,
 		       uint32_t id, uint32_t *n, struct spaa_error *err)
 {
-	struct spaa_profile *p = r->p;
-
-	if (!fr->len)
-		return spaa_reader_bad(r, err, "stack '%s' has no frames", spaa_profile_str(p, id));
-	if (fr->len > r->o->max_depth)
-		return spaa_error_at(err, SPAA_E_LIMIT, r->path, r->line,
-				     "stack '%s' has %zu frames, more than the limit of %u (SPAA_MAX_DEPTH)",
-				     spaa_profile_str(p, id), fr->len, r->o->max_depth);
-	SPAA_ALLOC_GROW(r->fbuf, fr->len, r->fbuf_alloc);
+	if (frames_begin(r, fr->len, id, err))
+		return -1;
 	*n = 0;
-	for (const struct spaa_json_value *f = fr->child; f; f = f->next) {
+	for (const struct spaa_json_value *f = fr->child; f; f = f->next, ++*n) {
 		uint64_t fid;
 
-		if (spaa_reader_u64_value(r, f, "stack", "frames", &fid, err))
+		if (spaa_reader_u64_value(r, f, "stack", "frames", &fid, err) ||
+		    frame_put(r, fid, id, *n, err))
 			return -1;
-		r->fbuf[*n] = spaa_reader_frame_lookup(r, fid);
-		if (r->fbuf[*n] == SPAA_NONE)
-			return spaa_reader_bad(r, err, "stack '%s' references unknown frame id %" PRIu64,
-					       spaa_profile_str(p, id), fid);
-		(*n)++;
 	}
-	if (r->root_to_leaf) {
-		for (uint32_t i = 0; i < *n / 2; i++) {
-			uint32_t t = r->fbuf[i];
-
-			r->fbuf[i] = r->fbuf[*n - 1 - i];
-			r->fbuf[*n - 1 - i] = t;
-		}
-	}
-	return check_inline_order(r, r->fbuf, *n, err);
+	return frames_end(r, *n, err);
 }
 
-/* The weights of stack id, with its event's primary metric, into rec. */
-static int read_stack_weights(struct spaa_reader *r, const struct spaa_json_value *v,
-			      uint32_t id, struct spaa_record *rec,
-			      struct spaa_error *err)
+/* The nw weights in r->wbuf of stack id, with its event's primary metric, into rec. */
+static int stack_weights(struct spaa_reader *r, uint32_t id, int nw,
+			 struct spaa_record *rec, struct spaa_error *err)
 {
 	struct spaa_profile *p = r->p;
 	uint32_t primary_metric = p->events[rec->event].primary_metric;
-	const struct spaa_json_value *weights;
 	uint64_t primary;
-	int nw;
 
-	if (spaa_reader_field(r, v, "stack", "weights", SPAA_JSON_ARRAY, true, &weights, err) < 0 ||
-	    (nw = read_weights(r, weights, "stack", err)) < 0)
-		return -1;
 	rec->weights = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
 	rec->nweights = (uint32_t)nw;
 	if (!spaa_profile_weights_get(p, rec->weights, rec->nweights, primary_metric, &primary))
@@ -702,28 +724,30 @@ static int read_stack_weights(struct spaa_reader *r, const struct spaa_json_valu
 	return 0;
 }
 
-/* The exclusive weights of stack id (n frames in r->fbuf), on its leaf. */
-static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v,
-			  uint32_t id, uint32_t n, struct spaa_record *rec,
-			  struct spaa_error *err)
+static int read_stack_weights(struct spaa_reader *r, const struct spaa_json_value *v,
+			      uint32_t id, struct spaa_record *rec,
+			      struct spaa_error *err)
 {
-	struct spaa_profile *p = r->p;
-	const struct spaa_json_value *excl, *xf, *xw;
-	const char *rt = "stack";
-	uint64_t fid;
-	uint32_t frame;
+	const struct spaa_json_value *weights;
 	int nw;
 
-	if (spaa_reader_field(r, v, rt, "exclusive", SPAA_JSON_OBJECT, false, &excl, err) < 0)
+	if (spaa_reader_field(r, v, "stack", "weights", SPAA_JSON_ARRAY, true, &weights, err) < 0 ||
+	    (nw = read_weights(r, weights, "stack", err)) < 0)
 		return -1;
-	if (!excl)
-		return 0;
-	if (spaa_reader_field(r, excl, rt, "frame", SPAA_JSON_NUMBER, true, &xf, err) < 0 ||
-	    spaa_reader_u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
-	    spaa_reader_field(r, excl, rt, "weights", SPAA_JSON_ARRAY, true, &xw, err) < 0 ||
-	    (nw = read_weights(r, xw, rt, err)) < 0)
-		return -1;
-	frame = spaa_reader_frame_lookup(r, fid);
+	return stack_weights(r, id, nw, rec, err);
+}
+
+/*
+ * The exclusive weights of stack id (n frames in r->fbuf) on frame fid,
+ * its leaf: the nw weights in r->wbuf.
+ */
+static int stack_exclusive(struct spaa_reader *r, uint32_t id, uint32_t n,
+			   uint64_t fid, int nw, struct spaa_record *rec,
+			   struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	uint32_t frame = spaa_reader_frame_lookup(r, fid);
+
 	if (frame == SPAA_NONE)
 		return spaa_reader_bad(r, err, "exclusive frame %" PRIu64 " of stack '%s' is not a known frame",
 				       fid, spaa_profile_str(p, id));
@@ -752,6 +776,27 @@ static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v
 	rec->excl = spaa_profile_add_weights(p, r->wbuf, (uint32_t)nw);
 	rec->nexcl = (uint32_t)nw;
 	return 0;
+}
+
+static int read_exclusive(struct spaa_reader *r, const struct spaa_json_value *v,
+			  uint32_t id, uint32_t n, struct spaa_record *rec,
+			  struct spaa_error *err)
+{
+	const struct spaa_json_value *excl, *xf, *xw;
+	const char *rt = "stack";
+	uint64_t fid;
+	int nw;
+
+	if (spaa_reader_field(r, v, rt, "exclusive", SPAA_JSON_OBJECT, false, &excl, err) < 0)
+		return -1;
+	if (!excl)
+		return 0;
+	if (spaa_reader_field(r, excl, rt, "frame", SPAA_JSON_NUMBER, true, &xf, err) < 0 ||
+	    spaa_reader_u64_value(r, xf, rt, "exclusive.frame", &fid, err) ||
+	    spaa_reader_field(r, excl, rt, "weights", SPAA_JSON_ARRAY, true, &xw, err) < 0 ||
+	    (nw = read_weights(r, xw, rt, err)) < 0)
+		return -1;
+	return stack_exclusive(r, id, n, fid, nw, rec, err);
 }
 
 /*
@@ -909,6 +954,57 @@ static bool merge_repeat(struct spaa_reader *r, const struct spaa_record *rec)
 	return true;
 }
 
+/*
+ * The stack of a record read up to its frames (n in r->fbuf), weights and
+ * context: new, a placeholder now defined, or a repeat; its index into
+ * *si, and its frames into rec.
+ */
+static int stack_define(struct spaa_reader *r, uint32_t id, int type, uint32_t n,
+			struct spaa_record *rec, uint32_t *si, struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	struct spaa_stack *s;
+
+	*si = shared_stack(r, id, (enum spaa_stack_type)type, n);
+	if (*si == SPAA_NONE)
+		*si = spaa_reader_stack_ref(r, id, 0);
+	s = &p->stacks[*si];
+	if (s->defined) {
+		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
+		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
+			return spaa_reader_bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
+					       spaa_profile_str(p, id),
+					       *si < r->stack_base ? r->shared_line[id] : s->line);
+	} else {
+		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
+		s->nframes = n;
+		s->type = type;
+		s->defined = true;
+		s->line = r->line;
+	}
+	rec->stack = *si;
+	rec->frames = s->frames;
+	rec->nframes = s->nframes;
+	return 0;
+}
+
+/*
+ * Adds rec, of stack si, to the model, or to its twin (merge_repeat):
+ * then the weights it added to the pool, past pool_before, are dropped.
+ */
+static void record_commit(struct spaa_reader *r, struct spaa_record *rec, bool related,
+			  uint32_t pool_before)
+{
+	/* merge_repeat never sees it: entered in no map, nor later in one */
+	if (related && r->o->fold_repeats)
+		same_ctx_make(r);
+	if (!related && merge_repeat(r, rec))
+		r->p->nweight_pool = pool_before;
+	else
+		add_record(r, rec);
+	spaa_reader_prov_bind(r, r->record_prov, rec->stack);
+}
+
 int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *v,
 			   struct spaa_error *err)
 {
@@ -920,11 +1016,12 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 		.excl_frame = SPAA_NONE,
 	};
 	const char *rt = "stack";
-	struct spaa_stack *s;
 	uint32_t id = 0, n = 0, si;
 	uint32_t pool_before = p->nweight_pool;
 	int type;
 
+	if (r->o->stats)
+		r->o->stats->stacks_general++;
 	idv = spaa_json_get(v, "id");
 	if (!idv || idv->type == SPAA_JSON_NULL)
 		return spaa_reader_bad(r, err, "'stack' record has no 'id'");
@@ -935,32 +1032,9 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 	    spaa_reader_field(r, v, rt, "context", SPAA_JSON_OBJECT, false, &ctx, err) < 0 ||
 	    read_context(r, ctx, &rec, err) ||
 	    read_stack_weights(r, v, id, &rec, err) ||
-	    read_exclusive(r, v, id, n, &rec, err))
-		return -1;
-
-	/* the stack itself: new, a placeholder now defined, or a repeat */
-	si = shared_stack(r, id, (enum spaa_stack_type)type, n);
-	if (si == SPAA_NONE)
-		si = spaa_reader_stack_ref(r, id, 0);
-	s = &p->stacks[si];
-	if (s->defined) {
-		if (s->nframes != n || s->type != (enum spaa_stack_type)type ||
-		    memcmp(p->frame_pool + s->frames, r->fbuf, n * sizeof(*r->fbuf)))
-			return spaa_reader_bad(r, err, "stack id '%s' is reused with different frames (first defined on line %lu)",
-					       spaa_profile_str(p, id),
-					       si < r->stack_base ? r->shared_line[id] : s->line);
-	} else {
-		s->frames = spaa_profile_add_frames(p, r->fbuf, n);
-		s->nframes = n;
-		s->type = type;
-		s->defined = true;
-		s->line = r->line;
-	}
-	rec.stack = si;
-	rec.frames = s->frames;
-	rec.nframes = s->nframes;
-
-	if (spaa_reader_field(r, v, rt, "related_stacks", SPAA_JSON_ARRAY, false, &rel, err) < 0)
+	    read_exclusive(r, v, id, n, &rec, err) ||
+	    stack_define(r, id, type, n, &rec, &si, err) ||
+	    spaa_reader_field(r, v, rt, "related_stacks", SPAA_JSON_ARRAY, false, &rel, err) < 0)
 		return -1;
 	for (const struct spaa_json_value *x = rel ? rel->child : NULL; x; x = x->next) {
 		uint32_t rid = 0;
@@ -973,15 +1047,67 @@ int spaa_reader_read_stack(struct spaa_reader *r, const struct spaa_json_value *
 		};
 		p->stacks[si].related = true;
 	}
-	/* merge_repeat never sees it: entered in no map, nor later in one */
-	if (rel && r->o->fold_repeats)
-		same_ctx_make(r);
-	if (!rel && merge_repeat(r, &rec)) {
-		p->nweight_pool = pool_before;
-	} else if (add_record(r, &rec)) {
-		return -1;
+	record_commit(r, &rec, rel != NULL, pool_before);
+	return 0;
+}
+
+/* The n weights w scanned from line into r->wbuf, as read_weights reads them. */
+static int scanned_weights(struct spaa_reader *r, const char *line,
+			   const struct spaa_stack_scan_weight *w, uint32_t n,
+			   struct spaa_error *err)
+{
+	SPAA_ALLOC_GROW(r->wbuf, n, r->wbuf_alloc);
+	for (uint32_t i = 0; i < n; i++) {
+		struct spaa_weight x = { .value = w[i].value };
+
+		if (spaa_reader_intern(r, line + w[i].metric.off, w[i].metric.len, &x.metric, err) ||
+		    (w[i].unit.off &&
+		     spaa_reader_intern(r, line + w[i].unit.off, w[i].unit.len, &x.unit, err)) ||
+		    weight_push(r, "stack", i, &x, err))
+			return -1;
 	}
-	spaa_reader_prov_bind(r, r->record_prov, si);
+	return (int)n;
+}
+
+/*
+ * A stack record that spaa_stack_scan read from line, checked and added
+ * as spaa_reader_read_stack would read the line: the same steps in the
+ * same order (the scan has taken only what passes the checks of JSON
+ * types), so that an error, and what a validating load keeps of the
+ * record before it, are the general path's.
+ */
+int spaa_reader_commit_stack(struct spaa_reader *r, const char *line,
+			     const struct spaa_stack_scan *st, struct spaa_error *err)
+{
+	struct spaa_profile *p = r->p;
+	struct spaa_record rec = {
+		.pid = st->pid, .tid = st->tid, .cpu = st->cpu, .excl_frame = SPAA_NONE,
+	};
+	struct spaa_json_value ev = {
+		.type = SPAA_JSON_STRING, .str = line + st->event.off, .len = st->event.len,
+	};
+	uint32_t pool_before = p->nweight_pool, n = st->nframes, id, si;
+	int nw;
+
+	if (spaa_reader_intern(r, line + st->id.off, st->id.len, &id, err) ||
+	    frames_begin(r, n, id, err))
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if (frame_put(r, st->frames[i], id, i, err))
+			return -1;
+	if (frames_end(r, n, err) ||
+	    (st->comm.off && spaa_reader_intern(r, line + st->comm.off, st->comm.len, &rec.comm, err)) ||
+	    spaa_reader_record_event(r, st->event.off ? &ev : NULL, "stack", &rec.event, err))
+		return -1;
+	spaa_reader_thread_pid(r, rec.tid, &rec.pid, &rec.comm);
+	if ((nw = scanned_weights(r, line, st->weights, st->nweights, err)) < 0 ||
+	    stack_weights(r, id, nw, &rec, err) ||
+	    (st->has_excl &&
+	     ((nw = scanned_weights(r, line, st->excl, st->nexcl, err)) < 0 ||
+	      stack_exclusive(r, id, n, st->excl_frame, nw, &rec, err))) ||
+	    stack_define(r, id, 0, n, &rec, &si, err))
+		return -1;
+	record_commit(r, &rec, false, pool_before);
 	return 0;
 }
 
@@ -994,6 +1120,8 @@ int spaa_reader_read_window(struct spaa_reader *r, const struct spaa_json_value 
 	const char *rt = "window";
 	int exp10 = r->time_exp10;
 
+	if (r->o->stats)
+		r->o->stats->stacks_general++;
 	idv = spaa_json_get(v, "id");
 	if (idv && idv->type != SPAA_JSON_NULL && spaa_reader_stack_id_text(r, idv, rt, "id", &w.id, err))
 		return -1;

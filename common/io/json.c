@@ -551,6 +551,11 @@ void spaa_json_parser_rewind(struct spaa_json_parser *p)
 	arena_reset(p);
 }
 
+void *spaa_json_parser_alloc(struct spaa_json_parser *p, size_t n)
+{
+	return arena_alloc(p, n);
+}
+
 size_t spaa_json_parser_used(const struct spaa_json_parser *p)
 {
 	size_t n = 0;

@@ -79,6 +79,13 @@ const struct spaa_json_value *spaa_json_parse_more(struct spaa_json_parser *p,
 						   const char *text, size_t len,
 						   struct spaa_json_error *e);
 
+/*
+ * n bytes of p's arena, aligned for any scalar and valid as the trees of
+ * spaa_json_parse_more are: for what a caller reads from a line without
+ * a tree (the SPAA reader's scanning threads, spaa_stack_scan.h).
+ */
+void *spaa_json_parser_alloc(struct spaa_json_parser *p, size_t n);
+
 /* Forgets every tree of p (their memory is reused, not freed). */
 void spaa_json_parser_rewind(struct spaa_json_parser *p);
 
