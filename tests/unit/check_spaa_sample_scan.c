@@ -1,10 +1,11 @@
 /*
  * check_spaa_sample_scan - the differential test of the reader's two paths.
  *
- * Sample records of the common shape are read by a fast path that skips
- * the JSON tree (spaa_reader.c), most of them scanned ahead on the
- * decoding thread; everything else, and every record with an error, by
- * the general parser.  All must give the same result, so each profile is
+ * Sample and stack records of the common shape are read by fast paths
+ * that skip the JSON tree (spaa_sample_scan.h, spaa_stack_scan.h), most
+ * of them scanned ahead on the decoding thread; everything else by the
+ * general parser, and an error found after the scan by the same checks
+ * in the same order.  All must give the same result, so each profile is
  * loaded three times, with spaa_load_opts.no_fast_path, with no_scanner
  * and with neither, and everything a load produces is written out as
  * text and compared, and again with 1, 2, 3 and 8 threads (the real
@@ -15,8 +16,9 @@
  *
  * The profiles: every SPAA file of tests/data (compressed ones too, and
  * the rejected ones of bad/ and validate/), and generated variants of
- * each, whose sample lines are rewritten in ways the fast path must
- * either read the same or hand over: keys reordered, whitespace, escapes,
+ * each, whose sample lines, and then stack lines, are rewritten in ways
+ * the fast paths must either read the same or hand over: keys reordered,
+ * whitespace, escapes,
  * null, repeated keys, unknown keys, exponents and leading zeros in
  * numbers, values at and past the 64-bit limits, times that round,
  * negative and fractional values, ids too long for the reader's id
@@ -91,6 +93,9 @@ static void on_sample_soon(void *data, uint32_t stack, bool near)
 	nsoon += near;
 }
 
+/* Where the loads below count the records of each path; NULL: nowhere. */
+static struct spaa_load_stats *load_stats;
+
 /*
  * Everything load of path (a file or a directory) with threads threads
  * (0: the default) produces, as text the caller frees.
@@ -108,6 +113,7 @@ static char *load_text_threads(const char *path, enum path how, bool validating,
 		.no_scanner = how == FAST_LINES,
 		.thread_min = 1,        /* small files too: the scanner is the point */
 		.threads = threads,
+		.stats = load_stats,
 	};
 	int ret;
 
@@ -199,6 +205,11 @@ static bool is_sample(const char *line)
 	return strstr(line, "\"sample\"") != NULL;
 }
 
+static bool is_stack(const char *line)
+{
+	return strstr(line, "\"stack\"") != NULL;
+}
+
 /* Replaces the first match of from in s (a new string); NULL if none. */
 static char *replace(const char *s, const char *from, const char *to)
 {
@@ -285,7 +296,7 @@ static char *spaced_at(const char *s, size_t k)
 }
 
 /* Textual rewrites of one sample line: {from, to} pairs. */
-static const char *const rewrites[][2] = {
+static const char *const sample_rewrites[][2] = {
 	{ "\"sample\"", "\"sampl\\u0065\"" },           /* escape in type */
 	{ "\"type\"", "\"t\\u0079pe\"" },               /* escape in a key */
 	{ "{", "{\"pid\":null," },                      /* null, then the real one */
@@ -314,7 +325,7 @@ static const char *const rewrites[][2] = {
 };
 
 /* Values given to a key of a sample line: {key, value} pairs. */
-static const char *const values[][2] = {
+static const char *const sample_values[][2] = {
 	{ "timestamp", "12345678901.123456789" },       /* more than 18 digits */
 	{ "timestamp", "9223372036.854775807" },        /* the int64 limit in ns */
 	{ "timestamp", "9223372036.854775808" },        /* just past it */
@@ -345,7 +356,111 @@ static const char *const values[][2] = {
 	{ "event", "\"no-such-event\"" },
 };
 
-/* The value of key (a number or plain string) replaced; NULL if absent. */
+/* Textual rewrites of one stack line: {from, to} pairs. */
+static const char *const stack_rewrites[][2] = {
+	{ "\"stack\"", "\"st\\u0061ck\"" },             /* escape in type */
+	{ "\"frames\"", "\"fr\\u0061mes\"" },           /* escape in a key */
+	{ "{", "{\"stack_type\":\"user\"," },             /* a key the scan leaves */
+	{ "{", "{\"stack_type\":\"bogus\"," },            /* ... with an error */
+	{ "{", "{\"related_stacks\":[]," },
+	{ "{", "{\"x_note\":\"caf\xc3\xa9\"," },          /* unknown key, UTF-8 */
+	{ "{", "{\"id\":\"first\"," },                    /* a repeated key, first wins */
+	{ "{", "{\"context\":null," },                     /* null, then the real one */
+	{ "\"frames\":[", "\"frames\":[999999," },         /* an unknown frame */
+	{ "\"frames\":[", "\"frames\":[1.0," },            /* a fractional id */
+	{ "\"frames\":[", "\"frames\":[-1," },
+	{ "\"frames\":[", "\"frames\":[01," },             /* leading zero */
+	{ "\"frames\":[", "\"frames\":[ \t" },            /* whitespace */
+	{ "\"frames\":[", "\"frames\":[18446744073709551616," },
+	{ "\"frames\":[", "\"frames\":[{}," },
+	{ "\"weights\":[", "\"weights\":[{\"value\":3,\"metric\":\"x_other\"}," },
+	{ "\"weights\":[", "\"weights\":[{\"value\":3,\"metric\":\"samples\"}," },
+	{ "\"weights\":[", "\"weights\":[{\"value\":3,\"metric\":\"period\"}," },
+	{ "\"weights\":[", "\"weights\":[7," },            /* not an object */
+	{ "\"weights\":[", "\"weights\":[{\"value\":3}," },       /* no metric */
+	{ "\"metric\":", "\"x_w\":1,\"metric\":" },       /* unknown weight key */
+	{ "\"metric\":", "\"unit\":null,\"metric\":" },
+	{ "\"context\":{", "\"context\":{\"labels\":{\"a\":\"b\"}," },
+	{ "\"context\":{", "\"context\":{\"probe\":\"p\"," },  /* known, not scanned */
+	{ "\"context\":{", "\"context\":{\"x_c\":1," },     /* unknown: a warning */
+	{ "\"context\":{", "\"context\":{\"pid\":null," },
+	{ "\"exclusive\":{", "\"exclusive\":{\"x_e\":1," },
+	{ "\"id\":\"", "\"id\":\"\\u0000" },             /* NUL in the id */
+	{ "\"id\":\"", "\"id\":\"new-" },                 /* its samples' stack undefined */
+	{ "\"comm\":\"", "\"comm\":\"\x7f" },             /* DEL */
+	{ "\"event\":\"", "\"event\":\"\x01" },           /* raw control byte */
+};
+
+/* Values given to a key of a stack line: {key, value} pairs. */
+static const char *const stack_values[][2] = {
+	{ "id", "12" },                 /* a number, kept as its text */
+	{ "id", "1.50e2" },
+	{ "id", "\"\"" },
+	{ "id", "null" },
+	{ "id", "[]" },
+	{ "frames", "[]" },
+	{ "frames", "[1]" },
+	{ "frames", "[ 1 , 2 ]" },
+	{ "frames", "{}" },
+	{ "frames", "null" },
+	{ "context", "{}" },
+	{ "context", "null" },
+	{ "context", "[]" },
+	{ "context", "{\"tid\":1,\"pid\":2,\"cpu\":3,\"comm\":\"c\"}" },
+	{ "weights", "[]" },
+	{ "weights", "{}" },
+	{ "weights", "null" },
+	{ "exclusive", "{}" },
+	{ "exclusive", "null" },
+	{ "exclusive", "[]" },
+	{ "value", "0" },               /* a warning */
+	{ "value", "123456789012345678" },
+	{ "value", "1234567890123456789" },     /* 19 digits: the general path's */
+	{ "value", "18446744073709551615" },    /* totals overflow */
+	{ "value", "18446744073709551616" },
+	{ "value", "-1" },
+	{ "value", "1e2" },
+	{ "value", "\"5\"" },
+	{ "metric", "\"other\"" },     /* the primary metric missing */
+	{ "metric", "5" },
+	{ "unit", "5" },
+	{ "unit", "\"\"" },
+	{ "event", "\"no-such-event\"" },
+	{ "event", "5" },
+	{ "pid", "-7" },
+	{ "pid", "9223372036854775807" },
+	{ "pid", "-9223372036854775808" },      /* out of range */
+	{ "tid", "1.0" },
+	{ "tid", "123456789012345678" },
+	{ "cpu", "null" },
+	{ "comm", "\"\"" },
+	{ "comm", "5" },
+	{ "frame", "999999" },          /* exclusive: not a known frame */
+	{ "frame", "-1" },
+	{ "frame", "\"1\"" },
+};
+
+/* Past the array or object at s, whose strings have no escaped quotes. */
+static const char *past_value(const char *s)
+{
+	int depth = 0;
+
+	do {
+		if (*s == '"')
+			s = strchr(s + 1, '"');
+		else if (*s == '[' || *s == '{')
+			depth++;
+		else if (*s == ']' || *s == '}')
+			depth--;
+		s++;
+	} while (depth && *s);
+	return s;
+}
+
+/*
+ * The value of key (a number, plain string, array or object) replaced;
+ * NULL if absent.
+ */
 static char *with_value(const char *s, const char *key, const char *value)
 {
 	char pat[64];
@@ -360,8 +475,10 @@ static char *with_value(const char *s, const char *key, const char *value)
 	end = at;
 	if (*end == '"')
 		end = strchr(end + 1, '"') + 1;
+	else if (*end == '[' || *end == '{')
+		end = past_value(end);
 	else
-		end += strcspn(end, ",}");
+		end += strcspn(end, ",}]");
 	a = (size_t)(at - s);
 	r = spaa_xmalloc(strlen(s) + v + 1);
 	memcpy(r, s, a);
@@ -374,15 +491,15 @@ static char *with_value(const char *s, const char *key, const char *value)
 enum which { ALL, FIRST, ALTERNATE };
 
 /*
- * Writes the variant of l where transform(line) replaces the sample
- * lines (all of them, only the first, or every second one), and checks
+ * Writes the variant of l where transform(line) replaces the lines is
+ * picks (all of them, only the first, or every second one), and checks
  * it.  Every second one: the lines between set the scanner up (its id
  * numbers, its block), and the transformed line must read as the
  * general parser reads it all the same.
  */
 static int variant(const struct lines *l, const char *name,
 		   char *(*transform)(const char *line, const void *arg),
-		   const void *arg, enum which which)
+		   const void *arg, enum which which, bool (*is)(const char *line))
 {
 	struct spaa_sbuf t = { 0 };
 	bool changed = false;
@@ -392,7 +509,7 @@ static int variant(const struct lines *l, const char *name,
 	for (size_t i = 0; i < l->n; i++) {
 		char *v = NULL;
 
-		if (is_sample(l->line[i]) &&
+		if (is(l->line[i]) &&
 		    (which == ALL || (which == FIRST && !changed) ||
 		     (which == ALTERNATE && nsample++ % 2)))
 			v = transform(l->line[i], arg);
@@ -460,10 +577,61 @@ static void prefixed(const struct lines *l, const char *prefix)
 	free(t.s);
 }
 
+/* The records a set of variants rewrites, and how. */
+struct kind {
+	const char *name;
+	bool (*is)(const char *line);
+	const char *const (*rewrites)[2];
+	size_t nrewrites;
+	const char *const (*values)[2];
+	size_t nvalues;
+};
+
+#define TABLE(t) t, sizeof(t) / sizeof(t[0])
+
+static const struct kind kinds[] = {
+	{ "sample", is_sample, TABLE(sample_rewrites), TABLE(sample_values) },
+	{ "stack", is_stack, TABLE(stack_rewrites), TABLE(stack_values) },
+};
+
+static void check_variants(const struct lines *l, const struct kind *kd)
+{
+	char what[96];
+
+	variant(l, "spaced", do_spaced, NULL, ALL, kd->is);
+	variant(l, "rotated", do_rotated, NULL, ALL, kd->is);
+	variant(l, "spaced", do_spaced, NULL, ALTERNATE, kd->is);
+	variant(l, "rotated", do_rotated, NULL, ALTERNATE, kd->is);
+	for (size_t i = 0; i < kd->nrewrites; i++) {
+		snprintf(what, sizeof(what), "%s rewrite %zu", kd->name, i);
+		variant(l, what, do_rewrite, kd->rewrites[i], FIRST, kd->is);
+		variant(l, what, do_rewrite, kd->rewrites[i], ALL, kd->is);
+		variant(l, what, do_rewrite, kd->rewrites[i], ALTERNATE, kd->is);
+	}
+	for (size_t i = 0; i < kd->nvalues; i++) {
+		snprintf(what, sizeof(what), "%s %s %s", kd->name, kd->values[i][0],
+			 kd->values[i][1]);
+		variant(l, what, do_value, kd->values[i], FIRST, kd->is);
+		variant(l, what, do_value, kd->values[i], ALL, kd->is);
+		variant(l, what, do_value, kd->values[i], ALTERNATE, kd->is);
+	}
+	for (size_t k = 0; k < 200; k += 3) {
+		snprintf(what, sizeof(what), "%s byte %zu deleted", kd->name, k);
+		if (!variant(l, what, do_deleted, &k, FIRST, kd->is))
+			break;
+		variant(l, what, do_deleted, &k, ALTERNATE, kd->is);
+	}
+	/* a space where a comma, quote, colon or digit was */
+	for (size_t k = 0; k < 200; k++) {
+		snprintf(what, sizeof(what), "%s byte %zu a space", kd->name, k);
+		if (!variant(l, what, do_spaced_at, &k, ALTERNATE, kd->is))
+			break;
+	}
+}
+
 static void check_file_and_variants(const char *path, bool variants)
 {
 	struct lines l = { 0 };
-	char what[64];
 
 	check_same(path, "as is");
 	check_threads(path);
@@ -472,34 +640,8 @@ static void check_file_and_variants(const char *path, bool variants)
 	read_lines(path, &l);
 	prefixed(&l, "\n");
 	prefixed(&l, "\n\n\n");
-	variant(&l, "spaced", do_spaced, NULL, ALL);
-	variant(&l, "rotated", do_rotated, NULL, ALL);
-	variant(&l, "spaced", do_spaced, NULL, ALTERNATE);
-	variant(&l, "rotated", do_rotated, NULL, ALTERNATE);
-	for (size_t i = 0; i < sizeof(rewrites) / sizeof(rewrites[0]); i++) {
-		snprintf(what, sizeof(what), "rewrite %zu", i);
-		variant(&l, what, do_rewrite, rewrites[i], FIRST);
-		variant(&l, what, do_rewrite, rewrites[i], ALL);
-		variant(&l, what, do_rewrite, rewrites[i], ALTERNATE);
-	}
-	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
-		snprintf(what, sizeof(what), "%s %s", values[i][0], values[i][1]);
-		variant(&l, what, do_value, values[i], FIRST);
-		variant(&l, what, do_value, values[i], ALL);
-		variant(&l, what, do_value, values[i], ALTERNATE);
-	}
-	for (size_t k = 0; k < 200; k += 3) {
-		snprintf(what, sizeof(what), "byte %zu deleted", k);
-		if (!variant(&l, what, do_deleted, &k, FIRST))
-			break;
-		variant(&l, what, do_deleted, &k, ALTERNATE);
-	}
-	/* a space where a comma, quote, colon or digit was */
-	for (size_t k = 0; k < 200; k++) {
-		snprintf(what, sizeof(what), "byte %zu a space", k);
-		if (!variant(&l, what, do_spaced_at, &k, ALTERNATE))
-			break;
-	}
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		check_variants(&l, &kinds[i]);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.line[i]);
 	free(l.line);
@@ -576,6 +718,53 @@ START_TEST(test_fast_path_reads)
 				      " tid=-9223372036854775808 cpu=-1 per=1/5 pm=0 file=0 line=5\n"));
 	free(fast);
 	check_same(path, "hand-made");
+}
+END_TEST
+
+/*
+ * Which path reads which record, counted (spaa_load_stats): without the
+ * fast paths the JSON parser reads all; with them, the records of the
+ * common shape (two stacks, three samples) are theirs whether the
+ * scanner runs or not, with one thread or two, and the others (a stack
+ * with a stack_type, a sample with an unknown key) the parser's.
+ */
+START_TEST(test_paths_taken)
+{
+	static const char text[] =
+		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
+		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
+		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
+		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
+		"{\"type\":\"stack\",\"id\":\"s\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"type\":\"stack\",\"id\":\"u\",\"frames\":[1],\"stack_type\":\"user\","
+		"\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
+		"{\"context\":{\"tid\":3},\"type\":\"stack\",\"id\":7,\"frames\":[1,1],"
+		"\"weights\":[{\"value\":2,\"metric\":\"period\"}]}\n"
+		"{\"type\":\"sample\",\"timestamp\":1,\"stack_id\":\"s\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":2,\"stack_id\":\"u\"}\n"
+		"{\"type\":\"sample\",\"timestamp\":3,\"stack_id\":7}\n"
+		"{\"type\":\"sample\",\"timestamp\":4,\"stack_id\":\"s\",\"x_note\":1}\n";
+	static const struct { enum path how; unsigned threads; uint64_t stacks_fast, samples_fast; } runs[] = {
+		{ GENERAL, 1, 0, 0 }, { FAST_LINES, 1, 2, 3 }, { FAST, 1, 2, 3 }, { FAST, 2, 2, 3 },
+	};
+	const char *path = testutil_write("paths.spaa", text, sizeof(text) - 1);
+
+	for (size_t i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct spaa_load_stats st = { 0 };
+		char *out;
+
+		load_stats = &st;
+		out = load_text_threads(path, runs[i].how, false, runs[i].threads);
+		load_stats = NULL;
+		ck_assert_ptr_nonnull(strstr(out, "ret 0 "));
+		free(out);
+		ck_assert_uint_eq(st.stacks_fast, runs[i].stacks_fast);
+		ck_assert_uint_eq(st.stacks_general, 3 - runs[i].stacks_fast);
+		ck_assert_uint_eq(st.scanned + st.fast, runs[i].samples_fast);
+		ck_assert_uint_eq(st.general, 4 - runs[i].samples_fast);
+	}
+	check_same(path, "paths");
 }
 END_TEST
 
@@ -743,6 +932,7 @@ Suite *spaa_sample_scan_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_fast_path_reads);
+	tcase_add_test(tc, test_paths_taken);
 	tcase_add_test(tc, test_stack_ids_numbered);
 	tcase_add_test(tc, test_scanned_blocks);
 	tcase_add_test(tc, test_data_files);
