@@ -202,10 +202,15 @@ try:
             assert want in p.stderr.splitlines(), (threads, p.stderr)
 
     @check
-    def stats_count_how_samples_were_read():
+    def stats_count_how_samples_and_stacks_were_read():
         path = os.path.join(root, 'stats.spaa')
         with open(path, 'w') as f:
             f.write(open('tests/data/samples.spaa').read())
+            # a stack with a key the fast path does not know, and one it does
+            f.write('{"type":"stack","id":"C","frames":[1],"x_note":1,'
+                    '"weights":[{"metric":"period","value":1}]}\n')
+            f.write('{"type":"stack","id":"D","frames":[1],'
+                    '"weights":[{"metric":"period","value":1}]}\n')
             # the event name escaped: the fast path leaves it to the parser
             f.write('{"type":"sample","timestamp":10.9,"event":"cpu\\u002dclock",'
                     '"stack_id":"A"}\n')
@@ -219,6 +224,9 @@ try:
         want = ('spaa-hotspots: stats: 9 sample records: 0 scanned in blocks, '
                 '8 by the fast path line by line, 1 by the JSON parser; fast path 88.9 %')
         assert rc == 0 and want in err.splitlines(), err
+        want = ('spaa-hotspots: stats: 4 stack records: 0 scanned in blocks, '
+                '3 by the fast path line by line, 1 by the JSON parser; fast path 75.0 %')
+        assert want in err.splitlines(), err
 finally:
     shutil.rmtree(root)
 finish()

@@ -319,6 +319,7 @@ int spaa_ahead_take(struct spaa_ahead *a, size_t i, struct spaa_profile *p,
 			o->stats->scanned += s->stats.scanned;
 			o->stats->fast += s->stats.fast;
 			o->stats->general += s->stats.general;
+			o->stats->stacks_scanned += s->stats.stacks_scanned;
 			o->stats->stacks_fast += s->stats.stacks_fast;
 			o->stats->stacks_general += s->stats.stacks_general;
 			o->stats->parsed_ahead += s->stats.parsed_ahead;

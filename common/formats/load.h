@@ -77,14 +77,14 @@ struct spaa_load_finding_sink {
 };
 
 /*
- * How the sample records of SPAA input were read: by the input's block
+ * How the sample and stack records of SPAA input were read: by the input's block
  * scanner, by the fast path line by line, by the general JSON parser
  * (the fast path's hit rate, which make bench reports).
  */
 struct spaa_load_stats {
 	uint64_t scanned, fast, general;
-	/* stack records read by the fast path (spaa_stack_scan.h), by the JSON parser */
-	uint64_t stacks_fast, stacks_general;
+	/* the same of stack records (spaa_stack_scan.h) */
+	uint64_t stacks_scanned, stacks_fast, stacks_general;
 	/* other records whose JSON a reading thread parsed ahead of the reader */
 	uint64_t parsed_ahead;
 	/*

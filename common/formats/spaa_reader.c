@@ -794,14 +794,17 @@ static int fast_sample(struct spaa_reader *r, const char *line, size_t len,
 static int fast_stack(struct spaa_reader *r, const char *line, size_t len,
 		      const struct spaa_stack_scan *st, struct spaa_error *err)
 {
-	if (!st) {
+	if (st) {
+		if (r->o->stats)
+			r->o->stats->stacks_scanned++;
+	} else {
 		r->stack_scan.frames = r->stack_frames;
 		if (!spaa_stack_scan_line(line, len, &r->stack_scan))
 			return 0;
 		st = &r->stack_scan;
+		if (r->o->stats)
+			r->o->stats->stacks_fast++;
 	}
-	if (r->o->stats)
-		r->o->stats->stacks_fast++;
 	return spaa_reader_commit_stack(r, line, st, err) ? -1 : 1;
 }
 

@@ -1105,7 +1105,7 @@ int spaa_reader_commit_stack(struct spaa_reader *r, const char *line,
 	    (st->has_excl &&
 	     ((nw = scanned_weights(r, line, st->excl, st->nexcl, err)) < 0 ||
 	      stack_exclusive(r, id, n, st->excl_frame, nw, &rec, err))) ||
-	    stack_define(r, id, 0, n, &rec, &si, err))
+	    stack_define(r, id, (int)st->type, n, &rec, &si, err))
 		return -1;
 	record_commit(r, &rec, false, pool_before);
 	return 0;
@@ -1120,8 +1120,6 @@ int spaa_reader_read_window(struct spaa_reader *r, const struct spaa_json_value 
 	const char *rt = "window";
 	int exp10 = r->time_exp10;
 
-	if (r->o->stats)
-		r->o->stats->stacks_general++;
 	idv = spaa_json_get(v, "id");
 	if (idv && idv->type != SPAA_JSON_NULL && spaa_reader_stack_id_text(r, idv, rt, "id", &w.id, err))
 		return -1;

@@ -12,10 +12,15 @@ struct key {
 
 #define KEY(s) { s, sizeof(s) - 1 }
 
-enum { SK_TYPE, SK_ID, SK_FRAMES, SK_CONTEXT, SK_WEIGHTS, SK_EXCLUSIVE };
+enum { SK_TYPE, SK_ID, SK_FRAMES, SK_STACK_TYPE, SK_CONTEXT, SK_WEIGHTS, SK_EXCLUSIVE };
 static const struct key stack_keys[] = {
-	KEY("type"), KEY("id"), KEY("frames"), KEY("context"), KEY("weights"),
-	KEY("exclusive"), { NULL, 0 },
+	KEY("type"), KEY("id"), KEY("frames"), KEY("stack_type"), KEY("context"),
+	KEY("weights"), KEY("exclusive"), { NULL, 0 },
+};
+
+/* The names of enum spaa_stack_type, in its order. */
+static const struct key stack_types[] = {
+	KEY("unified"), KEY("user"), KEY("kernel"), { NULL, 0 },
 };
 
 enum { CK_EVENT, CK_PID, CK_TID, CK_CPU, CK_COMM };
@@ -235,6 +240,22 @@ static bool exclusive(const char **pc, const char *end, const char *line,
 	return k == MEMBER_END && seen == (1u << XK_FRAME | 1u << XK_WEIGHTS);
 }
 
+/* A stack_type of stack_types; any other is the general path's error. */
+static bool stack_type(const char **pc, const char *end, const char *line,
+		       enum spaa_stack_type *type)
+{
+	struct spaa_stack_scan_text t;
+
+	if (!text(pc, end, line, &t))
+		return false;
+	for (int i = 0; stack_types[i].name; i++)
+		if (t.len == stack_types[i].len && !memcmp(line + t.off, stack_types[i].name, t.len)) {
+			*type = (enum spaa_stack_type)i;
+			return true;
+		}
+	return false;
+}
+
 /* The id: a plain string's bytes, or a number's text. */
 static bool stack_id(const char **pc, const char *end, const char *line,
 		     struct spaa_stack_scan_text *id)
@@ -263,6 +284,7 @@ bool spaa_stack_scan_line(const char *line, size_t len, struct spaa_stack_scan *
 		return false;
 	st->event.off = st->comm.off = 0;
 	st->pid = st->tid = st->cpu = SPAA_NO_ID;
+	st->type = SPAA_STACK_UNIFIED;
 	st->nexcl = 0;
 	st->has_excl = false;
 	c = lex_ws(c, end);
@@ -280,6 +302,9 @@ bool spaa_stack_scan_line(const char *line, size_t len, struct spaa_stack_scan *
 			break;
 		case SK_FRAMES:
 			ok = frames(&c, end, st);
+			break;
+		case SK_STACK_TYPE:
+			ok = stack_type(&c, end, line, &st->type);
 			break;
 		case SK_CONTEXT:
 			ok = context(&c, end, line, st);

@@ -1,11 +1,12 @@
 /*
  * spaa_stack_scan - the SPAA stack records of the common shape, read
  * straight from the line without a JSON tree, as spaa_sample_scan.h
- * reads samples: an object of the keys type, id, frames, context,
- * weights and exclusive (in any order, each at most once), the context
+ * reads samples: an object of the keys type, id, frames, stack_type,
+ * context, weights and exclusive (in any order, each at most once), a
+ * stack_type the reader knows, the context
  * of event, pid, tid, cpu and comm, weights of metric, unit and value,
  * plain ASCII strings, integer frame ids and values of up to 18 digits.
- * Anything else (stack_type, labels, related_stacks, an unknown key, a
+ * Anything else (labels, related_stacks, an unknown key, a
  * repeated key, null, an escape, more frames or weights than the bounds
  * below) is not scanned, and the reader's general path reads the line.
  *
@@ -20,6 +21,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "model/profile.h"
 
 /* Frames and weights (each list) a scanned record has at most. */
 #define SPAA_STACK_SCAN_FRAMES 256
@@ -42,6 +45,7 @@ struct spaa_stack_scan {
 	int64_t pid, tid, cpu;          /* SPAA_NO_ID when absent */
 	uint64_t excl_frame;
 	uint32_t nframes;
+	enum spaa_stack_type type;      /* SPAA_STACK_UNIFIED when absent */
 	uint8_t nweights, nexcl;
 	bool has_excl;
 	struct spaa_stack_scan_weight weights[SPAA_STACK_SCAN_WEIGHTS];

@@ -82,11 +82,12 @@ static void print_stats(const char *prog, const struct spaa_load_stats *st)
 		PRIu64 " by the JSON parser; fast path %.1f %%\n", prog, n,
 		st->scanned, st->fast, st->general,
 		n ? 100.0 * (double)(st->scanned + st->fast) / (double)n : 0.0);
-	n = st->stacks_fast + st->stacks_general;
+	n = st->stacks_scanned + st->stacks_fast + st->stacks_general;
 	fprintf(stderr, "%s: stats: %" PRIu64 " stack records: %" PRIu64
-		" by the fast path, %" PRIu64 " by the JSON parser; fast path %.1f %%\n",
-		prog, n, st->stacks_fast, st->stacks_general,
-		n ? 100.0 * (double)st->stacks_fast / (double)n : 0.0);
+		" scanned in blocks, %" PRIu64 " by the fast path line by line, %"
+		PRIu64 " by the JSON parser; fast path %.1f %%\n", prog, n,
+		st->stacks_scanned, st->stacks_fast, st->stacks_general,
+		n ? 100.0 * (double)(st->stacks_scanned + st->stacks_fast) / (double)n : 0.0);
 	fprintf(stderr, "%s: stats: %" PRIu64 " other records parsed ahead by reading threads\n",
 		prog, st->parsed_ahead);
 	fprintf(stderr, "%s: stats: %" PRIu64 " small files read ahead into models of their own and grafted\n",

@@ -22,8 +22,10 @@
  * WINDOW samples (the first 8 stacks sampled in it, with their counts);
  * every fifth sample record with its keys in another order, and one in
  * a hundred with an escape in its event name (which the reader's fast
- * path leaves to the JSON parser): the fast path measured on more than
- * one shape.
+ * path leaves to the JSON parser); every fifth stack record with its
+ * keys sorted and a stack_type, as the SPAA reference converters write
+ * them, and one in a hundred with an escape in its comm: the fast paths
+ * measured on more than one shape.
  *
  * Two passes over the same random sequence (the stacks' totals first, then
  * the sample records) keep memory independent of SAMPLES.  The same seed
@@ -274,6 +276,36 @@ static unsigned event_of(int mixed, uint64_t i)
 }
 
 /* The sample record of s (the i-th), in the common shape or (-m) others. */
+/* The i-th stack record: stack s of event e, with its weights. */
+static void print_stack(int mixed, uint32_t i, const struct stack *s, unsigned e,
+			uint64_t samples, uint64_t period)
+{
+	char frames[1024], ctx[128], weights[192], excl[128];
+	const char *comm = s->thread == 0 ? "benchd" : "benchd-w";
+	int n = 0;
+
+	if (mixed && i % 100 == 7)
+		comm = s->thread == 0 ? "bench\\u0064" : "benchd\\u002dw";
+	for (unsigned k = 0; k < s->depth; k++)
+		n += snprintf(frames + n, sizeof(frames) - (size_t)n, "%s%u", k ? "," : "",
+			      s->frames[k] + 1u);
+	snprintf(ctx, sizeof(ctx), "{\"event\":\"%s\",\"pid\":%d,\"tid\":%u,\"comm\":\"%s%u\"}",
+		 ev_names[e], PID, PID + s->thread, comm, (unsigned)s->thread);
+	snprintf(weights, sizeof(weights), "[{\"metric\":\"samples\",\"value\":%" PRIu64 "},"
+		 "{\"metric\":\"period\",\"value\":%" PRIu64 ",\"unit\":\"events\"}]",
+		 samples, period);
+	snprintf(excl, sizeof(excl), "{\"frame\":%u,\"weights\":[{\"metric\":\"period\","
+		 "\"value\":%" PRIu64 ",\"unit\":\"events\"}]}", s->frames[0] + 1u, period);
+	if (mixed && i % 5 == 2)
+		printf("{\"context\":%s,\"exclusive\":%s,\"frames\":[%s],\"id\":\"0x%016" PRIx64
+		       "\",\"stack_type\":\"unified\",\"type\":\"stack\",\"weights\":%s}\n",
+		       ctx, excl, frames, s->id, weights);
+	else
+		printf("{\"type\":\"stack\",\"id\":\"0x%016" PRIx64 "\",\"frames\":[%s],"
+		       "\"context\":%s,\"weights\":%s,\"exclusive\":%s}\n",
+		       s->id, frames, ctx, weights, excl);
+}
+
 static void print_sample(int mixed, uint64_t i, const struct sample *s)
 {
 	const struct stack *st = &stacks[s->stack];
@@ -433,7 +465,7 @@ int main(int argc, char **argv)
 	for (unsigned t = 0; t < N_THREADS; t++)
 		printf("{\"type\":\"thread\",\"pid\":%d,\"tid\":%u,\"comm\":\"%s%u\"}\n",
 		       PID, PID + t, t == 0 ? "benchd" : "benchd-w", t);
-	for (uint32_t i = 0; i < n_stacks; i++) {
+	for (uint32_t i = 0, nrec = 0; i < n_stacks; i++) {
 		const struct stack *s = &stacks[i];
 		for (unsigned e = 0; e < 2; e++) {
 			uint64_t samples = mixed ? s->ev_samples[e] : e ? 0 : s->samples;
@@ -441,18 +473,7 @@ int main(int argc, char **argv)
 
 			if (!samples)
 				continue;
-			printf("{\"type\":\"stack\",\"id\":\"0x%016" PRIx64 "\",\"frames\":[",
-			       s->id);
-			for (unsigned k = 0; k < s->depth; k++)
-				printf("%s%u", k ? "," : "", s->frames[k] + 1u);
-			printf("],\"context\":{\"event\":\"%s\",\"pid\":%d,\"tid\":%u,"
-			       "\"comm\":\"%s%u\"},"
-			       "\"weights\":[{\"metric\":\"samples\",\"value\":%" PRIu64 "},"
-			       "{\"metric\":\"period\",\"value\":%" PRIu64 ",\"unit\":\"events\"}],"
-			       "\"exclusive\":{\"frame\":%u,\"weights\":[{\"metric\":\"period\","
-			       "\"value\":%" PRIu64 ",\"unit\":\"events\"}]}}\n",
-			       ev_names[e], PID, PID + s->thread, s->thread == 0 ? "benchd" : "benchd-w",
-			       (unsigned)s->thread, samples, period, s->frames[0] + 1u, period);
+			print_stack(mixed, nrec++, s, e, samples, period);
 		}
 	}
 

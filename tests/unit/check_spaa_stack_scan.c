@@ -37,13 +37,14 @@ START_TEST(test_reads_every_field)
 		"{\"metric\":\"period\",\"unit\":\"ns\",\"value\":123456789012345678}],"
 		"\"type\" : \"stack\",\"frames\":[ 40 ,0,18446744073],"
 		"\"exclusive\":{\"weights\":[{\"metric\":\"period\",\"value\":7}],\"frame\":40},"
-		"\"id\":\"0x5e\",\"context\":{\"comm\":\"w 6\",\"tid\":-3,\"event\":\"cpu-clock\","
+		"\"stack_type\":\"kernel\",\"id\":\"0x5e\",\"context\":{\"comm\":\"w 6\",\"tid\":-3,\"event\":\"cpu-clock\","
 		"\"cpu\":0,\"pid\":41000}}\r\n";
 	struct spaa_stack_scan st;
 	char buf[64];
 
 	ck_assert(scan(line, &st));
 	ck_assert_str_eq(text(line, st.id, buf), "0x5e");
+	ck_assert_int_eq(st.type, SPAA_STACK_KERNEL);
 	ck_assert_uint_eq(st.nframes, 3);
 	ck_assert_uint_eq(frames[0], 40);
 	ck_assert_uint_eq(frames[1], 0);
@@ -87,6 +88,7 @@ START_TEST(test_absent_fields)
 	ck_assert_int_eq(st.cpu, SPAA_NO_ID);
 	ck_assert(!st.has_excl);
 	ck_assert_uint_eq(st.nexcl, 0);
+	ck_assert_int_eq(st.type, SPAA_STACK_UNIFIED);
 }
 END_TEST
 
@@ -101,7 +103,9 @@ START_TEST(test_declines)
 		"{\"type\":\"stack\",\"id\":\"a\",\"weights\":[]}",
 		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1]}",
 		/* keys the scan does not take, or takes once */
-		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"stack_type\":\"user\"}",
+		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"stack_type\":\"users\"}",
+		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"stack_type\":\"\"}",
+		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"stack_type\":1}",
 		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"related_stacks\":[]}",
 		"{\"type\":\"stack\",\"id\":\"a\",\"frames\":[1],\"weights\":[],\"x_note\":1}",
 		"{\"type\":\"stack\",\"id\":\"a\",\"id\":\"b\",\"frames\":[1],\"weights\":[]}",
