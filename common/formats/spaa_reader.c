@@ -481,15 +481,16 @@ void spaa_reader_prov_bind(struct spaa_reader *r, uint32_t prov, uint32_t stack)
  * that scan take turns with it (input.c); they touch nothing of the
  * reader's.
  *
- * The other records (stacks, frames, ...) a thread other than the
- * reader's parses into JSON trees, kept in a parser of the block's own
- * until the reader comes to them (a block the reader scans itself gets
- * none: it parses those lines as it reads them, for less than a tree
- * made a block ahead would cost it); the reader then reads the record
- * from the tree, in line order, as if
- * it had parsed the line itself (a line that does not parse is left to
- * the reader, whose error names it).  So what the model gets, and in
- * which order, does not depend on which thread parsed what.
+ * The other records a thread other than the reader's reads ahead too,
+ * into the arena of a parser of the block's own, until the reader comes
+ * to them: stack records of the common shape with stack_scan, the rest
+ * (frames, unusual stacks, ...) parsed into JSON trees.  A block the
+ * reader scans itself gets neither: it scans or parses those lines as it
+ * reads them, for less than what a block ahead would cost it.  The
+ * reader then reads the record from the scan or the tree, in line order,
+ * as if it had read the line itself (a line that does not parse is left
+ * to the reader, whose error names it).  So what the model gets, and in
+ * which order, does not depend on which thread read what.
  */
 struct scanner {
 	struct spaa_idcache ids;    /* id text -> number + 1 */
@@ -518,8 +519,9 @@ struct scanned {
 	 */
 	const struct spaa_json_value *dup;
 	/*
-	 * No sample of the common shape, and no tree: the reader parses
-	 * the line itself, without trying the sample scan again.
+	 * No sample of the common shape, no stack scan and no tree: the
+	 * reader reads the line itself, without trying the sample scan
+	 * again.
 	 */
 	bool declined;
 };
@@ -530,7 +532,7 @@ struct scanned {
  * lines itself, so the trees take at most 1 MiB a block (4 MiB with two
  * threads).
  */
-#define SCAN_TREE_BUDGET ((size_t)1 << 20)
+#define SCAN_TREE_BUDGET ((size_t)1 << 20)      /* stack scans count in it */
 
 /*
  * The id of the stack record v, or nothing (id_len 0), for the batch to

@@ -589,13 +589,19 @@ struct kind {
 	size_t nrewrites;
 	const char *const (*values)[2];
 	size_t nvalues;
+	/*
+	 * Bytes deleted, or made a space, every del_step or space_step of
+	 * the first bytes bytes of a line: a stack line is longer, and
+	 * each variant costs a load of the file six times over.
+	 */
+	size_t bytes, del_step, space_step;
 };
 
 #define TABLE(t) t, sizeof(t) / sizeof(t[0])
 
 static const struct kind kinds[] = {
-	{ "sample", is_sample, TABLE(sample_rewrites), TABLE(sample_values) },
-	{ "stack", is_stack, TABLE(stack_rewrites), TABLE(stack_values) },
+	{ "sample", is_sample, TABLE(sample_rewrites), TABLE(sample_values), 200, 3, 1 },
+	{ "stack", is_stack, TABLE(stack_rewrites), TABLE(stack_values), 600, 13, 9 },
 };
 
 static void check_variants(const struct lines *l, const struct kind *kd)
@@ -619,33 +625,36 @@ static void check_variants(const struct lines *l, const struct kind *kd)
 		variant(l, what, do_value, kd->values[i], ALL, kd->is);
 		variant(l, what, do_value, kd->values[i], ALTERNATE, kd->is);
 	}
-	for (size_t k = 0; k < 200; k += 3) {
+	for (size_t k = 0; k < kd->bytes; k += kd->del_step) {
 		snprintf(what, sizeof(what), "%s byte %zu deleted", kd->name, k);
 		if (!variant(l, what, do_deleted, &k, FIRST, kd->is))
 			break;
 		variant(l, what, do_deleted, &k, ALTERNATE, kd->is);
 	}
 	/* a space where a comma, quote, colon or digit was */
-	for (size_t k = 0; k < 200; k++) {
+	for (size_t k = 0; k < kd->bytes; k += kd->space_step) {
 		snprintf(what, sizeof(what), "%s byte %zu a space", kd->name, k);
 		if (!variant(l, what, do_spaced_at, &k, ALTERNATE, kd->is))
 			break;
 	}
 }
 
-static void check_file_and_variants(const char *path, bool variants)
+/*
+ * Checks path as it is, and unless kd is NULL, its variants of the
+ * records kd says.
+ */
+static void check_file_and_variants(const char *path, const struct kind *kd)
 {
 	struct lines l = { 0 };
 
 	check_same(path, "as is");
 	check_threads(path);
-	if (!variants)
+	if (!kd)
 		return;
 	read_lines(path, &l);
 	prefixed(&l, "\n");
 	prefixed(&l, "\n\n\n");
-	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		check_variants(&l, &kinds[i]);
+	check_variants(&l, kd);
 	for (size_t i = 0; i < l.n; i++)
 		free(l.line[i]);
 	free(l.line);
@@ -656,11 +665,16 @@ static bool spaa_name(const char *name)
 	return strstr(name, ".spaa") != NULL;
 }
 
-/* Every SPAA file in dir; returns how many files had sample records. */
-static unsigned check_dir(const char *dir, bool variants)
+/*
+ * Every SPAA file in dir, and unless kd is NULL its variants of the
+ * records kd says; returns how many files had such records (kd NULL:
+ * sample records).
+ */
+static unsigned check_dir(const char *dir, const struct kind *kd)
 {
+	const char *want = kd && kd->is == is_stack ? "\nstack " : "\nsample ";
 	struct dirent **ents;
-	unsigned with_samples = 0;
+	unsigned with = 0;
 	int n = scandir(dir, &ents, NULL, alphasort);
 
 	ck_assert_int_ge(n, 0);
@@ -670,28 +684,34 @@ static unsigned check_dir(const char *dir, bool variants)
 
 		if (spaa_name(ents[i]->d_name)) {
 			snprintf(path, sizeof(path), "%s/%s", dir, ents[i]->d_name);
-			check_file_and_variants(path, variants);
+			check_file_and_variants(path, kd);
 			general = load_text(path, GENERAL, true);
-			with_samples += strstr(general, "\nsample ") != NULL;
+			with += strstr(general, want) != NULL;
 			free(general);
 		}
 		free(ents[i]);
 	}
 	free(ents);
-	return with_samples;
+	return with;
 }
 
 START_TEST(test_data_files)
 {
 	/* not a test that passes on nothing: some files have samples */
-	ck_assert_uint_ge(check_dir("tests/data", true), 5);
+	ck_assert_uint_ge(check_dir("tests/data", &kinds[0]), 5);
+}
+END_TEST
+
+START_TEST(test_data_files_stacks)
+{
+	ck_assert_uint_ge(check_dir("tests/data", &kinds[1]), 20);
 }
 END_TEST
 
 /* The real profiles, and directories (loaded as one profile), by thread count. */
 START_TEST(test_thread_counts)
 {
-	check_dir("tests/data/corpus", false);
+	check_dir("tests/data/corpus", NULL);
 	check_threads("tests/data/dir");
 	check_threads("tests/data/corpus");
 }
@@ -699,8 +719,9 @@ END_TEST
 
 START_TEST(test_rejected_files)
 {
-	check_dir("tests/data/bad", false);
-	check_dir("tests/data/validate", true);
+	check_dir("tests/data/bad", NULL);
+	check_dir("tests/data/validate", &kinds[0]);
+	check_dir("tests/data/validate", &kinds[1]);
 }
 END_TEST
 
@@ -940,6 +961,7 @@ Suite *spaa_sample_scan_suite(void)
 	tcase_add_test(tc, test_stack_ids_numbered);
 	tcase_add_test(tc, test_scanned_blocks);
 	tcase_add_test(tc, test_data_files);
+	tcase_add_test(tc, test_data_files_stacks);
 	tcase_add_test(tc, test_thread_counts);
 	tcase_add_test(tc, test_rejected_files);
 	suite_add_tcase(s, tc);
