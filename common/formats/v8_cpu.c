@@ -44,9 +44,13 @@ enum spaa_v8_kind spaa_v8_sniff(const char *data, size_t len)
 	s = skip_ws(s + 1, end);
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		size_t n = strlen(keys[i].key);
+		const char *colon;
 
-		if ((size_t)(end - s) > n && !memcmp(s, keys[i].key, n) &&
-		    *skip_ws(s + n, end) == ':')
+		if ((size_t)(end - s) <= n || memcmp(s, keys[i].key, n))
+			continue;
+		/* the key may end the buffer: whitespace to its end, no colon */
+		colon = skip_ws(s + n, end);
+		if (colon < end && *colon == ':')
 			return keys[i].kind;
 	}
 	return SPAA_V8_NONE;
@@ -183,15 +187,16 @@ static int add_node(struct v8 *v, struct prof *pr, const struct spaa_json_value 
 	name = fn && fn->len ? fn->str : "(anonymous)";
 	name_len = fn && fn->len ? fn->len : strlen(name);
 	dso = url && url->len ? url->str : "(program)";
+	if (spaa_json_get(n, "parent") && !get_i64(n, "parent", &parent))
+		return fail(v, err, "node %" PRId64 ": \"parent\" is not an integer", id);
+	if (spaa_json_get(n, "hitCount") && (!get_i64(n, "hitCount", &hits) || hits < 0))
+		return fail(v, err, "node %" PRId64 ": \"hitCount\" is not a count", id);
+	/* made after the checks above, which return without freeing it */
 	if (url && url->len && get_i64(cf, "lineNumber", &line) && line >= 0) {
 		if (!get_i64(cf, "columnNumber", &col) || col < 0)
 			col = -1;
 		spaa_sbuf_printf(&src, "%s:%" PRId64 ":%" PRId64, url->str, line + 1, col + 1);
 	}
-	if (spaa_json_get(n, "parent") && !get_i64(n, "parent", &parent))
-		return fail(v, err, "node %" PRId64 ": \"parent\" is not an integer", id);
-	if (spaa_json_get(n, "hitCount") && (!get_i64(n, "hitCount", &hits) || hits < 0))
-		return fail(v, err, "node %" PRId64 ": \"hitCount\" is not a count", id);
 
 	node = spaa_map_intern(&pr->ids, &id, &created);
 	if (!created) {
