@@ -345,6 +345,8 @@ static int read_strings(struct heap *h, struct spaa_error *err)
 	struct spaa_jsonstream_token t;
 	uint32_t i = 0;
 
+	if (h->kept)
+		return fail(h, err, "\"strings\" appears twice");
 	if (!h->nfis && h->ntn)
 		return fail(h, err, "\"strings\" before \"trace_function_infos\"");
 	for (size_t f = 0; f < h->nfis; f += (size_t)h->fi_fields) {
