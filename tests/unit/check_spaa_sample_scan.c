@@ -725,14 +725,18 @@ START_TEST(test_rejected_files)
 }
 END_TEST
 
+/* The hand-made profiles' header (one event, "c") and dso, lines 1 and 2. */
+#define HEAD \
+	"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\"," \
+	"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\"," \
+	"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n" \
+	"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+
 /* A hand-made case whose fast-path reading is known, not just compared. */
 START_TEST(test_fast_path_reads)
 {
 	static const char text[] =
-		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
-		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
-		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
-		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		HEAD
 		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
 		"{\"type\":\"stack\",\"id\":\"s\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
 		"{ \"stack_id\" : \"s\", \"period\":5,\"type\":\"sample\",\"timestamp\":1.000000002,\"cpu\":-1 }\n";
@@ -756,10 +760,7 @@ END_TEST
 START_TEST(test_paths_taken)
 {
 	static const char text[] =
-		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
-		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
-		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
-		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		HEAD
 		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
 		"{\"type\":\"stack\",\"id\":\"s\",\"frames\":[1],\"weights\":[{\"metric\":\"period\",\"value\":5}]}\n"
 		"{\"type\":\"stack\",\"id\":\"u\",\"frames\":[1],\"stack_type\":\"user\",\"x_note\":1,"
@@ -806,10 +807,7 @@ END_TEST
 START_TEST(test_stack_ids_numbered)
 {
 	static const char head[] =
-		"{\"type\":\"header\",\"format\":\"spaa\",\"version\":\"1.0\",\"source_tool\":\"perf\","
-		"\"frame_order\":\"leaf_to_root\",\"stack_id_mode\":\"local\",\"events\":[{\"name\":\"c\","
-		"\"kind\":\"software\",\"sampling\":{\"mode\":\"period\",\"primary_metric\":\"period\"}}]}\n"
-		"{\"type\":\"dso\",\"id\":1,\"name\":\"d\"}\n"
+		HEAD
 		"{\"type\":\"frame\",\"id\":1,\"func\":\"f\",\"dso\":1}\n"
 		"{\"type\":\"frame\",\"id\":2,\"func\":\"g\",\"dso\":1}\n";
 	static const char good[] =
